@@ -1,0 +1,67 @@
+"""The vocabulary of order grammars: rulesets declare their grammar as this plain data.
+
+The matcher that runs a grammar over a post lives in `scraper`; rulesets only say which
+phrases mean what. A phrase is matched at the start of a line (or anywhere, where the
+grammar allows it), after normalisation (case, ё→е, BBCode and punctuation stripped).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from engine.core.orders import Channel, OrderKind
+
+
+class ArgKind(StrEnum):
+    """What follows a command phrase."""
+
+    NONE = "none"
+    """Nothing (e.g. «снимаю голос», «рейтинг»)."""
+    PLAYER = "player"
+    """One roster name, in any word form; self-words mean the sender."""
+    PLAYER_TEXT = "player_text"
+    """A roster name, a colon, then free text to the end of the message (anonymous message)."""
+    ACTION = "action"
+    """Optionally an action noun (cancel: «отмена проверки»); nothing means all."""
+
+
+@dataclass(frozen=True)
+class CommandForm:
+    """One way of writing one command: its phrases and what they mean."""
+
+    kind: OrderKind
+    phrases: tuple[str, ...]
+    arg: ArgKind = ArgKind.PLAYER
+    actions: tuple[str, ...] = ()
+    """Candidate action ids (orders), or the request id (requests)."""
+    form: str = "canonical"
+    """A label the ruleset can act on, e.g. ``"nonstandard"`` vote wording."""
+    channels: frozenset[Channel] = frozenset({Channel.PM, Channel.THREAD})
+    lang: str = "ru"
+
+
+@dataclass(frozen=True)
+class Grammar:
+    """A ruleset's whole command language."""
+
+    forms: tuple[CommandForm, ...]
+    prepositions: frozenset[str] = frozenset()
+    """Skipped after a phrase: «голос за», «стреляю в», «анонимка для»."""
+    self_words: frozenset[str] = frozenset()
+    """Words meaning the sender: «себя», «me»."""
+    no_lynch_words: tuple[str, ...] = ()
+    """Vote targets meaning nobody («за мир», «no lynch»), where the ruleset has them."""
+    action_nouns: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """Nouns naming actions after a cancel phrase: «проверки» → ("check",)."""
+    line_start: bool = True
+    """Commands must start a line; otherwise a phrase anywhere in a line counts."""
+    count_spoilers: bool = False
+    hedges: tuple[str, ...] = ()
+    """Words that make a line a hedge, not a command, when they come first («наверное»)."""
+    question_is_hedge: bool = True
+    """A line ending with "?" is not a command."""
+
+    def forms_of(self, kind: OrderKind) -> tuple[CommandForm, ...]:
+        return tuple(f for f in self.forms if f.kind is kind)

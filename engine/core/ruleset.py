@@ -1,0 +1,218 @@
+"""The rules framework: intake of orders, the resolution pipeline and the ruleset registry.
+
+A ruleset declares its resolution order as one ordered list of named steps. Resolution is a
+pure function of (state, the phase's registered orders, the RNG stored in the state):
+it works on a copy and returns the events and the new state, so any phase replays exactly.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, TypeVar
+
+from engine.core import rng as rngmod
+from engine.core.events import Event
+from engine.core.grammar import Grammar
+from engine.core.model import GameState
+from engine.core.orders import Channel, Order
+from engine.core.phases import Phase, PhaseId
+from engine.core.warnings import ParseWarning
+
+
+class RulesError(Exception):
+    """A game or scenario that the ruleset cannot run (bad setup, unknown option)."""
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A player slot at setup: the name, and the role where the host deals it by hand."""
+
+    name: str
+    role: str | None = None
+    visible_role: str | None = None
+    state: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class PhaseInputs:
+    """The phase's registered commands as they stand (the ledger intake keeps)."""
+
+    phase: Phase
+    votes: dict[str, Order] = field(default_factory=dict)
+    """Voter → the vote in force (unvotes remove the entry)."""
+    orders: dict[str, dict[str, Order]] = field(default_factory=dict)
+    """Player → slot (usually the action id) → the order in force."""
+    log: list[Order] = field(default_factory=list)
+    """Every command that was accepted, in the order it arrived."""
+    data: dict[str, Any] = field(default_factory=dict)
+    """Ruleset bookkeeping during the phase (e.g. when the last rating was posted)."""
+
+    def orders_of(self, player: str) -> list[Order]:
+        return list(self.orders.get(player, {}).values())
+
+    def all_orders(self) -> list[Order]:
+        return [o for slots in self.orders.values() for o in slots.values()]
+
+
+@dataclass
+class IntakeResult:
+    """What taking one command produced: acknowledgements/answers and warnings."""
+
+    events: list[Event] = field(default_factory=list)
+    warnings: list[ParseWarning] = field(default_factory=list)
+
+    def extend(self, other: IntakeResult) -> None:
+        self.events.extend(other.events)
+        self.warnings.extend(other.warnings)
+
+
+@dataclass
+class Resolved:
+    """The outcome of resolving one phase."""
+
+    events: list[Event]
+    state: GameState
+
+
+@dataclass
+class VoteView:
+    """The common view of the current vote that vote count posts and `tally` use."""
+
+    phase: str
+    secret: bool
+    votes: dict[str, str | None]
+    """Voter → target (None: not voting). Empty when the votes are secret."""
+    totals: dict[str, int]
+    not_voting: list[str]
+    leader: str | None
+    majority: int | None = None
+
+
+C = TypeVar("C", bound="Resolution")
+
+
+@dataclass
+class Resolution:
+    """The working context of one phase's resolution, passed from step to step."""
+
+    state: GameState
+    inputs: PhaseInputs
+    rng: random.Random
+    events: list[Event] = field(default_factory=list)
+
+    def emit(self, event: Event) -> None:
+        self.events.append(event)
+
+
+@dataclass(frozen=True)
+class Step(Generic[C]):
+    """One named step of the resolution order; `doc` says what it sets and what it uses."""
+
+    name: str
+    run: Callable[[C], None]
+    doc: str = ""
+
+
+def run_steps(steps: Sequence[Step[C]], ctx: C) -> C:
+    for step in steps:
+        step.run(ctx)
+    return ctx
+
+
+class Ruleset(ABC):
+    """A game variant: setup, phases, grammar, intake, resolution, win check, texts."""
+
+    id: ClassVar[str]
+    title: ClassVar[str]
+    grammar: ClassVar[Grammar]
+    option_defaults: ClassVar[Mapping[str, Any]]
+    vote_channel: ClassVar[Channel] = Channel.THREAD
+    templates: ClassVar[str] = ""
+    """The package holding this ruleset's Jinja2 templates (``<lang>/<name>.j2``)."""
+
+    def options(self, given: Mapping[str, Any] | None) -> dict[str, Any]:
+        """The defaults with the host's options applied; unknown options are an error."""
+        merged = dict(self.option_defaults)
+        for key, value in (given or {}).items():
+            if key not in merged:
+                known = ", ".join(sorted(merged))
+                raise RulesError(f"unknown option {key!r} for ruleset {self.id} (known: {known})")
+            merged[key] = value
+        self.check_options(merged)
+        return merged
+
+    def check_options(self, options: dict[str, Any]) -> None:
+        """Raise RulesError for an option value out of range."""
+
+    @abstractmethod
+    def setup(
+        self, seats: Sequence[Seat], options: Mapping[str, Any] | None, seed: int
+    ) -> tuple[GameState, list[Event]]:
+        """A new game: state at the start of the first phase and the setup events."""
+
+    @abstractmethod
+    def first_phase(self, state: GameState) -> PhaseId: ...
+
+    @abstractmethod
+    def next_phase(self, state: GameState) -> PhaseId: ...
+
+    @abstractmethod
+    def intake(self, state: GameState, inputs: PhaseInputs, order: Order) -> IntakeResult:
+        """Validate one command and register it in `inputs` (or reject it with a warning)."""
+
+    @abstractmethod
+    def new_resolution(self, state: GameState, inputs: PhaseInputs, rng: random.Random) -> Resolution:
+        """The context object the steps work on."""
+
+    @property
+    @abstractmethod
+    def steps(self) -> Sequence[Step[Any]]:
+        """The resolution order, as the rulebook gives it."""
+
+    def resolve(self, state: GameState, inputs: PhaseInputs) -> Resolved:
+        """Resolve the phase: a pure function of the state (with its RNG) and the inputs."""
+        work = state.copy()
+        rng = rngmod.restore(work.rng)
+        ctx = self.new_resolution(work, inputs, rng)
+        run_steps(self.steps, ctx)
+        ctx.state.rng = rngmod.snapshot(rng)
+        return Resolved(ctx.events, ctx.state)
+
+    @abstractmethod
+    def in_play(self, state: GameState) -> list[str]:
+        """Players still in play, in seating order."""
+
+    def player_view(self, state: GameState, name: str) -> dict[str, Any]:
+        """A player's state fields, derived ones included (scenario `state:` checks)."""
+        p = state.player(name)
+        return {"role": p.role, "faction": p.faction, **p.fields}
+
+    @abstractmethod
+    def vote_view(self, state: GameState, inputs: PhaseInputs, *, public: bool) -> VoteView:
+        """Who voted for whom so far; `public` hides what the rules keep secret."""
+
+
+_REGISTRY: dict[str, Ruleset] = {}
+
+
+def register(ruleset: Ruleset, aliases: Iterable[str] = ()) -> Ruleset:
+    for key in (ruleset.id, *aliases):
+        if key in _REGISTRY and _REGISTRY[key] is not ruleset:
+            raise RulesError(f"ruleset id {key!r} registered twice")
+        _REGISTRY[key] = ruleset
+    return ruleset
+
+
+def get_ruleset(ruleset_id: str) -> Ruleset:
+    try:
+        return _REGISTRY[ruleset_id]
+    except KeyError:
+        known = ", ".join(sorted(_REGISTRY)) or "none loaded"
+        raise RulesError(f"unknown ruleset {ruleset_id!r} (known: {known})") from None
+
+
+def registered() -> list[str]:
+    return sorted({r.id for r in _REGISTRY.values()})

@@ -1,0 +1,43 @@
+"""Parse warnings: what the host should look at before results are published."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.core.orders import Source
+
+# Codes shared by every ruleset (scenario-format.md "Common warning codes").
+UNKNOWN_COMMAND = "unknown_command"
+UNKNOWN_TARGET = "unknown_target"
+AMBIGUOUS_TARGET = "ambiguous_target"
+MULTIPLE_VOTES = "multiple_votes"
+LATE = "late"
+EDITED_AFTER_DEADLINE = "edited_after_deadline"
+SENDER_NOT_IN_PLAY = "sender_not_in_play"
+TARGET_NOT_IN_PLAY = "target_not_in_play"
+TARGET_SELF = "target_self"
+ACTION_NOT_AVAILABLE = "action_not_available"
+NO_USES_LEFT = "no_uses_left"
+INVALID_TARGET = "invalid_target"
+BAD_PARAMETER = "bad_parameter"
+NOT_ALLOWED = "not_allowed"
+THREAD_ORDER_IGNORED = "thread_order_ignored"
+PM_VOTE_IGNORED = "pm_vote_ignored"
+THREAD_VOTE_IGNORED = "thread_vote_ignored"
+
+
+@dataclass(frozen=True)
+class ParseWarning:
+    """Something the parser or the rules were unsure of, or rejected.
+
+    `choices` are candidate fixes the host can pick (e.g. the roster names a misspelt
+    target may mean); `accepted` tells whether the command still took effect.
+    """
+
+    code: str
+    message: str
+    player: str | None = None
+    source: Source | None = None
+    choices: tuple[str, ...] = ()
+    action: str | None = None
+    accepted: bool = False

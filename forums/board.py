@@ -1,0 +1,76 @@
+"""The `Board` protocol every adapter implements, and the registry of board engines."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
+
+from forums.records import Cursor, Post, PrivateMessage, User
+
+
+@dataclass(frozen=True)
+class Page:
+    """A batch of records and the cursor to continue from."""
+
+    items: Sequence[Any]
+    cursor: Cursor
+
+
+@dataclass(frozen=True)
+class ThreadPage(Page):
+    items: Sequence[Post]
+
+
+@dataclass(frozen=True)
+class PMPage(Page):
+    items: Sequence[PrivateMessage]
+
+
+@runtime_checkable
+class Board(Protocol):
+    """A forum installation seen through the GM account. All methods are async."""
+
+    engine: str
+
+    async def login(self) -> User: ...
+
+    async def whoami(self) -> User | None: ...
+
+    async def thread_posts(self, thread: str, since: Cursor | None = None) -> ThreadPage: ...
+
+    async def inbox(self, since: Cursor | None = None) -> PMPage: ...
+
+    async def sent(self, since: Cursor | None = None) -> PMPage: ...
+
+    async def find_user(self, name: str) -> User | None: ...
+
+    async def reply(self, thread: str, bbcode: str) -> str:
+        """Post to the thread; returns the new post's id once it is confirmed to exist."""
+        ...
+
+    async def send_pm(self, recipients: Sequence[str], subject: str, bbcode: str) -> str:
+        """Send a PM; returns its id once it is confirmed to exist."""
+        ...
+
+    async def close(self) -> None: ...
+
+
+BoardFactory = Callable[..., Board]
+_ENGINES: dict[str, BoardFactory] = {}
+
+
+def register_engine(name: str, factory: BoardFactory) -> None:
+    _ENGINES[name] = factory
+
+
+def board_factory(name: str) -> BoardFactory:
+    try:
+        return _ENGINES[name]
+    except KeyError:
+        known = ", ".join(sorted(_ENGINES)) or "none"
+        raise KeyError(f"unknown board engine {name!r} (known: {known})") from None
+
+
+def engines() -> list[str]:
+    return sorted(_ENGINES)

@@ -1,0 +1,44 @@
+"""Errors every board adapter raises; board quirks are translated into these few."""
+
+from __future__ import annotations
+
+
+class BoardError(Exception):
+    """Base of every board error."""
+
+
+class LoginFailed(BoardError):
+    """Wrong user name or password, or the account cannot log in."""
+
+
+class SessionExpired(BoardError):
+    """The board no longer recognises the session (after one re-login attempt)."""
+
+
+class CaptchaRequired(BoardError):
+    """The board wants a CAPTCHA; the host must log in by hand or lift it for the GM."""
+
+
+class FloodControl(BoardError):
+    """The board refuses to post so soon; retry after `retry_after` seconds."""
+
+    def __init__(self, message: str, retry_after: float) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+class BoardUnavailable(BoardError):
+    """The board did not answer usefully (timeouts, 5xx) after the retries."""
+
+
+class NotFound(BoardError):
+    """A thread, post or user that does not exist."""
+
+
+class LayoutChanged(BoardError):
+    """A page did not have the structure the adapter expects: never read as "no posts"."""
+
+    def __init__(self, url: str, what: str) -> None:
+        super().__init__(f"{url}: {what}")
+        self.url = url
+        self.what = what

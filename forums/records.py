@@ -1,0 +1,133 @@
+"""Board records: posts, private messages, the board-independent `PostBody`, cursors."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+
+@dataclass(frozen=True)
+class TextRun:
+    """A run of text with the formatting that decides whether it counts as a command."""
+
+    text: str
+    quoted: bool = False
+    struck: bool = False
+    bold: bool = False
+    spoiler: bool = False
+    code: bool = False
+    signature: bool = False
+    quote_author: str | None = None
+
+
+@dataclass(frozen=True)
+class Link:
+    url: str
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class PostBody:
+    """The structure of a post as the parser sees it: text runs with flags, and links.
+
+    Line breaks are "\\n" inside run texts. Adapters build it from HTML, the local board and
+    scenarios from BBCode; the parser never sees markup.
+    """
+
+    runs: tuple[TextRun, ...] = ()
+    links: tuple[Link, ...] = ()
+
+    @classmethod
+    def plain(cls, text: str) -> PostBody:
+        return cls((TextRun(text),))
+
+    def text(
+        self,
+        *,
+        include_quoted: bool = False,
+        include_struck: bool = False,
+        include_spoilers: bool = False,
+        include_code: bool = False,
+        include_signature: bool = False,
+    ) -> str:
+        """The text that remains once the excluded kinds of runs are dropped."""
+        return "".join(
+            r.text
+            for r in self.runs
+            if (include_quoted or not r.quoted)
+            and (include_struck or not r.struck)
+            and (include_spoilers or not r.spoiler)
+            and (include_code or not r.code)
+            and (include_signature or not r.signature)
+        )
+
+    def full_text(self) -> str:
+        return "".join(r.text for r in self.runs)
+
+    def __iter__(self) -> Iterator[TextRun]:
+        return iter(self.runs)
+
+
+@dataclass(frozen=True)
+class EditInfo:
+    """A post's edit notice: who edited it last, when, and how many times."""
+
+    by: str | None
+    at: datetime | None
+    count: int = 1
+
+
+@dataclass(frozen=True)
+class Post:
+    """One public message in a thread."""
+
+    id: str
+    thread_id: str
+    number: int
+    author: str
+    author_id: str | None
+    posted_at: datetime
+    body: PostBody
+    url: str | None = None
+    edit: EditInfo | None = None
+    deleted: bool = False
+    raw: str | None = None
+    """The body as the board served it (HTML or BBCode), kept for audit and export."""
+
+
+@dataclass(frozen=True)
+class PrivateMessage:
+    """One private message in the GM's inbox or sent box."""
+
+    id: str
+    sender: str
+    sender_id: str | None
+    recipients: tuple[str, ...]
+    sent_at: datetime
+    subject: str
+    body: PostBody
+    url: str | None = None
+    raw: str | None = None
+
+
+@dataclass(frozen=True)
+class User:
+    id: str
+    name: str
+
+
+@dataclass(frozen=True)
+class Cursor:
+    """An opaque, serialisable position in a thread or a PM folder."""
+
+    data: dict[str, Any] = field(default_factory=dict)
+
+    def dumps(self) -> str:
+        return json.dumps(self.data, sort_keys=True, ensure_ascii=False)
+
+    @classmethod
+    def loads(cls, text: str) -> Cursor:
+        return cls(json.loads(text))
