@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from engine.core.orders import Channel, OrderKind
+from engine.core.orders import OrderKind
 
 
 class ArgKind(StrEnum):
@@ -37,8 +37,10 @@ class CommandForm:
     actions: tuple[str, ...] = ()
     """Candidate action ids (orders), or the request id (requests)."""
     form: str = "canonical"
-    """A label the ruleset can act on, e.g. ``"nonstandard"`` vote wording."""
-    channels: frozenset[Channel] = frozenset({Channel.PM, Channel.THREAD})
+    """A label the ruleset can act on, e.g. ``"nonstandard"`` vote wording.
+
+    The matcher reads every form in every channel; the ruleset's intake decides what a
+    channel may carry (a classic vote in the thread is flagged, not counted)."""
     lang: str = "ru"
 
 
