@@ -1,0 +1,18 @@
+"""The `forumgm` command line."""
+
+from __future__ import annotations
+
+import typer
+
+from engine.app import scenario_cmd
+
+app = typer.Typer(
+    help="forumgm: the game master's side of forum mafia games.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+)
+app.add_typer(scenario_cmd.app, name="scenario")
+
+
+def main() -> None:
+    app()

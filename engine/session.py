@@ -1,0 +1,134 @@
+"""One game in memory: its state, the open phase's ledger, and the flow intake → resolve.
+
+The scenario runner, the demo and the service all drive games through this class, so a
+post is read the same way everywhere: BBCode or board HTML → PostBody → the ruleset's
+grammar → orders → the ruleset's intake.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from engine.core.events import Event
+from engine.core.model import GameState
+from engine.core.orders import Channel, Order, Source
+from engine.core.phases import Phase
+from engine.core.ruleset import PhaseInputs, Ruleset, Seat
+from engine.core.warnings import ParseWarning
+from forums.records import PostBody
+from scraper.matcher import parse_post
+from scraper.nicknames import NameResolver
+
+
+@dataclass
+class PhaseLog:
+    """What happened in one phase: every event and warning, in order."""
+
+    phase: Phase
+    events: list[Event] = field(default_factory=list)
+    warnings: list[ParseWarning] = field(default_factory=list)
+    in_play_before: list[str] = field(default_factory=list)
+    in_play_after: list[str] = field(default_factory=list)
+
+
+class GameSession:
+    """Drives one game: open a phase, take commands, resolve at the deadline."""
+
+    def __init__(self, ruleset: Ruleset, state: GameState, aliases: Mapping[str, Sequence[str]] | None = None):
+        self.ruleset = ruleset
+        self.state = state
+        self.aliases = dict(aliases or {})
+        self.inputs: PhaseInputs | None = None
+        self.log: PhaseLog | None = None
+        self.history: list[PhaseLog] = []
+        self.pending_setup: list[Event] = []
+        self._resolver: NameResolver | None = None
+
+    @classmethod
+    def new(
+        cls,
+        ruleset: Ruleset,
+        seats: Sequence[Seat],
+        options: Mapping[str, Any] | None,
+        seed: int,
+        aliases: Mapping[str, Sequence[str]] | None = None,
+    ) -> GameSession:
+        state, events = ruleset.setup(seats, options, seed)
+        session = cls(ruleset, state, aliases)
+        session.pending_setup = events
+        return session
+
+    @property
+    def resolver(self) -> NameResolver:
+        if self._resolver is None:
+            lenient = bool(self.state.options.get("lenient_names", False))
+            self._resolver = NameResolver(self.state.names, self.aliases, lenient=lenient)
+        return self._resolver
+
+    def open_phase(self, opened_at: datetime, deadline: datetime, next_deadline: datetime | None = None) -> PhaseLog:
+        if self.state.finished:
+            raise RuntimeError("the game is over")
+        phase_id = self.state.phase or self.ruleset.first_phase(self.state)
+        self.state.phase = phase_id
+        phase = Phase(phase_id, opened_at, deadline)
+        self.inputs = PhaseInputs(phase)
+        self.inputs.data["next_deadline"] = next_deadline or deadline + (deadline - opened_at)
+        self.log = PhaseLog(phase, in_play_before=self.ruleset.in_play(self.state))
+        self.log.events.extend(self.pending_setup)
+        self.pending_setup = []
+        return self.log
+
+    def _open(self) -> tuple[PhaseInputs, PhaseLog]:
+        if self.inputs is None or self.log is None:
+            raise RuntimeError("no phase is open")
+        return self.inputs, self.log
+
+    def submit(self, order: Order) -> tuple[list[Event], list[ParseWarning]]:
+        """Take one structured order; returns what it produced."""
+        inputs, log = self._open()
+        result = self.ruleset.intake(self.state, inputs, order)
+        log.events.extend(result.events)
+        log.warnings.extend(result.warnings)
+        return result.events, result.warnings
+
+    def submit_post(
+        self,
+        player: str,
+        body: PostBody,
+        channel: Channel,
+        *,
+        at: datetime | None = None,
+        post_id: str | None = None,
+        url: str | None = None,
+    ) -> tuple[list[Event], list[ParseWarning]]:
+        """Parse a post or PM with the ruleset's grammar and take every command in it."""
+        _inputs, log = self._open()
+        source = Source(channel, post_id, url)
+        parsed = parse_post(
+            body, self.ruleset.grammar, self.resolver, sender=player, channel=channel, source=source, at=at
+        )
+        events: list[Event] = []
+        warnings: list[ParseWarning] = list(parsed.warnings)
+        log.warnings.extend(parsed.warnings)
+        for order in parsed.orders:
+            e, w = self.submit(order)
+            events.extend(e)
+            warnings.extend(w)
+        return events, warnings
+
+    def resolve(self) -> PhaseLog:
+        inputs, log = self._open()
+        resolved = self.ruleset.resolve(self.state, inputs)
+        self.state = resolved.state
+        log.events.extend(resolved.events)
+        log.in_play_after = self.ruleset.in_play(self.state)
+        self.history.append(log)
+        self.inputs, self.log = None, None
+        return log
+
+    @staticmethod
+    def day_after(moment: datetime) -> datetime:
+        return moment + timedelta(days=1)

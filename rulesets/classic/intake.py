@@ -1,0 +1,271 @@
+"""Intake of classic commands during a turn: validation, registration, acks and requests.
+
+Everything here happens as commands arrive (classic.md §2.3, §3.1, §4, §10, §11.6–11.7):
+a vote or order is checked, registered in the turn's ledger or rejected with a warning,
+and acknowledged by PM; requests are answered at once.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from datetime import datetime, timedelta
+from typing import Any
+
+from engine.core import warnings as w
+from engine.core.events import Event
+from engine.core.model import GameState
+from engine.core.orders import Channel, Order, OrderKind
+from engine.core.ruleset import IntakeResult, PhaseInputs
+from engine.core.warnings import ParseWarning
+from rulesets.classic.roles import ACTIONS
+from rulesets.classic.state import actions_of, in_play, is_clan
+
+INVALID_VOTE_FORM = "invalid_vote_form"
+NONSTANDARD_VOTE_FORM = "nonstandard_vote_form"
+NOT_CLAN_MEMBER = "not_clan_member"
+RATING_RATE_LIMITED = "rating_rate_limited"
+
+_MESSAGES = {
+    w.LATE: "sent after the deadline",
+    w.SENDER_NOT_IN_PLAY: "the sender is not in play",
+    w.TARGET_NOT_IN_PLAY: "the target is not in play",
+    w.UNKNOWN_TARGET: "the target is not on the roster",
+    w.TARGET_SELF: "this action may not target its user",
+    w.ACTION_NOT_AVAILABLE: "the sender's role does not have this action",
+    w.INVALID_TARGET: "not a valid target in this game",
+    w.THREAD_VOTE_IGNORED: "a vote in the thread does not count; votes count only by PM",
+    w.THREAD_ORDER_IGNORED: "an order in the thread is ignored; orders count only by PM",
+    w.BAD_PARAMETER: "the message is empty",
+    NONSTANDARD_VOTE_FORM: "non-standard vote wording, accepted",
+    INVALID_VOTE_FORM: "non-standard vote wording, rejected (strict vote forms)",
+    NOT_CLAN_MEMBER: "only clan members may ask for the target list",
+    RATING_RATE_LIMITED: "a rating was published too recently",
+}
+
+
+class Intake:
+    """Takes one command at a time into a turn's ledger."""
+
+    def __init__(self, state: GameState, inputs: PhaseInputs) -> None:
+        self.state = state
+        self.inputs = inputs
+        self.options = state.options
+        self.out = IntakeResult()
+
+    # -- helpers ---------------------------------------------------------------------------
+
+    def ack(self, player: str, type: str, **fields: Any) -> None:
+        if self.options["ack_commands"]:
+            self.out.events.append(Event.private(player, type, **fields))
+
+    def warn(self, order: Order, code: str, *, accepted: bool = False, action: str | None = None) -> None:
+        self.out.warnings.append(
+            ParseWarning(
+                code=code,
+                message=_MESSAGES.get(code, code),
+                player=order.player,
+                source=order.source,
+                action=action or order.action,
+                accepted=accepted,
+            )
+        )
+
+    def reject(self, order: Order, code: str, action: str | None = None) -> IntakeResult:
+        kind = action or _command_label(order)
+        self.warn(order, code, action=kind)
+        if self.state.has_player(order.player):
+            self.ack(order.player, "order_rejected", action=kind, reason=code)
+        return self.out
+
+    def _in_play(self, name: str) -> bool:
+        return self.state.has_player(name) and in_play(self.state.player(name))
+
+    # -- entry point -----------------------------------------------------------------------
+
+    def take(self, order: Order) -> IntakeResult:
+        if self.inputs.phase.is_late(order.at):
+            return self.reject(order, w.LATE)
+        if not self.state.has_player(order.player):
+            return self.reject(order, w.SENDER_NOT_IN_PLAY)
+        if order.is_vote:
+            return self.vote(order)
+        if order.kind is OrderKind.REQUEST:
+            return self.request(order)
+        if order.channel is Channel.THREAD:
+            self.warn(order, w.THREAD_ORDER_IGNORED)
+            return self.out
+        if order.kind is OrderKind.CANCEL:
+            return self.cancel(order)
+        return self.role_order(order)
+
+    # -- votes (§3.1) ----------------------------------------------------------------------
+
+    def vote(self, order: Order) -> IntakeResult:
+        if order.channel is Channel.THREAD:
+            self.warn(order, w.THREAD_VOTE_IGNORED, action=order.kind.value)
+            if self.options["remind_thread_votes"]:
+                self.out.events.append(Event.private(order.player, "thread_vote_reminder"))
+            return self.out
+        if not self._in_play(order.player):
+            return self.reject(order, w.SENDER_NOT_IN_PLAY)
+        if order.kind is OrderKind.NO_LYNCH:
+            return self.reject(order, w.INVALID_TARGET, action="vote")
+        if order.kind is OrderKind.UNVOTE:
+            self.inputs.votes.pop(order.player, None)
+            self.inputs.log.append(order)
+            self.ack(order.player, "vote_withdrawn")
+            return self.out
+        target = order.target
+        if target is None or not self.state.has_player(target):
+            return self.reject(order, w.UNKNOWN_TARGET, action="vote")
+        if not self._in_play(target):
+            return self.reject(order, w.TARGET_NOT_IN_PLAY, action="vote")
+        if order.form == "nonstandard":
+            if self.options["strict_vote_forms"]:
+                return self.reject(order, INVALID_VOTE_FORM, action="vote")
+            self.warn(order, NONSTANDARD_VOTE_FORM, accepted=True, action="vote")
+        self.inputs.votes[order.player] = order
+        self.inputs.log.append(order)
+        self.ack(order.player, "vote_accepted", target=target)
+        return self.out
+
+    # -- role orders (§5, §10.2) -----------------------------------------------------------
+
+    def role_order(self, order: Order) -> IntakeResult:
+        player = self.state.player(order.player)
+        if not in_play(player):
+            return self.reject(order, w.SENDER_NOT_IN_PLAY)
+        available = actions_of(player, self.options)
+        wanted = order.candidates or ((order.action,) if order.action else ())
+        action = next((a for a in wanted if a in available), None)
+        if action is None:
+            return self.reject(order, w.ACTION_NOT_AVAILABLE, action=wanted[0] if wanted else None)
+        target = order.target
+        if target is None or not self.state.has_player(target):
+            return self.reject(order, w.UNKNOWN_TARGET, action=action)
+        if target == order.player and not ACTIONS[action].self_allowed:
+            return self.reject(order, w.TARGET_SELF, action=action)
+        if not self._in_play(target):
+            return self.reject(order, w.TARGET_NOT_IN_PLAY, action=action)
+        registered = order.with_(action=action, candidates=())
+        slots = self.inputs.orders.setdefault(order.player, {})
+        if not self.options["all_actions_each_turn"]:
+            slots.clear()
+        slots[action] = registered
+        self.inputs.log.append(registered)
+        self.ack(order.player, "order_accepted", action=action, target=target)
+        return self.out
+
+    def cancel(self, order: Order) -> IntakeResult:
+        if not self._in_play(order.player):
+            return self.reject(order, w.SENDER_NOT_IN_PLAY, action="cancel")
+        slots = self.inputs.orders.get(order.player, {})
+        wanted = order.candidates or ((order.action,) if order.action else ())
+        for action in [a for a in list(slots) if not wanted or a in wanted]:
+            del slots[action]
+            self.ack(order.player, "order_cancelled", action=action)
+        self.inputs.log.append(order)
+        return self.out
+
+    # -- requests (§4) ---------------------------------------------------------------------
+
+    def request(self, order: Order) -> IntakeResult:
+        if order.action == "rating_request":
+            return self.rating(order)
+        if order.channel is Channel.THREAD:
+            self.warn(order, w.THREAD_ORDER_IGNORED)
+            return self.out
+        if order.action == "anon_request":
+            return self.anonymous(order)
+        if order.action == "target_list_request":
+            return self.target_list(order)
+        return self.reject(order, w.UNKNOWN_COMMAND)
+
+    def rating(self, order: Order) -> IntakeResult:
+        if not self._in_play(order.player):
+            return self.reject(order, w.SENDER_NOT_IN_PLAY)
+        cooldown = self.options["rating_cooldown_minutes"]
+        last: datetime | None = self.inputs.data.get("last_rating_at")
+        now = order.at
+        if cooldown and last is not None and now is not None and now - last < timedelta(minutes=cooldown):
+            return self.reject(order, RATING_RATE_LIMITED)
+        votes = current_votes(self.state, self.inputs)
+        self.out.events.append(
+            Event.public(
+                "vote_rating",
+                turn=self.inputs.phase.id.number,
+                votes=votes,
+                totals=totals_of(self.state, votes),
+            )
+        )
+        if now is not None:
+            self.inputs.data["last_rating_at"] = now
+        self.inputs.log.append(order)
+        return self.out
+
+    def anonymous(self, order: Order) -> IntakeResult:
+        out_of_play_ok = self.options["anon_out_of_play"]
+        if not out_of_play_ok and not self._in_play(order.player):
+            return self.reject(order, w.SENDER_NOT_IN_PLAY)
+        target = order.target
+        if target is None or not self.state.has_player(target):
+            return self.reject(order, w.UNKNOWN_TARGET)
+        if target == order.player:
+            return self.reject(order, w.TARGET_SELF)
+        if not out_of_play_ok and not self._in_play(target):
+            return self.reject(order, w.TARGET_NOT_IN_PLAY)
+        text = str(order.args.get("text", "")).strip()
+        if not text:
+            return self.reject(order, w.BAD_PARAMETER)
+        self.out.events.append(Event.private(target, "anonymous_message", text=text))
+        self.out.events.append(Event.host("anonymous_message_log", sender=order.player, to=target, text=text))
+        self.ack(order.player, "anon_sent", to=target)
+        self.inputs.log.append(order)
+        return self.out
+
+    def target_list(self, order: Order) -> IntakeResult:
+        player = self.state.player(order.player)
+        if not in_play(player):
+            return self.reject(order, w.SENDER_NOT_IN_PLAY)
+        if not is_clan(player.faction):
+            return self.reject(order, NOT_CLAN_MEMBER)
+        members = [p.name for p in self.state.players if p.faction == player.faction]
+        team: dict[str, str | None] = {}
+        shots: dict[str, str | None] = {}
+        for name in members:
+            slots = self.inputs.orders.get(name, {})
+            if "team_shot" in slots:
+                team[name] = slots["team_shot"].target
+            if "shot" in slots:
+                shots[name] = slots["shot"].target
+        self.out.events.append(
+            Event.private(order.player, "target_list", faction=player.faction, team_shot=team, shots=shots)
+        )
+        self.inputs.log.append(order)
+        return self.out
+
+
+def _command_label(order: Order) -> str:
+    if order.kind is OrderKind.ORDER:
+        return order.action or "order"
+    if order.kind is OrderKind.REQUEST:
+        return order.action or "request"
+    if order.kind is OrderKind.NO_LYNCH:
+        return "vote"
+    return order.kind.value
+
+
+def current_votes(state: GameState, inputs: PhaseInputs) -> dict[str, str]:
+    """Registered PM votes, voters in seating order."""
+    return {
+        name: target
+        for name in state.names
+        if name in inputs.votes and (target := inputs.votes[name].target) is not None
+    }
+
+
+def totals_of(state: GameState, votes: dict[str, str]) -> dict[str, int]:
+    """Vote totals for each player with votes: most votes first, then seating order."""
+    counts = Counter(votes.values())
+    order = sorted(counts, key=lambda n: (-counts[n], state.seat(n)))
+    return {name: counts[name] for name in order}
