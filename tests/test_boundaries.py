@@ -1,0 +1,61 @@
+"""The import boundaries of architecture.md: rules run with no database and no network."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+OURS = {"forums", "scraper", "engine", "rulesets"}
+IO_LIBRARIES = {"httpx", "sqlalchemy", "alembic", "selectolax", "playwright", "apscheduler", "requests"}
+
+
+def imported_modules(package: str, root: Path = ROOT) -> dict[Path, set[str]]:
+    found: dict[Path, set[str]] = {}
+    for path in sorted((root / package).rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        names: set[str] = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                names.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                names.add(node.module)
+        found[path] = names
+    return found
+
+
+def offenders(
+    package: str, allowed: set[str], forbidden_roots: set[str], root: Path = ROOT
+) -> list[str]:
+    bad = []
+    for path, names in imported_modules(package, root).items():
+        for name in names:
+            root = name.split(".")[0]
+            if root in forbidden_roots and not any(name == a or name.startswith(a + ".") for a in allowed):
+                bad.append(f"{path.relative_to(root)} imports {name}")
+    return bad
+
+
+def test_engine_core_imports_no_io_and_nothing_of_ours() -> None:
+    assert offenders("engine/core", {"engine.core"}, OURS | IO_LIBRARIES) == []
+
+
+def test_rulesets_import_only_engine_core() -> None:
+    assert offenders("rulesets", {"engine.core", "rulesets"}, OURS | IO_LIBRARIES) == []
+
+
+def test_forums_import_nothing_of_ours() -> None:
+    assert offenders("forums", {"forums"}, OURS) == []
+
+
+def test_scraper_imports_only_forums_and_core() -> None:
+    assert offenders("scraper", {"forums", "engine.core", "scraper"}, OURS) == []
+
+
+def test_the_checker_sees_a_violation(tmp_path: Path) -> None:
+    """The checks above cannot pass vacuously: a planted import is reported."""
+    pkg = tmp_path / "engine" / "core"
+    pkg.mkdir(parents=True)
+    (pkg / "bad.py").write_text("import httpx\nfrom forums.records import PostBody\n")
+    found = offenders("engine/core", {"engine.core"}, OURS | IO_LIBRARIES, tmp_path)
+    assert found == ["engine/core/bad.py imports forums.records", "engine/core/bad.py imports httpx"] or len(found) == 2
