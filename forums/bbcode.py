@@ -1,0 +1,239 @@
+"""BBCode as players type it → `PostBody`, the structure the order parser reads.
+
+The local board and the scenario runner both go through `parse_bbcode`, so a scenario's
+`text:` is read exactly as the same text posted on a rehearsal board.
+
+Decisions where real boards disagree or show broken markup literally (documented here
+because vote counting depends on them):
+
+- An unclosed formatting tag runs to the end of the post. phpBB would print an unclosed
+  `[quote]` literally, but a vote that *might* be quoted or struck must not count, so
+  text after an unclosed `[quote]`, `[s]`, `[spoiler]` or `[code]` is quoted, struck,
+  hidden or code. A closing tag that matches nothing open is dropped.
+- A closing tag closes only the most recent open tag of the same name; tags opened inside
+  it stay open (`[s][quote]a[/s]b` leaves `b` quoted), again the reading that counts less.
+- `[vote]X[/vote]` renders as the bold run `VOTE: X`, as mafiascum's `span.bbvote`
+  shows it; `[unvote]` (alone or `[unvote][/unvote]`) as the bold run `UNVOTE`, and
+  `[unvote]X[/unvote]` as `UNVOTE: X`. Each sits on a line of its own (a line break is
+  added where the text around does not break already), so the name a tag holds ends
+  where the tag ends: `[vote]A[/vote][vote]B[/vote]` is two votes, not one for "AVOTE".
+- `[img]` contents (an address, not prose) and spoiler titles are dropped; `[*]` starts
+  a new line; `[i]`, `[u]`, `[color]`, `[size]` and other pure styling keep only the text.
+- `[quote=Name]`, `[quote="Name"]`, phpBB's `[quote="Name" post_id=1 time=2]` and
+  XenForo's `[QUOTE="Name, post: 1, member: 2"]` all give the author `Name`; nested quotes
+  carry the author of the innermost quote (None when it has no name).
+- Unknown tags are kept as literal text. Tag names are case-insensitive.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from itertools import groupby
+
+from forums.records import Link, PostBody, TextRun
+
+_TAG = re.compile(r"\[(/?)(\*|[A-Za-z]+)((?:=|\s)[^\[\]]*)?\]")
+_UNVOTE_BODY = re.compile(r"([^\[\]]*)\[/unvote\]", re.IGNORECASE)
+_XF_QUOTE_META = re.compile(r",\s*(?:post|member|id)\s*:.*$", re.IGNORECASE | re.DOTALL)
+_PHPBB_QUOTE_META = re.compile(r"\s+[A-Za-z_]+=.*$", re.DOTALL)
+
+_QUOTE = frozenset({"quote"})
+_STRIKE = frozenset({"s", "strike", "del"})
+_BOLD = frozenset({"b", "vote"})
+_SPOILER = frozenset({"spoiler", "hide", "ispoiler"})
+_STYLE = frozenset(
+    {"i", "u", "color", "size", "font", "center", "left", "right", "justify", "sup", "sub"}
+)
+_LITERAL = frozenset({"code", "icode", "img"})
+"""Tags whose contents are not markup: everything up to the matching close is taken as is."""
+_FRAMED = _QUOTE | _STRIKE | _BOLD | _SPOILER | _STYLE | {"url", "list"}
+RECOGNISED_TAGS = _FRAMED | _LITERAL | {"unvote", "*"}
+
+
+@dataclass
+class _Frame:
+    name: str
+    arg: str | None
+    link: int | None = None
+    """Index into the links being collected, for `[url]` frames."""
+
+
+@dataclass
+class _Renderer:
+    runs: list[TextRun] = field(default_factory=list)
+    stack: list[_Frame] = field(default_factory=list)
+    links: list[tuple[str | None, list[str]]] = field(default_factory=list)
+    break_next: bool = False
+    """A vote tag just ended: the text that follows starts on a new line."""
+
+    def emit(self, text: str, *, bold: bool = False, code: bool = False) -> None:
+        if not text:
+            return
+        if self.break_next:
+            self.break_next = False
+            if not text.startswith("\n"):
+                self.emit("\n")
+        names = {f.name for f in self.stack}
+        quotes = [f for f in self.stack if f.name in _QUOTE]
+        run = TextRun(
+            text,
+            quoted=bool(quotes),
+            struck=bool(names & _STRIKE),
+            bold=bold or bool(names & _BOLD),
+            spoiler=bool(names & _SPOILER),
+            code=code,
+            quote_author=_quote_author(quotes[-1].arg) if quotes else None,
+        )
+        for frame in self.stack:
+            if frame.link is not None:
+                self.links[frame.link][1].append(text)
+        last = self.runs[-1] if self.runs else None
+        if last is not None and _same_flags(last, run):
+            self.runs[-1] = replace(last, text=last.text + text)
+        else:
+            self.runs.append(run)
+
+    def at_line_start(self) -> bool:
+        return not self.runs or self.runs[-1].text.endswith("\n")
+
+    def start_line(self) -> None:
+        if not self.at_line_start():
+            self.emit("\n")
+
+    def open(self, name: str, arg: str | None) -> None:
+        if name in {"vote", "list"}:
+            self.start_line()
+        frame = _Frame(name, arg)
+        if name == "url":
+            frame.link = len(self.links)
+            self.links.append((_unquote(arg) if arg else None, []))
+        self.stack.append(frame)
+        if name == "vote":
+            self.emit("VOTE: ")
+
+    def close(self, name: str) -> None:
+        for i in range(len(self.stack) - 1, -1, -1):
+            if self.stack[i].name == name:
+                del self.stack[i]
+                if name == "list":
+                    self.start_line()
+                if name == "vote":
+                    self.break_next = True
+                return
+        # A stray closing tag: dropped, as boards do once they give up matching it.
+
+    def body(self) -> PostBody:
+        links = []
+        for url, parts in self.links:
+            text = "".join(parts)
+            links.append(Link(url=url if url is not None else text.strip(), text=text))
+        return PostBody(tuple(self.runs), tuple(links))
+
+
+def _same_flags(a: TextRun, b: TextRun) -> bool:
+    return replace(a, text="") == replace(b, text="")
+
+
+def _unquote(value: str) -> str:
+    value = value.strip()
+    if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
+        return value[1:-1]
+    return value
+
+
+def _tag_arg(raw: str | None) -> str | None:
+    if raw is None:
+        return None
+    arg = raw[1:] if raw.startswith("=") else raw
+    return arg.strip() or None
+
+
+def _quote_author(arg: str | None) -> str | None:
+    if not arg:
+        return None
+    arg = arg.strip()
+    if arg[:1] in "\"'" and arg[0] in arg[1:]:
+        author = arg[1 : arg.index(arg[0], 1)]
+    else:
+        author = _PHPBB_QUOTE_META.sub("", arg)
+    author = _XF_QUOTE_META.sub("", author).strip()
+    return author or None
+
+
+def _literal_end(text: str, name: str, start: int) -> tuple[int, int]:
+    """Where the contents of a literal tag end, and where parsing resumes after its close."""
+    close = re.compile(rf"\[/{re.escape(name)}\]", re.IGNORECASE).search(text, start)
+    if close is None:
+        return len(text), len(text)
+    return close.start(), close.end()
+
+
+def parse_bbcode(text: str) -> PostBody:
+    """Render BBCode into a `PostBody`; never raises, whatever the markup."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    out = _Renderer()
+    pos = 0
+    while pos < len(text):
+        match = _TAG.search(text, pos)
+        if match is None:
+            out.emit(text[pos:])
+            break
+        out.emit(text[pos : match.start()])
+        pos = match.end()
+        closing, name, arg = bool(match.group(1)), match.group(2).lower(), match.group(3)
+        # Only quote takes space-separated attributes (phpBB's post_id=…); "[i think so]"
+        # is prose, as boards show it.
+        spaced = arg is not None and arg[:1] != "=" and name != "quote"
+        if name not in RECOGNISED_TAGS or spaced:
+            out.emit(match.group(0))
+        elif closing:
+            out.close(name)
+        elif name in _LITERAL:
+            end, pos = _literal_end(text, name, pos)
+            if name != "img":
+                out.emit(text[match.end() : end], code=True)
+        elif name == "unvote":
+            inner = _UNVOTE_BODY.match(text, pos)
+            target = ""
+            if inner is not None:
+                target, pos = inner.group(1).strip(), inner.end()
+            out.start_line()
+            out.emit(f"UNVOTE: {target}" if target else "UNVOTE", bold=True)
+            out.break_next = True
+        elif name == "*":
+            if not out.at_line_start():
+                out.emit("\n")
+        else:
+            out.open(name, _tag_arg(arg))
+    return out.body()
+
+
+def strip_bbcode(text: str) -> str:
+    """The text a reader sees, without markup (vote tags read as `VOTE: X`)."""
+    return parse_bbcode(text).full_text()
+
+
+def postbody_to_bbcode(body: PostBody) -> str:
+    """BBCode that renders back to `body`'s flags; nested quotes are flattened, links dropped."""
+    parts = []
+    for (quoted, author), runs in groupby(body.runs, key=lambda r: (r.quoted, r.quote_author)):
+        inner = "".join(_wrap_run(run) for run in runs)
+        if quoted:
+            opening = f'[quote="{author}"]' if author else "[quote]"
+            inner = f"{opening}{inner}[/quote]"
+        parts.append(inner)
+    return "".join(parts)
+
+
+def _wrap_run(run: TextRun) -> str:
+    text = run.text
+    if run.code:
+        text = f"[code]{text}[/code]"
+    if run.bold:
+        text = f"[b]{text}[/b]"
+    if run.struck:
+        text = f"[s]{text}[/s]"
+    if run.spoiler:
+        text = f"[spoiler]{text}[/spoiler]"
+    return text
