@@ -14,7 +14,7 @@ from engine.core.ruleset import RulesError, Ruleset, Seat
 from engine.scenario.compare import Failure, check_events, check_set, norm
 from engine.scenario.loader import Scenario, ScenarioError, ScenarioPhase, line_of
 from engine.session import GameSession, PhaseLog
-from forums.bbcode import bbcode_to_postbody
+from forums.bbcode import parse_bbcode
 
 FIRST_OPENING = datetime(2026, 1, 5, 19, 0)
 """Scenario time: phase k opens at 19:00 on day k and closes 24 hours later."""
@@ -125,7 +125,7 @@ def _feed(session: GameSession, ruleset: Ruleset, phase: ScenarioPhase, sc: Scen
         player = _name(session, post["player"])
         channel = Channel(post.get("channel", "thread"))
         at = _at(post.get("at"), opened, sc, post) or opened + timedelta(minutes=n)
-        body = bbcode_to_postbody(str(post["text"]))
+        body = parse_bbcode(str(post["text"]))
         session.submit_post(player, body, channel, at=at, post_id=f"{phase.phase}#{n}")
 
 
