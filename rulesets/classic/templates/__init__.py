@@ -1,0 +1,1 @@
+"""Jinja2 templates of the classic ruleset, one folder per language."""

@@ -1,0 +1,1 @@
+"""Tests of rendering events into posts and PMs."""
