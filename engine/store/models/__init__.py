@@ -1,0 +1,41 @@
+"""The store's tables, all on one `Base.metadata` that the migrations follow."""
+
+from engine.store.models.base import Base, UTCDateTime, utcnow
+from engine.store.models.game import Board, Game, GameStatus, PhaseRecord, PhaseStatus, Player
+from engine.store.models.raw import RawPM, RawPMRevision, RawPost, RawPostRevision
+from engine.store.models.results import (
+    EventRow,
+    HostOverride,
+    OrderStatus,
+    OutboxItem,
+    OutboxKind,
+    OutboxStatus,
+    OverrideTarget,
+    ParsedOrderRow,
+    ParseWarningRow,
+)
+
+__all__ = [
+    "Base",
+    "Board",
+    "EventRow",
+    "Game",
+    "GameStatus",
+    "HostOverride",
+    "OrderStatus",
+    "OutboxItem",
+    "OutboxKind",
+    "OutboxStatus",
+    "OverrideTarget",
+    "ParseWarningRow",
+    "ParsedOrderRow",
+    "PhaseRecord",
+    "PhaseStatus",
+    "Player",
+    "RawPM",
+    "RawPMRevision",
+    "RawPost",
+    "RawPostRevision",
+    "UTCDateTime",
+    "utcnow",
+]

@@ -1,0 +1,111 @@
+"""Tables for boards, games, players and phases."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
+
+from sqlalchemy import JSON, BigInteger, Enum, ForeignKey, Index, String, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column
+
+from engine.store.models.base import Base, UTCDateTime, utcnow
+
+
+def enum_type(enum: type[StrEnum]) -> Enum:
+    """A VARCHAR holding the enum's values: portable, and new members need no ALTER TYPE."""
+    return Enum(
+        enum,
+        native_enum=False,
+        length=16,
+        values_callable=lambda members: [m.value for m in members],
+        validate_strings=True,
+    )
+
+
+class GameStatus(StrEnum):
+    SETUP = "setup"
+    RUNNING = "running"
+    FINISHED = "finished"
+
+
+class PhaseStatus(StrEnum):
+    OPEN = "open"
+    """Commands are being taken."""
+    FROZEN = "frozen"
+    """The deadline passed and the inputs were read for the last time."""
+    RESOLVED = "resolved"
+    """Events and the state after are stored; results await the host."""
+    PUBLISHED = "published"
+
+
+class Board(Base):
+    __tablename__ = "boards"
+    __table_args__ = (UniqueConstraint("base_url", "gm_user"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    engine: Mapped[str] = mapped_column(String(32))
+    base_url: Mapped[str] = mapped_column(String(500))
+    gm_user: Mapped[str] = mapped_column(String(200))
+    credentials_ref: Mapped[str | None] = mapped_column(String(200))
+    """Where the GM password lives (e.g. ``env:FORUMGM_PASSWORD``); never the secret itself."""
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+
+
+class Game(Base):
+    __tablename__ = "games"
+    __table_args__ = (UniqueConstraint("board_id", "thread_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    board_id: Mapped[int] = mapped_column(ForeignKey("boards.id", ondelete="RESTRICT"))
+    title: Mapped[str] = mapped_column(String(300), default="")
+    thread_id: Mapped[str] = mapped_column(String(100))
+    thread_url: Mapped[str | None] = mapped_column(String(500))
+    ruleset: Mapped[str] = mapped_column(String(64))
+    options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    language: Mapped[str] = mapped_column(String(16), default="ru")
+    time_zone: Mapped[str] = mapped_column(String(64), default="Europe/Moscow")
+    status: Mapped[GameStatus] = mapped_column(enum_type(GameStatus), default=GameStatus.SETUP)
+    state: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    """`GameState.to_json()` as of the last resolved (or set-up) phase."""
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow, onupdate=utcnow)
+
+
+class Player(Base):
+    __tablename__ = "players"
+    __table_args__ = (
+        UniqueConstraint("game_id", "name"),
+        Index("ix_players_game_id_seat", "game_id", "seat"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    seat: Mapped[int]
+    """Seating order from 1; a substitute takes the seat of the player they replace."""
+    name: Mapped[str] = mapped_column(String(200))
+    board_user_id: Mapped[str | None] = mapped_column(String(100))
+    role: Mapped[str | None] = mapped_column(String(100))
+    faction: Mapped[str | None] = mapped_column(String(100))
+    alive: Mapped[bool] = mapped_column(default=True)
+    in_play: Mapped[bool] = mapped_column(default=True)
+    replaced_by: Mapped[int | None] = mapped_column(ForeignKey("players.id", ondelete="SET NULL"))
+
+
+class PhaseRecord(Base):
+    __tablename__ = "phases"
+    __table_args__ = (UniqueConstraint("game_id", "phase"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    phase: Mapped[str] = mapped_column(String(32))
+    """The phase id as text: "turn 3", "night 1"."""
+    opened_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    deadline: Mapped[datetime] = mapped_column(UTCDateTime())
+    status: Mapped[PhaseStatus] = mapped_column(enum_type(PhaseStatus), default=PhaseStatus.OPEN)
+    state_before: Mapped[dict[str, Any]] = mapped_column(JSON)
+    state_after: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    frozen_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    resolved_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    published_at: Mapped[datetime | None] = mapped_column(UTCDateTime())

@@ -1,0 +1,1 @@
+"""The parts the `Store` is made of, one per concern."""

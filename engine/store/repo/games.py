@@ -1,0 +1,214 @@
+"""Boards, games, players, the game state and the phase lifecycle."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from engine.core import GameState, Phase, PhaseId
+from engine.store.models import Board, Game, GameStatus, PhaseRecord, PhaseStatus, Player, utcnow
+from engine.store.repo.base import (
+    InvalidTransition,
+    NotFound,
+    RepoBase,
+    StoreError,
+    get_game_row,
+    get_phase_row,
+)
+
+
+def apply_state(
+    session: Session, game: Game, state: GameState, in_play: Iterable[str] | None
+) -> None:
+    """Store the state on the game and mirror alive/in play onto the player rows."""
+    game.state = state.to_json()
+    if state.finished:
+        game.status = GameStatus.FINISHED
+    playing = set(in_play) if in_play is not None else None
+    rows = session.scalars(select(Player).where(Player.game_id == game.id))
+    by_name = {p.name: p for p in rows}
+    for ps in state.players:
+        row = by_name.get(ps.name)
+        if row is None:
+            continue
+        row.role, row.faction = ps.role, ps.faction
+        row.alive = bool(ps.fields.get("alive", True))
+        row.in_play = ps.name in playing if playing is not None else row.alive
+
+
+class GamesRepo(RepoBase):
+    def create_board(
+        self, engine: str, base_url: str, gm_user: str, credentials_ref: str | None = None
+    ) -> Board:
+        with self._sessions.begin() as s:
+            board = Board(
+                engine=engine, base_url=base_url, gm_user=gm_user, credentials_ref=credentials_ref
+            )
+            s.add(board)
+        return board
+
+    def get_board(self, board_id: int) -> Board:
+        with self._sessions() as s:
+            board = s.get(Board, board_id)
+        if board is None:
+            raise NotFound(f"no board with id {board_id}")
+        return board
+
+    def create_game(
+        self,
+        board_id: int,
+        thread_id: str,
+        ruleset: str,
+        *,
+        seed: int,
+        options: Mapping[str, Any] | None = None,
+        title: str = "",
+        thread_url: str | None = None,
+        language: str = "ru",
+        time_zone: str = "Europe/Moscow",
+    ) -> Game:
+        with self._sessions.begin() as s:
+            game = Game(
+                board_id=board_id,
+                thread_id=thread_id,
+                ruleset=ruleset,
+                seed=seed,
+                options=dict(options or {}),
+                title=title,
+                thread_url=thread_url,
+                language=language,
+                time_zone=time_zone,
+                status=GameStatus.SETUP,
+            )
+            s.add(game)
+        return game
+
+    def get_game(self, game_id: int) -> Game:
+        with self._sessions() as s:
+            return get_game_row(s, game_id)
+
+    def find_game(self, board_id: int, thread_id: str) -> Game | None:
+        with self._sessions() as s:
+            return s.scalar(
+                select(Game).where(Game.board_id == board_id, Game.thread_id == thread_id)
+            )
+
+    def set_game_status(self, game_id: int, status: GameStatus) -> None:
+        with self._sessions.begin() as s:
+            get_game_row(s, game_id).status = status
+
+    def save_state(
+        self, game_id: int, state: GameState, *, in_play: Iterable[str] | None = None
+    ) -> None:
+        """Store `state` as the game's current state; `in_play` is the ruleset's view of it."""
+        with self._sessions.begin() as s:
+            apply_state(s, get_game_row(s, game_id), state, in_play)
+
+    def load_state(self, game_id: int) -> GameState | None:
+        with self._sessions() as s:
+            raw = get_game_row(s, game_id).state
+        return GameState.from_json(raw) if raw is not None else None
+
+    def add_player(
+        self,
+        game_id: int,
+        name: str,
+        *,
+        seat: int | None = None,
+        board_user_id: str | None = None,
+        role: str | None = None,
+        faction: str | None = None,
+    ) -> Player:
+        """Seat a player; without `seat`, the next seat after the last one."""
+        with self._sessions.begin() as s:
+            get_game_row(s, game_id)
+            if seat is None:
+                last = s.scalar(select(func.max(Player.seat)).where(Player.game_id == game_id))
+                seat = (last or 0) + 1
+            player = Player(
+                game_id=game_id,
+                seat=seat,
+                name=name,
+                board_user_id=board_user_id,
+                role=role,
+                faction=faction,
+            )
+            s.add(player)
+        return player
+
+    def players(self, game_id: int, *, include_replaced: bool = False) -> list[Player]:
+        """The players in seating order; substituted-out players only when asked."""
+        query = select(Player).where(Player.game_id == game_id)
+        if not include_replaced:
+            query = query.where(Player.replaced_by.is_(None))
+        with self._sessions() as s:
+            return list(s.scalars(query.order_by(Player.seat, Player.id)))
+
+    def replace_player(
+        self, game_id: int, name: str, substitute: str, *, board_user_id: str | None = None
+    ) -> Player:
+        """A substitute takes over `name`'s seat, role and flags."""
+        with self._sessions.begin() as s:
+            old = s.scalar(select(Player).where(Player.game_id == game_id, Player.name == name))
+            if old is None:
+                raise NotFound(f"game {game_id} has no player {name!r}")
+            if old.replaced_by is not None:
+                raise StoreError(f"{name!r} has already been replaced")
+            new = Player(
+                game_id=game_id,
+                seat=old.seat,
+                name=substitute,
+                board_user_id=board_user_id,
+                role=old.role,
+                faction=old.faction,
+                alive=old.alive,
+                in_play=old.in_play,
+            )
+            s.add(new)
+            s.flush()
+            old.replaced_by = new.id
+        return new
+
+    def open_phase(self, game_id: int, phase: Phase, state: GameState) -> PhaseRecord:
+        """Start taking commands for `phase`; `state` is the state it starts from."""
+        with self._sessions.begin() as s:
+            get_game_row(s, game_id).status = GameStatus.RUNNING
+            row = PhaseRecord(
+                game_id=game_id,
+                phase=str(phase.id),
+                opened_at=phase.opened_at,
+                deadline=phase.deadline,
+                status=PhaseStatus.OPEN,
+                state_before=state.to_json(),
+            )
+            s.add(row)
+        return row
+
+    def get_phase(self, game_id: int, phase: PhaseId | str) -> PhaseRecord:
+        with self._sessions() as s:
+            return get_phase_row(s, game_id, phase)
+
+    def phases(self, game_id: int) -> list[PhaseRecord]:
+        with self._sessions() as s:
+            query = select(PhaseRecord).where(PhaseRecord.game_id == game_id)
+            return list(s.scalars(query.order_by(PhaseRecord.opened_at, PhaseRecord.id)))
+
+    def current_phase(self, game_id: int) -> PhaseRecord | None:
+        phases = self.phases(game_id)
+        return phases[-1] if phases else None
+
+    def freeze_phase(
+        self, game_id: int, phase: PhaseId | str, *, at: datetime | None = None
+    ) -> PhaseRecord:
+        """The deadline passed: no more commands are taken for the phase."""
+        with self._sessions.begin() as s:
+            row = get_phase_row(s, game_id, phase)
+            if row.status is not PhaseStatus.OPEN:
+                raise InvalidTransition(f"phase {row.phase} is {row.status}, not open")
+            row.status = PhaseStatus.FROZEN
+            row.frozen_at = at or utcnow()
+        return row

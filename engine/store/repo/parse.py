@@ -1,0 +1,247 @@
+"""A phase's parse results (orders and warnings) and the host's overrides of them."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import delete, select
+from sqlalchemy.orm import Session
+
+from engine.core import Order, ParseWarning, PhaseId, Source
+from engine.store.codec import order_from_json, order_ref, order_to_json, warning_ref
+from engine.store.models import (
+    HostOverride,
+    OrderStatus,
+    OverrideTarget,
+    ParsedOrderRow,
+    ParseWarningRow,
+)
+from engine.store.repo.base import NotFound, RepoBase, get_phase_row
+
+
+@dataclass(frozen=True)
+class StoredOrder:
+    """A parsed order with its status; `id` is set once stored."""
+
+    order: Order
+    status: OrderStatus = OrderStatus.ACCEPTED
+    id: int | None = None
+
+
+@dataclass(frozen=True)
+class StoredWarning:
+    warning: ParseWarning
+    id: int
+    resolved_by_host: bool = False
+    fix: Any = None
+
+
+def _order_row(row: ParsedOrderRow) -> StoredOrder:
+    src = None
+    if row.source_id is not None or row.line is not None or row.text:
+        src = Source(row.channel, row.source_id, row.source_url, row.line, row.text)
+    order = Order(
+        player=row.player,
+        kind=row.kind,
+        action=row.action,
+        targets=tuple(row.targets),
+        args=dict(row.args),
+        channel=row.channel,
+        at=row.at,
+        source=src,
+        candidates=tuple(row.candidates),
+        form=row.form,
+    )
+    return StoredOrder(order, row.status, row.id)
+
+
+def _warning_row(row: ParseWarningRow) -> StoredWarning:
+    src = None
+    if row.channel is not None:
+        src = Source(row.channel, row.source_id, row.source_url, row.line, row.text)
+    warning = ParseWarning(
+        code=row.code,
+        message=row.message,
+        player=row.player,
+        source=src,
+        choices=tuple(row.choices),
+        action=row.action,
+        accepted=row.accepted,
+    )
+    return StoredWarning(warning, row.id, row.resolved_by_host, row.fix)
+
+
+def _reapply_overrides(s: Session, phase_id: int) -> None:
+    """Carry the host's decisions over to freshly parsed rows read from the same place."""
+    overrides = s.scalars(
+        select(HostOverride).where(HostOverride.phase_id == phase_id).order_by(HostOverride.id)
+    )
+    for ov in overrides:
+        if ov.target is OverrideTarget.ORDER:
+            for order in s.scalars(
+                select(ParsedOrderRow).where(
+                    ParsedOrderRow.phase_id == phase_id, ParsedOrderRow.ref == ov.ref
+                )
+            ):
+                order.status = OrderStatus.OVERRIDDEN
+        else:
+            for warning in s.scalars(
+                select(ParseWarningRow).where(
+                    ParseWarningRow.phase_id == phase_id, ParseWarningRow.ref == ov.ref
+                )
+            ):
+                warning.resolved_by_host, warning.fix = True, ov.fix
+
+
+class ParseRepo(RepoBase):
+    def save_parse(
+        self,
+        game_id: int,
+        phase: PhaseId | str,
+        orders: Iterable[Order | StoredOrder],
+        warnings: Iterable[ParseWarning],
+    ) -> None:
+        """Replace the phase's parse results in one transaction; host overrides carry over."""
+        with self._sessions.begin() as s:
+            ph = get_phase_row(s, game_id, phase)
+            s.execute(delete(ParsedOrderRow).where(ParsedOrderRow.phase_id == ph.id))
+            s.execute(delete(ParseWarningRow).where(ParseWarningRow.phase_id == ph.id))
+            for seq, item in enumerate(orders, 1):
+                stored = item if isinstance(item, StoredOrder) else StoredOrder(item)
+                o, src = stored.order, stored.order.source
+                s.add(
+                    ParsedOrderRow(
+                        game_id=game_id,
+                        phase_id=ph.id,
+                        seq=seq,
+                        player=o.player,
+                        kind=o.kind,
+                        action=o.action,
+                        targets=list(o.targets),
+                        args=dict(o.args),
+                        candidates=list(o.candidates),
+                        form=o.form,
+                        channel=o.channel,
+                        source_id=src.post_id if src else None,
+                        source_url=src.url if src else None,
+                        line=src.line if src else None,
+                        text=src.text if src else "",
+                        at=o.at,
+                        status=stored.status,
+                        ref=order_ref(o),
+                    )
+                )
+            for seq, w in enumerate(warnings, 1):
+                src = w.source
+                s.add(
+                    ParseWarningRow(
+                        game_id=game_id,
+                        phase_id=ph.id,
+                        seq=seq,
+                        code=w.code,
+                        message=w.message,
+                        player=w.player,
+                        action=w.action,
+                        accepted=w.accepted,
+                        channel=src.channel if src else None,
+                        source_id=src.post_id if src else None,
+                        source_url=src.url if src else None,
+                        line=src.line if src else None,
+                        text=src.text if src else "",
+                        choices=list(w.choices),
+                        ref=warning_ref(w),
+                    )
+                )
+            s.flush()
+            _reapply_overrides(s, ph.id)
+
+    def parsed_orders(
+        self, game_id: int, phase: PhaseId | str, *, status: OrderStatus | None = None
+    ) -> list[StoredOrder]:
+        with self._sessions() as s:
+            ph = get_phase_row(s, game_id, phase)
+            query = select(ParsedOrderRow).where(ParsedOrderRow.phase_id == ph.id)
+            if status is not None:
+                query = query.where(ParsedOrderRow.status == status)
+            return [_order_row(r) for r in s.scalars(query.order_by(ParsedOrderRow.seq))]
+
+    def parse_warnings(
+        self, game_id: int, phase: PhaseId | str, *, unresolved_only: bool = False
+    ) -> list[StoredWarning]:
+        with self._sessions() as s:
+            ph = get_phase_row(s, game_id, phase)
+            query = select(ParseWarningRow).where(ParseWarningRow.phase_id == ph.id)
+            if unresolved_only:
+                query = query.where(ParseWarningRow.resolved_by_host.is_(False))
+            return [_warning_row(r) for r in s.scalars(query.order_by(ParseWarningRow.seq))]
+
+    def override_order(self, order_id: int, replacement: Order | None, *, by: str) -> HostOverride:
+        """The host replaces a parsed order (None: drops it); a re-parse keeps the decision."""
+        with self._sessions.begin() as s:
+            row = s.get(ParsedOrderRow, order_id)
+            if row is None:
+                raise NotFound(f"no parsed order with id {order_id}")
+            row.status = OrderStatus.OVERRIDDEN
+            override = HostOverride(
+                game_id=row.game_id,
+                phase_id=row.phase_id,
+                target=OverrideTarget.ORDER,
+                ref=row.ref,
+                order=order_to_json(replacement) if replacement else None,
+                by=by,
+            )
+            s.add(override)
+        return override
+
+    def fix_warning(self, warning_id: int, fix: Any, *, by: str) -> HostOverride:
+        """The host settles a warning with `fix` (one of its choices, or any JSON value)."""
+        with self._sessions.begin() as s:
+            row = s.get(ParseWarningRow, warning_id)
+            if row is None:
+                raise NotFound(f"no parse warning with id {warning_id}")
+            row.resolved_by_host, row.fix = True, fix
+            override = HostOverride(
+                game_id=row.game_id,
+                phase_id=row.phase_id,
+                target=OverrideTarget.WARNING,
+                ref=row.ref,
+                fix=fix,
+                by=by,
+            )
+            s.add(override)
+        return override
+
+    def overrides(self, game_id: int, phase: PhaseId | str) -> list[HostOverride]:
+        with self._sessions() as s:
+            ph = get_phase_row(s, game_id, phase)
+            query = select(HostOverride).where(HostOverride.phase_id == ph.id)
+            return list(s.scalars(query.order_by(HostOverride.id)))
+
+    def effective_orders(self, game_id: int, phase: PhaseId | str) -> list[Order]:
+        """The orders resolution takes, in arrival order: the accepted ones, and in place
+        of each overridden one the host's latest replacement unless it was dropped."""
+        with self._sessions() as s:
+            ph = get_phase_row(s, game_id, phase)
+            latest: dict[str, dict[str, Any] | None] = {}
+            for ov in s.scalars(
+                select(HostOverride)
+                .where(HostOverride.phase_id == ph.id, HostOverride.target == OverrideTarget.ORDER)
+                .order_by(HostOverride.id)
+            ):
+                latest[ov.ref] = ov.order
+            rows = s.scalars(
+                select(ParsedOrderRow)
+                .where(ParsedOrderRow.phase_id == ph.id)
+                .order_by(ParsedOrderRow.seq)
+            )
+            out: list[Order] = []
+            for row in rows:
+                if row.status is OrderStatus.ACCEPTED:
+                    out.append(_order_row(row).order)
+                elif row.status is OrderStatus.OVERRIDDEN:
+                    replacement = latest.get(row.ref)
+                    if replacement is not None:
+                        out.append(order_from_json(replacement))
+            return out

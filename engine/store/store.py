@@ -1,0 +1,16 @@
+"""The `Store`: the one repository object the scraper, engine and app talk to."""
+
+from __future__ import annotations
+
+from engine.store.repo.games import GamesRepo
+from engine.store.repo.outbox import OutboxRepo
+from engine.store.repo.parse import ParseRepo
+from engine.store.repo.raw import RawRepo
+
+
+class Store(GamesRepo, RawRepo, ParseRepo, OutboxRepo):
+    """Boards and games, raw posts/PMs with history, parse results, events and the outbox.
+
+    Each method runs in its own transaction. Rows come back detached: read their columns,
+    and go through the store again for anything related.
+    """
