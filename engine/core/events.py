@@ -29,16 +29,16 @@ class Event:
     to: tuple[str, ...] = ()
 
     @classmethod
-    def public(cls, type: str, **fields: Any) -> Event:
+    def public(cls, type: str, /, **fields: Any) -> Event:
         return cls(type, dict(fields), Audience.PUBLIC)
 
     @classmethod
-    def private(cls, to: str | Iterable[str], type: str, **fields: Any) -> Event:
+    def private(cls, to: str | Iterable[str], type: str, /, **fields: Any) -> Event:
         recipients = (to,) if isinstance(to, str) else tuple(to)
         return cls(type, dict(fields), Audience.PRIVATE, recipients)
 
     @classmethod
-    def host(cls, type: str, **fields: Any) -> Event:
+    def host(cls, type: str, /, **fields: Any) -> Event:
         return cls(type, dict(fields), Audience.HOST)
 
     @property
