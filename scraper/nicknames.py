@@ -1,0 +1,253 @@
+"""The nickname resolver: finds which roster player a piece of text names (scenario-format.md)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+from rapidfuzz import fuzz, process
+
+from scraper.normalize import Token, fold, name_key, tokens
+from scraper.wordforms import GROUPS, WordForms, declensions
+
+_MAX_SUGGESTIONS = 5
+_SUGGESTION_CUTOFF = 70.0
+_MIN_PREFIX = 2
+
+
+class MatchStatus(StrEnum):
+    OK = "ok"
+    AMBIGUOUS = "ambiguous"
+    UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True)
+class NameMatch:
+    """What the resolver made of the text: a player, several, or none."""
+
+    status: MatchStatus
+    name: str | None = None
+    """The resolved roster name (status ok)."""
+    candidates: tuple[str, ...] = ()
+    """Every roster name that fits (one when ok, several when ambiguous), in roster order."""
+    consumed: int = 0
+    """How many characters of the text the name took (0 when unknown)."""
+    rest: str = ""
+    """The text after the name (the whole text when unknown)."""
+    suggestions: tuple[str, ...] = ()
+    """Similar roster names for the host, never chosen automatically (unknown only)."""
+    matched: str = ""
+    """The text the name was read from, as written («Уставшего Скитальца»)."""
+    exact: bool = False
+    """The text spelt a roster name itself, not a word form or an alias."""
+
+    @property
+    def ok(self) -> bool:
+        return self.status is MatchStatus.OK
+
+
+@dataclass(frozen=True)
+class _Entry:
+    """A roster name or a host alias of one, with the case forms of each of its words."""
+
+    player: int
+    words: tuple[str, ...]
+    forms: tuple[WordForms, ...]
+    folded_forms: tuple[WordForms, ...]
+    """Empty when the name must not be folded (a look-alike twin is on the roster)."""
+
+    def fits(self, keys: Sequence[str], group: str, folded: bool) -> bool:
+        table = self.folded_forms if folded else self.forms
+        if len(keys) < len(self.words) or len(table) < len(self.words):
+            return False
+        return all(key in forms[group] for key, forms in zip(keys, table, strict=False))
+
+
+_Hit = tuple[int, frozenset[int]]  # (words taken, roster indices)
+
+
+def _folded(forms: WordForms) -> WordForms:
+    return {group: frozenset(fold(s) for s in spellings) for group, spellings in forms.items()}
+
+
+class NameResolver:
+    """Resolves nicknames against one game's roster; build once per game, reuse for every post.
+
+    Order of preference: the longest run of words that names someone; at equal length a
+    roster name spelt exactly beats a host alias, which beats a declined form, and plain
+    spelling beats look-alike folding. `lenient` adds unique prefixes and acronyms
+    (votecount), tried only when nothing else fits.
+    """
+
+    def __init__(
+        self,
+        roster: Sequence[str],
+        aliases: Mapping[str, Sequence[str]] | None = None,
+        *,
+        lenient: bool = False,
+    ) -> None:
+        self.roster: tuple[str, ...] = tuple(roster)
+        self.lenient = lenient
+        index = {name: i for i, name in enumerate(self.roster)}
+        keys = [name_key(n) for n in self.roster]
+        folded_owners: dict[str, set[str]] = defaultdict(set)
+        for key in keys:
+            folded_owners[fold(key)].add(key)
+        # Two names that differ only by look-alike letters must be told apart by them.
+        unfoldable = {k for owners in folded_owners.values() if len(owners) > 1 for k in owners}
+        self._entries: list[_Entry] = []
+        self._exact: list[tuple[dict[str, set[int]], dict[str, set[int]]]] = []
+        sources: list[list[tuple[int, str]]] = [list(enumerate(self.roster)), []]
+        for name, alias_list in (aliases or {}).items():
+            if name not in index:
+                raise ValueError(f"alias for {name!r}, who is not on the roster")
+            sources[1].extend((index[name], alias) for alias in alias_list)
+        for tier in sources:
+            plain: dict[str, set[int]] = defaultdict(set)
+            folded: dict[str, set[int]] = defaultdict(set)
+            for player, text in tier:
+                words = tuple(name_key(text).split())
+                if not words:
+                    continue
+                foldable = keys[player] not in unfoldable
+                plain[" ".join(words)].add(player)
+                if foldable:
+                    folded[fold(" ".join(words))].add(player)
+                forms = tuple(declensions(w) for w in words)
+                folded_forms = tuple(_folded(f) for f in forms) if foldable else ()
+                self._entries.append(_Entry(player, words, forms, folded_forms))
+            self._exact.append((plain, folded))
+        self._max_words = max((len(e.words) for e in self._entries), default=1)
+        self._first: tuple[dict[str, set[tuple[int, str]]], dict[str, set[tuple[int, str]]]] = (
+            defaultdict(set),
+            defaultdict(set),
+        )
+        fuzzy: dict[str, set[int]] = defaultdict(set)
+        for n, entry in enumerate(self._entries):
+            for group in GROUPS:
+                for spelling in entry.forms[0][group]:
+                    self._first[0][spelling].add((n, group))
+            if entry.folded_forms:
+                for group in GROUPS:
+                    for spelling in entry.folded_forms[0][group]:
+                        self._first[1][spelling].add((n, group))
+            for word_forms in entry.forms:
+                for group in GROUPS:
+                    for spelling in word_forms[group]:
+                        fuzzy[fold(spelling)].add(entry.player)
+            fuzzy[fold(" ".join(entry.words))].add(entry.player)
+        self._fuzzy_keys = list(fuzzy)
+        self._fuzzy_players = [fuzzy[k] for k in self._fuzzy_keys]
+
+    def match_start(self, text: str) -> NameMatch:
+        """Find the name at the start of `text` (after any leading punctuation)."""
+        toks = tokens(text)
+        if not toks:
+            return NameMatch(MatchStatus.UNKNOWN, rest=text)
+        hit, exact = self._strict([t.text for t in toks[: self._max_words]])
+        taken = toks
+        if hit is None and ("-" in toks[0].text or "'" in toks[0].text):
+            # «Васю-мафа»: try the word before the joiner on its own.
+            head_len = min(i for i in (toks[0].text.find("-"), toks[0].text.find("'")) if i > 0)
+            head = Token(toks[0].text[:head_len], toks[0].start, toks[0].start + head_len)
+            hit, exact = self._strict([head.text])
+            taken = [head]
+        if hit is None and self.lenient:
+            hit, exact = self._loose([t.text for t in toks[: self._max_words]]), False
+            taken = toks
+        if hit is None:
+            return NameMatch(MatchStatus.UNKNOWN, rest=text, suggestions=self._suggest(toks))
+        span, players = hit
+        end = taken[span - 1].end
+        found = tuple(self.roster[i] for i in sorted(players))
+        single = len(found) == 1
+        return NameMatch(
+            MatchStatus.OK if single else MatchStatus.AMBIGUOUS,
+            name=found[0] if single else None,
+            candidates=found,
+            consumed=end,
+            rest=text[end:],
+            matched=text[toks[0].start : end],
+            exact=exact and single,
+        )
+
+    def resolve(self, text: str) -> NameMatch:
+        """Resolve a whole string as one name; trailing words make it unknown."""
+        found = self.match_start(text)
+        if found.status is not MatchStatus.UNKNOWN and tokens(found.rest):
+            return NameMatch(
+                MatchStatus.UNKNOWN, rest=text, suggestions=self._suggest(tokens(text))
+            )
+        return found
+
+    def _strict(self, keys: list[str]) -> tuple[_Hit | None, bool]:
+        folded_keys = [fold(k) for k in keys]
+        hits: list[tuple[int, int, frozenset[int]]] = []  # (span, -tier, players)
+        for tier, (plain, folded) in enumerate(self._exact):
+            for fold_tier, (table, ks) in enumerate(((plain, keys), (folded, folded_keys))):
+                for span in range(len(ks), 0, -1):
+                    owners = table.get(" ".join(ks[:span]))
+                    if owners:
+                        hits.append((span, -(2 * tier + fold_tier), frozenset(owners)))
+                        break
+        for fold_tier, ks in enumerate((keys, folded_keys)):
+            best: dict[int, set[int]] = defaultdict(set)
+            for n, group in self._first[fold_tier].get(ks[0], ()):
+                entry = self._entries[n]
+                if entry.fits(ks, group, bool(fold_tier)):
+                    best[len(entry.words)].add(entry.player)
+            if best:
+                span = max(best)
+                hits.append((span, -(4 + fold_tier), frozenset(best[span])))
+        if not hits:
+            return None, False
+        best_span, neg_tier, players = max(hits, key=lambda h: (h[0], h[1]))
+        return (best_span, players), neg_tier > -2
+
+    def _loose(self, keys: list[str]) -> _Hit | None:
+        keys = [fold(k) for k in keys]
+        for span in range(len(keys), 0, -1):
+            query = " ".join(keys[:span])
+            if len(query) < _MIN_PREFIX:
+                continue
+            players: set[int] = set()
+            for entry in self._entries:
+                full = fold(" ".join(entry.words))
+                words = [fold(w) for w in entry.words]
+                acronym = len(words) > 1 and query == "".join(w[0] for w in words)
+                word_prefix = any(w.startswith(query) for w in words)
+                if full.startswith(query) or (span == 1 and (word_prefix or acronym)):
+                    players.add(entry.player)
+            if players:
+                return span, frozenset(players)
+        return None
+
+    def _suggest(self, toks: list[Token]) -> tuple[str, ...]:
+        if not toks:
+            return ()
+        scores: dict[int, float] = defaultdict(float)
+        queries = {fold(toks[0].text), fold(" ".join(t.text for t in toks[: self._max_words]))}
+        for query in queries:
+            found = process.extract(
+                query,
+                self._fuzzy_keys,
+                scorer=fuzz.ratio,
+                score_cutoff=_SUGGESTION_CUTOFF,
+                limit=None,
+            )
+            for _, score, i in found:
+                for player in self._fuzzy_players[i]:
+                    scores[player] = max(scores[player], score)
+        first = fold(toks[0].text)
+        if len(first) >= _MIN_PREFIX:
+            for entry in self._entries:
+                if len(entry.words) > 1 and first == "".join(fold(w[0]) for w in entry.words):
+                    scores[entry.player] = max(scores[entry.player], _SUGGESTION_CUTOFF)
+                for word in entry.words:
+                    w = fold(word)
+                    if len(w) >= _MIN_PREFIX and (w.startswith(first) or first.startswith(w)):
+                        scores[entry.player] = max(scores[entry.player], _SUGGESTION_CUTOFF)
+        ranked = sorted(scores, key=lambda p: (-scores[p], p))
+        return tuple(self.roster[p] for p in ranked[:_MAX_SUGGESTIONS])

@@ -1,0 +1,82 @@
+"""Text normalisation shared by the nickname resolver and the order matcher."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_ZERO_WIDTH = frozenset("\u200b\u200c\u200d\u2060\ufeff\u00ad")
+_CHAR_MAP = str.maketrans(
+    {"ё": "е", "’": "'", "‘": "'", "`": "'", "´": "'", "ʼ": "'", "‐": "-", "‑": "-"}
+)
+# Latin letters that look like Cyrillic ones; players type either on mixed keyboards.
+_LOOKALIKES = str.maketrans("abcehkmoptxy", "авсенкмортху")
+
+WORD_RE = re.compile(r"[^\W_]+(?:['\-][^\W_]+)*")
+_CYRILLIC_RE = re.compile(r"[а-яё]+(?:-[а-яё]+)*")
+_BBCODE_VOTE_RE = re.compile(r"\[(un)?vote\]", re.IGNORECASE)
+_BBCODE_TAG_RE = re.compile(r"\[/?[a-z*]+(?:=[^\]\n]*)?\]", re.IGNORECASE)
+_NOT_WORD_RE = re.compile(r"[^\w\s'\-]|_")
+_LOOSE_JOINER_RE = re.compile(r"(?<![^\W_])['\-]|['\-](?![^\W_])")
+_SPACES_RE = re.compile(r"\s+")
+
+
+def lower(text: str) -> str:
+    """Lowercase with ё→е and one apostrophe and hyphen, keeping the length (offsets stay valid)."""
+    out = []
+    for ch in text:
+        low = ch.lower()
+        out.append(low if len(low) == 1 else ch)
+    return "".join(out).translate(_CHAR_MAP)
+
+
+def fold(text: str) -> str:
+    """Fold Latin look-alike letters into Cyrillic (the input is already lowercase)."""
+    return text.translate(_LOOKALIKES)
+
+
+def is_cyrillic(word: str) -> bool:
+    return _CYRILLIC_RE.fullmatch(word) is not None
+
+
+@dataclass(frozen=True)
+class Token:
+    """A normalised word and where it sits in the original text."""
+
+    text: str
+    start: int
+    end: int
+
+
+def tokens(text: str) -> list[Token]:
+    """Words of `text` (letters and digits, joined by inner apostrophes or hyphens)."""
+    # Tags become blanks of the same length, so offsets into `text` stay valid.
+    text = _BBCODE_TAG_RE.sub(lambda m: " " * len(m.group()), text)
+    kept: list[str] = []
+    where: list[int] = []
+    for i, ch in enumerate(text):
+        if ch not in _ZERO_WIDTH:
+            kept.append(ch)
+            where.append(i)
+    clean = lower("".join(kept))
+    return [
+        Token(m.group(), where[m.start()], where[m.end() - 1] + 1) for m in WORD_RE.finditer(clean)
+    ]
+
+
+def name_key(name: str) -> str:
+    """The normalised form of a whole name: its words joined by single spaces."""
+    return " ".join(t.text for t in tokens(name))
+
+
+def clean_line(line: str) -> str:
+    """A line as the matcher reads it, case kept: markup, quotes, @ and separators become spaces.
+
+    Inner apostrophes and hyphens stay, because they belong to nicknames («Law'а», «Анна-Мария»).
+    """
+    line = "".join(ch for ch in line if ch not in _ZERO_WIDTH)
+    line = _BBCODE_VOTE_RE.sub(lambda m: " unvote " if m.group(1) else " vote ", line)
+    line = _BBCODE_TAG_RE.sub(" ", line).translate(_CHAR_MAP)
+    line = _NOT_WORD_RE.sub(" ", line)
+    line = _LOOSE_JOINER_RE.sub(" ", line)
+    return _SPACES_RE.sub(" ", line).strip()

@@ -1,0 +1,105 @@
+"""A grammar's phrases compiled into word tables, once per grammar, for the matcher."""
+
+from __future__ import annotations
+
+import threading
+from collections import defaultdict
+from dataclasses import dataclass
+
+from engine.core.grammar import CommandForm, Grammar
+from scraper.normalize import clean_line, lower
+
+_Words = tuple[str, ...]
+
+
+def words_of(text: str) -> _Words:
+    """The matcher's words of a phrase or a line: case, ё, markup and separators normalised."""
+    return tuple(lower(clean_line(text)).split())
+
+
+def _starts(words: _Words | list[str], pos: int, phrase: _Words) -> bool:
+    return tuple(words[pos : pos + len(phrase)]) == phrase
+
+
+@dataclass(frozen=True)
+class Phrase:
+    words: _Words
+    form: CommandForm
+
+
+class CompiledGrammar:
+    """Phrase, noun, hedge and no-lynch tables of one grammar, longest entries first."""
+
+    def __init__(self, grammar: Grammar) -> None:
+        by_first: dict[str, list[Phrase]] = defaultdict(list)
+        for form in grammar.forms:
+            for text in form.phrases:
+                words = words_of(text)
+                if words:
+                    by_first[words[0]].append(Phrase(words, form))
+        # Longest phrase wins: «голосую за» over «голосую», «отмена голоса» over «отмена».
+        self._phrases = {w: sorted(ps, key=lambda p: -len(p.words)) for w, ps in by_first.items()}
+        self._nouns = sorted(
+            ((words_of(noun), actions) for noun, actions in grammar.action_nouns.items()),
+            key=lambda item: -len(item[0]),
+        )
+        self._hedges = [h for h in (words_of(h) for h in grammar.hedges) if h]
+        no_lynch = {words_of(w) for w in grammar.no_lynch_words} - {()}
+        # «голосую за мир»: the phrase already took «за», so «мир» alone must match too.
+        no_lynch |= {w[1:] for w in no_lynch if len(w) > 1 and w[0] in grammar.prepositions}
+        self._no_lynch = sorted(no_lynch, key=len, reverse=True)
+
+    def phrase_at(self, words: list[str], pos: int) -> Phrase | None:
+        for phrase in self._phrases.get(words[pos], ()):
+            if _starts(words, pos, phrase.words):
+                return phrase
+        return None
+
+    def hedge_at(self, words: list[str], pos: int) -> bool:
+        return any(_starts(words, pos, h) for h in self._hedges)
+
+    def noun_at(self, text: str) -> tuple[int, tuple[str, ...]]:
+        """The action noun opening `text`, if any: (characters it takes, action ids)."""
+        words = words_of(text)
+        for noun, actions in self._nouns:
+            if _starts(words, 0, noun):
+                return _chars_for(text, len(noun)), actions
+        return 0, ()
+
+    def no_lynch_at(self, text: str) -> bool:
+        words = words_of(text)
+        return any(_starts(words, 0, w) for w in self._no_lynch)
+
+
+def _chars_for(text: str, count: int) -> int:
+    """How many characters of `text` hold its first `count` words."""
+    seen = 0
+    in_word = False
+    for i, ch in enumerate(text):
+        if ch.isspace():
+            if in_word:
+                seen += 1
+                if seen == count:
+                    return i
+            in_word = False
+        else:
+            in_word = True
+    return len(text)
+
+
+_lock = threading.Lock()
+_cache: dict[int, tuple[Grammar, CompiledGrammar]] = {}
+_CACHE_SIZE = 32
+
+
+def compiled(grammar: Grammar) -> CompiledGrammar:
+    """The compiled tables of `grammar`, built on first use (grammars are module constants)."""
+    with _lock:
+        hit = _cache.get(id(grammar))
+        if hit is not None and hit[0] is grammar:
+            return hit[1]
+        if len(_cache) >= _CACHE_SIZE:
+            _cache.pop(next(iter(_cache)))
+        table = CompiledGrammar(grammar)
+        _cache[id(grammar)] = (grammar, table)
+        return table

@@ -1,0 +1,374 @@
+"""The matcher with the classic grammar: every form of classic.md §10.1–10.3, and the §10 rules."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, datetime
+
+import pytest
+
+from engine.core import warnings as codes
+from engine.core.orders import Channel, OrderKind, Source
+from forums.records import PostBody, TextRun
+from rulesets.classic.grammar import GRAMMAR
+from scraper.matcher import ParseResult, parse_post
+from scraper.nicknames import NameResolver
+
+Parse = Callable[..., ParseResult]
+
+SHOTS = ("team_shot", "shot")
+
+VOTES = [
+    ("виноват Вася", "canonical"),
+    ("Виноват: Вася", "canonical"),
+    ("голосую за Васю", "canonical"),
+    ("голосую за Вася", "canonical"),
+    ("голос за Васю", "nonstandard"),
+    ("голос: Вася", "nonstandard"),
+    ("голосую против Васи", "nonstandard"),
+    ("виновен Вася", "nonstandard"),
+    ("ГЗ Васю", "nonstandard"),
+    ("vote Вася", "nonstandard"),
+    ("vote: Вася", "nonstandard"),
+    ("guilty Вася", "nonstandard"),
+    ("I vote Вася", "nonstandard"),
+]
+
+
+@pytest.mark.parametrize(("text", "form"), VOTES)
+def test_votes(parse: Parse, text: str, form: str) -> None:
+    result = parse(text)
+    assert result.warnings == []
+    [order] = result.orders
+    assert (order.kind, order.targets, order.form) == (OrderKind.VOTE, ("Вася",), form)
+    assert order.player == "Петя"
+    assert order.channel is Channel.PM
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["снимаю голос", "отзываю голос", "снять голос", "отмена голоса", "unvote", "withdraw vote"],
+)
+def test_unvotes(parse: Parse, text: str) -> None:
+    [order] = parse(text).orders
+    assert (order.kind, order.targets, order.action) == (OrderKind.UNVOTE, (), None)
+
+
+ORDERS = [
+    ("выстрел Вася", SHOTS),
+    ("выстрел: Вася", SHOTS),
+    ("выстрел в Васю", SHOTS),
+    ("стреляю в Васю", SHOTS),
+    ("стреляем в Васю", SHOTS),
+    ("мишень Вася", SHOTS),
+    ("убить Васю", SHOTS),
+    ("shoot Вася", SHOTS),
+    ("shot: Вася", SHOTS),
+    ("kill Вася", SHOTS),
+    ("командный выстрел Вася", ("team_shot",)),
+    ("team shot Вася", ("team_shot",)),
+    ("проверка Вася", ("check",)),
+    ("проверка: Вася", ("check",)),
+    ("проверяю Васю", ("check",)),
+    ("проверить Васю", ("check",)),
+    ("проверка Васи", ("check",)),
+    ("check Вася", ("check",)),
+    ("investigate Вася", ("check",)),
+    ("самосуд Вася", ("vigilante",)),
+    ("самосуд: Вася", ("vigilante",)),
+    ("самосуд над Васей", ("vigilante",)),
+    ("сужу Васю", ("vigilante",)),
+    ("vigilante Вася", ("vigilante",)),
+    ("judge Вася", ("vigilante",)),
+    ("подсматривание Вася", ("peek",)),
+    ("подсматриваю за Васей", ("peek",)),
+    ("подглядываю за Васей", ("peek",)),
+    ("слежу за Васей", ("peek",)),
+    ("peek Вася", ("peek",)),
+    ("watch Вася", ("peek",)),
+    ("отвлечение Вася", ("distract",)),
+    ("отвлекаю Васю", ("distract",)),
+    ("отвлечь Васю", ("distract",)),
+    ("distract Вася", ("distract",)),
+    ("block Вася", ("distract",)),
+    ("отравление Вася", ("poison",)),
+    ("отравляю Васю", ("poison",)),
+    ("травлю Васю", ("poison",)),
+    ("яд Васе", ("poison",)),
+    ("poison Вася", ("poison",)),
+    ("защита Вася", ("protect",)),
+    ("защищаю Васю", ("protect",)),
+    ("protect Вася", ("protect",)),
+    ("guard Вася", ("protect",)),
+    ("прикрываю Васю", ("protect", "heal")),
+    ("прикрытие: Вася", ("protect", "heal")),
+    ("лечение Вася", ("heal",)),
+    ("лечу Васю", ("heal",)),
+    ("лечить Васю", ("heal",)),
+    ("heal Вася", ("heal",)),
+]
+
+
+@pytest.mark.parametrize(("text", "actions"), ORDERS)
+def test_orders(parse: Parse, text: str, actions: tuple[str, ...]) -> None:
+    result = parse(text)
+    assert result.warnings == []
+    [order] = result.orders
+    assert order.kind is OrderKind.ORDER
+    assert (order.action, order.candidates, order.targets) == (actions[0], actions, ("Вася",))
+
+
+@pytest.mark.parametrize(
+    ("text", "actions"),
+    [
+        ("отмена", ()),
+        ("отменяю", ()),
+        ("cancel", ()),
+        ("отмена проверки", ("check",)),
+        ("отмена выстрела", SHOTS),
+        ("отменить защиту", ("protect",)),
+        ("cancel check", ("check",)),
+        ("отмена командного выстрела", ("team_shot",)),
+    ],
+)
+def test_cancel_with_and_without_a_noun(parse: Parse, text: str, actions: tuple[str, ...]) -> None:
+    [order] = parse(text).orders
+    assert order.kind is OrderKind.CANCEL
+    assert order.action == (actions[0] if actions else None)
+    assert order.candidates == actions
+
+
+@pytest.mark.parametrize(
+    ("text", "request_id"),
+    [
+        ("рейтинг", "rating_request"),
+        ("рейтинг голосования", "rating_request"),
+        ("опубликуй рейтинг", "rating_request"),
+        ("текущее голосование", "rating_request"),
+        ("покажи голоса", "rating_request"),
+        ("rating", "rating_request"),
+        ("vote count", "rating_request"),
+        ("tally", "rating_request"),
+        ("рейтинг?", "rating_request"),
+        ("список мишеней", "target_list_request"),
+        ("мишени", "target_list_request"),
+        ("кто куда стреляет?", "target_list_request"),
+        ("target list", "target_list_request"),
+        ("targets", "target_list_request"),
+    ],
+)
+def test_requests(parse: Parse, text: str, request_id: str) -> None:
+    [order] = parse(text).orders
+    assert (order.kind, order.action, order.targets) == (OrderKind.REQUEST, request_id, ())
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "анонимка для Васи: текст",
+        "анонимное сообщение Васе: текст",
+        "передай Васе: текст",
+        "anon to Вася: текст",
+        "анонимка Васе:текст  ",
+    ],
+)
+def test_anonymous_message_forms(parse: Parse, text: str) -> None:
+    [order] = parse(text).orders
+    assert (order.kind, order.action, order.targets) == (
+        OrderKind.REQUEST,
+        "anon_request",
+        ("Вася",),
+    )
+    assert order.args == {"text": "текст"}
+
+
+def test_anonymous_message_takes_the_rest_of_the_pm_unparsed(parse: Parse) -> None:
+    result = parse(
+        "голосую за Колю\nанонимка для Пети: Вася: маф!\nвиноват Вася\n  выстрел в Олю  "
+    )
+    assert [o.kind for o in result.orders] == [OrderKind.VOTE, OrderKind.REQUEST]
+    assert result.orders[1].args["text"] == "Вася: маф!\nвиноват Вася\n  выстрел в Олю"
+    assert result.warnings == []
+
+
+def test_example_forum_posts(parse: Parse) -> None:
+    """The posts of examples/classic/04_forum_posts.yaml."""
+    check = parse("проверка: Маша", sender="Петя").orders[0]
+    assert (check.action, check.targets) == ("check", ("Маша",))
+    shot = parse("стреляю в Машу", sender="Коля").orders[0]
+    assert (shot.candidates, shot.targets) == (SHOTS, ("Маша",))
+    heal = parse("лечу себя", sender="Маша").orders[0]
+    assert (heal.action, heal.targets, heal.args) == ("heal", ("Маша",), {"self": True})
+    thread = parse("Виноват Коля", sender="Вася", channel=Channel.THREAD)
+    assert [(o.kind, o.channel, o.targets) for o in thread.orders] == [
+        (OrderKind.VOTE, Channel.THREAD, ("Коля",))
+    ]
+    assert parse("голосую за Колю", sender="Вася").orders[0].targets == ("Коля",)
+    assert parse("рейтинг", channel=Channel.THREAD).orders[0].action == "rating_request"
+    anon = parse("анонимка для Пети: проверь Колю", sender="Оля").orders[0]
+    assert (anon.targets, anon.args) == (("Петя",), {"text": "проверь Колю"})
+
+
+@pytest.mark.parametrize(
+    ("text", "sender"), [("лечу себя", "Маша"), ("heal me", "Маша"), ("heal self", "Маша")]
+)
+def test_self_words_mean_the_sender(parse: Parse, text: str, sender: str) -> None:
+    [order] = parse(text, sender=sender).orders
+    assert order.targets == (sender,)
+    assert order.args["self"] is True
+
+
+def test_self_word_on_other_actions_is_left_to_the_ruleset(parse: Parse) -> None:
+    [order] = parse("проверка меня", sender="Оля").orders
+    assert (order.action, order.targets, order.args["self"]) == ("check", ("Оля",), True)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[b]Виноват[/b] — @Вася!!!",
+        "виноват → Вася.",
+        "виноват -> «Вася»",
+        "ВИНОВАТ - вася",
+        "  - виноват Вася ",
+    ],
+)
+def test_separators_markup_and_punctuation(parse: Parse, text: str) -> None:
+    assert parse(text).orders[0].targets == ("Вася",)
+
+
+def body(*runs: str | TextRun) -> PostBody:
+    return PostBody(tuple(TextRun(r) if isinstance(r, str) else r for r in runs))
+
+
+def test_quoted_struck_code_and_signature_text_is_ignored(parse: Parse) -> None:
+    post = body(
+        TextRun("виноват Коля\n", quoted=True, quote_author="Оля"),
+        "голосую за ",
+        TextRun("Олю", struck=True),
+        " Васю\n",
+        TextRun("выстрел в Машу\n", code=True),
+        TextRun("проверка Коли", signature=True),
+    )
+    result = parse(post)
+    assert [(o.kind, o.targets) for o in result.orders] == [(OrderKind.VOTE, ("Вася",))]
+    assert result.warnings == []
+
+
+def test_spoilers_count_only_when_the_grammar_says_so(resolver: NameResolver) -> None:
+    post = body("привет\n", TextRun("выстрел в Машу", spoiler=True))
+    hidden = parse_post(post, GRAMMAR, resolver, sender="Коля", channel=Channel.PM)
+    assert hidden.orders == []
+    assert [w.code for w in hidden.warnings] == [codes.UNKNOWN_COMMAND]
+    grammar = GRAMMAR.__class__(**{**GRAMMAR.__dict__, "count_spoilers": True})
+    shown = parse_post(post, grammar, resolver, sender="Коля", channel=Channel.PM)
+    assert shown.orders[0].targets == ("Маша",)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "наверное выстрел в Васю",
+        "если Петя жив — проверка Пети",
+        "может, проверить Колю?",
+        "выстрел в Васю?",
+        "виноват Вася?!",
+        "проверка Васи ?)",
+        "я бы сказал виноват Вася",
+    ],
+)
+def test_hedges_and_questions_are_not_commands(parse: Parse, text: str) -> None:
+    result = parse(text)
+    assert result.orders == []
+    assert [w.code for w in result.warnings] == [codes.UNKNOWN_COMMAND]
+
+
+def test_several_commands_in_one_pm(parse: Parse) -> None:
+    result = parse("Привет, мастер!\nвиноват Коля\nпроверка Оли\nотмена защиты\nрейтинг")
+    assert [(o.kind, o.action, o.targets) for o in result.orders] == [
+        (OrderKind.VOTE, None, ("Коля",)),
+        (OrderKind.ORDER, "check", ("Оля",)),
+        (OrderKind.CANCEL, "protect", ()),
+        (OrderKind.REQUEST, "rating_request", ()),
+    ]
+    assert [o.source.line for o in result.orders if o.source] == [2, 3, 4, 5]
+    assert result.warnings == []
+
+
+def test_several_votes_keep_every_order_and_warn_once(parse: Parse) -> None:
+    result = parse("голос за Олю\nвиноват Коля\nвиноват Вася")
+    assert [o.targets for o in result.orders] == [("Оля",), ("Коля",), ("Вася",)]
+    [warning] = result.warnings
+    assert (warning.code, warning.accepted, warning.action) == (codes.MULTIPLE_VOTES, True, "vote")
+    assert warning.source is not None and warning.source.line == 3
+
+
+def test_unknown_target(parse: Parse) -> None:
+    result = parse("выстрел в Ваську")
+    assert result.orders == []
+    [warning] = result.warnings
+    assert (warning.code, warning.action, warning.player) == (
+        codes.UNKNOWN_TARGET,
+        "team_shot",
+        "Петя",
+    )
+    assert "Вася" in warning.choices
+    assert warning.source is not None and warning.source.text == "выстрел в Ваську"
+
+
+def test_ambiguous_target(parse: Parse) -> None:
+    result = parse("голосую за Нику")
+    assert result.orders == []
+    [warning] = result.warnings
+    assert (warning.code, warning.action, warning.choices) == (
+        codes.AMBIGUOUS_TARGET,
+        "vote",
+        ("Ника", "Ник"),
+    )
+
+
+def test_exact_nick_wins_in_a_command(parse: Parse) -> None:
+    assert parse("выстрел Кота").orders[0].targets == ("Кота",)
+    assert parse("выстрел в Кота").orders[0].targets == ("Кота",)
+    assert parse("выстрел в Уставшего Скитальца").orders[0].targets == ("Уставший Скиталец",)
+    assert parse("голос за Law'а").orders[0].targets == ("Law",)
+
+
+def test_missing_target_is_a_bad_parameter(parse: Parse) -> None:
+    result = parse("выстрел")
+    assert result.orders == []
+    assert [(w.code, w.action) for w in result.warnings] == [(codes.BAD_PARAMETER, "team_shot")]
+
+
+def test_chatter_in_a_pm_is_an_unknown_command(parse: Parse) -> None:
+    [warning] = parse("Привет! Как дела у тебя?\nЯ думаю, Вася мафия.").warnings
+    assert warning.code == codes.UNKNOWN_COMMAND
+    assert warning.player == "Петя"
+
+
+def test_chatter_in_the_thread_is_nothing(parse: Parse) -> None:
+    result = parse("Я думаю, Вася мафия.\nА ты как думаешь?", channel=Channel.THREAD)
+    assert result.orders == [] and result.warnings == []
+
+
+def test_empty_pm_is_an_unknown_command(parse: Parse) -> None:
+    assert [w.code for w in parse(body(TextRun("виноват Вася", quoted=True))).warnings] == [
+        codes.UNKNOWN_COMMAND
+    ]
+
+
+def test_source_and_time_are_kept(resolver: NameResolver) -> None:
+    at = datetime(2024, 5, 1, 18, 0, tzinfo=UTC)
+    source = Source(Channel.PM, post_id="pm-7", url="https://board/pm/7")
+    result = parse_post(
+        PostBody.plain("привет\nпроверка Оли"),
+        GRAMMAR,
+        resolver,
+        sender="Петя",
+        channel=Channel.PM,
+        source=source,
+        at=at,
+    )
+    [order] = result.orders
+    assert order.at == at
+    assert order.source == Source(Channel.PM, "pm-7", "https://board/pm/7", 2, "проверка Оли")
