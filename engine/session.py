@@ -32,6 +32,8 @@ class PhaseLog:
     warnings: list[ParseWarning] = field(default_factory=list)
     in_play_before: list[str] = field(default_factory=list)
     in_play_after: list[str] = field(default_factory=list)
+    resolution: list[Event] = field(default_factory=list)
+    """The events of the resolution alone (the results post and private results)."""
 
 
 class GameSession:
@@ -77,7 +79,13 @@ class GameSession:
         self.inputs = PhaseInputs(phase)
         self.inputs.data["next_deadline"] = next_deadline or deadline + (deadline - opened_at)
         self.log = PhaseLog(phase, in_play_before=self.ruleset.in_play(self.state))
-        self.log.events.extend(self.pending_setup)
+        # Setup events learn the first deadline only now that the schedule is known.
+        self.log.events.extend(
+            Event(e.type, {**e.fields, "deadline": deadline.isoformat()}, e.audience, e.to)
+            if e.type == "game_started" and e.fields.get("deadline") is None
+            else e
+            for e in self.pending_setup
+        )
         self.pending_setup = []
         return self.log
 
@@ -111,8 +119,9 @@ class GameSession:
             body, self.ruleset.grammar, self.resolver, sender=player, channel=channel, source=source, at=at
         )
         events: list[Event] = []
-        warnings: list[ParseWarning] = list(parsed.warnings)
-        log.warnings.extend(parsed.warnings)
+        kept = self.ruleset.keep_parse_warnings(channel, list(parsed.warnings))
+        warnings: list[ParseWarning] = list(kept)
+        log.warnings.extend(kept)
         for order in parsed.orders:
             e, w = self.submit(order)
             events.extend(e)
@@ -124,6 +133,7 @@ class GameSession:
         resolved = self.ruleset.resolve(self.state, inputs)
         self.state = resolved.state
         log.events.extend(resolved.events)
+        log.resolution = list(resolved.events)
         log.in_play_after = self.ruleset.in_play(self.state)
         self.history.append(log)
         self.inputs, self.log = None, None

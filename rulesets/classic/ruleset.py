@@ -13,6 +13,7 @@ from engine.core.grammar import Grammar
 from engine.core.model import GameState, PlayerState
 from engine.core.orders import Channel, Order
 from engine.core.phases import PhaseId
+from engine.core.warnings import ParseWarning
 from engine.core.ruleset import (
     IntakeResult,
     PhaseInputs,
@@ -122,6 +123,10 @@ class Classic(Ruleset):
 
     def intake(self, state: GameState, inputs: PhaseInputs, order: Order) -> IntakeResult:
         return Intake(state, inputs).take(order)
+
+    def keep_parse_warnings(self, channel: Channel, warnings: list[ParseWarning]) -> list[ParseWarning]:
+        """Thread text carries no orders in classic (§10): a misread name there is chatter."""
+        return [] if channel is Channel.THREAD else warnings
 
     def new_resolution(self, state: GameState, inputs: PhaseInputs, rng: random.Random) -> Resolution:
         return new_turn(state, inputs, rng)

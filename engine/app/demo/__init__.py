@@ -1,0 +1,1 @@
+"""`forumgm demo`: a seeded classic game played to the end on the local board."""

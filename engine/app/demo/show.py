@@ -1,0 +1,91 @@
+"""What the demo shows as the game goes: phase headers, thread talk, vote tables, results."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from rich.console import Console
+from rich.markup import escape
+from rich.panel import Panel
+from rich.rule import Rule
+from rich.table import Table as RichTable
+
+from engine.core.model import GameState
+from engine.core.ruleset import VoteView
+from engine.store import Store
+
+_WORDS = {
+    "ru": {
+        "intro": "Демо: классическая мафия, {n} игроков, локальный форум, SQLite",
+        "turn": "Ход {n} — дедлайн {deadline}",
+        "votes": "Голоса в личке ведущему (видит только ведущий)",
+        "voter": "Игрок",
+        "target": "Голос",
+        "none": "—",
+        "results": "Итоги, опубликованные в теме",
+        "rating": "Рейтинг по запросу игрока",
+        "warnings": "предупреждений парсера за ход: {n}",
+        "winner": "Игра окончена. Победитель: {w}. Ходов: {t}. Сообщений ведущего: {p}.",
+    },
+    "en": {
+        "intro": "Demo: classic mafia, {n} players, local board, SQLite",
+        "turn": "Turn {n} — deadline {deadline}",
+        "votes": "Votes sent to the GM by PM (only the GM sees them)",
+        "voter": "Player",
+        "target": "Vote",
+        "none": "—",
+        "results": "Results posted to the thread",
+        "rating": "Vote rating on a player's request",
+        "warnings": "parser warnings this turn: {n}",
+        "winner": "Game over. Winner: {w}. Turns: {t}. GM posts and PMs: {p}.",
+    },
+}
+
+
+class Show:
+    def __init__(self, *, quiet: bool, width: int | None, lang: str) -> None:
+        self.console = Console(quiet=quiet, width=width, highlight=False, soft_wrap=False)
+        self.words = _WORDS.get(lang, _WORDS["en"])
+        self.turns = 0
+
+    def intro(self, state: GameState, players: int) -> None:
+        self.console.print(Rule(self.words["intro"].format(n=players)))
+
+    def turn_header(self, turn: int, deadline: datetime) -> None:
+        self.turns = turn
+        self.console.print()
+        title = self.words["turn"].format(n=turn, deadline=f"{deadline:%d.%m %H:%M}")
+        self.console.print(Rule(f"[bold]{title}"))
+
+    def thread_post(self, author: str, text: str) -> None:
+        first = text.split("[/quote]")[-1].strip().splitlines()[0] if text.strip() else ""
+        self.console.print(f"  [cyan]{escape(author)}[/]: {escape(first)}")
+
+    def rating(self, post: str) -> None:
+        self.console.print(Panel(_bbcode(post), title=self.words["rating"], expand=False))
+
+    def votes(self, view: VoteView) -> None:
+        self.console.print(f"  [bold]{self.words['votes']}[/]")
+        table = RichTable(show_lines=False)
+        table.add_column(self.words["voter"])
+        table.add_column(self.words["target"])
+        for voter, target in view.votes.items():
+            table.add_row(voter, target or self.words["none"])
+        self.console.print(table)
+
+    def results(self, post: str, warnings: int) -> None:
+        self.console.print(Panel(_bbcode(post), title=self.words["results"], expand=False))
+        self.console.print(f"  [dim]{self.words['warnings'].format(n=warnings)}[/]")
+
+    def finish(self, state: GameState, store: Store, game_id: int) -> None:
+        posts = len(store.outbox(game_id))  # the GM's posts and PMs
+        self.console.print()
+        self.console.print(
+            Rule(f"[bold green]{self.words['winner'].format(w=state.winner, t=self.turns, p=posts)}")
+        )
+
+
+def _bbcode(post: str) -> str:
+    """The post for the terminal: bold stays bold, every other tag is shown as written."""
+    lines = [line for line in post.splitlines() if "fgm:" not in line]
+    return escape("\n".join(lines)).replace("\\[b]", "[b]").replace("\\[/b]", "[/b]")
