@@ -5,11 +5,9 @@ from __future__ import annotations
 import asyncio
 import random
 import secrets
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any
 from zoneinfo import ZoneInfo
 
 from engine.app.demo.bots import Table
@@ -51,7 +49,9 @@ class DemoResult:
     transcript: list[str]
 
 
-async def play(seed: int, players: int, lang: str, database: Path, show: Show) -> DemoResult:
+async def play(
+    seed: int, players: int, lang: str, database: Path, show: Show, *, gm_password: str | None = None
+) -> DemoResult:
     if not 9 <= players <= 12:
         raise ValueError("the demo seats 9 to 12 players")
     if database.exists():
@@ -59,7 +59,7 @@ async def play(seed: int, players: int, lang: str, database: Path, show: Show) -
     url = f"sqlite:///{database}"
     store: Store = open_store(url)
     clock = ManualClock(FIRST_OPENING - timedelta(hours=1))
-    gm_password = secrets.token_urlsafe(16)  # lives only in this process
+    gm_password = gm_password or secrets.token_urlsafe(16)  # lives only in this process
     board = LocalBoard(url, GM_NAME, gm_password, clock=clock)
     board.create_schema()
     board.add_user(GM_NAME, gm_password)
@@ -130,10 +130,14 @@ async def _poll(gm: GameMaster, show: Show) -> None:
 
 
 def run_demo(
-    seed: int, players: int, lang: str, database: Path, *, quiet: bool = False, width: int | None = None
+    seed: int,
+    players: int,
+    lang: str,
+    database: Path,
+    *,
+    quiet: bool = False,
+    width: int | None = None,
+    gm_password: str | None = None,
 ) -> DemoResult:
     show = Show(quiet=quiet, width=width, lang=lang)
-    return asyncio.run(play(seed, players, lang, database, show))
-
-
-Runner = Callable[..., Any]
+    return asyncio.run(play(seed, players, lang, database, show, gm_password=gm_password))
