@@ -245,7 +245,9 @@ def r5_apply(t: Turn) -> None:
         p.fields["alive"] = False
         extra = {"role": p.role, "faction": p.faction} if reveal else {}
         t.emit(Event.public("death", player=name, cause=t.deaths[name], **extra))
-    for name in t.state.in_seating_order(t.partial):
+    # One report per target, the most severe (D21): a covered target who dies of old poison
+    # gets only his `death`.
+    for name in t.state.in_seating_order(t.partial - t.deaths.keys()):
         t.emit(Event.public("attempt_partial", target=name))
     for name in t.state.in_seating_order(t.newly_poisoned):
         p = t.state.player(name)

@@ -195,7 +195,8 @@ def _deal(seats: Sequence[Seat], opts: dict[str, Any], rng: random.Random) -> li
             pool.extend([(role, faction)] * int(count))
         if len(pool) != len(missing):
             raise RulesError(f"option roles lists {len(pool)} roles for {len(missing)} players")
-        factions = {f for _, f in pool}
+        given = [ROLES[s.role].faction for s in seats if s.role is not None]
+        factions = {f for _, f in pool} | {MAFIA if f == CLAN else f for f in given}
         if TOWN not in factions or not factions & set(CLANS):
             raise RulesError("a dealt game needs at least one town role and one clan role")
         rng.shuffle(pool)
