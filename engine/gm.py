@@ -21,7 +21,7 @@ from engine.session import GameSession, PhaseLog
 from engine.store import OutboxDraft, Store
 from engine.store.models import OutboxKind
 from forums.board import Board
-from forums.records import Cursor
+from forums.records import Cursor, PostBody
 
 MARKER_PREFIX = "fgm:"
 
@@ -32,6 +32,18 @@ _OWN_PM = {"anonymous_message", "target_list"}
 def marker_line(marker: str) -> str:
     """An unobtrusive line that lets a restarted GM see the item already went out."""
     return f"\n[size=1][color=#999999]{MARKER_PREFIX}{marker}[/color][/size]"
+
+
+@dataclass(frozen=True)
+class _Incoming:
+    """A thread post or a PM, as the GM takes it in arrival order."""
+
+    at: datetime
+    channel: Channel
+    author: str
+    body: PostBody
+    id: str
+    url: str | None
 
 
 @dataclass
@@ -69,7 +81,9 @@ class GameMaster:
 
     def _marker(self, kind: str, *parts: str) -> str:
         self._seq += 1
-        raw = "|".join((str(self.game_id), kind, str(self.session.state.phase), str(self._seq), *parts))
+        raw = "|".join(
+            (str(self.game_id), kind, str(self.session.state.phase), str(self._seq), *parts)
+        )
         return hashlib.sha256(raw.encode()).hexdigest()[:16]
 
     # -- reading -----------------------------------------------------------------------
@@ -81,27 +95,29 @@ class GameMaster:
         self.thread_cursor = page.cursor
         inbox = await self.board.inbox(since=self.inbox_cursor)
         self.inbox_cursor = inbox.cursor
-        items: list[tuple[datetime, str, object]] = []
+        items: list[_Incoming] = []
         for post in page.items:
             self.store.record_post(self.game_id, post)
             if post.author != self.gm_name and not post.deleted:
-                items.append((post.posted_at, "thread", post))
+                items.append(
+                    _Incoming(
+                        post.posted_at, Channel.THREAD, post.author, post.body, post.id, post.url
+                    )
+                )
                 result.posts += 1
         for pm in inbox.items:
             self.store.record_pm(self.game_id, pm)
-            items.append((pm.sent_at, "pm", pm))
+            items.append(_Incoming(pm.sent_at, Channel.PM, pm.sender, pm.body, pm.id, pm.url))
             result.pms += 1
-        items.sort(key=lambda item: item[0])
-        for at, channel, record in items:
-            author = getattr(record, "author", None) or getattr(record, "sender", "")
-            name = self._player_name(author)
+        items.sort(key=lambda item: item.at)
+        for item in items:
             events, warnings = self.session.submit_post(
-                name,
-                record.body,  # type: ignore[attr-defined]
-                Channel(channel),
-                at=at,
-                post_id=str(record.id),  # type: ignore[attr-defined]
-                url=record.url,  # type: ignore[attr-defined]
+                self._player_name(item.author),
+                item.body,
+                item.channel,
+                at=item.at,
+                post_id=item.id,
+                url=item.url,
             )
             result.events.extend(events)
             result.warnings.extend(warnings)
@@ -125,10 +141,12 @@ class GameMaster:
                 for to in event.to:
                     per_player[to].append(event)
         for player, mine in per_player.items():
-            body = self.renderer.render_private(mine, player)
-            if body:
-                subject = "Анонимное сообщение" if any(e.type in _OWN_PM for e in mine) else "Ведущий"
-                drafts.append(self._pm(player, subject, body))
+            text = self.renderer.render_private(mine, player)
+            if text:
+                subject = (
+                    "Анонимное сообщение" if any(e.type in _OWN_PM for e in mine) else "Ведущий"
+                )
+                drafts.append(self._pm(player, subject, text))
         if drafts:
             self.store.enqueue(self.game_id, self._phase_key(), drafts)
             self.store.approve(self.game_id, self._phase_key())
@@ -160,7 +178,12 @@ class GameMaster:
         )
         results = [e for e in log.resolution if e.audience is Audience.PUBLIC]
         ctx = {"players": state.names, **(lang_context or {})}
-        drafts = [self._post(self.renderer.render_public(results, phase=str(log.phase.id), context=ctx), "results")]
+        drafts = [
+            self._post(
+                self.renderer.render_public(results, phase=str(log.phase.id), context=ctx),
+                "results",
+            )
+        ]
         for player in state.names:
             body = self.renderer.render_private(log.resolution, player)
             if body:
@@ -196,7 +219,9 @@ class GameMaster:
                 if item.kind == OutboxKind.POST:
                     board_id = await self.board.reply(self.thread_id, item.bbcode)
                 else:
-                    board_id = await self.board.send_pm(list(item.recipients), item.subject or "", item.bbcode)
+                    board_id = await self.board.send_pm(
+                        list(item.recipients), item.subject or "", item.bbcode
+                    )
             except Exception as exc:  # the outbox keeps it for a retry with the error shown
                 self.store.mark_failed(item.marker, f"{type(exc).__name__}: {exc}")
                 continue
@@ -208,9 +233,10 @@ class GameMaster:
         found: dict[str, str] = {}
         page = await self.board.thread_posts(self.thread_id, since=self.thread_cursor)
         sent = await self.board.sent()
-        for record in [*page.items, *sent.items]:
-            text = record.body.full_text()
+        bodies = [(p.body, p.id) for p in page.items] + [(m.body, m.id) for m in sent.items]
+        for body, record_id in bodies:
+            text = body.full_text()
             at = text.find(MARKER_PREFIX)
             if at >= 0:
-                found[text[at + len(MARKER_PREFIX) : at + len(MARKER_PREFIX) + 16]] = str(record.id)
+                found[text[at + len(MARKER_PREFIX) : at + len(MARKER_PREFIX) + 16]] = str(record_id)
         return found

@@ -39,7 +39,9 @@ class PhaseLog:
 class GameSession:
     """Drives one game: open a phase, take commands, resolve at the deadline."""
 
-    def __init__(self, ruleset: Ruleset, state: GameState, aliases: Mapping[str, Sequence[str]] | None = None):
+    def __init__(
+        self, ruleset: Ruleset, state: GameState, aliases: Mapping[str, Sequence[str]] | None = None
+    ):
         self.ruleset = ruleset
         self.state = state
         self.aliases = dict(aliases or {})
@@ -70,7 +72,9 @@ class GameSession:
             self._resolver = NameResolver(self.state.names, self.aliases, lenient=lenient)
         return self._resolver
 
-    def open_phase(self, opened_at: datetime, deadline: datetime, next_deadline: datetime | None = None) -> PhaseLog:
+    def open_phase(
+        self, opened_at: datetime, deadline: datetime, next_deadline: datetime | None = None
+    ) -> PhaseLog:
         if self.state.finished:
             raise RuntimeError("the game is over")
         phase_id = self.state.phase or self.ruleset.first_phase(self.state)
@@ -116,7 +120,13 @@ class GameSession:
         _inputs, log = self._open()
         source = Source(channel, post_id, url)
         parsed = parse_post(
-            body, self.ruleset.grammar, self.resolver, sender=player, channel=channel, source=source, at=at
+            body,
+            self.ruleset.grammar,
+            self.resolver,
+            sender=player,
+            channel=channel,
+            source=source,
+            at=at,
         )
         events: list[Event] = []
         kept = self.ruleset.keep_parse_warnings(channel, list(parsed.warnings))

@@ -7,7 +7,15 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 OURS = {"forums", "scraper", "engine", "rulesets"}
-IO_LIBRARIES = {"httpx", "sqlalchemy", "alembic", "selectolax", "playwright", "apscheduler", "requests"}
+IO_LIBRARIES = {
+    "httpx",
+    "sqlalchemy",
+    "alembic",
+    "selectolax",
+    "playwright",
+    "apscheduler",
+    "requests",
+}
 
 
 def imported_modules(package: str, root: Path = ROOT) -> dict[Path, set[str]]:
@@ -31,7 +39,9 @@ def offenders(
     for path, names in imported_modules(package, root).items():
         for name in names:
             top = name.split(".")[0]
-            if top in forbidden_roots and not any(name == a or name.startswith(a + ".") for a in allowed):
+            if top in forbidden_roots and not any(
+                name == a or name.startswith(a + ".") for a in allowed
+            ):
                 bad.append(f"{path.relative_to(root)} imports {name}")
     return bad
 

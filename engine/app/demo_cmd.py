@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Annotated
 
 import typer
 
@@ -10,11 +11,13 @@ from engine.app.demo.run import run_demo
 
 
 def demo(
-    seed: int = typer.Option(1, help="Seed of the game and of the simulated players."),
-    players: int = typer.Option(10, min=9, max=12, help="Number of players (9–12)."),
-    lang: str = typer.Option("ru", help="Language of the posts: ru or en."),
-    database: Path = typer.Option(Path("forumgm-demo.sqlite"), help="SQLite file (recreated)."),
-    quiet: bool = typer.Option(False, help="Print only the winner."),
+    seed: Annotated[int, typer.Option(help="Seed of the game and of the simulated players.")] = 1,
+    players: Annotated[int, typer.Option(min=9, max=12, help="Number of players (9–12).")] = 10,
+    lang: Annotated[str, typer.Option(help="Language of the posts: ru or en.")] = "ru",
+    database: Annotated[Path, typer.Option(help="SQLite file (recreated).")] = Path(
+        "forumgm-demo.sqlite"
+    ),
+    quiet: Annotated[bool, typer.Option(help="Print only the winner.")] = False,
 ) -> None:
     """Play a seeded `classic` game with simulated players, posting to a local board."""
     if lang not in ("ru", "en"):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -45,8 +45,10 @@ def _result_json(result: ScenarioResult) -> dict[str, Any]:
 
 @app.command("run")
 def run(
-    files: list[Path] = typer.Argument(..., help="Scenario YAML files."),
-    as_json: bool = typer.Option(False, "--json", help="Print the resulting state and event log as JSON."),
+    files: Annotated[list[Path], typer.Argument(help="Scenario YAML files.")],
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the resulting state and event log as JSON.")
+    ] = False,
 ) -> None:
     """Run scenarios and compare each phase with its `expect`."""
     out = Console(stderr=as_json, highlight=False, soft_wrap=True)
@@ -69,5 +71,9 @@ def run(
         for failure in result.failures:
             out.print(failure.render(), markup=False)
     if as_json:
-        print(json.dumps(report if len(report) != 1 else report[0], ensure_ascii=False, indent=2, default=str))
+        print(
+            json.dumps(
+                report if len(report) != 1 else report[0], ensure_ascii=False, indent=2, default=str
+            )
+        )
     raise typer.Exit(code)

@@ -144,7 +144,7 @@ class Ruleset(ABC):
         self.check_options(merged)
         return merged
 
-    def check_options(self, options: dict[str, Any]) -> None:
+    def check_options(self, options: dict[str, Any]) -> None:  # noqa: B027 - an optional hook
         """Raise RulesError for an option value out of range."""
 
     @abstractmethod
@@ -163,12 +163,16 @@ class Ruleset(ABC):
     def intake(self, state: GameState, inputs: PhaseInputs, order: Order) -> IntakeResult:
         """Validate one command and register it in `inputs` (or reject it with a warning)."""
 
-    def keep_parse_warnings(self, channel: Channel, warnings: list[ParseWarning]) -> list[ParseWarning]:
+    def keep_parse_warnings(
+        self, channel: Channel, warnings: list[ParseWarning]
+    ) -> list[ParseWarning]:
         """The parser's warnings worth a host's look for a post in this channel."""
         return warnings
 
     @abstractmethod
-    def new_resolution(self, state: GameState, inputs: PhaseInputs, rng: random.Random) -> Resolution:
+    def new_resolution(
+        self, state: GameState, inputs: PhaseInputs, rng: random.Random
+    ) -> Resolution:
         """The context object the steps work on."""
 
     @property

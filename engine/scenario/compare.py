@@ -37,7 +37,9 @@ class Failure:
 
 
 def _flow(value: Any) -> str:
-    return yaml.safe_dump(_plain(value), default_flow_style=True, allow_unicode=True, width=10_000, sort_keys=False).strip()
+    return yaml.safe_dump(
+        _plain(value), default_flow_style=True, allow_unicode=True, width=10_000, sort_keys=False
+    ).strip()
 
 
 def _plain(value: Any) -> Any:
@@ -86,7 +88,9 @@ def check_events(
     return failures
 
 
-def check_set(phase: str, key: str, expected: Iterable[Any], actual: Iterable[str]) -> list[Failure]:
+def check_set(
+    phase: str, key: str, expected: Iterable[Any], actual: Iterable[str]
+) -> list[Failure]:
     want = {norm(str(x)) for x in expected}
     got = list(actual)
     if want == {norm(x) for x in got}:

@@ -42,7 +42,9 @@ def _map(loader: _Loader, node: yaml.MappingNode) -> _Map:
             raise yaml.constructor.ConstructorError(
                 None, None, "a mapping key must be a plain value", key_node.start_mark
             )
-        out[str(key) if not isinstance(key, str) else key] = loader.construct_object(value_node, deep=True)
+        out[str(key) if not isinstance(key, str) else key] = loader.construct_object(
+            value_node, deep=True
+        )
     return out
 
 
@@ -98,10 +100,12 @@ def load_scenario(path: str | Path) -> Scenario:
 
 def parse_scenario(text: str, name: str = "<scenario>") -> Scenario:
     try:
-        data = yaml.load(text, Loader=_Loader)  # noqa: S506 - _Loader is a SafeLoader
+        data = yaml.load(text, Loader=_Loader)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
-        raise ScenarioError(name, mark.line + 1 if mark else None, f"not valid YAML: {exc.problem}") from exc
+        raise ScenarioError(
+            name, mark.line + 1 if mark else None, f"not valid YAML: {exc.problem}"
+        ) from exc
     except yaml.YAMLError as exc:
         raise ScenarioError(name, None, f"not valid YAML: {exc}") from exc
     if not isinstance(data, dict):

@@ -45,9 +45,13 @@ def run_scenario(scenario: Scenario) -> ScenarioResult:
     try:
         tz = ZoneInfo(scenario.timezone)
     except (ZoneInfoNotFoundError, ValueError) as exc:
-        raise ScenarioError(scenario.path, None, f"unknown time zone {scenario.timezone!r}") from exc
+        raise ScenarioError(
+            scenario.path, None, f"unknown time zone {scenario.timezone!r}"
+        ) from exc
     seats = [_seat(p, scenario) for p in scenario.players]
-    aliases = scenario.options.pop("aliases", None) if "aliases" not in ruleset.option_defaults else None
+    aliases = (
+        scenario.options.pop("aliases", None) if "aliases" not in ruleset.option_defaults else None
+    )
     try:
         session = GameSession.new(ruleset, seats, scenario.options, scenario.seed, aliases)
     except RulesError as exc:
@@ -74,7 +78,12 @@ def _seat(raw: Mapping[str, Any], scenario: Scenario) -> Seat:
     if not isinstance(state, Mapping):
         raise ScenarioError(scenario.path, line_of(raw), "`state` must be a mapping")
     role = raw.get("role")
-    return Seat(str(raw["name"]), str(role) if role is not None else None, raw.get("visible_role"), dict(state))
+    return Seat(
+        str(raw["name"]),
+        str(role) if role is not None else None,
+        raw.get("visible_role"),
+        dict(state),
+    )
 
 
 def _at(value: Any, opened: datetime, scenario: Scenario, where: Any) -> datetime | None:
@@ -84,7 +93,9 @@ def _at(value: Any, opened: datetime, scenario: Scenario, where: Any) -> datetim
     try:
         clock = time.fromisoformat(str(value))
     except ValueError as exc:
-        raise ScenarioError(scenario.path, line_of(where), f"`at` must be HH:MM, got {value!r}") from exc
+        raise ScenarioError(
+            scenario.path, line_of(where), f"`at` must be HH:MM, got {value!r}"
+        ) from exc
     moment = opened.replace(hour=clock.hour, minute=clock.minute)
     return moment if moment >= opened else moment + timedelta(days=1)
 
@@ -104,7 +115,9 @@ def _known_player(session: GameSession, raw: Any, scenario: Scenario, where: Any
     return name
 
 
-def _feed(session: GameSession, ruleset: Ruleset, phase: ScenarioPhase, sc: Scenario, opened: datetime) -> None:
+def _feed(
+    session: GameSession, ruleset: Ruleset, phase: ScenarioPhase, sc: Scenario, opened: datetime
+) -> None:
     for raw in phase.orders:
         player = _known_player(session, raw["player"], sc, raw)
         targets = tuple(_name(session, t) for t in raw.get("targets") or [])
@@ -119,7 +132,13 @@ def _feed(session: GameSession, ruleset: Ruleset, phase: ScenarioPhase, sc: Scen
         if str(target).casefold() == "no_lynch":
             vote = Order(player, OrderKind.NO_LYNCH, channel=ruleset.vote_channel, at=opened)
         else:
-            vote = Order(player, OrderKind.VOTE, targets=(_name(session, target),), channel=ruleset.vote_channel, at=opened)
+            vote = Order(
+                player,
+                OrderKind.VOTE,
+                targets=(_name(session, target),),
+                channel=ruleset.vote_channel,
+                at=opened,
+            )
         session.submit(vote)
     for n, post in enumerate(phase.posts, start=1):
         player = _name(session, post["player"])
@@ -147,7 +166,9 @@ def _check(
         view = ruleset.player_view(state, real)
         for key, want in (fields or {}).items():
             if key not in view:
-                failures.append(Failure(phase, f"state.{name}.{key}", "no such state field", want, None))
+                failures.append(
+                    Failure(phase, f"state.{name}.{key}", "no such state field", want, None)
+                )
             elif norm(view[key]) != norm(want):
                 failures.append(Failure(phase, f"state.{name}.{key}", "differs", want, view[key]))
     public = [e for e in log.events if e.audience is Audience.PUBLIC]
@@ -161,5 +182,9 @@ def _check(
     if "parse_warnings" in expect:
         codes = [w.code for w in log.warnings]
         if list(expect["parse_warnings"] or []) != codes:
-            failures.append(Failure(phase, "parse_warnings", "differs", list(expect["parse_warnings"] or []), codes))
+            failures.append(
+                Failure(
+                    phase, "parse_warnings", "differs", list(expect["parse_warnings"] or []), codes
+                )
+            )
     return failures

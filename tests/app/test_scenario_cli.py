@@ -24,7 +24,9 @@ def test_examples_pass() -> None:
 
 def test_wrong_expectation_exits_1_with_the_difference(tmp_path: Path) -> None:
     wrong = tmp_path / "wrong.yaml"
-    wrong.write_text(EXAMPLE.read_text(encoding="utf-8").replace("died: [Zoya, Boris]", "died: [Zoya, Anna]"))
+    wrong.write_text(
+        EXAMPLE.read_text(encoding="utf-8").replace("died: [Zoya, Boris]", "died: [Zoya, Anna]")
+    )
     result = runner.invoke(app, ["scenario", "run", str(wrong)])
     assert result.exit_code == 1
     assert "turn 1: died: missing Anna; unexpected Boris" in result.output
@@ -33,7 +35,9 @@ def test_wrong_expectation_exits_1_with_the_difference(tmp_path: Path) -> None:
 
 def test_malformed_file_exits_2_with_the_line(tmp_path: Path) -> None:
     bad = tmp_path / "bad.yaml"
-    bad.write_text("ruleset: classic\nplayers:\n  - {name: A, role: citizen}\nphases:\n  - phase: turn 1\n    expect: {diedd: []}\n")
+    bad.write_text(
+        "ruleset: classic\nplayers:\n  - {name: A, role: citizen}\nphases:\n  - phase: turn 1\n    expect: {diedd: []}\n"
+    )
     result = runner.invoke(app, ["scenario", "run", str(bad)])
     assert result.exit_code == 2
     assert f"{bad}:6: unknown key `diedd`" in result.output
@@ -45,7 +49,9 @@ def test_malformed_file_exits_2_with_the_line(tmp_path: Path) -> None:
 
 def test_unknown_role_and_ruleset_are_invalid_files(tmp_path: Path) -> None:
     bad = tmp_path / "role.yaml"
-    bad.write_text("ruleset: classic\nplayers:\n  - {name: A, role: wizard}\n  - {name: B, role: citizen}\nphases:\n  - phase: turn 1\n")
+    bad.write_text(
+        "ruleset: classic\nplayers:\n  - {name: A, role: wizard}\n  - {name: B, role: citizen}\nphases:\n  - phase: turn 1\n"
+    )
     assert runner.invoke(app, ["scenario", "run", str(bad)]).exit_code == 2
     bad.write_text("ruleset: chess\nplayers:\n  - {name: A}\nphases:\n  - phase: turn 1\n")
     result = runner.invoke(app, ["scenario", "run", str(bad)])

@@ -15,7 +15,13 @@ from engine.session import GameSession
 from forums.bbcode import parse_bbcode
 
 OPEN = datetime(2026, 12, 1, 19, 0, tzinfo=ZoneInfo("Europe/Moscow"))
-ROLES = {"Вася": "citizen", "Петя": "commissar", "Коля": "mafioso", "Маша": "doctor", "Оля": "citizen"}
+ROLES = {
+    "Вася": "citizen",
+    "Петя": "commissar",
+    "Коля": "mafioso",
+    "Маша": "doctor",
+    "Оля": "citizen",
+}
 
 
 def session(dead: str | None = None) -> GameSession:
@@ -25,8 +31,12 @@ def session(dead: str | None = None) -> GameSession:
     return s
 
 
-def pm(s: GameSession, player: str, text: str, at: datetime | None = None) -> tuple[list[str], list[str]]:
-    events, warnings = s.submit_post(player, parse_bbcode(text), Channel.PM, at=at or OPEN + timedelta(hours=1))
+def pm(
+    s: GameSession, player: str, text: str, at: datetime | None = None
+) -> tuple[list[str], list[str]]:
+    events, warnings = s.submit_post(
+        player, parse_bbcode(text), Channel.PM, at=at or OPEN + timedelta(hours=1)
+    )
     return [e.type for e in events], [w.code for w in warnings]
 
 
@@ -80,7 +90,11 @@ def test_structured_orders_are_validated_like_parsed_ones() -> None:
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.text(max_size=200), st.sampled_from(list(ROLES)), st.sampled_from([Channel.PM, Channel.THREAD]))
+@given(
+    st.text(max_size=200),
+    st.sampled_from(list(ROLES)),
+    st.sampled_from([Channel.PM, Channel.THREAD]),
+)
 def test_any_text_parses_without_raising(text: str, player: str, channel: Channel) -> None:
     s = session()
     s.submit_post(player, parse_bbcode(text), channel, at=OPEN + timedelta(hours=2))

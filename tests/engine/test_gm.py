@@ -19,7 +19,13 @@ from forums.local import LocalBoard, ManualClock
 
 MSK = ZoneInfo("Europe/Moscow")
 OPEN = datetime(2026, 12, 1, 19, 0, tzinfo=MSK)
-ROLES = {"Вася": "citizen", "Петя": "commissar", "Коля": "mafioso", "Маша": "doctor", "Оля": "citizen"}
+ROLES = {
+    "Вася": "citizen",
+    "Петя": "commissar",
+    "Коля": "mafioso",
+    "Маша": "doctor",
+    "Оля": "citizen",
+}
 
 
 class Table:
@@ -39,7 +45,13 @@ class Table:
         seats = [Seat(n, r) for n, r in ROLES.items()]
         self.session = GameSession.new(ruleset, seats, None, 5)
         self.gm = GameMaster(
-            self.store, self.board, game.id, self.session, Renderer.for_ruleset(ruleset), self.thread, gm_name="GM"
+            self.store,
+            self.board,
+            game.id,
+            self.session,
+            Renderer.for_ruleset(ruleset),
+            self.thread,
+            gm_name="GM",
         )
         self.game_id = game.id
         self.session.open_phase(OPEN, OPEN + timedelta(days=1))
@@ -95,4 +107,6 @@ def test_a_failed_send_stays_in_the_outbox(table: Table) -> None:
     table.board.send_pm = broken  # type: ignore[method-assign]
     asyncio.run(table.gm.publish())
     items = table.store.outbox(table.game_id)
-    assert items and all(i.status == "failed" and "board down" in (i.last_error or "") for i in items)
+    assert items and all(
+        i.status == "failed" and "board down" in (i.last_error or "") for i in items
+    )

@@ -79,7 +79,11 @@ class Table:
                     self.bots[to].friends |= set(f["members"])
             elif e.type == "check_result":
                 for to in e.to:
-                    bucket = self.bots[to].known_town if f["faction"] == "town" else self.bots[to].known_enemies
+                    bucket = (
+                        self.bots[to].known_town
+                        if f["faction"] == "town"
+                        else self.bots[to].known_enemies
+                    )
                     bucket.add(f["target"])
             elif e.type == "vigilante_result" and f.get("result") == "own":
                 for to in e.to:
@@ -103,7 +107,11 @@ class Table:
             out.extend(self._talk(bot, alive, turn))
             out.append(self._pm(bot, state, alive, mafia_target))
         if self.rng.random() < 0.35 and alive:
-            out.append(Message(self.rng.choice(alive), "thread", "Мастер, рейтинг голосования, пожалуйста", 700))
+            out.append(
+                Message(
+                    self.rng.choice(alive), "thread", "Мастер, рейтинг голосования, пожалуйста", 700
+                )
+            )
         out.sort(key=lambda m: m.minute)
         return out
 
@@ -111,7 +119,9 @@ class Table:
         return bot.faction.startswith("mafia")
 
     def _suspect(self, bot: Bot, alive: list[str]) -> str:
-        others = [n for n in alive if n != bot.name and n not in bot.friends and n not in bot.known_town]
+        others = [
+            n for n in alive if n != bot.name and n not in bot.friends and n not in bot.known_town
+        ]
         enemies = [n for n in others if n in bot.known_enemies]
         if enemies:
             return enemies[0]
@@ -125,7 +135,7 @@ class Table:
     def _mafia_target(self, state: GameState, alive: list[str]) -> dict[str, str]:
         targets: dict[str, str] = {}
         for clan in ("mafia", "mafia_b"):
-            outsiders = [n for n in alive if not state.player(n).faction == clan]
+            outsiders = [n for n in alive if state.player(n).faction != clan]
             if not outsiders:
                 continue
             claimers = [n for n in outsiders if n in self.claims.values()]
@@ -153,7 +163,14 @@ class Table:
         if bot.role == "commissar" and bot.known_enemies & set(alive):
             enemy = sorted(bot.known_enemies & set(alive))[0]
             self.claims[enemy] = bot.name
-            out.append(Message(bot.name, "thread", f"Я комиссар. Проверил {decline(enemy, 'acc')} — мафия! Сажаем.", 60))
+            out.append(
+                Message(
+                    bot.name,
+                    "thread",
+                    f"Я комиссар. Проверил {decline(enemy, 'acc')} — мафия! Сажаем.",
+                    60,
+                )
+            )
         if self.rng.random() < 0.1:
             who = self._suspect(bot, alive)
             out.append(Message(bot.name, "thread", f"Виноват {who}", minute + 45))
@@ -169,7 +186,9 @@ class Table:
             return f"Виноват {target}"
         return f"голос за {decline(target, 'acc')}"
 
-    def _order_line(self, bot: Bot, state: GameState, alive: list[str], mafia: dict[str, str]) -> str | None:
+    def _order_line(
+        self, bot: Bot, state: GameState, alive: list[str], mafia: dict[str, str]
+    ) -> str | None:
         others = [n for n in alive if n != bot.name]
         if not others:
             return None
@@ -206,7 +225,9 @@ class Table:
     def _pm(self, bot: Bot, state: GameState, alive: list[str], mafia: dict[str, str]) -> Message:
         lines = []
         if self.rng.random() < 0.3:
-            lines.append(self.rng.choice(["Привет, мастер!", "Мастер, мои решения:", "Добрый вечер."]))
+            lines.append(
+                self.rng.choice(["Привет, мастер!", "Мастер, мои решения:", "Добрый вечер."])
+            )
         order = self._order_line(bot, state, alive, mafia)
         if order:
             lines.append(order)

@@ -21,7 +21,18 @@ from engine.store import Store, open_store
 from forums.local import LocalBoard, ManualClock
 
 NAMES = [
-    "Вася", "Петя", "Маша", "Коля", "Оля", "Гена", "Лена", "Орёл", "Катя", "Серёга", "Nekr0", "Ира",
+    "Вася",
+    "Петя",
+    "Маша",
+    "Коля",
+    "Оля",
+    "Гена",
+    "Лена",
+    "Орёл",
+    "Катя",
+    "Серёга",
+    "Nekr0",
+    "Ира",
 ]
 GM_NAME = "Ведущий"
 MOSCOW = ZoneInfo("Europe/Moscow")
@@ -50,7 +61,13 @@ class DemoResult:
 
 
 async def play(
-    seed: int, players: int, lang: str, database: Path, show: Show, *, gm_password: str | None = None
+    seed: int,
+    players: int,
+    lang: str,
+    database: Path,
+    show: Show,
+    *,
+    gm_password: str | None = None,
 ) -> DemoResult:
     if not 9 <= players <= 12:
         raise ValueError("the demo seats 9 to 12 players")
@@ -113,7 +130,9 @@ async def play(
         table.learn(log.resolution)
         await gm.publish()
         results = [e for e in log.resolution if e.audience is Audience.PUBLIC]
-        post = renderer.render_public(results, phase=str(log.phase.id), context={"players": session.state.names})
+        post = renderer.render_public(
+            results, phase=str(log.phase.id), context={"players": session.state.names}
+        )
         transcript.append(post)
         show.results(post, len(log.warnings))
     show.finish(session.state, store, game.id)

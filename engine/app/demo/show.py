@@ -81,7 +81,9 @@ class Show:
         posts = len(store.outbox(game_id))  # the GM's posts and PMs
         self.console.print()
         self.console.print(
-            Rule(f"[bold green]{self.words['winner'].format(w=state.winner, t=self.turns, p=posts)}")
+            Rule(
+                f"[bold green]{self.words['winner'].format(w=state.winner, t=self.turns, p=posts)}"
+            )
         )
 
 
