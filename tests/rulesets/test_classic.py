@@ -291,6 +291,22 @@ def test_rng_is_drawn_for_ties_no_votes_and_several_attackers() -> None:
     )
 
 
+@pytest.mark.parametrize(
+    "name", ["01_tie_break.yaml", "02_no_votes.yaml", "41_both_clans_perish.yaml"]
+)
+def test_rng_dependent_scenarios_hold_for_every_seed(name: str) -> None:
+    """§7.2: the scenarios never rely on a particular drawn value."""
+    drawn: set[str] = set()
+    for seed in range(16):
+        scenario = load_scenario(SCENARIOS / name)
+        scenario.seed = seed
+        result = run_scenario(scenario)
+        assert result.passed, f"seed {seed}: " + "\n".join(f.render() for f in result.failures)
+        assert result.session is not None
+        drawn.add(repr(result.session.state.to_json()["players"]))
+    assert len(drawn) > 1, "the draw never changed the outcome: the scenario tests no draw"
+
+
 def test_same_seed_same_tie_break() -> None:
     roles = ["mafioso", "citizen", "citizen", "citizen", "citizen"]
     picks = set()
