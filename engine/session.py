@@ -128,10 +128,11 @@ class GameSession:
             source=source,
             at=at,
         )
-        events: list[Event] = []
         kept = self.ruleset.keep_parse_warnings(channel, list(parsed.warnings))
         warnings: list[ParseWarning] = list(kept)
         log.warnings.extend(kept)
+        events = self.ruleset.answer_parse_warnings(self.state, player, channel, kept)
+        log.events.extend(events)
         for order in parsed.orders:
             e, w = self.submit(order)
             events.extend(e)

@@ -169,6 +169,12 @@ class Ruleset(ABC):
         """The parser's warnings worth a host's look for a post in this channel."""
         return warnings
 
+    def answer_parse_warnings(
+        self, state: GameState, player: str, channel: Channel, warnings: list[ParseWarning]
+    ) -> list[Event]:
+        """What the sender is told about text the parser could not take (e.g. a help reply)."""
+        return []
+
     @abstractmethod
     def new_resolution(
         self, state: GameState, inputs: PhaseInputs, rng: random.Random

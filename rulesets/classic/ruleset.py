@@ -13,7 +13,6 @@ from engine.core.grammar import Grammar
 from engine.core.model import GameState, PlayerState
 from engine.core.orders import Channel, Order
 from engine.core.phases import PhaseId
-from engine.core.warnings import ParseWarning
 from engine.core.ruleset import (
     IntakeResult,
     PhaseInputs,
@@ -24,6 +23,7 @@ from engine.core.ruleset import (
     Step,
     VoteView,
 )
+from engine.core.warnings import ParseWarning
 from rulesets.classic.grammar import GRAMMAR
 from rulesets.classic.intake import Intake, current_votes, totals_of
 from rulesets.classic.resolution import STEPS, new_turn
@@ -75,7 +75,9 @@ class Classic(Ruleset):
                 raise RulesError(f"option {key}: expected true or false, got {options[key]!r}")
         cooldown = options["rating_cooldown_minutes"]
         if not isinstance(cooldown, int) or cooldown < 0:
-            raise RulesError(f"option rating_cooldown_minutes: expected minutes >= 0, got {cooldown!r}")
+            raise RulesError(
+                f"option rating_cooldown_minutes: expected minutes >= 0, got {cooldown!r}"
+            )
         roles = options["roles"]
         if roles is not None and not isinstance(roles, Mapping):
             raise RulesError("option roles: expected a mapping {role: count}")
@@ -106,7 +108,9 @@ class Classic(Ruleset):
                 else:
                     fields[key] = value
             players.append(PlayerState(seat.name, role, faction, fields))
-        if any(p.role == "outcast" for p in players) and not any(p.faction in CLANS for p in players):
+        if any(p.role == "outcast" for p in players) and not any(
+            p.faction in CLANS for p in players
+        ):
             raise RulesError("an outcast needs a clan in the game")
         opts["clans"] = 2 if any(p.faction == "mafia_b" for p in players) else opts["clans"]
         state = GameState(self.id, opts, players, PhaseId("turn", 1), rngmod.snapshot(rng))
@@ -124,11 +128,31 @@ class Classic(Ruleset):
     def intake(self, state: GameState, inputs: PhaseInputs, order: Order) -> IntakeResult:
         return Intake(state, inputs).take(order)
 
-    def keep_parse_warnings(self, channel: Channel, warnings: list[ParseWarning]) -> list[ParseWarning]:
+    def keep_parse_warnings(
+        self, channel: Channel, warnings: list[ParseWarning]
+    ) -> list[ParseWarning]:
         """Thread text carries no orders in classic (§10): a misread name there is chatter."""
         return [] if channel is Channel.THREAD else warnings
 
-    def new_resolution(self, state: GameState, inputs: PhaseInputs, rng: random.Random) -> Resolution:
+    def answer_parse_warnings(
+        self, state: GameState, player: str, channel: Channel, warnings: list[ParseWarning]
+    ) -> list[Event]:
+        """A PM the parser could not take gets a reply, so the player can fix it in time (§2.3)."""
+        if (
+            channel is not Channel.PM
+            or not state.options["ack_commands"]
+            or not state.has_player(player)
+        ):
+            return []
+        return [
+            Event.private(player, "order_rejected", action=w.action or "order", reason=w.code)
+            for w in warnings
+            if not w.accepted
+        ]
+
+    def new_resolution(
+        self, state: GameState, inputs: PhaseInputs, rng: random.Random
+    ) -> Resolution:
         return new_turn(state, inputs, rng)
 
     @property
@@ -212,7 +236,10 @@ def _deal(seats: Sequence[Seat], opts: dict[str, Any], rng: random.Random) -> li
 
 
 def _setup_events(state: GameState) -> list[Event]:
-    events = [Event.private(p.name, "role_assigned", role=p.role, faction=p.faction) for p in state.players]
+    events = [
+        Event.private(p.name, "role_assigned", role=p.role, faction=p.faction)
+        for p in state.players
+    ]
     outcasts = [p.name for p in state.players if p.role == "outcast"]
     for clan in CLANS:
         members = [p for p in state.players if p.faction == clan]
@@ -226,6 +253,8 @@ def _setup_events(state: GameState) -> list[Event]:
     roles = Counter(p.role for p in state.players)
     clans = len({p.faction for p in state.players if p.faction in CLANS})
     events.append(
-        Event.public("game_started", players=state.names, roles=dict(roles), clans=clans, deadline=None)
+        Event.public(
+            "game_started", players=state.names, roles=dict(roles), clans=clans, deadline=None
+        )
     )
     return events

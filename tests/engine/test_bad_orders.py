@@ -43,7 +43,7 @@ def pm(
 def test_unknown_player_is_a_warning_with_suggestions() -> None:
     s = session()
     events, codes = pm(s, "Петя", "проверка Кольки")
-    assert codes == ["unknown_target"] and events == []
+    assert codes == ["unknown_target"] and events == ["order_rejected"]
     warning = s.log.warnings[-1]  # type: ignore[union-attr]
     assert warning.player == "Петя" and "Коля" in warning.choices
 
@@ -60,6 +60,16 @@ def test_action_the_role_lacks_is_rejected() -> None:
     s = session()
     events, codes = pm(s, "Вася", "стреляю в Колю")
     assert codes == ["action_not_available"] and events == ["order_rejected"]
+
+
+def test_a_pm_of_chatter_gets_the_help_reply() -> None:
+    s = session()
+    events, codes = pm(s, "Маша", "Привет, мастер! Как дела?")
+    assert codes == ["unknown_command"] and events == ["order_rejected"]
+    assert s.log.events[-1].fields == {"action": "order", "reason": "unknown_command"}  # type: ignore[union-attr]
+    assert pm(s, "Маша", "я думаю, Коля мафия")[0] == ["order_rejected"]
+    thread_events, thread_codes = s.submit_post("Маша", parse_bbcode("болтовня"), Channel.THREAD)
+    assert thread_events == [] and thread_codes == []
 
 
 def test_non_player_and_late_commands() -> None:
