@@ -58,7 +58,9 @@ class Intake:
         if self.options["ack_commands"]:
             self.out.events.append(Event.private(player, type, **fields))
 
-    def warn(self, order: Order, code: str, *, accepted: bool = False, action: str | None = None) -> None:
+    def warn(
+        self, order: Order, code: str, *, accepted: bool = False, action: str | None = None
+    ) -> None:
         self.out.warnings.append(
             ParseWarning(
                 code=code,
@@ -187,7 +189,12 @@ class Intake:
         cooldown = self.options["rating_cooldown_minutes"]
         last: datetime | None = self.inputs.data.get("last_rating_at")
         now = order.at
-        if cooldown and last is not None and now is not None and now - last < timedelta(minutes=cooldown):
+        if (
+            cooldown
+            and last is not None
+            and now is not None
+            and now - last < timedelta(minutes=cooldown)
+        ):
             return self.reject(order, RATING_RATE_LIMITED)
         votes = current_votes(self.state, self.inputs)
         self.out.events.append(
@@ -218,7 +225,9 @@ class Intake:
         if not text:
             return self.reject(order, w.BAD_PARAMETER)
         self.out.events.append(Event.private(target, "anonymous_message", text=text))
-        self.out.events.append(Event.host("anonymous_message_log", sender=order.player, to=target, text=text))
+        self.out.events.append(
+            Event.host("anonymous_message_log", sender=order.player, to=target, text=text)
+        )
         self.ack(order.player, "anon_sent", to=target)
         self.inputs.log.append(order)
         return self.out
@@ -239,7 +248,9 @@ class Intake:
             if "shot" in slots:
                 shots[name] = slots["shot"].target
         self.out.events.append(
-            Event.private(order.player, "target_list", faction=player.faction, team_shot=team, shots=shots)
+            Event.private(
+                order.player, "target_list", faction=player.faction, team_shot=team, shots=shots
+            )
         )
         self.inputs.log.append(order)
         return self.out

@@ -93,7 +93,9 @@ def r1_vote(t: Turn) -> None:
     votes = {v: tg for v, tg in current_votes(state, t.inputs).items() if in_play(state.player(v))}
     totals = totals_of(state, votes)
     if state.options["publish_final_votes"]:
-        t.emit(Event.public("vote_tally", turn=t.turn, votes=votes, totals=totals, no_votes=not votes))
+        t.emit(
+            Event.public("vote_tally", turn=t.turn, votes=votes, totals=totals, no_votes=not votes)
+        )
     if totals:
         top = max(totals.values())
         leaders = [n for n in state.names if totals.get(n) == top]
@@ -108,7 +110,12 @@ def r1_vote(t: Turn) -> None:
     t.prisoner = prisoner
     t.emit(
         Event.public(
-            "imprisonment", player=prisoner, role=p.role, faction=p.faction, reason=reason, votes=count
+            "imprisonment",
+            player=prisoner,
+            role=p.role,
+            faction=p.faction,
+            reason=reason,
+            votes=count,
         )
     )
     for act in t.live():
@@ -150,7 +157,8 @@ def r4_team_shots(t: Turn) -> None:
     """R4.1: one collective shot per clan; different targets miss (§5.1)."""
     for clan in CLANS:
         named = [
-            a for a in t.live(SeedStep.ALL_AT_ONCE)
+            a
+            for a in t.live(SeedStep.ALL_AT_ONCE)
             if a.action == "team_shot" and t.state.player(a.player).faction == clan
         ]
         targets = {a.target for a in named}
@@ -175,7 +183,11 @@ def r4_vigilante(t: Turn) -> None:
             continue
         role, faction = apparent(t.state.player(act.target))
         if faction == t.state.player(act.player).faction:
-            t.emit(Event.private(act.player, "vigilante_result", target=act.target, result="own", role=role))
+            t.emit(
+                Event.private(
+                    act.player, "vigilante_result", target=act.target, result="own", role=role
+                )
+            )
         else:
             t.attempts.setdefault(act.target, []).append(act.player)
             t.attack(act.target, act.player)
@@ -187,7 +199,11 @@ def r4_checks(t: Turn) -> None:
     for act in t.live(SeedStep.ALL_AT_ONCE):
         if act.action == "check":
             role, faction = apparent(t.state.player(act.target))
-            t.emit(Event.private(act.player, "check_result", target=act.target, role=role, faction=faction))
+            t.emit(
+                Event.private(
+                    act.player, "check_result", target=act.target, role=role, faction=faction
+                )
+            )
 
 
 def r4_shot_outcomes(t: Turn) -> None:
@@ -303,11 +319,17 @@ def r8_next_turn(t: Turn) -> None:
     if t.state.finished:
         return
     deadline: datetime | None = t.inputs.data.get("next_deadline")
-    t.emit(Event.public("turn_started", turn=t.turn + 1, deadline=deadline.isoformat() if deadline else None))
+    t.emit(
+        Event.public(
+            "turn_started", turn=t.turn + 1, deadline=deadline.isoformat() if deadline else None
+        )
+    )
 
 
 STEPS: tuple[Step[Turn], ...] = (
-    Step("R1 vote", r1_vote, "tally PM votes, jail one player; block his orders, void orders on him"),
+    Step(
+        "R1 vote", r1_vote, "tally PM votes, jail one player; block his orders, void orders on him"
+    ),
     Step("R2 distraction", r2_distract, "mark distracted targets; block their non-distract orders"),
     Step("R3 cover", r3_cover, "protect/heal cover; heal cures poison and blocks 6.4 orders"),
     Step("R4.1 team shots", r4_team_shots, "one shot per clan, or a miss on different targets"),
