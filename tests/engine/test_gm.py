@@ -110,3 +110,11 @@ def test_a_failed_send_stays_in_the_outbox(table: Table) -> None:
     assert items and all(
         i.status == "failed" and "board down" in (i.last_error or "") for i in items
     )
+
+
+def test_a_pm_after_the_deadline_is_late(table: Table) -> None:
+    table.clock.set(OPEN + timedelta(days=1, minutes=3))
+    table.board.pm_as("Вася", ["GM"], "ход", "голосую за Колю")
+    result = asyncio.run(table.gm.poll())
+    assert [w.code for w in result.warnings] == ["late"]
+    assert table.session.inputs.votes == {}  # type: ignore[union-attr]
