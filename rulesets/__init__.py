@@ -6,7 +6,7 @@ import importlib
 
 from engine.core.ruleset import Ruleset, get_ruleset
 
-RULESET_MODULES = ["rulesets.classic"]
+RULESET_MODULES = ["rulesets.classic", "rulesets.votecount"]
 """Every ruleset package; one test walks this list."""
 
 

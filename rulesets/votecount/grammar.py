@@ -1,0 +1,33 @@
+"""The votecount command language (votecount.md "Votes"), as grammar data.
+
+Votes are read anywhere in a line (`line_start=False`); the `vote_line_start` option is
+enforced at intake, where the line each vote came from is known.
+"""
+
+from __future__ import annotations
+
+from engine.core.grammar import ArgKind, CommandForm, Grammar
+from engine.core.orders import OrderKind
+
+NO_LYNCH_WORDS = ("не линчевать", "за мир", "no lynch", "nolynch")
+
+FORMS: tuple[CommandForm, ...] = (
+    CommandForm(OrderKind.VOTE, ("голосую за", "голос за", "голос", "гз")),
+    # `[vote]X[/vote]` reads as «VOTE: X» (forums.bbcode, scraper.normalize).
+    CommandForm(OrderKind.VOTE, ("vote", "vote for"), lang="en"),
+    CommandForm(OrderKind.UNVOTE, ("снимаю голос", "отзываю голос"), ArgKind.NONE),
+    CommandForm(OrderKind.UNVOTE, ("unvote",), ArgKind.NONE, lang="en"),
+    CommandForm(OrderKind.NO_LYNCH, ("не линчевать", "за мир"), ArgKind.NONE),
+    CommandForm(OrderKind.NO_LYNCH, ("no lynch", "nolynch"), ArgKind.NONE, lang="en"),
+)
+
+GRAMMAR = Grammar(
+    forms=FORMS,
+    prepositions=frozenset({"за", "против", "for", "on"}),
+    self_words=frozenset({"себя", "me", "myself"}),
+    no_lynch_words=NO_LYNCH_WORDS,
+    line_start=False,
+    count_spoilers=False,
+    hedges=(),
+    question_is_hedge=True,
+)

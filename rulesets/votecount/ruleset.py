@@ -1,0 +1,172 @@
+"""The `votecount` ruleset: only the day vote is counted (votecount.md)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from engine.core import rng as rngmod
+from engine.core.events import Event
+from engine.core.grammar import Grammar
+from engine.core.model import GameState, PlayerState
+from engine.core.orders import Channel, Order
+from engine.core.phases import PhaseId
+from engine.core.ruleset import (
+    IntakeResult,
+    PhaseInputs,
+    Resolution,
+    Resolved,
+    RulesError,
+    Ruleset,
+    Seat,
+    Step,
+    VoteView,
+)
+from engine.core.warnings import ParseWarning
+from rulesets.votecount.grammar import GRAMMAR
+from rulesets.votecount.intake import (
+    Intake,
+    current_votes,
+    leader_of,
+    living_slots,
+    majority,
+    totals_of,
+)
+from rulesets.votecount.resolution import STEPS, new_day
+
+OPTION_DEFAULTS: dict[str, Any] = {
+    "vote_channel": "thread",
+    "vote_line_start": False,
+    "count_spoilers": False,
+    "lenient_names": True,
+    "no_lynch": False,
+    "end": "plurality",
+    "tie": "none",
+    "on_deadline": "plurality",
+    "weights": {},
+    "cannot_vote": [],
+    "cannot_be_voted": [],
+    "replacements": {},
+}
+
+_CHOICES: dict[str, tuple[str, ...]] = {
+    "vote_channel": ("thread", "pm", "both"),
+    "end": ("plurality", "majority"),
+    "tie": ("none", "all", "random", "first_to_reach"),
+    "on_deadline": ("plurality", "none"),
+}
+_FLAGS = [k for k, v in OPTION_DEFAULTS.items() if isinstance(v, bool)]
+_STATE_FIELDS = {"alive"}
+
+
+class Votecount(Ruleset):
+    id: ClassVar[str] = "votecount"
+    title: ClassVar[str] = "Подсчёт голосов (vote count)"
+    grammar: ClassVar[Grammar] = GRAMMAR
+    option_defaults: ClassVar[Mapping[str, Any]] = OPTION_DEFAULTS
+    vote_channel: ClassVar[Channel] = Channel.THREAD
+
+    def check_options(self, options: dict[str, Any]) -> None:
+        for key, allowed in _CHOICES.items():
+            if options[key] not in allowed:
+                raise RulesError(f"option {key}: {options[key]!r} is not one of {allowed}")
+        for key in _FLAGS:
+            if not isinstance(options[key], bool):
+                raise RulesError(f"option {key}: expected true or false, got {options[key]!r}")
+        for key in ("weights", "replacements"):
+            if not isinstance(options[key], Mapping):
+                raise RulesError(f"option {key}: expected a mapping")
+            options[key] = dict(options[key])
+        for name, value in options["weights"].items():
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise RulesError(f"option weights: {name}: expected a whole number >= 0")
+        for key in ("cannot_vote", "cannot_be_voted"):
+            if not isinstance(options[key], list):
+                raise RulesError(f"option {key}: expected a list of names")
+
+    # -- setup -----------------------------------------------------------------------------
+
+    def setup(
+        self, seats: Sequence[Seat], options: Mapping[str, Any] | None, seed: int
+    ) -> tuple[GameState, list[Event]]:
+        opts = self.options(options)
+        names = [s.name for s in seats]
+        if len(set(names)) != len(names):
+            raise RulesError("player names must be unique")
+        if len(names) < 2:
+            raise RulesError("a game needs at least two players")
+        listed = [*opts["weights"], *opts["cannot_vote"], *opts["cannot_be_voted"]]
+        listed += list(opts["replacements"].values())
+        for name in listed:
+            if name not in names:
+                raise RulesError(f"options name {name!r}, who is not a player")
+        players = []
+        for seat in seats:
+            fields: dict[str, Any] = {"alive": True}
+            for key, value in seat.state.items():
+                if key not in _STATE_FIELDS:
+                    raise RulesError(f"{seat.name}: unknown state field {key!r} for votecount")
+                fields[key] = bool(value)
+            players.append(PlayerState(seat.name, seat.role, None, fields))
+        rng = random.Random(seed)
+        state = GameState(self.id, opts, players, PhaseId("day", 1), rngmod.snapshot(rng))
+        started = Event.public("game_started", players=living_slots(state), deadline=None)
+        return state, [started]
+
+    def first_phase(self, state: GameState) -> PhaseId:
+        return PhaseId("day", 1)
+
+    def next_phase(self, state: GameState) -> PhaseId:
+        current = state.phase or PhaseId("day", 0)
+        return PhaseId("day", current.number + 1)
+
+    # -- intake and resolution -------------------------------------------------------------
+
+    def intake(self, state: GameState, inputs: PhaseInputs, order: Order) -> IntakeResult:
+        return Intake(state, inputs).take(order)
+
+    def keep_parse_warnings(
+        self, channel: Channel, warnings: list[ParseWarning]
+    ) -> list[ParseWarning]:
+        """Posts are mostly chatter: keep what is about a vote, not "no command here"."""
+        return [w for w in warnings if w.code != "unknown_command"]
+
+    def new_resolution(
+        self, state: GameState, inputs: PhaseInputs, rng: random.Random
+    ) -> Resolution:
+        return new_day(state, inputs, rng)
+
+    @property
+    def steps(self) -> Sequence[Step[Any]]:
+        return STEPS
+
+    def resolve(self, state: GameState, inputs: PhaseInputs) -> Resolved:
+        resolved = super().resolve(state, inputs)
+        if inputs.phase.id.kind == "day":
+            resolved.state.phase = self.next_phase(state)
+        return resolved
+
+    # -- views -----------------------------------------------------------------------------
+
+    def in_play(self, state: GameState) -> list[str]:
+        return living_slots(state)
+
+    def player_view(self, state: GameState, name: str) -> dict[str, Any]:
+        view = super().player_view(state, name)
+        view["in_play"] = name in living_slots(state)
+        return view
+
+    def vote_view(self, state: GameState, inputs: PhaseInputs, *, public: bool) -> VoteView:
+        """Thread votes are public: everyone sees the same count."""
+        votes = current_votes(state, inputs)
+        totals = totals_of(state, votes)
+        return VoteView(
+            phase=str(inputs.phase.id),
+            secret=False,
+            votes=votes,
+            totals=totals,
+            not_voting=[v for v, t in votes.items() if t is None],
+            leader=leader_of(totals),
+            majority=majority(state),
+        )
