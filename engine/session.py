@@ -121,7 +121,7 @@ class GameSession:
         source = Source(channel, post_id, url)
         parsed = parse_post(
             body,
-            self.ruleset.grammar,
+            self.ruleset.grammar_for(self.state.options),
             self.resolver,
             sender=player,
             channel=channel,

@@ -163,6 +163,10 @@ class Ruleset(ABC):
     def intake(self, state: GameState, inputs: PhaseInputs, order: Order) -> IntakeResult:
         """Validate one command and register it in `inputs` (or reject it with a warning)."""
 
+    def grammar_for(self, options: Mapping[str, Any]) -> Grammar:
+        """The grammar a game reads with; options may change it (e.g. spoilers count)."""
+        return self.grammar
+
     def keep_parse_warnings(
         self, channel: Channel, warnings: list[ParseWarning]
     ) -> list[ParseWarning]:

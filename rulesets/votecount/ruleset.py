@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any, ClassVar
 
 from engine.core import rng as rngmod
@@ -64,6 +65,13 @@ class Votecount(Ruleset):
     id: ClassVar[str] = "votecount"
     title: ClassVar[str] = "Подсчёт голосов (vote count)"
     grammar: ClassVar[Grammar] = GRAMMAR
+
+    def grammar_for(self, options: Mapping[str, Any]) -> Grammar:
+        """Spoilers count only where the host says so (`count_spoilers`)."""
+        if options.get("count_spoilers"):
+            return replace(self.grammar, count_spoilers=True)
+        return self.grammar
+
     option_defaults: ClassVar[Mapping[str, Any]] = OPTION_DEFAULTS
     vote_channel: ClassVar[Channel] = Channel.THREAD
 
