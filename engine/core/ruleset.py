@@ -153,11 +153,16 @@ class Ruleset(ABC):
     ) -> tuple[GameState, list[Event]]:
         """A new game: state at the start of the first phase and the setup events."""
 
-    @abstractmethod
-    def first_phase(self, state: GameState) -> PhaseId: ...
+    phase_kind: ClassVar[str] = "turn"
+    """The kind of phase a game is a sequence of ("turn", "day"); rulesets with day and
+    night override `first_phase`/`next_phase`."""
 
-    @abstractmethod
-    def next_phase(self, state: GameState) -> PhaseId: ...
+    def first_phase(self, state: GameState) -> PhaseId:
+        return PhaseId(self.phase_kind, 1)
+
+    def next_phase(self, state: GameState) -> PhaseId:
+        current = state.phase or PhaseId(self.phase_kind, 0)
+        return PhaseId(self.phase_kind, current.number + 1)
 
     @abstractmethod
     def intake(self, state: GameState, inputs: PhaseInputs, order: Order) -> IntakeResult:

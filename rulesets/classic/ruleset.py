@@ -116,13 +116,6 @@ class Classic(Ruleset):
         state = GameState(self.id, opts, players, PhaseId("turn", 1), rngmod.snapshot(rng))
         return state, _setup_events(state)
 
-    def first_phase(self, state: GameState) -> PhaseId:
-        return PhaseId("turn", 1)
-
-    def next_phase(self, state: GameState) -> PhaseId:
-        current = state.phase or PhaseId("turn", 0)
-        return PhaseId("turn", current.number + 1)
-
     # -- intake and resolution -------------------------------------------------------------
 
     def intake(self, state: GameState, inputs: PhaseInputs, order: Order) -> IntakeResult:

@@ -65,6 +65,7 @@ class Votecount(Ruleset):
     id: ClassVar[str] = "votecount"
     title: ClassVar[str] = "Подсчёт голосов (vote count)"
     grammar: ClassVar[Grammar] = GRAMMAR
+    phase_kind: ClassVar[str] = "day"
 
     def grammar_for(self, options: Mapping[str, Any]) -> Grammar:
         """Spoilers count only where the host says so (`count_spoilers`)."""
@@ -121,13 +122,6 @@ class Votecount(Ruleset):
         state = GameState(self.id, opts, players, PhaseId("day", 1), rngmod.snapshot(rng))
         started = Event.public("game_started", players=living_slots(state), deadline=None)
         return state, [started]
-
-    def first_phase(self, state: GameState) -> PhaseId:
-        return PhaseId("day", 1)
-
-    def next_phase(self, state: GameState) -> PhaseId:
-        current = state.phase or PhaseId("day", 0)
-        return PhaseId("day", current.number + 1)
 
     # -- intake and resolution -------------------------------------------------------------
 
