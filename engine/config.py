@@ -1,0 +1,319 @@
+"""A game's configuration: one TOML file per game, checked with the line of every error."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from engine.core.ruleset import RulesError, Ruleset, Seat
+from engine.credentials import CredentialsError, CredentialsRef
+from engine.schedule import Schedule, ScheduleError
+
+REVIEW_MODES = ("always", "warnings", "auto")
+"""always: the host approves every phase; warnings: only phases with parse warnings; auto: never wait."""
+
+_TABLES = {
+    "game": {"ruleset", "title", "seed", "language", "review", "receipts"},
+    "board": {"engine", "url", "thread", "gm_user", "password"},
+    "schedule": {"timezone", "deadlines", "start"},
+    "options": None,
+    "players": {"players", "dead", "replacements", "aliases"},
+    "roles": None,
+    "deal": None,
+}
+
+
+@dataclass(frozen=True)
+class ConfigProblem:
+    line: int | None
+    message: str
+
+    def __str__(self) -> str:
+        return f"line {self.line}: {self.message}" if self.line else self.message
+
+
+class ConfigError(Exception):
+    """The file has problems; `problems` lists every one with its line."""
+
+    def __init__(self, path: str, problems: list[ConfigProblem]) -> None:
+        self.path = path
+        self.problems = problems
+        super().__init__("\n".join(f"{path}: {p}" for p in problems))
+
+
+@dataclass
+class GameConfig:
+    path: str
+    ruleset: str
+    title: str
+    seed: int
+    language: str
+    review: str
+    receipts: bool
+    engine: str
+    url: str
+    thread: str
+    gm_user: str
+    password: CredentialsRef
+    schedule: Schedule
+    start: datetime
+    options: dict[str, Any]
+    players: list[str]
+    dead: list[str] = field(default_factory=list)
+    replacements: dict[str, str] = field(default_factory=dict)
+    aliases: dict[str, list[str]] = field(default_factory=dict)
+    roles: dict[str, str] = field(default_factory=dict)
+    deal: dict[str, int] = field(default_factory=dict)
+
+    def seats(self) -> list[Seat]:
+        """The seating order with the host's roles; dead players start out of play."""
+        return [
+            Seat(name, self.roles.get(name), state={"alive": False} if name in self.dead else {})
+            for name in self.players
+        ]
+
+    def ruleset_options(self) -> dict[str, Any]:
+        options = dict(self.options)
+        if self.deal:
+            options["roles"] = dict(self.deal)
+        return options
+
+
+class _Lines:
+    """Finds the line of a table or key in the raw text (tomllib keeps no positions)."""
+
+    def __init__(self, text: str) -> None:
+        self.where: dict[tuple[str, ...], int] = {}
+        table: tuple[str, ...] = ()
+        for number, line in enumerate(text.splitlines(), start=1):
+            header = re.match(r"^\s*\[([^\[\]]+)\]\s*(#.*)?$", line)
+            if header:
+                table = tuple(part.strip().strip('"') for part in header.group(1).split("."))
+                self.where.setdefault(table, number)
+                continue
+            key = re.match(r'^\s*("[^"]+"|[A-Za-z0-9_\-]+)\s*=', line)
+            if key:
+                self.where.setdefault((*table, key.group(1).strip('"')), number)
+
+    def line(self, *path: str) -> int | None:
+        while path:
+            if path in self.where:
+                return self.where[path]
+            path = path[:-1]
+        return None
+
+
+def load_config(path: str | Path, *, rulesets: Mapping[str, Ruleset] | None = None) -> GameConfig:
+    """Read and check a game file; raises ConfigError listing every problem found."""
+    name = str(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(
+            name, [ConfigProblem(None, f"cannot read: {exc.strerror or exc}")]
+        ) from exc
+    return parse_config(text, name, rulesets=rulesets)
+
+
+def parse_config(
+    text: str, name: str = "<game.toml>", *, rulesets: Mapping[str, Ruleset] | None = None
+) -> GameConfig:
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        found = re.search(r"line (\d+)", str(exc))
+        raise ConfigError(
+            name, [ConfigProblem(int(found.group(1)) if found else None, f"not valid TOML: {exc}")]
+        ) from exc
+    return _Checker(raw, _Lines(text), name, rulesets).run()
+
+
+class _Checker:
+    def __init__(
+        self, raw: dict[str, Any], lines: _Lines, name: str, rulesets: Mapping[str, Ruleset] | None
+    ) -> None:
+        self.raw, self.lines, self.name = raw, lines, name
+        self.rulesets = rulesets
+        self.problems: list[ConfigProblem] = []
+
+    def problem(self, message: str, *path: str) -> None:
+        self.problems.append(ConfigProblem(self.lines.line(*path), message))
+
+    def get(self, table: str, key: str, kind: type | tuple[type, ...], default: Any = ...) -> Any:
+        value = self.raw.get(table, {}).get(key, default)
+        if value is ...:
+            self.problem(f"[{table}] needs `{key}`", table)
+            return None
+        if value is not default and not isinstance(value, kind):
+            names = (
+                kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
+            )
+            self.problem(f"[{table}] {key}: expected {names}, got {value!r}", table, key)
+            return None
+        return value
+
+    def run(self) -> GameConfig:
+        for table, value in self.raw.items():
+            if table not in _TABLES:
+                self.problem(f"unknown table [{table}] (known: {', '.join(_TABLES)})", table)
+            elif not isinstance(value, dict):
+                self.problem(f"`{table}` must be a table [{table}]", table)
+            elif _TABLES[table] is not None:
+                for key in value:
+                    if key not in _TABLES[table]:  # type: ignore[operator]
+                        self.problem(f"unknown key `{key}` in [{table}]", table, key)
+        ruleset_id = self.get("game", "ruleset", str)
+        seed = self.get("game", "seed", int, 0)
+        language = self.get("game", "language", str, "ru")
+        if language not in ("ru", "en"):
+            self.problem(f"[game] language: ru or en, got {language!r}", "game", "language")
+        review = self.get("game", "review", str, "warnings")
+        if review not in REVIEW_MODES:
+            self.problem(f"[game] review: one of {', '.join(REVIEW_MODES)}", "game", "review")
+        password = self._password()
+        schedule, start = self._schedule()
+        players = self._players()
+        dead = self._names("dead", players)
+        roles = self._str_map("roles")
+        deal = {k: v for k, v in self._plain("deal").items()}
+        for who in roles:
+            if who not in players:
+                self.problem(f"[roles] {who!r} is not in players", "roles", who)
+        for role, count in deal.items():
+            if not isinstance(count, int) or count < 0:
+                self.problem(f"[deal] {role}: expected a count, got {count!r}", "deal", role)
+        options = self._plain("options")
+        if ruleset_id is not None and self.rulesets is not None:
+            self._check_ruleset(ruleset_id, options, deal, roles, players)
+        if self.problems:
+            raise ConfigError(self.name, self.problems)
+        assert password is not None and schedule is not None and start is not None
+        return GameConfig(
+            path=self.name,
+            ruleset=ruleset_id,
+            title=self.get("game", "title", str, ""),
+            seed=seed,
+            language=language,
+            review=review,
+            receipts=self.get("game", "receipts", bool, True),
+            engine=self.get("board", "engine", str),
+            url=self.get("board", "url", str),
+            thread=str(self.get("board", "thread", (str, int))),
+            gm_user=self.get("board", "gm_user", str),
+            password=password,
+            schedule=schedule,
+            start=start,
+            options=options,
+            players=players,
+            dead=dead,
+            replacements=self._str_map("players", "replacements"),
+            aliases={k: list(v) for k, v in self._plain("players", "aliases").items()},
+            roles=roles,
+            deal=deal,
+        )
+
+    def _password(self) -> CredentialsRef | None:
+        text = self.get("board", "password", str)
+        if text is None:
+            return None
+        try:
+            return CredentialsRef.parse(text)
+        except CredentialsError:
+            # Never echo the value: it may be the password itself.
+            self.problem(
+                "[board] password must say where the password is (env:VARIABLE or "
+                "keyring:SERVICE); never put the password itself in this file",
+                "board",
+                "password",
+            )
+            return None
+
+    def _schedule(self) -> tuple[Schedule | None, datetime | None]:
+        tz = self.get("schedule", "timezone", str, "Europe/Moscow")
+        rule = self.get("schedule", "deadlines", (str, list))
+        start_text = self.get("schedule", "start", str)
+        schedule = start = None
+        if rule is not None:
+            try:
+                schedule = Schedule.parse(rule, tz)
+            except ScheduleError as exc:
+                self.problem(f"[schedule] {exc}", "schedule", "deadlines")
+        if start_text is not None and schedule is not None:
+            try:
+                start = datetime.fromisoformat(start_text)
+            except ValueError:
+                self.problem(
+                    f"[schedule] start: {start_text!r} is not a date and time", "schedule", "start"
+                )
+            else:
+                start = start.replace(tzinfo=schedule.tz) if start.tzinfo is None else start
+        return schedule, start
+
+    def _players(self) -> list[str]:
+        players = self.get("players", "players", list)
+        if not players:
+            if players == []:
+                self.problem("[players] players is empty", "players", "players")
+            return []
+        names = [str(p) for p in players]
+        seen: set[str] = set()
+        for n in names:
+            if n.casefold() in seen:
+                self.problem(f"[players] {n!r} is listed twice", "players", "players")
+            seen.add(n.casefold())
+        return names
+
+    def _names(self, key: str, players: list[str]) -> list[str]:
+        value = self.get("players", key, list, [])
+        names = [str(v) for v in value or []]
+        for n in names:
+            if n not in players:
+                self.problem(f"[players] {key}: {n!r} is not in players", "players", key)
+        return names
+
+    def _plain(self, table: str, key: str | None = None) -> dict[str, Any]:
+        value = self.raw.get(table, {})
+        if key is not None:
+            value = value.get(key, {}) if isinstance(value, dict) else {}
+        if not isinstance(value, dict):
+            self.problem(f"{table}{'.' + key if key else ''} must be a table", table, *(key or "",))
+            return {}
+        return dict(value)
+
+    def _str_map(self, table: str, key: str | None = None) -> dict[str, str]:
+        return {str(k): str(v) for k, v in self._plain(table, key).items()}
+
+    def _check_ruleset(
+        self,
+        ruleset_id: str,
+        options: dict[str, Any],
+        deal: dict[str, int],
+        roles: dict[str, str],
+        players: list[str],
+    ) -> None:
+        assert self.rulesets is not None
+        ruleset = self.rulesets.get(ruleset_id)
+        if ruleset is None:
+            known = ", ".join(sorted(self.rulesets))
+            self.problem(
+                f"[game] unknown ruleset {ruleset_id!r} (known: {known})", "game", "ruleset"
+            )
+            return
+        merged = dict(options, roles=dict(deal)) if deal else dict(options)
+        try:
+            ruleset.options(merged)
+        except RulesError as exc:
+            key = re.search(r"option (\w+)", str(exc))
+            self.problem(f"[options] {exc}", "options", key.group(1) if key else "")
+            return
+        if players and not self.problems:
+            seats = [Seat(n, roles.get(n)) for n in players]
+            try:
+                ruleset.setup(seats, merged, 0)
+            except RulesError as exc:
+                self.problem(f"setup: {exc}", "deal" if deal else "roles")

@@ -1,0 +1,86 @@
+"""GM passwords: from an environment variable or the system keyring, never from files or the store."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+
+class CredentialsError(Exception):
+    """The password could not be found; the message says where it was looked for."""
+
+
+class Secret:
+    """A password that never shows itself in a repr, a log line or an f-string."""
+
+    __slots__ = ("_value",)
+
+    def __init__(self, value: str) -> None:
+        self._value = value
+
+    def reveal(self) -> str:
+        return self._value
+
+    def __repr__(self) -> str:
+        return "Secret('********')"
+
+    __str__ = __repr__
+
+    def __format__(self, spec: str) -> str:
+        return repr(self)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Secret) and other._value == self._value
+
+    def __hash__(self) -> int:
+        return hash(("Secret", self._value))
+
+
+@dataclass(frozen=True)
+class CredentialsRef:
+    """Where a board's GM password lives: `env:VAR` or `keyring:SERVICE` (user = the GM name)."""
+
+    kind: str
+    name: str
+
+    @classmethod
+    def parse(cls, text: str) -> CredentialsRef:
+        kind, sep, name = text.partition(":")
+        if not sep or kind not in ("env", "keyring") or not name.strip():
+            raise CredentialsError(
+                f"credentials reference {text!r}: write env:VARIABLE or keyring:SERVICE"
+            )
+        return cls(kind, name.strip())
+
+    def __str__(self) -> str:
+        return f"{self.kind}:{self.name}"
+
+
+def resolve_password(
+    ref: CredentialsRef, user: str, environ: Mapping[str, str] | None = None
+) -> Secret:
+    """The GM password the reference points to; a clear error if it is not there."""
+    if ref.kind == "env":
+        env = os.environ if environ is None else environ
+        value = env.get(ref.name)
+        if not value:
+            raise CredentialsError(
+                f"the environment variable {ref.name} with the GM password of {user!r} is not set"
+            )
+        return Secret(value)
+    try:
+        import keyring  # optional: desktop machines have one, headless servers usually not
+    except ImportError:
+        raise CredentialsError(
+            f"keyring:{ref.name} needs the 'keyring' package; on a server use env:VARIABLE"
+        ) from None
+    try:
+        value = keyring.get_password(ref.name, user)
+    except Exception as exc:  # keyring backends raise their own types
+        raise CredentialsError(
+            f"the system keyring could not be read ({type(exc).__name__})"
+        ) from None
+    if not value:
+        raise CredentialsError(f"no password for {user!r} under {ref.name!r} in the system keyring")
+    return Secret(value)

@@ -1,0 +1,180 @@
+"""Game files, schedules and credentials: every error with its line, no password anywhere."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+import pytest
+from typer.testing import CliRunner
+
+import rulesets
+from engine.app.cli import app
+from engine.config import ConfigError, parse_config
+from engine.core.ruleset import get_ruleset, registered
+from engine.credentials import CredentialsError, CredentialsRef, Secret, resolve_password
+from engine.schedule import Schedule, ScheduleError
+
+MSK = ZoneInfo("Europe/Moscow")
+GOOD = """\
+[game]
+ruleset = "classic"
+seed = 7
+
+[board]
+engine = "phpbb"
+url = "https://forum.example.org"
+thread = 2
+gm_user = "Ведущий"
+password = "env:FORUMGM_GM_PASSWORD"
+
+[schedule]
+timezone = "Europe/Moscow"
+deadlines = "every day 19:00"
+start = "2026-12-01 19:00"
+
+[players]
+players = ["Вася", "Петя", "Маша", "Коля", "Оля", "Гена", "Лена"]
+dead = ["Гена"]
+aliases = {"Вася" = ["Васек"]}
+
+[deal]
+mafioso = 2
+commissar = 1
+doctor = 1
+citizen = 3
+"""
+
+
+def known() -> dict[str, object]:
+    rulesets.load_all()
+    return {r: get_ruleset(r) for r in registered()}
+
+
+def test_a_good_file() -> None:
+    config = parse_config(GOOD, rulesets=known())  # type: ignore[arg-type]
+    assert config.thread == "2" and config.review == "warnings" and config.receipts
+    assert config.start == datetime(2026, 12, 1, 19, 0, tzinfo=MSK)
+    assert str(config.password) == "env:FORUMGM_GM_PASSWORD"
+    assert config.ruleset_options()["roles"]["mafioso"] == 2
+    assert [s.state for s in config.seats()][5] == {"alive": False}
+
+
+def test_every_problem_comes_with_its_line() -> None:
+    bad = (
+        GOOD.replace('ruleset = "classic"', 'ruleset = "classic"\nreview = "sometimes"')
+        .replace('deadlines = "every day 19:00"', 'deadlines = "when we feel like it"')
+        .replace('dead = ["Гена"]', 'dead = ["Гоша"]')
+        .replace("[deal]", "[colours]\nred = 1\n[deal]")
+    )
+    with pytest.raises(ConfigError) as err:
+        parse_config(bad, rulesets=known())  # type: ignore[arg-type]
+    found = {(p.line, p.message.split(":")[0]) for p in err.value.problems}
+    lines = bad.splitlines()
+    assert (lines.index('review = "sometimes"') + 1, "[game] review") in found
+    assert any(line == lines.index('deadlines = "when we feel like it"') + 1 for line, _ in found)
+    assert any(line == lines.index('dead = ["Гоша"]') + 1 for line, _ in found)
+    assert any(line == lines.index("[colours]") + 1 for line, _ in found)
+
+
+def test_a_password_in_the_file_is_refused_without_echoing_it() -> None:
+    bad = GOOD.replace('password = "env:FORUMGM_GM_PASSWORD"', 'password = "hunter2"')
+    with pytest.raises(ConfigError) as err:
+        parse_config(bad)
+    assert "hunter2" not in str(err.value)
+    assert "never put the password itself" in str(err.value)
+
+
+def test_ruleset_options_and_setup_are_checked() -> None:
+    bad = GOOD.replace("[deal]", '[options]\nteam_shot_by = "everyone"\n[deal]')
+    with pytest.raises(ConfigError, match="team_shot_by"):
+        parse_config(bad, rulesets=known())  # type: ignore[arg-type]
+    short = GOOD.replace("citizen = 3", "citizen = 2")
+    with pytest.raises(ConfigError, match="setup: option roles lists 6 roles for 7 players"):
+        parse_config(short, rulesets=known())  # type: ignore[arg-type]
+
+
+def test_toml_syntax_error_has_a_line() -> None:
+    with pytest.raises(ConfigError) as err:
+        parse_config("[game]\nruleset = \n")
+    assert err.value.problems[0].line == 2
+
+
+def test_schedule_every_day_across_daylight_saving() -> None:
+    berlin = Schedule.parse("every day 19:00", "Europe/Berlin")
+    before = datetime(2026, 10, 24, 20, 0, tzinfo=ZoneInfo("Europe/Berlin"))
+    after = berlin.deadline_after(before)
+    assert after is not None and (after.hour, after.minute, after.day) == (19, 0, 25)
+    assert after.utcoffset() == timedelta(hours=1)  # the clocks went back that night
+
+
+def test_schedule_forms() -> None:
+    moment = datetime(2026, 12, 1, 12, 0, tzinfo=MSK)
+    assert Schedule.parse("каждый день 19:00", "Europe/Moscow").deadline_after(
+        moment
+    ) == moment.replace(hour=19)
+    assert Schedule.parse("every 12 hours", "Europe/Moscow").deadline_after(
+        moment
+    ) == moment + timedelta(hours=12)
+    listed = Schedule.parse(["2026-12-02 19:00"], "Europe/Moscow")
+    assert listed.deadline_after(moment) == datetime(2026, 12, 2, 19, tzinfo=MSK)
+    assert listed.deadline_after(datetime(2026, 12, 3, tzinfo=MSK)) is None
+    for bad in ("every day", "every 0 days 19:00", "every day 25:00", "someday"):
+        with pytest.raises(ScheduleError):
+            Schedule.parse(bad, "Europe/Moscow")
+    with pytest.raises(ScheduleError, match="time zone"):
+        Schedule.parse("every day 19:00", "Mars/Olympus")
+
+
+def test_credentials_from_the_environment_only() -> None:
+    ref = CredentialsRef.parse("env:GM_PW")
+    secret = resolve_password(ref, "Ведущий", {"GM_PW": "s3cret"})
+    assert secret.reveal() == "s3cret"
+    assert (
+        "s3cret" not in repr(secret) and "s3cret" not in f"{secret}" and "s3cret" not in str(secret)
+    )
+    with pytest.raises(CredentialsError, match=r"GM_PW .* is not set"):
+        resolve_password(ref, "Ведущий", {})
+    with pytest.raises(CredentialsError):
+        CredentialsRef.parse("s3cret")
+    assert Secret("a") == Secret("a")
+
+
+def test_cli_validate(tmp_path: Path) -> None:
+    good = tmp_path / "game.toml"
+    good.write_text(GOOD, encoding="utf-8")
+    runner = CliRunner()
+    result = runner.invoke(app, ["game", "validate", str(good)])
+    assert result.exit_code == 0 and "OK" in result.output and "7 players" in result.output
+    bad = tmp_path / "bad.toml"
+    bad.write_text(GOOD.replace("seed = 7", 'seed = "seven"'), encoding="utf-8")
+    result = runner.invoke(app, ["game", "validate", str(bad)])
+    assert result.exit_code == 1 and "line 3: [game] seed: expected int" in result.output
+
+
+def test_cli_new_writes_a_valid_file(tmp_path: Path) -> None:
+    path = tmp_path / "new.toml"
+    answers = "\n".join(
+        [
+            "classic",
+            "Мафия #8",
+            "phpbb",
+            "https://f.example.org",
+            "5",
+            "Ведущий",
+            "GM_PW",
+            "Europe/Moscow",
+            "every day 19:00",
+            "2026-12-01 19:00",
+            "Вася, Петя, Маша, Коля, Оля",
+            "mafioso=1, commissar=1, citizen=3",
+            "3",
+            "ru",
+            "warnings",
+        ]
+    )
+    result = CliRunner().invoke(app, ["game", "new", str(path)], input=answers + "\n")
+    assert result.exit_code == 0, result.output
+    assert "It is valid." in result.output
+    assert 'password = "env:GM_PW"' in path.read_text(encoding="utf-8")
