@@ -7,7 +7,6 @@ outbox holds, checking for each item's marker first so nothing is ever posted tw
 
 from __future__ import annotations
 
-import hashlib
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -16,22 +15,15 @@ from datetime import datetime
 from engine.core.events import Audience, Event
 from engine.core.orders import Channel
 from engine.core.warnings import ParseWarning
+from engine.publish import Publisher, make_marker, pm_draft, post_draft
 from engine.render import Renderer
 from engine.session import GameSession, PhaseLog
 from engine.store import OutboxDraft, Store
-from engine.store.models import OutboxKind
 from forums.board import Board
 from forums.records import Cursor, PostBody
 
-MARKER_PREFIX = "fgm:"
-
 # During-turn answers that are posts or PMs of their own, not acknowledgements.
 _OWN_PM = {"anonymous_message", "target_list"}
-
-
-def marker_line(marker: str) -> str:
-    """An unobtrusive line that lets a restarted GM see the item already went out."""
-    return f"\n[size=1][color=#999999]{MARKER_PREFIX}{marker}[/color][/size]"
 
 
 @dataclass(frozen=True)
@@ -81,10 +73,7 @@ class GameMaster:
 
     def _marker(self, kind: str, *parts: str) -> str:
         self._seq += 1
-        raw = "|".join(
-            (str(self.game_id), kind, str(self.session.state.phase), str(self._seq), *parts)
-        )
-        return hashlib.sha256(raw.encode()).hexdigest()[:16]
+        return make_marker(self.game_id, kind, self.session.state.phase, self._seq, *parts)
 
     # -- reading -----------------------------------------------------------------------
 
@@ -155,12 +144,10 @@ class GameMaster:
         return str(self.session.state.phase) if self.session.state.phase else None
 
     def _post(self, body: str, kind: str) -> OutboxDraft:
-        marker = self._marker("post", kind)
-        return OutboxDraft(OutboxKind.POST, body + marker_line(marker), marker)
+        return post_draft(body, self._marker("post", kind))
 
     def _pm(self, player: str, subject: str, body: str) -> OutboxDraft:
-        marker = self._marker("pm", player)
-        return OutboxDraft(OutboxKind.PM, body + marker_line(marker), marker, (player,), subject)
+        return pm_draft(player, subject, body, self._marker("pm", player))
 
     # -- the deadline ------------------------------------------------------------------
 
@@ -209,34 +196,4 @@ class GameMaster:
 
     async def publish(self) -> int:
         """Send every approved outbox item not yet posted; returns how many went out."""
-        sent = 0
-        already = await self._markers_on_board()
-        for item in self.store.pending(self.game_id):
-            if item.marker in already:
-                self.store.mark_posted(item.marker, already[item.marker])
-                continue
-            try:
-                if item.kind == OutboxKind.POST:
-                    board_id = await self.board.reply(self.thread_id, item.bbcode)
-                else:
-                    board_id = await self.board.send_pm(
-                        list(item.recipients), item.subject or "", item.bbcode
-                    )
-            except Exception as exc:  # the outbox keeps it for a retry with the error shown
-                self.store.mark_failed(item.marker, f"{type(exc).__name__}: {exc}")
-                continue
-            self.store.mark_posted(item.marker, board_id)
-            sent += 1
-        return sent
-
-    async def _markers_on_board(self) -> dict[str, str]:
-        found: dict[str, str] = {}
-        page = await self.board.thread_posts(self.thread_id, since=self.thread_cursor)
-        sent = await self.board.sent()
-        bodies = [(p.body, p.id) for p in page.items] + [(m.body, m.id) for m in sent.items]
-        for body, record_id in bodies:
-            text = body.full_text()
-            at = text.find(MARKER_PREFIX)
-            if at >= 0:
-                found[text[at + len(MARKER_PREFIX) : at + len(MARKER_PREFIX) + 16]] = str(record_id)
-        return found
+        return await Publisher(self.store, self.board, self.game_id, self.thread_id).publish()
