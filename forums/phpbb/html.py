@@ -1,0 +1,424 @@
+"""Post HTML as phpBB serves it → `PostBody`, the structure the order parser reads.
+
+Mirrors `forums.bbcode.parse_bbcode`, so a post read from the board and the same BBCode
+typed into a scenario give the same runs:
+
+- `<blockquote>` is a quote; `quote_author` comes from its `<cite>` (the profile link in
+  3.1+, the text before "wrote:"/«писал(а):» in 3.0) and nested quotes carry the author of
+  the innermost quote. The `<cite>` line itself is not text.
+- `<s>`, `<del>`, `<strike>` and `text-decoration: line-through` are struck;
+  `<strong>`, `<b>` and `font-weight: bold/600+` (mafiascum's `div style="font-weight:bold"`)
+  are bold.
+- Spoilers: `<details>` (the `summary` title is dropped), elements whose class is a
+  spoiler/hidebox class (mafiascum's `div.quotecontent`, its `div.quotetitle` is dropped) and
+  anything hidden with `display:none`/`visibility:hidden`: hidden text must not count.
+- Code: `<code>`, `<pre>` and phpBB's code boxes (the "Code: Select all" header dropped);
+  whitespace inside is kept.
+- `span.bbvote` (mafiascum's `[vote]`) is a bold run on a line of its own.
+- `<br>` and block elements break lines; other whitespace collapses as a browser shows it.
+- Smilies and emoji (`img.smilies`, `img.emoji`, `/smilies/` images) become their `alt`
+  text; other images are dropped, as `[img]` is.
+- `div.signature` is flagged `signature=True` (topic pages pass it separately).
+- `<a href>` gives a `Link` (made absolute against `base_url`).
+- `<script>`, `<style>`, form controls and comments are dropped.
+
+Never raises on any HTML.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from urllib.parse import urljoin
+
+from selectolax.lexbor import LexborHTMLParser, LexborNode
+
+from forums.records import Link, PostBody, TextRun
+
+__all__ = ["concat_bodies", "html_to_postbody", "quote_author_from_cite"]
+
+_BLOCK = frozenset(
+    [
+        "address",
+        "article",
+        "aside",
+        "blockquote",
+        "center",
+        "dd",
+        "details",
+        "dir",
+        "div",
+        "dl",
+        "dt",
+        "fieldset",
+        "figcaption",
+        "figure",
+        "footer",
+        "form",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "header",
+        "hr",
+        "li",
+        "main",
+        "menu",
+        "nav",
+        "ol",
+        "p",
+        "pre",
+        "section",
+        "summary",
+        "table",
+        "tbody",
+        "thead",
+        "tfoot",
+        "tr",
+        "ul",
+        "caption",
+    ]
+)
+_DROP = frozenset(
+    [
+        "script",
+        "style",
+        "noscript",
+        "template",
+        "input",
+        "button",
+        "select",
+        "textarea",
+        "option",
+        "head",
+        "title",
+        "iframe",
+        "object",
+        "embed",
+        "svg",
+        "video",
+        "audio",
+        "canvas",
+        "map",
+        "area",
+        "meta",
+        "link",
+        "base",
+    ]
+)
+_STRIKE_TAGS = frozenset({"s", "del", "strike"})
+_BOLD_TAGS = frozenset({"strong", "b"})
+_CODE_TAGS = frozenset({"code", "pre", "kbd", "samp", "tt"})
+_SPOILER_CLASSES = frozenset(
+    {
+        "spoiler",
+        "spoiler-body",
+        "spoiler-content",
+        "spoilercontent",
+        "spoiler_content",
+        "hidebox",
+        "hidebox_content",
+        "hidebox-content",
+        "hidden-content",
+        "quotecontent",
+        "sp-body",
+        "bbcode_spoiler",
+        "bbCodeSpoiler-content",
+    }
+)
+_SPOILER_TITLE_CLASSES = frozenset(
+    {
+        "quotetitle",
+        "spoiler-title",
+        "spoiler-head",
+        "spoiler_title",
+        "sp-head",
+        "hidebox_title",
+        "hidebox-title",
+        "bbCodeSpoiler-button",
+    }
+)
+_CODEBOX_CLASSES = frozenset({"codebox", "codetitle", "codecontent"})
+_QUOTE_CLASSES = frozenset({"bbCodeQuote", "quotebox"})
+_SMILEY_CLASSES = frozenset({"smilies", "smiley", "emoji", "smilie"})
+_SMILEY_SRC = re.compile(r"smil|emoji|emoticon|twemoji", re.IGNORECASE)
+_WRITES = re.compile(
+    r"\s*(?:wrote|said|писал\(а\)|написал\(а\)|писала?|написала?|пишет|сказал\(а\))\s*:.*$",
+    re.IGNORECASE | re.DOTALL,
+)
+_WS = re.compile(r"[ \t\n\r\f\v\u200b]+")
+
+
+@dataclass(frozen=True)
+class _Flags:
+    quoted: bool = False
+    struck: bool = False
+    bold: bool = False
+    spoiler: bool = False
+    code: bool = False
+    signature: bool = False
+    quote_author: str | None = None
+    pre: bool = False
+    links: tuple[int, ...] = ()
+
+
+@dataclass
+class _Out:
+    base_url: str
+    runs: list[TextRun] = field(default_factory=list)
+    links: list[tuple[str, list[str]]] = field(default_factory=list)
+    pending_space: _Flags | None = None
+    line_start: bool = True
+    break_next: bool = False
+
+    def _append(self, text: str, flags: _Flags) -> None:
+        if not text:
+            return
+        run = TextRun(
+            text,
+            quoted=flags.quoted,
+            struck=flags.struck,
+            bold=flags.bold,
+            spoiler=flags.spoiler,
+            code=flags.code,
+            signature=flags.signature,
+            quote_author=flags.quote_author,
+        )
+        for index in flags.links:
+            self.links[index][1].append(text)
+        last = self.runs[-1] if self.runs else None
+        if last is not None and replace(last, text="") == replace(run, text=""):
+            self.runs[-1] = replace(last, text=last.text + text)
+        else:
+            self.runs.append(run)
+        self.line_start = text.endswith("\n")
+
+    def text(self, text: str, flags: _Flags) -> None:
+        if not text:
+            return
+        if flags.pre:
+            self._flush_break(flags)
+            if self.pending_space is not None and not self.line_start:
+                self._append(" ", self.pending_space)
+            self.pending_space = None
+            self._append(text.replace("\r\n", "\n").replace("\r", "\n"), flags)
+            return
+        parts = _WS.split(text)
+        for i, part in enumerate(parts):
+            if i > 0 and not self.line_start:
+                self.pending_space = self.pending_space or flags
+            if not part:
+                continue
+            self._flush_break(flags)
+            if self.pending_space is not None and not self.line_start:
+                self._append(" ", self.pending_space)
+            self.pending_space = None
+            self._append(part, flags)
+
+    def _flush_break(self, flags: _Flags) -> None:
+        if self.break_next:
+            self.break_next = False
+            self.line_start_break(flags)
+
+    def newline(self, flags: _Flags) -> None:
+        self.pending_space = None
+        self.break_next = False
+        self._append("\n", flags)
+
+    def line_start_break(self, flags: _Flags) -> None:
+        """Start a new line unless at one already (block boundaries)."""
+        self.pending_space = None
+        if self.runs and not self.line_start:
+            self._append("\n", flags)
+
+    def body(self) -> PostBody:
+        runs = list(self.runs)
+        # Trim the line breaks that block boundaries leave at the very start and end.
+        while runs and not runs[0].text.strip(" \n"):
+            runs.pop(0)
+        while runs and not runs[-1].text.strip(" \n"):
+            runs.pop()
+        if runs:
+            runs[0] = replace(runs[0], text=runs[0].text.lstrip("\n"))
+            runs[-1] = replace(runs[-1], text=runs[-1].text.rstrip(" \n"))
+        links = tuple(Link(url=url, text="".join(parts).strip()) for url, parts in self.links)
+        return PostBody(tuple(r for r in runs if r.text), links)
+
+
+def _classes(node: LexborNode) -> set[str]:
+    value = node.attributes.get("class") or ""
+    return set(value.split())
+
+
+def _style(node: LexborNode) -> str:
+    return (node.attributes.get("style") or "").lower().replace(" ", "")
+
+
+def _is_bold_style(style: str) -> bool:
+    match = re.search(r"font-weight:([a-z0-9]+)", style)
+    if match is None:
+        return False
+    weight = match.group(1)
+    return weight in {"bold", "bolder"} or (weight.isdigit() and int(weight) >= 600)
+
+
+def _is_hidden_style(style: str) -> bool:
+    return "display:none" in style or "visibility:hidden" in style
+
+
+def _is_inline_style(style: str) -> bool:
+    return bool(re.search(r"display:inline(?:-block|-flex)?(?:;|!|$)", style))
+
+
+def quote_author_from_cite(cite: LexborNode) -> str | None:
+    """The quoted user's name from a quote's `<cite>` line (3.0, 3.1+ and mafiascum forms)."""
+    for link in cite.css("a"):
+        href = link.attributes.get("href") or ""
+        if "memberlist.php" in href and "viewprofile" in href:
+            name = link.text(deep=True).strip()
+            if name:
+                return name
+    text = _WS.sub(" ", cite.text(deep=True)).strip()
+    author = _WRITES.sub("", text).strip()
+    if author == text:
+        # No "wrote:": the whole line, minus a trailing colon.
+        author = text.rstrip(":").strip()
+    return author or None
+
+
+def _own_cite(quote: LexborNode) -> LexborNode | None:
+    """The `<cite>` of this quote (not one of a nested quote)."""
+    for cite in quote.css("cite"):
+        parent = cite.parent
+        while parent is not None and parent.tag != "blockquote" and parent.mem_id != quote.mem_id:
+            parent = parent.parent
+        if parent is not None and parent.mem_id == quote.mem_id:
+            return cite
+    return None
+
+
+def _attr(node: LexborNode, name: str) -> str:
+    value = node.attributes.get(name)
+    return value if isinstance(value, str) else ""
+
+
+def _walk(root: LexborNode, out: _Out, base: _Flags) -> None:
+    # Iterative depth-first walk: (node, flags, is_exit). Exits close block boundaries and
+    # the line of a vote tag.
+    stack: list[tuple[LexborNode, _Flags, str]] = [(root, base, "enter")]
+    while stack:
+        node, flags, event = stack.pop()
+        if event == "exit-block":
+            out.line_start_break(flags)
+            continue
+        if event == "exit-vote":
+            out.break_next = True
+            continue
+        if event == "exit-cell":
+            out.pending_space = out.pending_space or flags
+            continue
+        tag = node.tag or ""
+        if tag == "-text":
+            out.text(node.text(deep=False) or "", flags)
+            continue
+        if tag.startswith("-") or tag in _DROP:
+            continue
+        if tag == "br":
+            out.newline(flags)
+            continue
+        if tag == "hr":
+            out.line_start_break(flags)
+            continue
+        classes = _classes(node)
+        style = _style(node)
+        if tag == "img":
+            if classes & _SMILEY_CLASSES or _SMILEY_SRC.search(_attr(node, "src")):
+                out.text(_attr(node, "alt"), flags)
+            continue
+        if tag == "summary" or classes & _SPOILER_TITLE_CLASSES:
+            continue
+        if flags.quoted and tag == "cite":
+            continue
+        if flags.code and tag in {"dt", "p"} and classes.isdisjoint({"content"}):
+            # The "Code: Select all" header of a 3.0 (dt) / 3.1+ (p) code box.
+            parent = node.parent
+            if parent is not None and _classes(parent) & _CODEBOX_CLASSES:
+                continue
+
+        new = flags
+        if tag == "blockquote" or classes & _QUOTE_CLASSES:
+            cite = _own_cite(node)
+            author = quote_author_from_cite(cite) if cite is not None else None
+            new = replace(new, quoted=True, quote_author=author)
+        if tag in _STRIKE_TAGS or "line-through" in style:
+            new = replace(new, struck=True)
+        vote = tag == "span" and "bbvote" in classes
+        if tag in _BOLD_TAGS or _is_bold_style(style) or vote:
+            new = replace(new, bold=True)
+        if (
+            tag == "details"
+            or classes & _SPOILER_CLASSES
+            or _is_hidden_style(style)
+            or "hidden" in node.attributes
+        ):
+            new = replace(new, spoiler=True)
+        if tag in _CODE_TAGS or classes & _CODEBOX_CLASSES:
+            new = replace(new, code=True)
+        if tag in {"pre", "code", "textarea"} or "white-space:pre" in style:
+            new = replace(new, pre=True)
+        if "signature" in classes:
+            new = replace(new, signature=True)
+        if tag == "a":
+            href = _attr(node, "href").strip()
+            if href and not href.startswith(("javascript:", "#")):
+                url = urljoin(out.base_url, href) if out.base_url else href
+                out.links.append((url, []))
+                new = replace(new, links=(*new.links, len(out.links) - 1))
+
+        block = tag in _BLOCK and not _is_inline_style(style)
+        if vote:
+            out.line_start_break(flags)
+            stack.append((node, new, "exit-vote"))
+        elif block:
+            out.line_start_break(flags)
+            stack.append((node, flags, "exit-block"))
+        elif tag in {"td", "th"}:
+            stack.append((node, flags, "exit-cell"))
+        children = list(node.iter(include_text=True))
+        for child in reversed(children):
+            stack.append((child, new, "enter"))
+
+
+def html_to_postbody(node_or_html: LexborNode | str, *, base_url: str = "") -> PostBody:
+    """The `PostBody` of a post's HTML: a node (e.g. `div.content`) or an HTML string."""
+    out = _Out(base_url=base_url)
+    try:
+        if isinstance(node_or_html, str):
+            tree = LexborHTMLParser(node_or_html)
+            root = tree.body or tree.root
+            if root is None:
+                return PostBody()
+            for child in root.iter(include_text=True):
+                _walk(child, out, _Flags())
+        else:
+            _walk(node_or_html, out, _Flags())
+    except RecursionError:  # pragma: no cover - the walk is iterative; belt and braces
+        return PostBody((TextRun(""),))
+    return out.body()
+
+
+def concat_bodies(*bodies: PostBody) -> PostBody:
+    """Join bodies on separate lines (content, then signature)."""
+    runs: list[TextRun] = []
+    links: list[Link] = []
+    for body in bodies:
+        if not body.runs and not body.links:
+            continue
+        if runs and body.runs:
+            first = body.runs[0]
+            runs.append(replace(first, text="\n"))
+        runs.extend(body.runs)
+        links.extend(body.links)
+    return PostBody(tuple(runs), tuple(links))

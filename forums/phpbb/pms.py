@@ -1,0 +1,261 @@
+"""phpBB private-message pages (`ucp.php?i=pm…`): folder lists and single messages. Pure.
+
+phpBB folder ids: inbox 0, sentbox -1 (sent and read), outbox -2 (sent, not yet read by
+every recipient: phpBB moves a PM to the sentbox when its recipient opens their PM area).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime, tzinfo
+
+from selectolax.lexbor import LexborHTMLParser, LexborNode
+
+from forums.errors import LayoutChanged
+from forums.phpbb.dates import parse_board_time
+from forums.phpbb.html import concat_bodies, html_to_postbody
+from forums.phpbb.selectors import PM_PROSILVER, PMSelectors
+from forums.phpbb.topic import (
+    absolute,
+    body_section,
+    logged_in_as,
+    page_numbers,
+    query_param,
+    text_of,
+    user_id_from,
+)
+from forums.records import PrivateMessage
+
+__all__ = ["PMFolder", "PMListItem", "parse_pm_folder", "parse_pm_view"]
+
+
+@dataclass(frozen=True)
+class PMListItem:
+    id: str
+    subject: str
+    sender: str
+    sender_id: str | None
+    recipients: tuple[str, ...]
+    sent_at: datetime
+    url: str
+    unread: bool
+
+
+@dataclass(frozen=True)
+class PMFolder:
+    url: str
+    folder: str
+    items: list[PMListItem]
+    page: int
+    pages: int
+    logged_in_as: str | None
+
+
+FOLDER_NAMES = {"0": "inbox", "-1": "sentbox", "-2": "outbox"}
+_EMPTY = re.compile(
+    r"^(no messages|нет сообщений|there are no messages in this folder|в этой папке нет сообщений)\.?$",
+    re.IGNORECASE,
+)
+_EMPTY_USAGE = re.compile(r"\(\s*0\s+(?:out of|из)\s+\d+", re.IGNORECASE)
+_LABEL = re.compile(r"^\s*[^\d:]+:\s*")
+
+
+def _folder_name(tree: LexborHTMLParser, url: str, sel: PMSelectors) -> str | None:
+    node = tree.css_first(sel.current_folder)
+    if node is not None:
+        value = (node.attributes.get("value") or "").strip()
+        if value:
+            return FOLDER_NAMES.get(value, value)
+    for name in ("folder", "f"):
+        param = query_param(url, name)
+        if param:
+            return FOLDER_NAMES.get(param, param)
+    form = tree.css_first(sel.folder_form)
+    if form is not None:
+        param = query_param(form.attributes.get("action") or "", "f")
+        if param:
+            return FOLDER_NAMES.get(param, param)
+    if query_param(url, "i") == "pm" and query_param(url, "mode") in (None, "view"):
+        return "inbox"
+    return None
+
+
+def _sender_user(tree: LexborHTMLParser) -> tuple[str | None, str | None]:
+    """The logged-in user's name and id (from the header's profile link)."""
+    name = logged_in_as(tree)
+    link = tree.css_first("#username_logged_in a[href*='mode=viewprofile']")
+    return name, user_id_from(link.attributes.get("href") if link is not None else None)
+
+
+def parse_pm_folder(
+    html: str, url: str, *, tz: tzinfo, now: datetime, selectors: PMSelectors = PM_PROSILVER
+) -> PMFolder:
+    """A folder list (inbox, outbox, sentbox, custom folders), newest first as served."""
+    sel = selectors
+    tree = LexborHTMLParser(html)
+    form = tree.css_first(sel.folder_form)
+    if form is None:
+        if tree.css_first("input[name='password']") is not None:
+            raise LayoutChanged(url, "not a PM folder: a login form (not logged in?)")
+        raise LayoutChanged(
+            url, f"not a PM folder page (no {sel.folder_form}; section {body_section(tree)})"
+        )
+    folder = _folder_name(tree, url, sel) or "unknown"
+    me, my_id = _sender_user(tree)
+    rows = form.css(f"{sel.folder_list} {sel.folder_row}")
+    if not rows:
+        texts = [text_of(n) for n in form.css("p strong, p")]
+        if not any(_EMPTY.match(t) for t in texts) and not any(
+            _EMPTY_USAGE.search(t) for t in texts
+        ):
+            raise LayoutChanged(
+                url, f"PM folder {folder!r} shows no messages and no 'empty' notice"
+            )
+        items: list[PMListItem] = []
+    else:
+        items = [_list_item(row, url, folder, me, my_id, sel, tz=tz, now=now) for row in rows]
+    numbers = page_numbers(form.css(sel.pagination))
+    page, pages = numbers if numbers is not None else (1, 1)
+    return PMFolder(
+        url=url, folder=folder, items=items, page=page, pages=max(page, pages), logged_in_as=me
+    )
+
+
+def _list_item(
+    row: LexborNode,
+    url: str,
+    folder: str,
+    me: str | None,
+    my_id: str | None,
+    sel: PMSelectors,
+    *,
+    tz: tzinfo,
+    now: datetime,
+) -> PMListItem:
+    title = row.css_first(sel.row_title)
+    if title is None:
+        raise LayoutChanged(url, f"a PM row without a subject link ({sel.row_title})")
+    href = title.attributes.get("href") or ""
+    msg_id = query_param(href, "p")
+    if not msg_id:
+        raise LayoutChanged(url, f"a PM row without a message id ({href!r})")
+    item = row.css_first(sel.row_item)
+    classes = set(((item or row).attributes.get("class") or "").split())
+    unread = "pm_unread" in classes or "pm_unread" in (row.attributes.get("class") or "")
+    users = row.css(sel.row_user)
+    inner = row.css_first("div.list-inner") or row
+    inner_text = text_of(inner)
+    info = row.css_first(sel.row_info)
+    if info is not None and text_of(info):
+        time_text = _LABEL.sub("", text_of(info), count=1)
+    elif "»" in inner_text:
+        time_text = inner_text.rsplit("»", 1)[1]
+    else:
+        raise LayoutChanged(url, f"PM {msg_id} has no time in the folder list")
+    try:
+        sent_at = parse_board_time(time_text.strip(), tz=tz, now=now)
+    except ValueError:
+        raise LayoutChanged(url, f"PM {msg_id} has an unreadable time {time_text!r}") from None
+    names = tuple(text_of(u) for u in users if text_of(u))
+    sent_folder = folder in {"outbox", "sentbox"} or (
+        info is not None and "»" not in inner_text and bool(names)
+    )
+    if sent_folder:
+        sender, sender_id, recipients = me or "", my_id, names
+    else:
+        if not users:
+            raise LayoutChanged(url, f"PM {msg_id} has no sender in the folder list")
+        sender = text_of(users[0])
+        sender_id = user_id_from(users[0].attributes.get("href"))
+        recipients = (me,) if me else ()
+    return PMListItem(
+        id=msg_id,
+        subject=text_of(title),
+        sender=sender,
+        sender_id=sender_id,
+        recipients=recipients,
+        sent_at=sent_at,
+        url=absolute(url, href),
+        unread=unread,
+    )
+
+
+def parse_pm_view(
+    html: str, url: str, *, tz: tzinfo, now: datetime, selectors: PMSelectors = PM_PROSILVER
+) -> PrivateMessage:
+    """One opened PM (`ucp.php?i=pm&mode=view&p=ID`); the message history below is ignored."""
+    sel = selectors
+    tree = LexborHTMLParser(html)
+    message = tree.css_first(sel.message)
+    if message is None:
+        if tree.css_first("input[name='password']") is not None:
+            raise LayoutChanged(url, "not a PM view: a login form (not logged in?)")
+        raise LayoutChanged(url, f"not a PM view page (no {sel.message})")
+    msg_id = (message.attributes.get("id") or "").removeprefix("post-")
+    author = message.css_first(sel.message_author)
+    if author is None:
+        raise LayoutChanged(url, f"PM {msg_id} has no header ({sel.message_author})")
+    sent_text, sender_node, recipient_nodes = _split_header(author)
+    if sender_node is None:
+        raise LayoutChanged(url, f"PM {msg_id} has no sender")
+    if not sent_text:
+        raise LayoutChanged(url, f"PM {msg_id} has no time")
+    try:
+        sent_at = parse_board_time(sent_text, tz=tz, now=now)
+    except ValueError:
+        raise LayoutChanged(url, f"PM {msg_id} has an unreadable time {sent_text!r}") from None
+    content = message.css_first(sel.message_content)
+    if content is None:
+        raise LayoutChanged(url, f"PM {msg_id} has no content ({sel.message_content})")
+    body = html_to_postbody(content, base_url=url)
+    signature = message.css_first(sel.message_signature)
+    if signature is not None:
+        body = concat_bodies(body, html_to_postbody(signature, base_url=url))
+    subject = text_of(message.css_first(sel.message_subject))
+    return PrivateMessage(
+        id=msg_id,
+        sender=text_of(sender_node),
+        sender_id=user_id_from(sender_node.attributes.get("href")),
+        recipients=tuple(text_of(n) for n in recipient_nodes if text_of(n)),
+        sent_at=sent_at,
+        subject=subject,
+        body=body,
+        url=absolute(url, f"./ucp.php?i=pm&mode=view&p={msg_id}"),
+        raw=content.inner_html,
+    )
+
+
+def _split_header(author: LexborNode) -> tuple[str, LexborNode | None, list[LexborNode]]:
+    """`<strong>Sent:</strong> DATE <br><strong>From:</strong> <a> <br><strong>To:</strong> <a>…`
+
+    Sections are split at `<br>`: the first holds the time, the second the sender, the
+    rest the recipients (To, Bcc; users and groups).
+    """
+    sections: list[list[LexborNode]] = [[]]
+    for child in author.iter(include_text=True):
+        if child.tag == "br":
+            sections.append([])
+        else:
+            sections[-1].append(child)
+    sent_text = ""
+    if sections:
+        parts = [
+            (c.text(deep=True) or "") for c in sections[0] if c.tag == "-text" or c.tag == "span"
+        ]
+        sent_text = re.sub(r"\s+", " ", "".join(parts)).strip()
+    sender = None
+    recipients: list[LexborNode] = []
+    for index, section in enumerate(sections[1:]):
+        links = [
+            link
+            for node in section
+            if node.tag != "-text"
+            for link in ([node] if node.tag == "a" else node.css("a"))
+            if link.attributes.get("href")
+        ]
+        if index == 0:
+            sender = links[0] if links else None
+        else:
+            recipients.extend(links)
+    return sent_text, sender, recipients

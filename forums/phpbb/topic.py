@@ -1,0 +1,392 @@
+"""A phpBB topic page (`viewtopic.php`) → `TopicPage` with its `Post`s. Pure: no I/O.
+
+A page that yields no posts, a post without an author or a time, or a page that is not a
+topic page raises `LayoutChanged(url, what)`: never an empty list that reads as "no votes".
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime, tzinfo
+from urllib.parse import parse_qs, urljoin, urlsplit
+
+from selectolax.lexbor import LexborHTMLParser, LexborNode
+
+from forums.errors import LayoutChanged
+from forums.phpbb.dates import parse_board_time
+from forums.phpbb.html import concat_bodies, html_to_postbody
+from forums.phpbb.selectors import TOPIC_VARIANTS, TopicSelectors
+from forums.records import EditInfo, Post, PostBody
+
+__all__ = ["TopicPage", "parse_topic_page"]
+
+
+@dataclass(frozen=True)
+class TopicPage:
+    url: str
+    thread_id: str
+    title: str
+    posts: list[Post]
+    page: int
+    pages: int
+    per_page: int
+    start: int
+    total_posts: int | None
+    logged_in_as: str | None
+
+
+DEFAULT_PER_PAGE = 10
+"""phpBB's default posts per page, used only when a one-page topic does not show it."""
+
+_WS = re.compile(r"\s+")
+_EDIT_EN = re.compile(
+    r"Last edited by (?P<by>.+?) on (?P<at>.+?), edited (?P<n>\d+) times? in total", re.I
+)
+_EDIT_RU = re.compile(
+    r"Последний раз редактировал(?:ось|а|)\s+(?P<rest>.+?),\s*всего редактировал(?:ось|а|)\s+"
+    r"(?P<n>\d+)\s*раз",
+    re.I,
+)
+_TOTAL = re.compile(
+    r"(\d[\d,.\s\u00a0]*?)\s*(?:posts?|replies|messages?|сообщени\w*|ответ\w*)", re.IGNORECASE
+)
+_PAGE_OF = re.compile(r"(?:Page|Страница)\s*(\d+)\s*(?:of|из)\s*(\d+)", re.IGNORECASE)
+
+
+# --- helpers shared with pms.py ---------------------------------------------------------
+
+
+def text_of(node: LexborNode | None) -> str:
+    if node is None:
+        return ""
+    return _WS.sub(" ", node.text(deep=True, separator="", strip=False)).strip()
+
+
+def query_param(url: str, name: str) -> str | None:
+    values = parse_qs(urlsplit(url.replace("&amp;", "&")).query).get(name)
+    return values[0] if values else None
+
+
+def user_id_from(href: str | None) -> str | None:
+    if not href or "memberlist.php" not in href:
+        return None
+    return query_param(href, "u")
+
+
+def profile_link(node: LexborNode | None) -> LexborNode | None:
+    if node is None:
+        return None
+    for link in node.css("a"):
+        href = link.attributes.get("href") or ""
+        if "memberlist.php" in href and "viewprofile" in href and text_of(link):
+            return link
+    return None
+
+
+def logged_in_as(tree: LexborHTMLParser) -> str | None:
+    """The user the page was served to (prosilver header, or 3.0's "Logout [ Name ]")."""
+    for selectors in TOPIC_VARIANTS:
+        node = tree.css_first(selectors.logged_in_name)
+        if node is not None and text_of(node):
+            return text_of(node)
+        for link in tree.css(selectors.logout_link):
+            match = re.search(r"\[\s*(.+?)\s*\]", text_of(link))
+            if match:
+                return match.group(1)
+    return None
+
+
+def body_section(tree: LexborHTMLParser) -> str | None:
+    body = tree.body
+    if body is None:
+        return None
+    for cls in (body.attributes.get("class") or "").split():
+        if cls.startswith("section-"):
+            return cls.removeprefix("section-")
+    return None
+
+
+def page_numbers(pagination: list[LexborNode]) -> tuple[int, int] | None:
+    """(page, pages) from a pagination block: "Page 2 of 7" / «Страница 2 из 7»."""
+    for node in pagination:
+        match = _PAGE_OF.search(text_of(node))
+        if match:
+            return int(match.group(1)), int(match.group(2))
+    for node in pagination:
+        active = node.css_first("li.active span, li.active")
+        if active is not None and text_of(active).isdigit():
+            numbers = [int(text_of(n)) for n in node.css("li a, li span") if text_of(n).isdigit()]
+            page = int(text_of(active))
+            return page, max([page, *numbers])
+    return None
+
+
+def absolute(url: str, href: str) -> str:
+    return urljoin(url, href)
+
+
+# --- the topic page ---------------------------------------------------------------------
+
+
+def parse_topic_page(html: str, url: str, *, tz: tzinfo, now: datetime) -> TopicPage:
+    """Parse one `viewtopic.php` page. Post.number is the position in the thread."""
+    tree = LexborHTMLParser(html)
+    selectors, post_nodes = _find_posts(tree)
+    if selectors is None:
+        raise LayoutChanged(url, _why_no_posts(tree))
+
+    thread_id = _thread_id(tree, url, selectors)
+    if thread_id is None:
+        raise LayoutChanged(url, "no topic id (no t= in the URL, title or links)")
+    title = (
+        text_of(tree.css_first(selectors.topic_title))
+        or text_of(tree.css_first("h2.topic-title, #page-body h2, h2"))
+        or _title_from_head(tree)
+    )
+
+    pagination = tree.css(selectors.pagination)
+    numbers = page_numbers(pagination)
+    per_page = _per_page(tree, pagination)
+    url_start = query_param(url, "start")
+    if numbers is not None:
+        page, pages = numbers
+    else:
+        page, pages = 1, 1
+    if per_page is None:
+        per_page = DEFAULT_PER_PAGE if len(post_nodes) <= DEFAULT_PER_PAGE else len(post_nodes)
+        if pages > 1 and page < pages:
+            per_page = len(post_nodes)
+    if url_start is not None and url_start.isdigit() and numbers is None:
+        start = int(url_start)
+        page = start // per_page + 1
+    else:
+        start = (page - 1) * per_page
+    total = _total_posts(pagination)
+
+    posts = [
+        _parse_post(node, selectors, url, thread_id, start + index + 1, tz=tz, now=now)
+        for index, node in enumerate(post_nodes)
+    ]
+    return TopicPage(
+        url=url,
+        thread_id=thread_id,
+        title=title,
+        posts=posts,
+        page=page,
+        pages=max(pages, page),
+        per_page=per_page,
+        start=start,
+        total_posts=total,
+        logged_in_as=logged_in_as(tree),
+    )
+
+
+def _find_posts(tree: LexborHTMLParser) -> tuple[TopicSelectors | None, list[LexborNode]]:
+    for selectors in TOPIC_VARIANTS:
+        nodes = [
+            n
+            for n in tree.css(selectors.post)
+            if re.fullmatch(r"p\d+", n.attributes.get("id") or "")
+            and n.css_first(selectors.author_line) is not None
+        ]
+        if nodes:
+            return selectors, nodes
+    return None, []
+
+
+def _why_no_posts(tree: LexborHTMLParser) -> str:
+    section = body_section(tree)
+    if tree.css_first("form#login, input[name='login'], input[name='password']") is not None:
+        return "not a topic page: a login form (not logged in or session expired?)"
+    if section is not None and section != "viewtopic":
+        return f"not a topic page (body class section-{section})"
+    if tree.css_first("div.post[id^='p']") is not None:
+        return (
+            "posts found, but none has an author line (selectors: "
+            + ", ".join(s.name for s in TOPIC_VARIANTS)
+            + ")"
+        )
+    return "no posts found (selectors: " + ", ".join(s.name for s in TOPIC_VARIANTS) + ")"
+
+
+def _title_from_head(tree: LexborHTMLParser) -> str:
+    title = text_of(tree.css_first("title"))
+    return re.sub(r"^\(\d+\)\s*", "", title)
+
+
+def _thread_id(tree: LexborHTMLParser, url: str, selectors: TopicSelectors) -> str | None:
+    candidates: list[str | None] = []
+    title = tree.css_first(selectors.topic_title)
+    if title is not None:
+        candidates.append(title.attributes.get("href"))
+    canonical = tree.css_first("link[rel='canonical']")
+    if canonical is not None:
+        candidates.append(canonical.attributes.get("href"))
+    candidates.append(url)
+    hidden = tree.css_first("input[name='t']")
+    if hidden is not None and (hidden.attributes.get("value") or "").isdigit():
+        return hidden.attributes.get("value")
+    for link in tree.css("a[href*='viewtopic.php']"):
+        candidates.append(link.attributes.get("href"))
+    for href in candidates:
+        if href and "viewtopic.php" in href:
+            t = query_param(href, "t")
+            if t and t.isdigit():
+                return t
+    return None
+
+
+def _per_page(tree: LexborHTMLParser, pagination: list[LexborNode]) -> int | None:
+    node = tree.css_first("[data-per-page]")
+    if node is not None:
+        value = node.attributes.get("data-per-page") or ""
+        if value.isdigit() and int(value) > 0:
+            return int(value)
+    # From a page link: "start=50" labelled 3 → 25 per page.
+    for block in pagination:
+        for link in block.css("a[href*='start=']"):
+            label = text_of(link)
+            start = query_param(link.attributes.get("href") or "", "start")
+            if label.isdigit() and int(label) > 1 and start and start.isdigit():
+                return int(start) // (int(label) - 1) or None
+    return None
+
+
+def _total_posts(pagination: list[LexborNode]) -> int | None:
+    for node in pagination:
+        match = _TOTAL.search(text_of(node))
+        if match:
+            digits = re.sub(r"\D", "", match.group(1))
+            if digits:
+                return int(digits)
+    return None
+
+
+def _parse_post(
+    node: LexborNode,
+    selectors: TopicSelectors,
+    url: str,
+    thread_id: str,
+    number: int,
+    *,
+    tz: tzinfo,
+    now: datetime,
+) -> Post:
+    post_id = (node.attributes.get("id") or "")[1:]
+    where = f"post p{post_id}"
+    author_line = node.css_first(selectors.author_line)
+    link = profile_link(author_line) or node.css_first(selectors.profile_name)
+    author = text_of(link)
+    if link is None or not author:
+        raise LayoutChanged(url, f"{where} has no author")
+    author_id = user_id_from(link.attributes.get("href"))
+
+    posted_at = _post_time(author_line, selectors, url, where, tz=tz, now=now)
+
+    content = node.css_first(selectors.content)
+    classes = set((node.attributes.get("class") or "").split())
+    deleted = "deleted" in classes
+    if content is None and not deleted:
+        raise LayoutChanged(url, f"{where} has no content ({selectors.content})")
+    body = html_to_postbody(content, base_url=url) if content is not None else None
+    signature = node.css_first(selectors.signature)
+    if body is not None and signature is not None:
+        body = concat_bodies(body, html_to_postbody(signature, base_url=url))
+
+    edit = None
+    for notice in node.css(selectors.edit_notice):
+        edit = parse_edit_notice(notice, tz=tz, now=now)
+        if edit is not None:
+            break
+
+    return Post(
+        id=post_id,
+        thread_id=thread_id,
+        number=number,
+        author=author,
+        author_id=author_id,
+        posted_at=posted_at,
+        body=body if body is not None else PostBody(),
+        url=absolute(url, f"./viewtopic.php?p={post_id}#p{post_id}"),
+        edit=edit,
+        deleted=deleted,
+        raw=content.inner_html if content is not None else None,
+    )
+
+
+def _post_time(
+    author_line: LexborNode | None,
+    selectors: TopicSelectors,
+    url: str,
+    where: str,
+    *,
+    tz: tzinfo,
+    now: datetime,
+) -> datetime:
+    if author_line is None:
+        raise LayoutChanged(url, f"{where} has no author line ({selectors.author_line})")
+    stamp = author_line.css_first(selectors.time)
+    if stamp is not None:
+        value = (stamp.attributes.get("datetime") or "").strip()
+        try:
+            parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))
+        except ValueError:
+            parsed = None
+        if parsed is not None and parsed.tzinfo is not None:
+            return parsed.astimezone(tz)
+        shown = text_of(stamp)
+    else:
+        # phpBB 3.0: "by <a>Name</a> » Sun May 26, 2019 4:34 pm"
+        text = text_of(author_line)
+        shown = text.rsplit("»", 1)[1].strip() if "»" in text else ""
+    if not shown:
+        raise LayoutChanged(url, f"{where} has no time")
+    try:
+        return parse_board_time(shown, tz=tz, now=now)
+    except ValueError:
+        raise LayoutChanged(url, f"{where} has an unreadable time {shown!r}") from None
+
+
+def parse_edit_notice(notice: LexborNode, *, tz: tzinfo, now: datetime) -> EditInfo | None:
+    """EditInfo from «Последний раз редактировалось X DATE, всего редактировалось N раз» /
+    "Last edited by X on DATE, edited N times in total"; None if the notice is no edit notice.
+    """
+    text = text_of(notice)
+    link = profile_link(notice)
+    editor = text_of(link) if link is not None else None
+    match = _EDIT_EN.search(text)
+    if match is not None:
+        by = editor or match.group("by")
+        at_text = match.group("at")
+        if editor and text.find(editor) >= 0:
+            tail = text[text.find(editor) + len(editor) :]
+            tail_match = re.match(r"\s*on\s+(.+?), edited \d+", tail)
+            if tail_match:
+                at_text = tail_match.group(1)
+        return EditInfo(by=by, at=_maybe_time(at_text, tz, now), count=int(match.group("n")))
+    match = _EDIT_RU.search(text)
+    if match is not None:
+        rest = match.group("rest")
+        if editor and rest.startswith(editor):
+            by, at_text = editor, rest[len(editor) :].strip()
+        else:
+            by, at_text = _split_name_date(rest, tz, now)
+        return EditInfo(by=by, at=_maybe_time(at_text, tz, now), count=int(match.group("n")))
+    return None
+
+
+def _maybe_time(text: str, tz: tzinfo, now: datetime) -> datetime | None:
+    try:
+        return parse_board_time(text, tz=tz, now=now)
+    except ValueError:
+        return None
+
+
+def _split_name_date(rest: str, tz: tzinfo, now: datetime) -> tuple[str | None, str]:
+    words = rest.split(" ")
+    for i in range(1, len(words)):
+        candidate = " ".join(words[i:])
+        if _maybe_time(candidate, tz, now) is not None:
+            return " ".join(words[:i]), candidate
+    return None, rest
