@@ -58,6 +58,18 @@ class GamesRepo(RepoBase):
             raise NotFound(f"no board with id {board_id}")
         return board
 
+    def find_board(self, base_url: str, gm_user: str) -> Board | None:
+        with self._sessions() as s:
+            query = select(Board).where(Board.base_url == base_url, Board.gm_user == gm_user)
+            return s.scalars(query).first()
+
+    def games(self, status: GameStatus | None = None) -> list[Game]:
+        with self._sessions() as s:
+            query = select(Game).order_by(Game.id)
+            if status is not None:
+                query = query.where(Game.status == status)
+            return list(s.scalars(query))
+
     def create_game(
         self,
         board_id: int,

@@ -1,0 +1,315 @@
+"""One game under the service: each step reads the store, does the next thing, records it.
+
+A phase goes open → frozen → resolved → published. Every step can be run again after a
+crash: reading is incremental, resolution is a replay from stored posts, drafts have stable
+markers, and publishing checks the board for each marker before sending.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable
+from datetime import datetime, timedelta
+from typing import Any
+
+import rulesets
+from engine.config import GameConfig
+from engine.core.events import Audience, Event
+from engine.core.model import GameState
+from engine.core.orders import Channel
+from engine.core.phases import Phase
+from engine.core.ruleset import Ruleset
+from engine.core.warnings import ParseWarning
+from engine.publish import Publisher, make_marker, pm_draft, post_draft
+from engine.render import Renderer
+from engine.service.replay import Incoming, Replay, replay_phase
+from engine.session import GameSession
+from engine.store import OutboxDraft, Store
+from engine.store.models import GameStatus, OutboxStatus, PhaseRecord, PhaseStatus
+from engine.store.repo.raw import Recorded
+from forums.board import Board
+from forums.records import Cursor
+
+Clock = Callable[[], datetime]
+RECEIPT_TYPES = {
+    "vote_accepted",
+    "vote_withdrawn",
+    "order_accepted",
+    "order_cancelled",
+    "anon_sent",
+    "order_rejected",
+    "thread_vote_reminder",
+}
+
+
+class GameDriver:
+    """Drives one configured game on one board, one idempotent step at a time."""
+
+    def __init__(self, store: Store, board: Board, config: GameConfig, *, clock: Clock) -> None:
+        self.store = store
+        self.board = board
+        self.config = config
+        self.clock = clock
+        self.ruleset: Ruleset = rulesets.find(config.ruleset)
+        self.renderer = Renderer.for_ruleset(self.ruleset, config.language, tz=config.schedule.tz)
+        self.game_id = self._ensure_game()
+        self.thread_cursor: Cursor | None = None
+        self.inbox_cursor: Cursor | None = None
+        self.publisher = Publisher(store, board, self.game_id, config.thread)
+
+    def _ensure_game(self) -> int:
+        c = self.config
+        board = self.store.find_board(c.url, c.gm_user)
+        if board is None:
+            board = self.store.create_board(
+                c.engine, c.url, c.gm_user, credentials_ref=str(c.password)
+            )
+        game = self.store.find_game(board.id, c.thread)
+        if game is None:
+            game = self.store.create_game(
+                board.id,
+                c.thread,
+                c.ruleset,
+                seed=c.seed,
+                options=c.ruleset_options(),
+                title=c.title,
+                language=c.language,
+                time_zone=str(c.schedule.tz),
+            )
+        return game.id
+
+    # -- start ---------------------------------------------------------------------------
+
+    def start(self) -> bool:
+        """Deal roles and queue the opening post and role PMs; False if already started."""
+        if self.store.load_state(self.game_id) is not None:
+            return False
+        c = self.config
+        session = GameSession.new(self.ruleset, c.seats(), c.ruleset_options(), c.seed, c.aliases)
+        for seat, p in enumerate(session.state.players, start=1):
+            self.store.add_player(self.game_id, p.name, seat=seat, role=p.role, faction=p.faction)
+        deadline = c.schedule.deadline_after(c.start)
+        if deadline is None:
+            raise ValueError("the schedule has no deadline after the start")
+        log = session.open_phase(c.start, deadline)
+        self.store.open_phase(self.game_id, log.phase, session.state)
+        self.store.save_state(
+            self.game_id, session.state, in_play=self.ruleset.in_play(session.state)
+        )
+        drafts = [
+            post_draft(self.renderer.render_event_post(e), make_marker(self.game_id, "opening"))
+            for e in log.events
+            if e.audience is Audience.PUBLIC and e.type == "game_started"
+        ]
+        for player in session.state.names:
+            body = self.renderer.render_private(log.events, player)
+            if body:
+                marker = make_marker(self.game_id, "role", player)
+                drafts.append(pm_draft(player, self._subject("role"), body, marker))
+        # Game-level drafts (no phase): the host approves the start unless review is auto.
+        self.store.enqueue(self.game_id, None, drafts)
+        if c.review == "auto":
+            self.store.approve(self.game_id, None)
+        self.store.set_game_status(self.game_id, GameStatus.RUNNING)
+        return True
+
+    def _subject(self, kind: str, number: int | None = None) -> str:
+        ru = self.config.language == "ru"
+        words = {
+            "role": "Ваша роль" if ru else "Your role",
+            "receipt": "Ведущий: принято" if ru else "GM: received",
+            "results": (f"Итоги хода {number}" if ru else f"Results of turn {number}"),
+        }
+        return words[kind]
+
+    # -- reading -------------------------------------------------------------------------
+
+    async def read(self, *, full: bool) -> set[str]:
+        """Fetch posts and PMs into the store; returns the ids that are new or changed."""
+        page = await self.board.thread_posts(
+            self.config.thread, since=None if full else self.thread_cursor
+        )
+        inbox = await self.board.inbox(since=None if full else self.inbox_cursor)
+        self.thread_cursor, self.inbox_cursor = page.cursor, inbox.cursor
+        fresh: set[str] = set()
+        for post in page.items:
+            if self.store.record_post(self.game_id, post) is not Recorded.UNCHANGED:
+                fresh.add(post.id)
+        for pm in inbox.items:
+            if self.store.record_pm(self.game_id, pm) is not Recorded.UNCHANGED:
+                fresh.add(pm.id)
+        return fresh
+
+    def _items(self, until: datetime) -> list[Incoming]:
+        gm = self.config.gm_user.casefold()
+        items = [
+            Incoming(p.id, Channel.THREAD, p.author, p.posted_at, p.body, p.url)
+            for p in self.store.posts_as_of(self.game_id, self.config.thread, until)
+            if p.author.casefold() != gm and not p.deleted
+        ]
+        items += [
+            Incoming(m.id, Channel.PM, m.sender, m.sent_at, m.body, m.url)
+            for m in self.store.pms_as_of(self.game_id, until)
+            if m.sender.casefold() != gm
+        ]
+        return items
+
+    def replay(self, ph: PhaseRecord, until: datetime) -> Replay:
+        fixes = {
+            (w.warning.source.post_id, w.warning.source.line): (w.warning, w.fix)
+            for w in self.store.parse_warnings(self.game_id, ph.phase)
+            if w.resolved_by_host and w.warning.source and w.warning.source.post_id
+        }
+        previous = [p for p in self.store.phases(self.game_id) if p.deadline < ph.deadline]
+        since = max((p.deadline for p in previous), default=ph.opened_at - timedelta(seconds=1))
+        replay = replay_phase(
+            self.ruleset,
+            ph.state_before,
+            ph.phase,
+            ph.opened_at,
+            ph.deadline,
+            self._items(until),
+            since=since,
+            aliases=self.config.aliases,
+            fixes=fixes,
+        )
+        log = replay.session.log
+        assert replay.session.inputs is not None and log is not None
+        self.store.save_parse(self.game_id, ph.phase, replay.session.inputs.log, log.warnings)
+        return replay
+
+    async def poll(self, ph: PhaseRecord, now: datetime) -> int:
+        """Read what is new, take it, and answer: ratings in the thread, one receipt PM per player."""
+        fresh = await self.read(full=False)
+        if not fresh:
+            return 0
+        replay = self.replay(ph, now)
+        drafts: list[OutboxDraft] = []
+        per_player: dict[str, list[Event]] = defaultdict(list)
+        for item_id in sorted(fresh):
+            events, _ = replay.answers.get(item_id, ([], []))
+            for n, event in enumerate(events):
+                if event.audience is Audience.PUBLIC:
+                    marker = make_marker(self.game_id, ph.phase, "answer", item_id, n)
+                    drafts.append(post_draft(self.renderer.render_event_post(event), marker))
+                elif event.audience is Audience.PRIVATE and (
+                    self.config.receipts or event.type not in RECEIPT_TYPES
+                ):
+                    for to in event.to:
+                        per_player[to].append(event)
+        batch = ",".join(sorted(fresh))
+        for player, mine in sorted(per_player.items()):
+            body = self.renderer.render_private(mine, player)
+            if body:
+                marker = make_marker(self.game_id, ph.phase, "receipt", player, batch)
+                drafts.append(pm_draft(player, self._subject("receipt"), body, marker))
+        self._enqueue_new(ph.phase, drafts)
+        self.store.approve(self.game_id, ph.phase)
+        return len(fresh)
+
+    def _enqueue_new(self, phase: str | None, drafts: list[OutboxDraft]) -> None:
+        """Queue drafts whose markers are not yet taken (a re-run queues nothing twice)."""
+        keep = []
+        for draft in drafts:
+            existing = self.store.find_by_marker(draft.marker)
+            if existing is None or existing.status is OutboxStatus.DRAFT:
+                keep.append(draft)
+        if keep:
+            self.store.enqueue(self.game_id, phase, keep)
+
+    # -- the deadline --------------------------------------------------------------------
+
+    async def freeze(self, ph: PhaseRecord, now: datetime) -> None:
+        """Read every page again (edits and deletions), then take no more commands."""
+        await self.read(full=True)
+        self.store.freeze_phase(self.game_id, ph.phase, at=now)
+
+    def resolve(self, ph: PhaseRecord) -> list[ParseWarning]:
+        """Resolve from the posts as they were at the deadline; queue the drafts."""
+        replay = self.replay(ph, ph.deadline)
+        session = replay.session
+        assert session.inputs is not None
+        nxt = self.config.schedule.deadline_after(ph.deadline)
+        if nxt is not None:
+            session.inputs.data["next_deadline"] = nxt
+        log = session.resolve()
+        state = session.state
+        self.store.resolve_phase(
+            self.game_id, ph.phase, log.events, state, in_play=log.in_play_after
+        )
+        number = log.phase.id.number
+        public = [e for e in log.resolution if e.audience is Audience.PUBLIC]
+        ctx: dict[str, Any] = {"players": state.names}
+        drafts = [
+            post_draft(
+                self.renderer.render_public(public, phase=ph.phase, context=ctx),
+                make_marker(self.game_id, ph.phase, "results"),
+            )
+        ]
+        for player in state.names:
+            body = self.renderer.render_private(log.resolution, player)
+            if body:
+                marker = make_marker(self.game_id, ph.phase, "results-pm", player)
+                drafts.append(pm_draft(player, self._subject("results", number), body, marker))
+        self.store.enqueue(self.game_id, ph.phase, drafts)
+        held = self.held_warnings(ph)
+        if self.config.review == "auto" or (self.config.review == "warnings" and not held):
+            self.store.approve(self.game_id, ph.phase)
+        return held
+
+    def held_warnings(self, ph: PhaseRecord) -> list[ParseWarning]:
+        return [
+            w.warning
+            for w in self.store.parse_warnings(self.game_id, ph.phase, unresolved_only=True)
+            if not w.warning.accepted
+        ]
+
+    # -- publishing and the next phase ---------------------------------------------------
+
+    def _phase_done(self, ph: PhaseRecord) -> bool:
+        items = self.store.outbox(self.game_id, ph.phase)
+        return bool(items) and all(i.status is OutboxStatus.POSTED for i in items)
+
+    def open_next(self, ph: PhaseRecord, now: datetime) -> PhaseRecord | None:
+        state = self.store.load_state(self.game_id)
+        assert state is not None
+        if state.finished:
+            self.store.set_game_status(self.game_id, GameStatus.FINISHED)
+            return None
+        deadline = self.config.schedule.deadline_after(max(now, ph.deadline))
+        if deadline is None:
+            return None  # the host's list of deadlines has run out: nothing to schedule
+        state.phase = self.ruleset.next_phase(GameState.from_json(ph.state_before))
+        return self.store.open_phase(self.game_id, Phase(state.phase, now, deadline), state)
+
+    async def step(self, now: datetime | None = None) -> str:
+        """Do everything that is due now; returns what the game is waiting for."""
+        now = now or self.clock()
+        await self.publisher.publish()
+        while True:
+            ph = self.store.current_phase(self.game_id)
+            if ph is None:
+                return "not started"
+            if ph.status is PhaseStatus.OPEN:
+                if now < ph.deadline:
+                    await self.poll(ph, now)
+                    await self.publisher.publish()
+                    return f"{ph.phase}: open until {ph.deadline.isoformat()}"
+                await self.freeze(ph, now)
+                continue
+            if ph.status is PhaseStatus.FROZEN:
+                self.resolve(ph)
+                continue
+            if ph.status is PhaseStatus.RESOLVED:
+                await self.publisher.publish()
+                if not self._phase_done(ph):
+                    held = len(self.held_warnings(ph))
+                    return f"{ph.phase}: results wait for the host ({held} warnings)"
+                self.store.publish_phase(self.game_id, ph.phase)
+                continue
+            if self.open_next(ph, now) is None:
+                return (
+                    "finished"
+                    if self.store.get_game(self.game_id).status is GameStatus.FINISHED
+                    else "no more deadlines"
+                )

@@ -1,0 +1,104 @@
+"""Reading a phase again from the store: its raw posts and PMs, as of a moment, with host fixes.
+
+Resolution never depends on what a process happened to hold in memory: the phase's inputs
+are always rebuilt from the stored posts and PMs (as they read at the deadline) and the
+host's fixes, so a restarted process resolves exactly as the first one would have.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from engine.core.events import Event
+from engine.core.model import GameState
+from engine.core.orders import Channel, Order, OrderKind, Source
+from engine.core.phases import PhaseId
+from engine.core.ruleset import Ruleset
+from engine.core.warnings import LATE, ParseWarning
+from engine.session import GameSession
+from forums.records import PostBody
+
+
+@dataclass(frozen=True)
+class Incoming:
+    """A thread post or a PM to the GM, as the phase takes them in arrival order."""
+
+    id: str
+    channel: Channel
+    author: str
+    at: datetime
+    body: PostBody
+    url: str | None = None
+
+
+@dataclass
+class Replay:
+    session: GameSession
+    answers: dict[str, tuple[list[Event], list[ParseWarning]]] = field(default_factory=dict)
+    """Item id → what taking that item produced (acks, ratings, warnings)."""
+
+
+def fix_order(warning: ParseWarning, fix: str, at: datetime) -> Order | None:
+    """The order a host's pick for an unknown or ambiguous name stands for."""
+    if warning.player is None or not isinstance(fix, str):
+        return None
+    channel = warning.source.channel if warning.source else Channel.PM
+    if warning.action in ("vote", None):
+        return Order(warning.player, OrderKind.VOTE, targets=(fix,), channel=channel, at=at)
+    if warning.action in ("unvote", "cancel"):
+        return None
+    kind = OrderKind.REQUEST if warning.action.endswith("_request") else OrderKind.ORDER
+    return Order(warning.player, kind, warning.action, (fix,), channel=channel, at=at)
+
+
+def replay_phase(
+    ruleset: Ruleset,
+    state_before: Mapping[str, object],
+    phase: str,
+    opened_at: datetime,
+    deadline: datetime,
+    items: Sequence[Incoming],
+    *,
+    since: datetime,
+    aliases: Mapping[str, Sequence[str]] | None = None,
+    fixes: Mapping[tuple[str, int | None], tuple[ParseWarning, str]] | None = None,
+) -> Replay:
+    """Take `items` (posts and PMs after `since`) through the phase in arrival order.
+
+    PMs that came after the previous deadline but before this phase opened belong to no
+    phase (classic D6): they get a `late` warning. `fixes` maps a warning's source
+    (post id, line) to the host's choice, applied right after that post.
+    """
+    state = GameState.from_json(dict(state_before))
+    state.phase = PhaseId.parse(phase)
+    session = GameSession(ruleset, state, aliases)
+    session.open_phase(opened_at, deadline)
+    replay = Replay(session)
+    for item in sorted(items, key=lambda i: (i.at, i.id)):
+        if item.at <= since:
+            continue
+        if item.at < opened_at:
+            if item.channel is Channel.PM:
+                late = ParseWarning(
+                    LATE,
+                    "sent between the deadline and the next phase",
+                    item.author,
+                    Source(item.channel, item.id, item.url),
+                )
+                assert session.log is not None
+                session.log.warnings.append(late)
+                replay.answers[item.id] = ([], [late])
+            continue
+        events, warnings = session.submit_post(
+            item.author, item.body, item.channel, at=item.at, post_id=item.id, url=item.url
+        )
+        for (post_id, line), (warning, choice) in (fixes or {}).items():
+            if post_id == item.id and (order := fix_order(warning, choice, item.at)) is not None:
+                e, w = session.submit(
+                    order.with_(source=Source(item.channel, item.id, item.url, line))
+                )
+                events, warnings = events + e, warnings + w
+        replay.answers[item.id] = (events, warnings)
+    return replay
