@@ -9,7 +9,8 @@ because vote counting depends on them):
 - An unclosed formatting tag runs to the end of the post. phpBB would print an unclosed
   `[quote]` literally, but a vote that *might* be quoted or struck must not count, so
   text after an unclosed `[quote]`, `[s]`, `[spoiler]` or `[code]` is quoted, struck,
-  hidden or code. A closing tag that matches nothing open is dropped.
+  hidden or code. A closing tag that matches nothing open is dropped; a stray `[/quote]`
+  also makes everything before it quoted (the player deleted the opening tag).
 - A closing tag closes only the most recent open tag of the same name; tags opened inside
   it stay open (`[s][quote]a[/s]b` leaves `b` quoted), again the reading that counts less.
 - `[vote]X[/vote]` renders as the bold run `VOTE: X`, as mafiascum's `span.bbvote`
@@ -121,7 +122,11 @@ class _Renderer:
                 if name == "vote":
                     self.break_next = True
                 return
-        # A stray closing tag: dropped, as boards do once they give up matching it.
+        # A stray closing tag: dropped, as boards do once they give up matching it. A stray
+        # [/quote] means the player deleted the opening tag: what came before it may be
+        # someone else's words, so it is quoted (the reading that counts less).
+        if name == "quote":
+            self.runs = [r if r.quoted else replace(r, quoted=True) for r in self.runs]
 
     def body(self) -> PostBody:
         links = []

@@ -6,7 +6,7 @@ import importlib
 
 from engine.core.ruleset import Ruleset, get_ruleset
 
-RULESET_MODULES = ["rulesets.classic", "rulesets.votecount"]
+RULESET_MODULES = ["rulesets.classic", "rulesets.votecount", "rulesets.yakuza"]
 """Every ruleset package; one test walks this list."""
 
 

@@ -13,11 +13,60 @@ from engine.core.warnings import ParseWarning
 from forums.records import PostBody
 from scraper.nicknames import MatchStatus, NameResolver
 from scraper.normalize import clean_line, lower, tokens
+from scraper.wordforms import is_plain_word
 from scraper.phrases import CompiledGrammar, compiled
 
 # A question mark at the end (before closing punctuation or smileys) makes a line a question.
 _QUESTION_RE = re.compile(r"\?[\W_]*$")
 _VOTES = frozenset({OrderKind.VOTE, OrderKind.NO_LYNCH})
+_CONDITIONS = frozenset({"если", "if", "unless"})
+"""Words that make what comes before them in a sentence a condition («голос за Васю, если…»)."""
+_SIGNATURE_RE = re.compile(r"^-- ?$")
+_SENTENCE_END_RE = re.compile(r"[.!?…;]+\s+")
+_ABBREVIATION_RE = re.compile(r"(?:^|[\s(«\"'])[A-ZА-ЯЁ][a-zа-яё]?$")
+_LITERAL_QUOTE_RE = re.compile(r"\[(/?)quote(?:=[^\]\n]*)?\]", re.IGNORECASE)
+
+
+def _sentences(line: str) -> list[str]:
+    """The sentences of a line, each with its closing punctuation.
+
+    A single full stop after a short capitalised word is an abbreviation inside a nick
+    («Mr. Fiks», «Dr. Who»), not the end of a sentence.
+    """
+    pieces, start = [], 0
+    for m in _SENTENCE_END_RE.finditer(line):
+        if m.group().strip() == "." and _ABBREVIATION_RE.search(line[start : m.start()]):
+            continue
+        pieces.append(line[start : m.end()])
+        start = m.end()
+    pieces.append(line[start:])
+    return [p for p in pieces if p.strip()]
+
+
+def drop_literal_quotes(text: str) -> str:
+    """Text the board printed as literal quote tags is quoted text: it never counts.
+
+    A board that cannot pair quote tags prints them as text. What sits between a literal
+    opening and its close, after an unclosed opening, or before a stray close (the player
+    deleted the opening tag) may be someone else's words, so it is dropped. Line breaks
+    stay, so line numbers still point at the post.
+    """
+    kept: list[str] = []
+    depth = 0
+    last = 0
+    for m in _LITERAL_QUOTE_RE.finditer(text):
+        chunk = text[last : m.start()]
+        kept.append(chunk if depth == 0 else "\n" * chunk.count("\n"))
+        last = m.end()
+        if m.group(1):
+            if depth == 0:  # a stray close: everything before it was a quote
+                kept = ["\n" * "".join(kept).count("\n")]
+            depth = max(depth - 1, 0)
+        else:
+            depth += 1
+    rest = text[last:]
+    kept.append(rest if depth == 0 else "\n" * rest.count("\n"))
+    return "".join(kept)
 
 
 @dataclass
@@ -59,22 +108,43 @@ class _Parser:
 
     def run(self, lines: list[str]) -> None:
         for number, raw in enumerate(lines, start=1):
+            if _SIGNATURE_RE.match(raw):
+                break  # «-- » opens a signature typed into the post: nothing after it counts
             if self.line(raw, number, lines[number:]):
                 break  # the rest of the message belonged to an anonymous message
 
     def line(self, raw: str, number: int, later: list[str]) -> bool:
-        clean = clean_line(raw)
+        if self.grammar.line_start:
+            return self.segment(raw, raw, number, later)
+        # Votes anywhere in a line: each sentence is read on its own, so a hedge or a
+        # question mark in one sentence says nothing about the next.
+        for piece in _sentences(raw):
+            if self.segment(piece, raw, number, later):
+                return True
+        return False
+
+    def segment(self, text: str, raw: str, number: int, later: list[str]) -> bool:
+        """Read the commands of one line (or, votes-anywhere, one sentence of a line)."""
+        clean = clean_line(text)
         key = lower(clean)
         spans = [(m.start(), m.end()) for m in re.finditer(r"\S+", key)]
         words = [key[s:e] for s, e in spans]
-        if not words or self.compiled.hedge_at(words, 0):
+        anywhere = not self.grammar.line_start
+        if not words or (not anywhere and self.compiled.hedge_at(words, 0)):
             return False
-        question = self.grammar.question_is_hedge and _QUESTION_RE.search(raw) is not None
+        asks = self.grammar.question_is_hedge and _QUESTION_RE.search(text) is not None
+        question = asks and not anywhere
         pos = 0
         while pos < len(words):
             phrase = self.compiled.phrase_at(words, pos)
             # «выстрел в Васю?» asks rather than orders; «рейтинг?» is still a request.
             if phrase is not None and question and phrase.form.kind is not OrderKind.REQUEST:
+                phrase = None
+            # «если что, голос за Васю», «I'd vote X if...»: a condition is not a vote.
+            if phrase is not None and anywhere and self.hedged(words, pos, len(phrase.words)):
+                pos += len(phrase.words)
+                continue
+            if phrase is not None and not anywhere and self.conditional(phrase.form, text, pos):
                 phrase = None
             if phrase is None:
                 if self.grammar.line_start:
@@ -85,14 +155,37 @@ class _Parser:
             after = pos + len(phrase.words)
             start = spans[after][0] if after < len(spans) else len(clean)
             src = replace(self.source, line=number, text=raw.strip())
+            mark = (len(self.result.orders), len(self.result.warnings))
             end, takes_rest = self.command(phrase.form, clean[start:], src, raw, later)
             if takes_rest:
                 return True
+            # «голос за Васю?» at the end of a sentence asks; «голос за Alu — вдруг он прав?»
+            # votes and then asks something else.
+            if (
+                asks
+                and phrase.form.kind is not OrderKind.REQUEST
+                and not tokens(clean[start + end :])
+            ):
+                del self.result.orders[mark[0] :], self.result.warnings[mark[1] :]
             if self.grammar.line_start:
                 return False
             pos = next((i for i, (s, _) in enumerate(spans) if s >= start + end), len(spans))
             pos = max(pos, after)
         return False
+
+    def hedged(self, words: list[str], pos: int, size: int) -> bool:
+        """A hedge before the phrase, or a condition word after it, in the same sentence."""
+        if any(self.compiled.hedge_at(words, i) for i in range(pos)):
+            return True
+        return any(w in _CONDITIONS for w in words[pos + size :])
+
+    def conditional(self, form: CommandForm, text: str, pos: int) -> bool:
+        """«выстрел в Васю, если он жив»: a condition after a vote or an order (same sentence)."""
+        if form.kind not in (OrderKind.VOTE, OrderKind.ORDER, OrderKind.NO_LYNCH):
+            return False
+        first = _sentences(text)[0] if text.strip() else text
+        words = lower(clean_line(first)).split()
+        return any(w in _CONDITIONS for w in words[pos + 1 :])
 
     def command(
         self, form: CommandForm, rest: str, src: Source, raw: str, later: list[str]
@@ -122,6 +215,10 @@ class _Parser:
             self.result.orders.append(base)
             return used, False
         target = self.target(rest, allow_no_lynch=form.kind is OrderKind.VOTE)
+        if target.status == "missing":
+            target = self.next_line_target(later, allow_no_lynch=form.kind is OrderKind.VOTE)
+            if target.status != "missing":
+                target = replace(target, end=len(rest))
         if form.arg is ArgKind.PLAYER_TEXT:
             base = base.with_(args={"text": self.message_text(raw, rest, target, later)})
         if target.status == "no_lynch":
@@ -131,7 +228,8 @@ class _Parser:
             if target.status == "self":
                 base = base.with_(args={**base.args, "self": True})
         else:
-            self.warn(form, target, src)
+            if not self.chatter(target):
+                self.warn(form, target, src)
             return target.end, form.arg is ArgKind.PLAYER_TEXT
         self.result.orders.append(base)
         return target.end, form.arg is ArgKind.PLAYER_TEXT
@@ -160,6 +258,30 @@ class _Parser:
             else:
                 failures.append(_Target("unknown", 0, None, found.suggestions, written))
         return failures[0]
+
+    def next_line_target(self, later: list[str], *, allow_no_lynch: bool) -> _Target:
+        """«голосую за» at the end of a line, the name on the next one: one vote."""
+        following = next((line for line in later if line.strip()), "")
+        if not following.strip():
+            return _Target("missing")
+        found = self.target(clean_line(following), allow_no_lynch=allow_no_lynch)
+        return found if found.status in ("ok", "no_lynch") else _Target("missing")
+
+    def chatter(self, target: _Target) -> bool:
+        """In the thread, a vote word followed by no name or by an ordinary word is talk.
+
+        «Голос остаётся на Лёхе», «твой голос — эмоции», «пока без голоса»: the phrase
+        matched, but nothing like a nick follows and no roster name is close, so telling
+        the host would be noise. A PM is always addressed to the GM and is always answered.
+        """
+        if self.channel is not Channel.THREAD:
+            return False
+        if target.status == "missing":
+            return True
+        if target.status != "unknown" or not is_plain_word(lower(target.written)):
+            return False
+        # Suggestions for the word alone, not for the words after it («на Nekr0 в силе»).
+        return not self.resolver.resolve(target.written).suggestions
 
     def message_text(self, raw: str, rest: str, target: _Target, later: list[str]) -> str:
         """The anonymous text: after the first colon past the name, later lines included."""
@@ -222,6 +344,7 @@ def parse_post(
     Every form is read in every channel; what a channel may carry is the ruleset's decision.
     """
     text = body.text(include_spoilers=grammar.count_spoilers)
+    text = resolver.protect(drop_literal_quotes(text))
     parser = _Parser(
         grammar, compiled(grammar), resolver, sender, channel, source or Source(channel), at
     )

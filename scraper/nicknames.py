@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -10,11 +11,15 @@ from enum import StrEnum
 from rapidfuzz import fuzz, process
 
 from scraper.normalize import Token, fold, name_key, tokens
-from scraper.wordforms import GROUPS, WordForms, declensions
+from scraper.translit import is_latin, sound_key, to_cyrillic
+from scraper.wordforms import GROUPS, WordForms, analyzer, declensions
 
 _MAX_SUGGESTIONS = 5
 _SUGGESTION_CUTOFF = 70.0
 _MIN_PREFIX = 2
+_PLACEHOLDER_BASE = 0xAC00
+"""Punctuation-only nicks («???», «-_-») stand in the text as a run of one Hangul syllable
+each: a letter no Russian or English player types, of the nick's own length (offsets hold)."""
 
 
 class MatchStatus(StrEnum):
@@ -57,6 +62,8 @@ class _Entry:
     forms: tuple[WordForms, ...]
     folded_forms: tuple[WordForms, ...]
     """Empty when the name must not be folded (a look-alike twin is on the roster)."""
+    sound_forms: tuple[WordForms, ...] = ()
+    """The sound keys of every form of every word (transliteration, `scraper.translit`)."""
 
     def fits(self, keys: Sequence[str], group: str, folded: bool) -> bool:
         table = self.folded_forms if folded else self.forms
@@ -70,6 +77,24 @@ _Hit = tuple[int, frozenset[int]]  # (words taken, roster indices)
 
 def _folded(forms: WordForms) -> WordForms:
     return {group: frozenset(fold(s) for s in spellings) for group, spellings in forms.items()}
+
+
+def _sounds(word: str, forms: WordForms) -> WordForms:
+    """Sound keys of a word's forms; a Latin word also gets its Cyrillic spelling's forms."""
+    extra = declensions(to_cyrillic(word)) if is_latin(word) else None
+    return {
+        group: frozenset(sound_key(s) for s in spellings | (extra[group] if extra else set()))
+        for group, spellings in forms.items()
+    }
+
+
+def _is_word(text: str) -> bool:
+    """An ordinary Russian word («мир», «кот»): never read as a prefix of a nick."""
+    return all("а" <= ch <= "я" or ch == "ё" for ch in text) and analyzer().word_is_known(text)
+
+
+def _is_punctuation(name: str) -> bool:
+    return bool(name.strip()) and not name_key(name)
 
 
 class NameResolver:
@@ -91,6 +116,20 @@ class NameResolver:
         self.roster: tuple[str, ...] = tuple(roster)
         self.lenient = lenient
         index = {name: i for i, name in enumerate(self.roster)}
+        self._marks: dict[str, str] = {}
+        """Punctuation-only nick → its stand-in word (see `protect`)."""
+        for name in self.roster:
+            if _is_punctuation(name):
+                mark = chr(_PLACEHOLDER_BASE + len(self._marks)) * len(name.strip())
+                self._marks[name.strip()] = mark
+        aliases = {
+            **{n: list(a) for n, a in (aliases or {}).items()},
+            **{
+                n: [*(aliases or {}).get(n, ()), self._marks[n.strip()]]
+                for n in self.roster
+                if _is_punctuation(n)
+            },
+        }
         keys = [name_key(n) for n in self.roster]
         folded_owners: dict[str, set[str]] = defaultdict(set)
         for key in keys:
@@ -100,7 +139,7 @@ class NameResolver:
         self._entries: list[_Entry] = []
         self._exact: list[tuple[dict[str, set[int]], dict[str, set[int]]]] = []
         sources: list[list[tuple[int, str]]] = [list(enumerate(self.roster)), []]
-        for name, alias_list in (aliases or {}).items():
+        for name, alias_list in aliases.items():
             if name not in index:
                 raise ValueError(f"alias for {name!r}, who is not on the roster")
             sources[1].extend((index[name], alias) for alias in alias_list)
@@ -117,15 +156,20 @@ class NameResolver:
                     folded[fold(" ".join(words))].add(player)
                 forms = tuple(declensions(w) for w in words)
                 folded_forms = tuple(_folded(f) for f in forms) if foldable else ()
-                self._entries.append(_Entry(player, words, forms, folded_forms))
+                sounds = tuple(_sounds(w, f) for w, f in zip(words, forms, strict=True))
+                self._entries.append(_Entry(player, words, forms, folded_forms, sounds))
             self._exact.append((plain, folded))
         self._max_words = max((len(e.words) for e in self._entries), default=1)
         self._first: tuple[dict[str, set[tuple[int, str]]], dict[str, set[tuple[int, str]]]] = (
             defaultdict(set),
             defaultdict(set),
         )
+        self._sound_first: dict[str, set[tuple[int, str]]] = defaultdict(set)
         fuzzy: dict[str, set[int]] = defaultdict(set)
         for n, entry in enumerate(self._entries):
+            for group in GROUPS:
+                for key in entry.sound_forms[0][group]:
+                    self._sound_first[key].add((n, group))
             for group in GROUPS:
                 for spelling in entry.forms[0][group]:
                     self._first[0][spelling].add((n, group))
@@ -141,8 +185,20 @@ class NameResolver:
         self._fuzzy_keys = list(fuzzy)
         self._fuzzy_players = [fuzzy[k] for k in self._fuzzy_keys]
 
+    def protect(self, text: str) -> str:
+        """`text` with each punctuation-only nick standing alone replaced by its stand-in word.
+
+        The matcher drops punctuation, so «голосую за ???» would lose the nick «???»; the
+        stand-in keeps the length, so offsets into the text stay valid.
+        """
+        for name, mark in self._marks.items():
+            pattern = rf"(?<![^\s:«»\"'(\[\]]){re.escape(name)}(?![^\s«»\"')\[\].,!;])"
+            text = re.sub(pattern, mark, text)
+        return text
+
     def match_start(self, text: str) -> NameMatch:
         """Find the name at the start of `text` (after any leading punctuation)."""
+        text = self.protect(text) if self._marks else text
         toks = tokens(text)
         if not toks:
             return NameMatch(MatchStatus.UNKNOWN, rest=text)
@@ -154,6 +210,9 @@ class NameResolver:
             head = Token(toks[0].text[:head_len], toks[0].start, toks[0].start + head_len)
             hit, exact = self._strict([head.text])
             taken = [head]
+        if hit is None:
+            hit, exact = self._sound([t.text for t in toks[: self._max_words]]), False
+            taken = toks
         if hit is None and self.lenient:
             hit, exact = self._loose([t.text for t in toks[: self._max_words]]), False
             taken = toks
@@ -206,19 +265,45 @@ class NameResolver:
         best_span, neg_tier, players = max(hits, key=lambda h: (h[0], h[1]))
         return (best_span, players), neg_tier > -2
 
+    def _sound(self, keys: list[str]) -> _Hit | None:
+        """Names that sound like the text when both are transliterated (Petya → Петя)."""
+        sounds = [sound_key(k) for k in keys]
+        best: dict[int, set[int]] = defaultdict(set)
+        latin = [is_latin(k) for k in keys]
+        for n, group in self._sound_first.get(sounds[0], ()):
+            entry = self._entries[n]
+            size = len(entry.words)
+            # Only across alphabets: within one, the spelling rules above already decided
+            # («Кол» is not «Коль», a form of Коля).
+            if len(sounds) >= size and all(
+                s in forms[group] and lat != is_latin(word)
+                for s, forms, lat, word in zip(
+                    sounds, entry.sound_forms, latin, entry.words, strict=False
+                )
+            ):
+                best[size].add(entry.player)
+        if not best:
+            return None
+        span = max(best)
+        return span, frozenset(best[span])
+
     def _loose(self, keys: list[str]) -> _Hit | None:
+        plain = keys
         keys = [fold(k) for k in keys]
         for span in range(len(keys), 0, -1):
             query = " ".join(keys[:span])
             if len(query) < _MIN_PREFIX:
                 continue
+            # «за мир во всём мире» is not a vote for Мирон: words are not prefixes.
+            prefix_ok = not (span == 1 and _is_word(plain[0]))
             players: set[int] = set()
             for entry in self._entries:
                 full = fold(" ".join(entry.words))
                 words = [fold(w) for w in entry.words]
                 acronym = len(words) > 1 and query == "".join(w[0] for w in words)
-                word_prefix = any(w.startswith(query) for w in words)
-                if full.startswith(query) or (span == 1 and (word_prefix or acronym)):
+                word_prefix = prefix_ok and any(w.startswith(query) for w in words)
+                prefix = prefix_ok and full.startswith(query)
+                if prefix or (span == 1 and (word_prefix or acronym)):
                     players.add(entry.player)
             if players:
                 return span, frozenset(players)

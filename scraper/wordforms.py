@@ -170,3 +170,14 @@ def declensions(word: str) -> WordForms:
             return _fixed(word)
         return _merge(morph, _fixed(word))
     return _merge(morph, _endings(word), _fixed(word))
+
+
+_NAME_GRAMMEMES = frozenset({"Name", "Surn", "Patr", "Geox", "Orgn", "Trad"})
+
+
+@functools.lru_cache(maxsize=8192)
+def is_plain_word(word: str) -> bool:
+    """A Russian dictionary word that is not a name («остаётся», «мир», «эмоции»)."""
+    if not is_cyrillic(word) or not analyzer().word_is_known(word):
+        return False
+    return not any(_NAME_GRAMMEMES & p.tag.grammemes for p in analyzer().parse(word))

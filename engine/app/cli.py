@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from engine.app import demo_cmd, game_cmd, scenario_cmd
+from engine.app import board_cmd, demo_cmd, game_cmd, scenario_cmd
 
 app = typer.Typer(
     help="forumgm: the game master's side of forum mafia games.",
@@ -13,6 +13,7 @@ app = typer.Typer(
 )
 app.add_typer(scenario_cmd.app, name="scenario")
 app.add_typer(game_cmd.app, name="game")
+app.add_typer(board_cmd.app, name="board")
 app.command("demo")(demo_cmd.demo)
 
 

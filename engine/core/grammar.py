@@ -25,6 +25,12 @@ class ArgKind(StrEnum):
     """A roster name, a colon, then free text to the end of the message (anonymous message)."""
     ACTION = "action"
     """Optionally an action noun (cancel: «отмена проверки»); nothing means all."""
+    PLAYERS = "players"
+    """One or more roster names (separated by commas, «и», filler words; «x3» repeats the
+    last one), then any further words of the command as ``args["words"]`` (amounts, role
+    names). Votes with this kind still read no-lynch words."""
+    WORDS = "words"
+    """The rest of the line as ``args["words"]`` (e.g. an ability name), no player."""
 
 
 @dataclass(frozen=True)
@@ -64,6 +70,13 @@ class Grammar:
     """Words that make a line a hedge, not a command, when they come first («наверное»)."""
     question_is_hedge: bool = True
     """A line ending with "?" is not a command."""
+    fillers: frozenset[str] = frozenset()
+    """Words skipped between the arguments of a PLAYERS command («жертва», «роль», «урон»)."""
+    chain: bool = False
+    """Several commands may share a line («месть + катана Вася», «катана Вася и ловушка Пете»):
+    after a command, a phrase that follows (after any joiner word) starts the next one."""
+    joiners: frozenset[str] = frozenset()
+    """Words that may join chained commands («и», «and»)."""
 
     def forms_of(self, kind: OrderKind) -> tuple[CommandForm, ...]:
         return tuple(f for f in self.forms if f.kind is kind)

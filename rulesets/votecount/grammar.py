@@ -28,6 +28,9 @@ GRAMMAR = Grammar(
     no_lynch_words=NO_LYNCH_WORDS,
     line_start=False,
     count_spoilers=False,
-    hedges=(),
+    # A condition before a vote in the same sentence makes it no vote («если что, голос за
+    # Васю», «если бы могли — голосую за X», «I'd vote X»); the matcher also drops a vote
+    # followed by «если» / «if» / «unless» in its sentence.
+    hedges=("если", "если бы", "бы", "if", "would", "i'd", "unless", "когда"),
     question_is_hedge=True,
 )

@@ -57,6 +57,7 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "tie": ("none", "all", "random", "first_to_reach"),
     "on_deadline": ("plurality", "none"),
 }
+_GRAMMARS: dict[tuple[bool, bool], Grammar] = {}
 _FLAGS = [k for k, v in OPTION_DEFAULTS.items() if isinstance(v, bool)]
 _STATE_FIELDS = {"alive"}
 
@@ -68,10 +69,17 @@ class Votecount(Ruleset):
     phase_kind: ClassVar[str] = "day"
 
     def grammar_for(self, options: Mapping[str, Any]) -> Grammar:
-        """Spoilers count only where the host says so (`count_spoilers`)."""
-        if options.get("count_spoilers"):
-            return replace(self.grammar, count_spoilers=True)
-        return self.grammar
+        """Spoilers count only where the host says so (`count_spoilers`); with
+        `vote_line_start` a vote must open its line, so only one vote per line is read."""
+        switches = (bool(options.get("count_spoilers")), bool(options.get("vote_line_start")))
+        if switches not in _GRAMMARS:  # one object per variant: the matcher caches by identity
+            spoilers, line_start = switches
+            _GRAMMARS[switches] = replace(
+                self.grammar,
+                count_spoilers=spoilers,
+                line_start=line_start or self.grammar.line_start,
+            )
+        return _GRAMMARS[switches]
 
     option_defaults: ClassVar[Mapping[str, Any]] = OPTION_DEFAULTS
     vote_channel: ClassVar[Channel] = Channel.THREAD
