@@ -167,10 +167,12 @@ class _Parser:
                 and not tokens(clean[start + end :])
             ):
                 del self.result.orders[mark[0] :], self.result.warnings[mark[1] :]
-            if self.grammar.line_start:
+            if self.grammar.line_start and not self.grammar.chain:
                 return False
             pos = next((i for i, (s, _) in enumerate(spans) if s >= start + end), len(spans))
             pos = max(pos, after)
+            while self.grammar.chain and pos < len(words) and words[pos] in self.grammar.joiners:
+                pos += 1
         return False
 
     def hedged(self, words: list[str], pos: int, size: int) -> bool:
@@ -214,6 +216,10 @@ class _Parser:
                 base = base.with_(action=actions[0], candidates=actions)
             self.result.orders.append(base)
             return used, False
+        if form.arg is ArgKind.WORDS:
+            words = tuple(t.text for t in tokens(rest))
+            self.result.orders.append(base.with_(args={"words": words}))
+            return len(rest), False
         target = self.target(rest, allow_no_lynch=form.kind is OrderKind.VOTE)
         if target.status == "missing":
             target = self.next_line_target(later, allow_no_lynch=form.kind is OrderKind.VOTE)
@@ -231,8 +237,46 @@ class _Parser:
             if not self.chatter(target):
                 self.warn(form, target, src)
             return target.end, form.arg is ArgKind.PLAYER_TEXT
+        if form.arg is ArgKind.PLAYERS and target.status != "no_lynch":
+            names, words, end = self.more_players(rest, target.end)
+            base = base.with_(
+                targets=base.targets + tuple(names), args={**base.args, "words": tuple(words)}
+            )
+            self.result.orders.append(base)
+            return end, False
         self.result.orders.append(base)
         return target.end, form.arg is ArgKind.PLAYER_TEXT
+
+    def more_players(self, rest: str, pos: int) -> tuple[list[str], list[str], int]:
+        """After the first name of a PLAYERS command: further names, then the other words.
+
+        Fillers and prepositions are skipped; a word that starts another command ends this
+        one when the grammar chains commands.
+        """
+        names: list[str] = []
+        words: list[str] = []
+        skip = self.grammar.fillers | self.grammar.prepositions
+        while True:
+            text = rest[pos:]
+            toks = tokens(text)
+            if not toks:
+                return names, words, len(rest)
+            first = toks[0].text
+            if first in skip:
+                pos += toks[0].end
+                continue
+            if self.grammar.chain and self.compiled.phrase_at([t.text for t in toks], 0):
+                return names, words, pos
+            found = self.resolver.match_start(text)
+            if found.ok:
+                names.append(found.name or "")
+                pos += found.consumed
+            elif first in self.grammar.self_words:
+                names.append(self.sender)
+                pos += toks[0].end
+            else:
+                words.append(first)
+                pos += toks[0].end
 
     def target(self, rest: str, *, allow_no_lynch: bool) -> _Target:
         toks = tokens(rest)
