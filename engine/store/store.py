@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from engine.store.repo.games import GamesRepo
+from engine.store.repo.leases import LeasesRepo
 from engine.store.repo.outbox import OutboxRepo
 from engine.store.repo.parse import ParseRepo
 from engine.store.repo.raw import RawRepo
 
 
-class Store(GamesRepo, RawRepo, ParseRepo, OutboxRepo):
+class Store(GamesRepo, RawRepo, ParseRepo, OutboxRepo, LeasesRepo):
     """Boards and games, raw posts/PMs with history, parse results, events and the outbox.
 
     Each method runs in its own transaction. Rows come back detached: read their columns,

@@ -58,7 +58,9 @@ def test_open_store_finds_its_migrations_from_any_directory(
     try:
         assert _tables(store.engine) == set(Base.metadata.tables) | {"alembic_version"}
         with store.engine.connect() as conn:
-            assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0001"
+            assert (
+                conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0002"
+            )  # the newest migration
         open_store(database_url).close()  # opening an up-to-date store again is a no-op
     finally:
         store.close()

@@ -1,7 +1,15 @@
 """The store's tables, all on one `Base.metadata` that the migrations follow."""
 
 from engine.store.models.base import Base, UTCDateTime, utcnow
-from engine.store.models.game import Board, Game, GameStatus, PhaseRecord, PhaseStatus, Player
+from engine.store.models.game import (
+    Board,
+    Game,
+    GameLease,
+    GameStatus,
+    PhaseRecord,
+    PhaseStatus,
+    Player,
+)
 from engine.store.models.raw import RawPM, RawPMRevision, RawPost, RawPostRevision
 from engine.store.models.results import (
     EventRow,
@@ -20,6 +28,7 @@ __all__ = [
     "Board",
     "EventRow",
     "Game",
+    "GameLease",
     "GameStatus",
     "HostOverride",
     "OrderStatus",

@@ -109,3 +109,15 @@ class PhaseRecord(Base):
     frozen_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
     resolved_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
     published_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+
+
+class GameLease(Base):
+    """Which `forumgm run` process drives a game, until when (several processes, one store)."""
+
+    __tablename__ = "game_leases"
+
+    game_id: Mapped[int] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    owner: Mapped[str] = mapped_column(String(200))
+    expires_at: Mapped[datetime] = mapped_column(UTCDateTime())
