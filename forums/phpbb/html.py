@@ -299,6 +299,15 @@ def _own_cite(quote: LexborNode) -> LexborNode | None:
     return None
 
 
+def _join(base: str, href: str) -> str:
+    if not base:
+        return href
+    try:
+        return urljoin(base, href)
+    except ValueError:  # e.g. a broken IPv6 host: keep the address as written
+        return href
+
+
 def _attr(node: LexborNode, name: str) -> str:
     value = node.attributes.get(name)
     return value if isinstance(value, str) else ""
@@ -373,7 +382,7 @@ def _walk(root: LexborNode, out: _Out, base: _Flags) -> None:
         if tag == "a":
             href = _attr(node, "href").strip()
             if href and not href.startswith(("javascript:", "#")):
-                url = urljoin(out.base_url, href) if out.base_url else href
+                url = _join(out.base_url, href)
                 out.links.append((url, []))
                 new = replace(new, links=(*new.links, len(out.links) - 1))
 

@@ -64,7 +64,10 @@ def text_of(node: LexborNode | None) -> str:
 
 
 def query_param(url: str, name: str) -> str | None:
-    values = parse_qs(urlsplit(url.replace("&amp;", "&")).query).get(name)
+    try:
+        values = parse_qs(urlsplit(url.replace("&amp;", "&")).query).get(name)
+    except ValueError:
+        return None
     return values[0] if values else None
 
 
@@ -123,7 +126,10 @@ def page_numbers(pagination: list[LexborNode]) -> tuple[int, int] | None:
 
 
 def absolute(url: str, href: str) -> str:
-    return urljoin(url, href)
+    try:
+        return urljoin(url, href)
+    except ValueError:
+        return href
 
 
 # --- the topic page ---------------------------------------------------------------------
