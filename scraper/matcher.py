@@ -13,8 +13,8 @@ from engine.core.warnings import ParseWarning
 from forums.records import PostBody
 from scraper.nicknames import MatchStatus, NameResolver
 from scraper.normalize import clean_line, lower, tokens
+from scraper.phrases import CompiledGrammar, Phrase, compiled
 from scraper.wordforms import is_plain_word
-from scraper.phrases import CompiledGrammar, compiled
 
 # A question mark at the end (before closing punctuation or smileys) makes a line a question.
 _QUESTION_RE = re.compile(r"\?[\W_]*$")
@@ -118,10 +118,7 @@ class _Parser:
             return self.segment(raw, raw, number, later)
         # Votes anywhere in a line: each sentence is read on its own, so a hedge or a
         # question mark in one sentence says nothing about the next.
-        for piece in _sentences(raw):
-            if self.segment(piece, raw, number, later):
-                return True
-        return False
+        return any(self.segment(piece, raw, number, later) for piece in _sentences(raw))
 
     def segment(self, text: str, raw: str, number: int, later: list[str]) -> bool:
         """Read the commands of one line (or, votes-anywhere, one sentence of a line)."""
@@ -156,7 +153,7 @@ class _Parser:
             start = spans[after][0] if after < len(spans) else len(clean)
             src = replace(self.source, line=number, text=raw.strip())
             mark = (len(self.result.orders), len(self.result.warnings))
-            end, takes_rest = self.command(phrase.form, clean[start:], src, raw, later)
+            end, takes_rest = self.command(phrase, clean[start:], src, raw, later)
             if takes_rest:
                 return True
             # «голос за Васю?» at the end of a sentence asks; «голос за Alu — вдруг он прав?»
@@ -190,9 +187,10 @@ class _Parser:
         return any(w in _CONDITIONS for w in words[pos + 1 :])
 
     def command(
-        self, form: CommandForm, rest: str, src: Source, raw: str, later: list[str]
+        self, phrase: Phrase, rest: str, src: Source, raw: str, later: list[str]
     ) -> tuple[int, bool]:
         """Turn one recognised phrase into an order or a warning; returns (chars used, ate rest)."""
+        form, phrase_words = phrase.form, phrase.words
         base = Order(
             player=self.sender,
             kind=form.kind,
@@ -217,8 +215,8 @@ class _Parser:
             self.result.orders.append(base)
             return used, False
         if form.arg is ArgKind.WORDS:
-            words = tuple(t.text for t in tokens(rest))
-            self.result.orders.append(base.with_(args={"words": words}))
+            rest_words = tuple(t.text for t in tokens(rest))
+            self.result.orders.append(base.with_(args={"words": rest_words}))
             return len(rest), False
         target = self.target(rest, allow_no_lynch=form.kind is OrderKind.VOTE)
         if target.status == "missing":
@@ -234,7 +232,7 @@ class _Parser:
             if target.status == "self":
                 base = base.with_(args={**base.args, "self": True})
         else:
-            if not self.chatter(target):
+            if not self.chatter(target, phrase_words, rest):
                 self.warn(form, target, src)
             return target.end, form.arg is ArgKind.PLAYER_TEXT
         if form.arg is ArgKind.PLAYERS and target.status != "no_lynch":
@@ -311,7 +309,7 @@ class _Parser:
         found = self.target(clean_line(following), allow_no_lynch=allow_no_lynch)
         return found if found.status in ("ok", "no_lynch") else _Target("missing")
 
-    def chatter(self, target: _Target) -> bool:
+    def chatter(self, target: _Target, phrase: tuple[str, ...], rest: str) -> bool:
         """In the thread, a vote word followed by no name or by an ordinary word is talk.
 
         «Голос остаётся на Лёхе», «твой голос — эмоции», «пока без голоса»: the phrase
@@ -323,6 +321,12 @@ class _Parser:
         if target.status == "missing":
             return True
         if target.status != "unknown" or not is_plain_word(lower(target.written)):
+            return False
+        # «голос за Зюзю», «vote for peace»: a preposition says a target was meant.
+        head = tokens(rest)[:1]
+        if phrase[-1:] and phrase[-1] in self.grammar.prepositions:
+            return False
+        if head and head[0].text in self.grammar.prepositions:
             return False
         # Suggestions for the word alone, not for the words after it («на Nekr0 в силе»).
         return not self.resolver.resolve(target.written).suggestions

@@ -12,7 +12,7 @@ from rapidfuzz import fuzz, process
 
 from scraper.normalize import Token, fold, name_key, tokens
 from scraper.translit import is_latin, sound_key, to_cyrillic
-from scraper.wordforms import GROUPS, WordForms, analyzer, declensions
+from scraper.wordforms import GROUPS, WordForms, declensions
 
 _MAX_SUGGESTIONS = 5
 _SUGGESTION_CUTOFF = 70.0
@@ -86,11 +86,6 @@ def _sounds(word: str, forms: WordForms) -> WordForms:
         group: frozenset(sound_key(s) for s in spellings | (extra[group] if extra else set()))
         for group, spellings in forms.items()
     }
-
-
-def _is_word(text: str) -> bool:
-    """An ordinary Russian word («мир», «кот»): never read as a prefix of a nick."""
-    return all("а" <= ch <= "я" or ch == "ё" for ch in text) and analyzer().word_is_known(text)
 
 
 def _is_punctuation(name: str) -> bool:
@@ -288,21 +283,18 @@ class NameResolver:
         return span, frozenset(best[span])
 
     def _loose(self, keys: list[str]) -> _Hit | None:
-        plain = keys
         keys = [fold(k) for k in keys]
         for span in range(len(keys), 0, -1):
             query = " ".join(keys[:span])
             if len(query) < _MIN_PREFIX:
                 continue
-            # «за мир во всём мире» is not a vote for Мирон: words are not prefixes.
-            prefix_ok = not (span == 1 and _is_word(plain[0]))
             players: set[int] = set()
             for entry in self._entries:
                 full = fold(" ".join(entry.words))
                 words = [fold(w) for w in entry.words]
                 acronym = len(words) > 1 and query == "".join(w[0] for w in words)
-                word_prefix = prefix_ok and any(w.startswith(query) for w in words)
-                prefix = prefix_ok and full.startswith(query)
+                word_prefix = any(w.startswith(query) for w in words)
+                prefix = full.startswith(query)
                 if prefix or (span == 1 and (word_prefix or acronym)):
                     players.add(entry.player)
             if players:

@@ -67,6 +67,7 @@ _FOLDS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"j", "y"),
         (r"iy", "i"),
         (r"i(?=[aeou])", "y"),
+        (r"yo", "e"),
         (r"(?<=[aeiou])y(?![aeiou])", "i"),
         (r"(.)\1+", r"\1"),
     )

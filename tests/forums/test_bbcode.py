@@ -59,7 +59,12 @@ def test_unclosed_quote_quotes_to_the_end() -> None:
 
 
 def test_stray_closing_tags_are_dropped() -> None:
-    assert parse_bbcode("vote A[/quote][/s][/b][/code][/spoiler]!") == PostBody.plain("vote A!")
+    assert parse_bbcode("vote A[/s][/b][/code][/spoiler]!") == PostBody.plain("vote A!")
+
+
+def test_stray_closing_quote_quotes_what_came_before() -> None:
+    # The player deleted the opening tag: the text before it may be someone else's vote.
+    assert counted("Bob: vote A[/quote]\nvote B") == "\nvote B"
 
 
 def test_closing_tag_closes_only_its_own_tag() -> None:

@@ -80,7 +80,8 @@ def _votes(text: str) -> list[tuple[OrderKind, tuple[str, ...]]]:
 
 
 def test_anywhere_in_a_line_when_the_grammar_allows_it() -> None:
-    assert _votes("Я думаю, что он врёт. vote Petya") == []  # unknown name: a warning, no order
+    assert _votes("Я думаю, что он врёт. vote Pyotr") == []  # unknown name: a warning, no order
+    assert _votes("Я думаю, что он врёт. vote Petya") == [(OrderKind.VOTE, ("Петя",))]  # translit
     assert _votes("Я думаю, что он врёт. Голос за Васю, и всё. unvote") == [
         (OrderKind.VOTE, ("Вася",)),
         (OrderKind.UNVOTE, ()),
