@@ -11,7 +11,7 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 
-import forums.local  # noqa: F401  (registers the "local" engine)
+import forums.local
 import forums.phpbb  # noqa: F401  (registers the "phpbb" engine)
 from forums import Board, BoardError, board_factory
 

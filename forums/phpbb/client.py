@@ -134,7 +134,15 @@ class PhpbbClient:
                 self.requests += 1
                 log.debug("%s %s -> %d", method, redact(url), response.status_code)
                 self._note_sid(response)
-                if response.status_code not in retry_statuses:
+                if response.status_code in retry_statuses:
+                    pass
+                elif response.status_code in RETRY_STATUSES:
+                    # A POST the board may have processed: never sent twice.
+                    raise BoardUnavailable(
+                        f"{method} {redact(url)}: HTTP {response.status_code} "
+                        "(not repeated: the board may have taken it)"
+                    )
+                else:
                     return response
                 problem = f"HTTP {response.status_code}"
                 log.warning(

@@ -100,7 +100,9 @@ class FakePhpbb:
         key = _key(request.method, str(request.url))
         queue = self._queues.get(key)
         if not queue:
-            return html(f"<html><body>no page saved for {request.method} {request.url}</body></html>", 404)
+            return html(
+                f"<html><body>no page saved for {request.method} {request.url}</body></html>", 404
+            )
         answer = queue.pop(0) if len(queue) > 1 else queue[0]
         if isinstance(answer, Exception):
             raise answer
@@ -118,7 +120,9 @@ class FakePhpbb:
         for r in self.requests:
             if r.method == method:
                 _, path, query = _key(r.method, str(r.url))
-                out.append(path + ("?" + "&".join(f"{k}={v}" for k, v in sorted(query)) if query else ""))
+                out.append(
+                    path + ("?" + "&".join(f"{k}={v}" for k, v in sorted(query)) if query else "")
+                )
         return out
 
     def posted(self, path: str) -> list[dict[str, str]]:
@@ -156,7 +160,9 @@ def without_pm_rows(body: str, ids: set[str]) -> str:
     """A folder page with the rows of the PMs `ids` taken out (derived page: used where
     those PMs' view pages were not captured)."""
     rows = re.split(r'(?=<li class="row)', body)
-    kept = [r for r in rows if not any(re.search(rf"[?&;]p={i}\b", r.split("</li>")[0]) for i in ids)]
+    kept = [
+        r for r in rows if not any(re.search(rf"[?&;]p={i}\b", r.split("</li>")[0]) for i in ids)
+    ]
     return "".join(kept)
 
 
@@ -181,4 +187,6 @@ def captcha_login_page(lang: str = "en") -> str:
         '<dd><input type="text" name="confirm_code" id="confirm_code" size="7" class="inputbox narrow" />'
         '<input type="hidden" name="confirm_id" value="abc" /></dd></dl>'
     )
-    return body.replace('<input type="submit" name="login"', block + '<input type="submit" name="login"', 1)
+    return body.replace(
+        '<input type="submit" name="login"', block + '<input type="submit" name="login"', 1
+    )
