@@ -136,3 +136,42 @@ def new(path: Annotated[Path, typer.Argument(help="Where to write the game file.
             typer.echo(f"  {problem}")
         raise typer.Exit(1) from None
     typer.echo("It is valid.")
+
+
+@app.command("start")
+def start(
+    path: Annotated[Path, typer.Argument(help="The game file.")],
+    db: Annotated[str | None, typer.Option("--db", help="Store URL.")] = None,
+) -> None:
+    """Deal roles and queue the opening post and every role PM for the host's approval."""
+    from engine.app.service_cmd import driver_for
+
+    driver = driver_for(path, db)
+    if not driver.start():
+        typer.echo(f"game {driver.game_id} has already started")
+        raise typer.Exit(1)
+    drafts = driver.store.outbox(driver.game_id)
+    waiting = sum(1 for i in drafts if i.status == "draft")
+    typer.echo(f"game {driver.game_id} started: {len(drafts)} posts and PMs queued")
+    if waiting:
+        typer.echo(f"{waiting} wait for approval: forumgm review {path} --preview, then --approve")
+
+
+@app.command("replace")
+def replace(
+    path: Annotated[Path, typer.Argument(help="The game file.")],
+    old: Annotated[str, typer.Argument(help="The player leaving the slot.")],
+    new: Annotated[str, typer.Argument(help="The substitute's board account.")],
+    db: Annotated[str | None, typer.Option("--db", help="Store URL.")] = None,
+) -> None:
+    """A substitute takes over a slot; votes and orders by or for either name belong to it."""
+    from engine.app.service_cmd import driver_for
+    from engine.store.repo.base import StoreError
+
+    driver = driver_for(path, db)
+    try:
+        driver.store.replace_player(driver.game_id, old, new)
+    except StoreError as exc:
+        typer.echo(str(exc))
+        raise typer.Exit(1) from None
+    typer.echo(f"{new} now plays {old}'s slot")

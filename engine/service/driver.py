@@ -140,15 +140,35 @@ class GameDriver:
                 fresh.add(pm.id)
         return fresh
 
+    def substitutes(self) -> dict[str, str]:
+        """Substitute account → the slot (original name) it plays (`game replace`)."""
+        rows = self.store.players(self.game_id, include_replaced=True)
+        by_id = {r.id: r for r in rows}
+        slots: dict[str, str] = {}
+        for row in rows:
+            if row.replaced_by is not None and row.replaced_by in by_id:
+                slot = slots.get(row.name, row.name)
+                slots[by_id[row.replaced_by].name] = slot
+        return slots
+
+    def aliases(self) -> dict[str, list[str]]:
+        aliases = {k: list(v) for k, v in self.config.aliases.items()}
+        for account, slot in self.substitutes().items():
+            aliases.setdefault(slot, []).append(account)
+        for new, old in self.config.replacements.items():
+            aliases.setdefault(old, []).append(new)
+        return aliases
+
     def _items(self, until: datetime) -> list[Incoming]:
         gm = self.config.gm_user.casefold()
+        slot = {**self.config.replacements, **self.substitutes()}
         items = [
-            Incoming(p.id, Channel.THREAD, p.author, p.posted_at, p.body, p.url)
+            Incoming(p.id, Channel.THREAD, slot.get(p.author, p.author), p.posted_at, p.body, p.url)
             for p in self.store.posts_as_of(self.game_id, self.config.thread, until)
             if p.author.casefold() != gm and not p.deleted
         ]
         items += [
-            Incoming(m.id, Channel.PM, m.sender, m.sent_at, m.body, m.url)
+            Incoming(m.id, Channel.PM, slot.get(m.sender, m.sender), m.sent_at, m.body, m.url)
             for m in self.store.pms_as_of(self.game_id, until)
             if m.sender.casefold() != gm
         ]
@@ -170,7 +190,7 @@ class GameDriver:
             ph.deadline,
             self._items(until),
             since=since,
-            aliases=self.config.aliases,
+            aliases=self.aliases(),
             fixes=fixes,
         )
         log = replay.session.log

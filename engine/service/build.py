@@ -1,0 +1,54 @@
+"""Putting a configured game together: the store, the board adapter with its password, the driver."""
+
+from __future__ import annotations
+
+import importlib
+import os
+from collections.abc import Callable, Mapping
+from datetime import UTC, datetime
+
+from engine.config import GameConfig
+from engine.credentials import resolve_password
+from engine.service.driver import GameDriver
+from engine.store import Store, open_store
+from forums.board import Board, board_factory
+
+ADAPTERS = ("forums.local", "forums.phpbb")
+"""Board adapter packages; importing one registers its engine."""
+DEFAULT_DATABASE = "sqlite:///forumgm.db"
+
+
+def database_url(given: str | None = None) -> str:
+    return given or os.environ.get("FORUMGM_DATABASE_URL") or DEFAULT_DATABASE
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+def load_adapters() -> None:
+    for name in ADAPTERS:
+        try:
+            importlib.import_module(name)
+        except ImportError:  # an adapter whose optional dependencies are missing
+            continue
+
+
+def make_board(config: GameConfig, environ: Mapping[str, str] | None = None) -> Board:
+    """The configured board, logged in lazily with the password from where the config says."""
+    load_adapters()
+    password = resolve_password(config.password, config.gm_user, environ)
+    factory = board_factory(config.engine)
+    return factory(config.url, config.gm_user, password.reveal())
+
+
+def make_driver(
+    config: GameConfig,
+    store: Store | None = None,
+    *,
+    clock: Callable[[], datetime] = utc_now,
+    board: Board | None = None,
+    db: str | None = None,
+) -> GameDriver:
+    store = store or open_store(database_url(db))
+    return GameDriver(store, board or make_board(config), config, clock=clock)

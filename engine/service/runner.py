@@ -1,0 +1,120 @@
+"""`forumgm run`: APScheduler drives each game's steps; the store holds the truth.
+
+Each game gets one job. After every step the job is rescheduled: every few minutes in a
+phase's last hour, rarer before, at the deadline itself, and once a minute while results
+wait for the host. A restarted process rebuilds the jobs from the games it finds, and a
+lease in the store makes sure only one process drives a game at a time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import socket
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from apscheduler.schedulers.asyncio import AsyncIOScheduler
+from apscheduler.triggers.date import DateTrigger
+
+from engine.service.driver import GameDriver
+from engine.store.models import GameStatus, PhaseStatus
+
+log = logging.getLogger("forumgm.run")
+
+
+@dataclass(frozen=True)
+class Cadence:
+    far: timedelta = timedelta(minutes=15)
+    near: timedelta = timedelta(minutes=2)
+    near_window: timedelta = timedelta(hours=1)
+    waiting: timedelta = timedelta(minutes=1)
+    lease: timedelta = timedelta(minutes=5)
+
+
+def owner_id() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def next_run(driver: GameDriver, now: datetime, cadence: Cadence) -> datetime | None:
+    """When this game needs attention next (None: it is over)."""
+    game = driver.store.get_game(driver.game_id)
+    if game.status is GameStatus.FINISHED:
+        return None
+    ph = driver.store.current_phase(driver.game_id)
+    if ph is None or ph.status is not PhaseStatus.OPEN:
+        return now + cadence.waiting
+    left = ph.deadline - now
+    if left <= timedelta(0):
+        return now
+    interval = cadence.near if left <= cadence.near_window else cadence.far
+    return min(ph.deadline, now + interval)
+
+
+async def drive_once(driver: GameDriver, owner: str, cadence: Cadence) -> str:
+    """One step of one game, if this process holds (or can take) its lease."""
+    now = driver.clock()
+    if not driver.store.acquire_lease(driver.game_id, owner, now, cadence.lease):
+        return "driven by another process"
+    try:
+        return await driver.step(now)
+    except Exception:
+        log.exception("game %s: step failed; it will be retried", driver.game_id)
+        return "step failed"
+
+
+class Service:
+    """Runs the jobs of several games in one process."""
+
+    def __init__(
+        self,
+        drivers: Sequence[GameDriver],
+        *,
+        cadence: Cadence | None = None,
+        owner: str | None = None,
+    ) -> None:
+        self.drivers = list(drivers)
+        self.cadence = cadence or Cadence()
+        self.owner = owner or owner_id()
+        self.scheduler = AsyncIOScheduler()
+
+    async def _job(self, driver: GameDriver) -> None:
+        status = await drive_once(driver, self.owner, self.cadence)
+        log.info("game %s: %s", driver.game_id, status)
+        now = driver.clock()
+        when = next_run(driver, now, self.cadence)
+        if status == "driven by another process":
+            when = now + self.cadence.lease / 2  # check whether its owner is still alive
+        if when is None:
+            driver.store.release_lease(driver.game_id, self.owner)
+            log.info("game %s is over", driver.game_id)
+            return
+        self.scheduler.add_job(
+            self._job,
+            DateTrigger(when),
+            args=[driver],
+            id=f"game-{driver.game_id}",
+            replace_existing=True,
+            misfire_grace_time=None,
+        )
+
+    async def run(self, stop: asyncio.Event | None = None) -> None:
+        stop = stop or asyncio.Event()
+        self.scheduler.start()
+        for driver in self.drivers:
+            self.scheduler.add_job(
+                self._job,
+                DateTrigger(driver.clock()),
+                args=[driver],
+                id=f"game-{driver.game_id}",
+                replace_existing=True,
+                misfire_grace_time=None,
+            )
+        try:
+            await stop.wait()
+        finally:
+            self.scheduler.shutdown(wait=False)
+            for driver in self.drivers:
+                driver.store.release_lease(driver.game_id, self.owner)

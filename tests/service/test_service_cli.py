@@ -1,0 +1,123 @@
+"""The host's commands on a local-board game: start, review (fix, approve), run, status, votes, replace."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+import pytest
+from typer.testing import CliRunner
+
+from engine.app.cli import app
+from engine.config import load_config
+from engine.service.build import make_driver
+from engine.service.runner import Cadence, drive_once, next_run
+from engine.store import open_store
+from forums.local import LocalBoard
+
+MSK = ZoneInfo("Europe/Moscow")
+NAMES = ["Вася", "Петя", "Маша", "Коля", "Оля"]
+runner = CliRunner(env={"COLUMNS": "200"})
+
+
+@pytest.fixture
+def game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, str, LocalBoard]:
+    board_url = f"sqlite:///{tmp_path / 'board.sqlite'}"
+    board = LocalBoard(board_url, "Ведущий", "gm-secret")
+    board.create_schema()
+    board.add_user("Ведущий", "gm-secret")
+    for name in NAMES + ["Лёша"]:
+        board.add_user(name, "pw")
+    thread = board.create_thread("Мафия", "Ведущий")
+    start = (datetime.now(MSK) - timedelta(hours=1)).strftime("%Y-%m-%d %H:%M")
+    path = tmp_path / "game.toml"
+    path.write_text(
+        f"""
+[game]
+ruleset = "classic"
+seed = 3
+review = "warnings"
+[board]
+engine = "local"
+url = "{board_url}"
+thread = "{thread}"
+gm_user = "Ведущий"
+password = "env:TEST_GM_PASSWORD"
+[schedule]
+timezone = "Europe/Moscow"
+deadlines = "every 6 hours"
+start = "{start}"
+[players]
+players = {NAMES!r}
+[roles]
+"Вася" = "commissar"
+"Петя" = "mafioso"
+"Маша" = "doctor"
+"Коля" = "citizen"
+"Оля" = "citizen"
+""".replace("'", '"'),
+        encoding="utf-8",
+    )
+    monkeypatch.setenv("TEST_GM_PASSWORD", "gm-secret")
+    return path, f"sqlite:///{tmp_path / 'store.sqlite'}", board
+
+
+def test_the_host_flow(game: tuple[Path, str, LocalBoard]) -> None:
+    path, db, board = game
+    result = runner.invoke(app, ["game", "start", str(path), "--db", db])
+    assert result.exit_code == 0, result.output
+    assert "wait for approval" in result.output
+    assert runner.invoke(app, ["game", "start", str(path), "--db", db]).exit_code == 1
+    result = runner.invoke(app, ["review", str(path), "--db", db, "--preview"])
+    assert "Ваша роль" in result.output and "6 draft(s)" in result.output
+    assert runner.invoke(app, ["review", str(path), "--db", db, "--approve"]).exit_code == 0
+    board.pm_as("Коля", ["Ведущий"], "ход", "голосую за Петьку")  # not a roster name
+    board.pm_as("Оля", ["Ведущий"], "ход", "голосую за Петю")
+    result = runner.invoke(app, ["run", str(path), "--db", db, "--once"])
+    assert result.exit_code == 0, result.output
+    assert "open until" in result.output
+    result = runner.invoke(app, ["status", "--db", db])
+    assert "turn 1 (open)" in result.output and "posted:" in result.output
+    result = runner.invoke(app, ["review", str(path), "--db", db])
+    warning_id = next(
+        line.split()[1].lstrip("#")
+        for line in result.output.splitlines()
+        if "unknown_target" in line
+    )
+    result = runner.invoke(app, ["review", str(path), "--db", db, "--fix", f"{warning_id}=Петя"])
+    assert "✓" in result.output and "fixed: Петя" in result.output
+    result = runner.invoke(app, ["votes", str(path), "--db", db])
+    assert "Оля" in result.output and "Коля" in result.output
+    assert "gm-secret" not in result.output
+    result = runner.invoke(app, ["game", "replace", str(path), "Оля", "Лёша", "--db", db])
+    assert result.exit_code == 0 and "Лёша now plays Оля's slot" in result.output
+
+
+def test_missing_password_is_a_clear_error(
+    game: tuple[Path, str, LocalBoard], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path, db, _ = game
+    monkeypatch.delenv("TEST_GM_PASSWORD")
+    result = runner.invoke(app, ["run", str(path), "--db", db, "--once"])
+    assert result.exit_code == 2 and "TEST_GM_PASSWORD" in result.output
+
+
+def test_two_processes_never_drive_one_game(game: tuple[Path, str, LocalBoard]) -> None:
+    import asyncio
+
+    path, db, _ = game
+    config = load_config(path)
+    store = open_store(db)
+    first = make_driver(config, store)
+    first.start()
+    second = make_driver(config, store)
+    cadence = Cadence(lease=timedelta(minutes=5))
+    assert "open until" in asyncio.run(drive_once(first, "host-a", cadence))
+    assert asyncio.run(drive_once(second, "host-b", cadence)) == "driven by another process"
+    later = lambda: datetime.now(MSK) + timedelta(minutes=6)  # noqa: E731 - "host-a" died
+    second.clock = later
+    assert "open until" in asyncio.run(drive_once(second, "host-b", cadence))
+    when = next_run(second, later(), cadence)
+    ph = store.current_phase(second.game_id)
+    assert when is not None and ph is not None and when <= ph.deadline
