@@ -1,0 +1,1 @@
+"""Jinja2 templates of the yakuza ruleset, one folder per language."""

@@ -1,0 +1,169 @@
+"""Words of the yakuza ruleset (roles, abilities, statuses, causes) in Russian and English."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from rulesets.yakuza.roles import ROLE_ORDER as _ROLE_ORDER
+
+TEMPLATES = "rulesets.yakuza.templates"
+LANGS = ("ru", "en")
+ROLE_ORDER = _ROLE_ORDER
+
+ROLES: Mapping[str, Mapping[str, str]] = {
+    "ru": {
+        "sensei": "Сэнсэй", "ninja": "Ниндзя", "shinobi": "Синоби", "boss": "Босс",
+        "brute": "Громила", "killer": "Киллер", "maniac": "Маньяк", "psycho": "Псих",
+        "spy": "Шпион", "commissar": "Комиссар", "punisher": "Каратель",
+        "citizen": "Мирный житель",
+    },
+    "en": {
+        "sensei": "Sensei", "ninja": "Ninja", "shinobi": "Shinobi", "boss": "Boss",
+        "brute": "Brute", "killer": "Killer", "maniac": "Maniac", "psycho": "Psycho",
+        "spy": "Spy", "commissar": "Commissar", "punisher": "Punisher", "citizen": "Citizen",
+    },
+}
+
+VISIBLE: Mapping[str, Mapping[str, str]] = {
+    "ru": {
+        "monk": "Монах", "strongman": "Здоровяк", "medic": "Медик", "electrician": "Электрик",
+        "authority": "Авторитет", "paratrooper": "ВДВшник", "revolutionary": "Революционер",
+        "paranoid": "Параноик", "marauder": "Мародёр", "lawyer": "Юрист", "avenger": "Мститель",
+        "chief_doctor": "Главврач", "plagiarist": "Плагиатор", "gravedigger": "Гробовщик",
+        "student": "Студент", "gopnik": "Гопник", "stuntman": "Каскадёр", "cultist": "Культист",
+        "hulk": "Амбал", "vip": "VIP", "none": "без явной роли",
+    },
+    "en": {
+        "monk": "Monk", "strongman": "Strongman", "medic": "Medic", "electrician": "Electrician",
+        "authority": "Authority", "paratrooper": "Paratrooper", "revolutionary": "Revolutionary",
+        "paranoid": "Paranoid", "marauder": "Marauder", "lawyer": "Lawyer", "avenger": "Avenger",
+        "chief_doctor": "Chief doctor", "plagiarist": "Plagiarist", "gravedigger": "Gravedigger",
+        "student": "Student", "gopnik": "Gopnik", "stuntman": "Stuntman", "cultist": "Cultist",
+        "hulk": "Hulk", "vip": "VIP", "none": "no visible role",
+    },
+}
+
+FACTIONS: Mapping[str, Mapping[str, str]] = {
+    "ru": {"law": "Закон", "mafia": "Мафия", "yakuza": "Якудза", "neutral": "Нейтралы",
+           "maniac": "Маньяк", "psycho": "Псих"},
+    "en": {"law": "Law", "mafia": "Mafia", "yakuza": "Yakuza", "neutral": "Neutrals",
+           "maniac": "Maniac", "psycho": "Psycho"},
+}
+
+WINNERS: Mapping[str, Mapping[str, str]] = {
+    "ru": {"law": "Победил Закон!", "mafia": "Победила Мафия!", "yakuza": "Победила Якудза!",
+           "neutral": "Победили Нейтралы!", "maniac": "Победил Маньяк!",
+           "psycho": "Победил Псих!", "draw": "Ничья: все погибли."},
+    "en": {"law": "The Law wins!", "mafia": "The Mafia wins!", "yakuza": "The Yakuza wins!",
+           "neutral": "The Neutrals win!", "maniac": "The Maniac wins!",
+           "psycho": "The Psycho wins!", "draw": "A draw: nobody survived."},
+}
+
+ACTIONS: Mapping[str, Mapping[str, str]] = {
+    "ru": {
+        "guard": "Защита", "meditation": "Медитация", "heal": "Лечение", "revenge": "Месть",
+        "katana": "Катана", "meditation_off": "Без медитации", "trap": "Ловушка",
+        "disguise": "Маскировка", "disinformation": "Дезинформация", "shadow": "Тень",
+        "shuriken": "Сюрикены", "contract": "Заказ", "pistol": "Пистолет",
+        "message": "Послание", "nagant": "Наган", "assault": "Нападение",
+        "wiretap": "Прослушка", "sniper_rifle": "Снайперская винтовка",
+        "dual_pistols": "Парные пистолеты", "knife": "Нож", "kill": "Убийство",
+        "hunt": "Охота", "surveillance": "Слежка", "dossier": "Досье",
+        "revolver": "Револьвер", "observation": "Наблюдение", "protection": "Защита",
+        "rest": "Отдых", "medic_heal": "Лечение (медик)", "shock": "Удар током",
+        "shakedown": "Отжать", "curse": "Проклятие", "plagiarize": "Копирование",
+        "loot": "Мародёрство", "extra_votes": "Доп. голоса", "vote": "Голос",
+        "order": "Приказ", "unvote": "Снятие голоса", "cancel": "Отмена",
+    },
+    "en": {
+        "guard": "Guard", "meditation": "Meditation", "heal": "Heal", "revenge": "Revenge",
+        "katana": "Katana", "meditation_off": "No meditation", "trap": "Trap",
+        "disguise": "Disguise", "disinformation": "Disinformation", "shadow": "Shadow",
+        "shuriken": "Shuriken", "contract": "Contract", "pistol": "Pistol",
+        "message": "Message", "nagant": "Nagant", "assault": "Assault", "wiretap": "Wiretap",
+        "sniper_rifle": "Sniper rifle", "dual_pistols": "Dual pistols", "knife": "Knife",
+        "kill": "Kill", "hunt": "Hunt", "surveillance": "Surveillance", "dossier": "Dossier",
+        "revolver": "Revolver", "observation": "Observation", "protection": "Protection",
+        "rest": "Rest", "medic_heal": "Medic heal", "shock": "Shock", "shakedown": "Shakedown",
+        "curse": "Curse", "plagiarize": "Copy", "loot": "Loot", "extra_votes": "Extra votes",
+        "vote": "Vote", "order": "Order", "unvote": "Unvote", "cancel": "Cancel",
+    },
+}
+
+STATUSES: Mapping[str, Mapping[str, str]] = {
+    "ru": {"healthy": "здоров", "lightly_wounded": "легко ранен",
+           "hospital": "тяжело ранен, в больнице", "coma": "в коме", "dead": "мёртв"},
+    "en": {"healthy": "healthy", "lightly_wounded": "lightly wounded",
+           "hospital": "badly wounded, in hospital", "coma": "in a coma", "dead": "dead"},
+}
+
+CAUSES: Mapping[str, Mapping[str, str]] = {
+    "ru": {"night": "Этой ночью погиб(ла)", "lynch": "По итогам голосования казнён(а)",
+           "day": "Днём погиб(ла)", "mortal_wound": "От смертельной раны скончался"},
+    "en": {"night": "Killed tonight:", "lynch": "Executed by the vote:",
+           "day": "Died during the day:", "mortal_wound": "Died of a mortal wound:"},
+}
+
+REASONS: Mapping[str, Mapping[str, str]] = {
+    "ru": {
+        "unknown_command": "команда не распознана", "unknown_target": "такого игрока нет",
+        "ambiguous_target": "ник подходит нескольким игрокам", "late": "после дедлайна",
+        "action_not_available": "у вас сейчас нет этой способности",
+        "sender_not_in_play": "вы выбыли из игры", "cannot_act": "ваше состояние не позволяет",
+        "cannot_vote": "в коме голосовать нельзя",
+        "target_not_in_play": "цель не в игре", "invalid_target": "эта цель запрещена правилами",
+        "no_uses_left": "способность уже использована", "not_allowed": "условие не выполнено",
+        "bad_parameter": "не хватает параметра или он вне допустимых значений",
+        "too_many_targets": "слишком много целей",
+        "thread_order_ignored": "ночные приказы принимаются только в ЛС",
+        "pm_vote_ignored": "голоса и дневные способности — только в теме",
+        "multiple_actions": "несколько основных действий, учтено последнее",
+    },
+    "en": {
+        "unknown_command": "command not recognised", "unknown_target": "no such player",
+        "ambiguous_target": "the name fits several players", "late": "after the deadline",
+        "action_not_available": "you do not have this ability now",
+        "sender_not_in_play": "you are out of the game",
+        "cannot_act": "your condition does not allow it", "cannot_vote": "no voting in a coma",
+        "target_not_in_play": "the target is not in the game",
+        "invalid_target": "this target is forbidden by the rules",
+        "no_uses_left": "the ability is spent", "not_allowed": "a condition is not met",
+        "bad_parameter": "a parameter is missing or out of range",
+        "too_many_targets": "too many targets",
+        "thread_order_ignored": "night orders count only by PM",
+        "pm_vote_ignored": "votes and day abilities count only in the thread",
+        "multiple_actions": "several main actions; the last one counts",
+    },
+}
+
+TEXTS: Mapping[str, Mapping[str, Mapping[str, str]]] = {
+    lang: {
+        "roles": ROLES[lang],
+        "visible": VISIBLE[lang],
+        "factions": FACTIONS[lang],
+        "winners": WINNERS[lang],
+        "actions": ACTIONS[lang],
+        "statuses": STATUSES[lang],
+        "causes": CAUSES[lang],
+        "reasons": REASONS[lang],
+    }
+    for lang in LANGS
+}
+
+RESULTS_ORDER: tuple[tuple[str, ...], ...] = (
+    ("vote_tally",),
+    ("lynch", "tie", "no_lynch"),
+    ("day_action",),
+    ("death",),
+    ("status_change",),
+    ("contract_announced", "hunt_announced"),
+    ("game_over",),
+)
+SEATED: Mapping[str, str] = {
+    "death": "player",
+    "status_change": "player",
+    "day_action": "player",
+    "contract_announced": "player",
+    "hunt_announced": "player",
+}
+SEPARATE_POSTS = frozenset({"game_started"})
