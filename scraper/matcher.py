@@ -22,6 +22,12 @@ _VOTES = frozenset({OrderKind.VOTE, OrderKind.NO_LYNCH})
 _CONDITIONS = frozenset({"если", "if", "unless"})
 """Words that make what comes before them in a sentence a condition («голос за Васю, если…»)."""
 _SIGNATURE_RE = re.compile(r"^-- ?$")
+_POSSESSIVES = frozenset(["my", "your", "his", "her", "our", "their", "мой", "твой", "его", "её", "ее", "наш", "ваш", "их", "свой"])
+"""Right before a vote word, these make it a noun in talk: «мой голос на X в силе»."""
+_FUNCTION_WORDS = frozenset(
+    ["is", "was", "are", "be", "count", "counts", "tally", "please", "now", "yet", "again", "stays", "stay", "here", "there", "it", "this", "that", "the", "a", "an", "and", "or", "but", "to", "in", "of", "with", "from", "as", "so"]
+)
+"""English words that cannot start a nick after «vote»: «that vote is terrible», «vote count»."""
 _SENTENCE_END_RE = re.compile(r"[.!?…;]+\s+")
 _ABBREVIATION_RE = re.compile(r"(?:^|[\s(«\"'])[A-ZА-ЯЁ][a-zа-яё]?$")
 _LITERAL_QUOTE_RE = re.compile(r"\[(/?)quote(?:=[^\]\n]*)?\]", re.IGNORECASE)
@@ -41,6 +47,13 @@ def _sentences(line: str) -> list[str]:
         start = m.end()
     pieces.append(line[start:])
     return [p for p in pieces if p.strip()]
+
+
+def _explicit(raw: str, phrase: tuple[str, ...]) -> bool:
+    """The phrase is followed by a colon in the raw line («голос: X», «[b]vote:[/b] X»)."""
+    words = r"\W+".join(re.escape(w) for w in phrase)
+    pattern = rf"(?<!\w){words}\s*(?:\[[^\]]*\]\s*)*:"
+    return re.search(pattern, lower(raw)) is not None
 
 
 def drop_literal_quotes(text: str) -> str:
@@ -138,6 +151,14 @@ class _Parser:
             if phrase is not None and question and phrase.form.kind is not OrderKind.REQUEST:
                 phrase = None
             # «если что, голос за Васю», «I'd vote X if...»: a condition is not a vote.
+            if (
+                phrase is not None
+                and anywhere
+                and pos > 0
+                and words[pos - 1] in _POSSESSIVES
+                and not _explicit(text, phrase.words)  # «мой голос: Клифф Бут» votes
+            ):
+                phrase = None
             if phrase is not None and anywhere and self.hedged(words, pos, len(phrase.words)):
                 pos += len(phrase.words)
                 continue
@@ -232,7 +253,7 @@ class _Parser:
             if target.status == "self":
                 base = base.with_(args={**base.args, "self": True})
         else:
-            if not self.chatter(target, phrase_words, rest):
+            if not self.chatter(target, phrase_words, rest, raw):
                 self.warn(form, target, src)
             return target.end, form.arg is ArgKind.PLAYER_TEXT
         if form.arg is ArgKind.PLAYERS and target.status != "no_lynch":
@@ -309,7 +330,7 @@ class _Parser:
         found = self.target(clean_line(following), allow_no_lynch=allow_no_lynch)
         return found if found.status in ("ok", "no_lynch") else _Target("missing")
 
-    def chatter(self, target: _Target, phrase: tuple[str, ...], rest: str) -> bool:
+    def chatter(self, target: _Target, phrase: tuple[str, ...], rest: str, raw: str) -> bool:
         """In the thread, a vote word followed by no name or by an ordinary word is talk.
 
         «Голос остаётся на Лёхе», «твой голос — эмоции», «пока без голоса»: the phrase
@@ -320,8 +341,13 @@ class _Parser:
             return False
         if target.status == "missing":
             return True
-        if target.status != "unknown" or not is_plain_word(lower(target.written)):
+        word = lower(target.written)
+        if target.status == "unknown" and word in _FUNCTION_WORDS:
+            return True
+        if target.status != "unknown" or not is_plain_word(word):
             return False
+        if _explicit(raw, phrase):
+            return False  # «голос: Док»: a colon says a name was meant
         # «голос за Зюзю», «vote for peace»: a preposition says a target was meant.
         head = tokens(rest)[:1]
         if phrase[-1:] and phrase[-1] in self.grammar.prepositions:

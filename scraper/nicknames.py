@@ -294,6 +294,11 @@ class NameResolver:
                 words = [fold(w) for w in entry.words]
                 acronym = len(words) > 1 and query == "".join(w[0] for w in words)
                 word_prefix = any(w.startswith(query) for w in words)
+                # «за Клиффа» for Клифф Бут: one word of a longer name, in any case.
+                if span == 1 and len(words) > 1 and entry.folded_forms:
+                    word_prefix = word_prefix or any(
+                        query in forms[g] for forms in entry.folded_forms for g in GROUPS
+                    )
                 prefix = full.startswith(query)
                 if prefix or (span == 1 and (word_prefix or acronym)):
                     players.add(entry.player)

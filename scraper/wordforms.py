@@ -9,7 +9,7 @@ from collections.abc import Mapping
 
 import pymorphy3
 
-from scraper.normalize import is_cyrillic, lower
+from scraper.normalize import fold, is_cyrillic, lower
 
 GROUPS = ("nomn", "gent", "datv", "accs", "ablt", "loct")
 """Case groups; pymorphy's second cases and the vocative fold into the main ones."""
@@ -156,6 +156,10 @@ def declensions(word: str) -> WordForms:
     if not word:
         return _fixed(word)
     if not is_cyrillic(word):
+        folded = fold(word)
+        if folded != word and is_cyrillic(folded):
+            # «Мaрина» with a Latin «a»: a Russian name typed on a mixed keyboard.
+            return _merge(declensions(folded), _suffixed(word))
         return _suffixed(word)
     if "-" in word:
         parts = [declensions(p) for p in word.split("-")]

@@ -12,7 +12,7 @@ from engine.core.orders import OrderKind
 NO_LYNCH_WORDS = ("не линчевать", "за мир", "no lynch", "nolynch")
 
 FORMS: tuple[CommandForm, ...] = (
-    CommandForm(OrderKind.VOTE, ("голосую за", "голос за", "голос", "гз")),
+    CommandForm(OrderKind.VOTE, ("голосую за", "голосую против", "голос за", "голос", "гз")),
     # `[vote]X[/vote]` reads as «VOTE: X» (forums.bbcode, scraper.normalize).
     CommandForm(OrderKind.VOTE, ("vote", "vote for"), lang="en"),
     CommandForm(OrderKind.UNVOTE, ("снимаю голос", "отзываю голос"), ArgKind.NONE),
