@@ -157,6 +157,11 @@ def run_demo(
     quiet: bool = False,
     width: int | None = None,
     gm_password: str | None = None,
+    ruleset: str = "classic",
 ) -> DemoResult:
     show = Show(quiet=quiet, width=width, lang=lang)
+    if ruleset == "yakuza":
+        from engine.app.demo.yakuza_bots import play_yakuza
+
+        return asyncio.run(play_yakuza(seed, lang, database, show, gm_password=gm_password))  # type: ignore[return-value]
     return asyncio.run(play(seed, players, lang, database, show, gm_password=gm_password))
