@@ -272,10 +272,17 @@ class GameDriver:
                 marker = make_marker(self.game_id, ph.phase, "results-pm", player)
                 drafts.append(pm_draft(player, self._subject("results", number), body, marker))
         self.store.enqueue(self.game_id, ph.phase, drafts)
+        return self.approve_if_allowed(ph)
+
+    def approve_if_allowed(self, ph: PhaseRecord) -> list[ParseWarning]:
+        """Approve the phase's drafts when the review mode lets them go without the host."""
         held = self.held_warnings(ph)
         if self.config.review == "auto" or (self.config.review == "warnings" and not held):
             self.store.approve(self.game_id, ph.phase)
         return held
+
+    def _results_queued(self, ph: PhaseRecord) -> bool:
+        return self.store.find_by_marker(make_marker(self.game_id, ph.phase, "results")) is not None
 
     def held_warnings(self, ph: PhaseRecord) -> list[ParseWarning]:
         return [
@@ -321,6 +328,11 @@ class GameDriver:
                 self.resolve(ph)
                 continue
             if ph.status is PhaseStatus.RESOLVED:
+                # A crash may have come between resolving and queueing or approving.
+                if not self._results_queued(ph):
+                    self.resolve(ph)
+                else:
+                    self.approve_if_allowed(ph)
                 await self.publisher.publish()
                 if not self._phase_done(ph):
                     held = len(self.held_warnings(ph))

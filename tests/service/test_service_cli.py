@@ -27,7 +27,7 @@ def game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, str, Lo
     board = LocalBoard(board_url, "Ведущий", "gm-secret")
     board.create_schema()
     board.add_user("Ведущий", "gm-secret")
-    for name in NAMES + ["Лёша"]:
+    for name in [*NAMES, "Лёша"]:
         board.add_user(name, "pw")
     thread = board.create_thread("Мафия", "Ведущий")
     start = (datetime.now(MSK) - timedelta(hours=1)).strftime("%Y-%m-%d %H:%M")
@@ -121,3 +121,26 @@ def test_two_processes_never_drive_one_game(game: tuple[Path, str, LocalBoard]) 
     when = next_run(second, later(), cadence)
     ph = store.current_phase(second.game_id)
     assert when is not None and ph is not None and when <= ph.deadline
+
+
+def test_the_gm_password_is_in_no_log_row_or_error(
+    game: tuple[Path, str, LocalBoard], caplog: pytest.LogCaptureFixture
+) -> None:
+    import logging
+
+    path, db, board = game
+    caplog.set_level(logging.DEBUG)
+    runner.invoke(app, ["game", "start", str(path), "--db", db])
+    runner.invoke(app, ["review", str(path), "--db", db, "--approve"])
+    board.pm_as("Оля", ["Ведущий"], "ход", "голосую за Петю")
+    result = runner.invoke(app, ["run", str(path), "--db", db, "--once"])
+    status = runner.invoke(app, ["status", "--db", db])
+    store_file = Path(db.removeprefix("sqlite:///"))
+    assert store_file.exists()
+    for text in (caplog.text, result.output, status.output):
+        assert "gm-secret" not in text
+    assert b"gm-secret" not in store_file.read_bytes()
+    wrong = path.read_text(encoding="utf-8").replace("env:TEST_GM_PASSWORD", "gm-secret")
+    path.write_text(wrong, encoding="utf-8")
+    result = runner.invoke(app, ["run", str(path), "--db", db, "--once"])
+    assert result.exit_code == 2 and "gm-secret" not in result.output
