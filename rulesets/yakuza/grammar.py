@@ -36,7 +36,9 @@ FORMS: tuple[CommandForm, ...] = (
     CommandForm(OrderKind.NO_LYNCH, ("за мир", "мир"), ArgKind.NONE),
     CommandForm(OrderKind.NO_LYNCH, ("no lynch", "peace"), ArgKind.NONE, lang="en"),
     CommandForm(
-        OrderKind.UNVOTE, ("снимаю голос", "без голоса", "голос снят", "отзываю голос"), ArgKind.NONE
+        OrderKind.UNVOTE,
+        ("снимаю голос", "без голоса", "голос снят", "отзываю голос"),
+        ArgKind.NONE,
     ),
     CommandForm(OrderKind.UNVOTE, ("unvote", "no vote"), ArgKind.NONE, lang="en"),
     _order(("medic_heal",), "медик"),
@@ -123,7 +125,9 @@ ROLE_WORDS: dict[str, str] = {
     **dict.fromkeys(("шпион", "spy"), "spy"),
     **dict.fromkeys(("комиссар", "ком", "commissar"), "commissar"),
     **dict.fromkeys(("каратель", "карател", "punisher"), "punisher"),
-    **dict.fromkeys(("мирный житель", "мирного жителя", "мирный", "мирн", "мж", "citizen"), "citizen"),
+    **dict.fromkeys(
+        ("мирный житель", "мирного жителя", "мирный", "мирн", "мж", "citizen"), "citizen"
+    ),
 }
 """Secret role names for `disguise` and `kill`, any case form (stems match endings)."""
 
@@ -135,8 +139,9 @@ ABILITY_WORDS: dict[str, str] = {
     **dict.fromkeys(("ловушка", "ловушк", "trap"), "trap"),
     **dict.fromkeys(("тень", "тенью", "тени", "shadow"), "shadow"),
     **dict.fromkeys(("маскировка", "маскировк", "disguise"), "disguise"),
-    **dict.fromkeys(("дезинформация", "дезинформаци", "дезинфа", "дезинф", "disinformation"),
-                    "disinformation"),
+    **dict.fromkeys(
+        ("дезинформация", "дезинформаци", "дезинфа", "дезинф", "disinformation"), "disinformation"
+    ),
     **dict.fromkeys(("сюрикены", "сюрикен", "shuriken"), "shuriken"),
     **dict.fromkeys(("заказ", "contract"), "contract"),
     **dict.fromkeys(("пистолет", "pistol"), "pistol"),
@@ -144,8 +149,9 @@ ABILITY_WORDS: dict[str, str] = {
     **dict.fromkeys(("наган", "nagant"), "nagant"),
     **dict.fromkeys(("нападение", "нападени", "assault"), "assault"),
     **dict.fromkeys(("прослушка", "прослушк", "wiretap"), "wiretap"),
-    **dict.fromkeys(("снайперка", "снайперск", "снайперская винтовка", "винтовк", "sniper"),
-                    "sniper_rifle"),
+    **dict.fromkeys(
+        ("снайперка", "снайперск", "снайперская винтовка", "винтовк", "sniper"), "sniper_rifle"
+    ),
     **dict.fromkeys(("парные пистолеты", "парные", "парник", "dual"), "dual_pistols"),
     **dict.fromkeys(("лечение", "лечени", "heal"), "heal"),
     **dict.fromkeys(("наблюдение", "наблюдени", "observation"), "observation"),
@@ -160,18 +166,55 @@ ACTION_NOUNS: dict[str, tuple[str, ...]] = {
 
 GRAMMAR = Grammar(
     forms=FORMS,
-    prepositions=frozenset({"в", "во", "на", "за", "по", "у", "к", "для", "против", "on", "to", "for", "at"}),
+    prepositions=frozenset(
+        {"в", "во", "на", "за", "по", "у", "к", "для", "против", "on", "to", "for", "at"}
+    ),
     self_words=frozenset({"себя", "себе", "собой", "меня", "мне", "self", "me", "myself"}),
     no_lynch_words=NO_LYNCH_WORDS,
     action_nouns=ACTION_NOUNS,
     line_start=True,
     count_spoilers=False,
-    hedges=tuple("наверное наверно если может можно возможно думаю кажется пожалуй хочу".split()),
+    hedges=tuple(
+        [
+            "наверное",
+            "наверно",
+            "если",
+            "может",
+            "можно",
+            "возможно",
+            "думаю",
+            "кажется",
+            "пожалуй",
+            "хочу",
+        ]
+    ),
     question_is_hedge=True,
     fillers=frozenset(
-        {"жертва", "жертву", "victim", "роль", "role", "урон", "хп", "hp", "под", "as", "на",
-         "в", "наган", "нагана", "и", "and", "доп", "голоса", "голосов", "голос", "amount",
-         "damage", "за"}
+        {
+            "жертва",
+            "жертву",
+            "victim",
+            "роль",
+            "role",
+            "урон",
+            "хп",
+            "hp",
+            "под",
+            "as",
+            "на",
+            "в",
+            "наган",
+            "нагана",
+            "и",
+            "and",
+            "доп",
+            "голоса",
+            "голосов",
+            "голос",
+            "amount",
+            "damage",
+            "за",
+        }
     ),
     chain=True,
     joiners=frozenset({"и", "and"}),

@@ -939,10 +939,14 @@ def d4_day_abilities(d: Phase) -> None:
         d.emit(event)
     # Copies: yesterday's plagiarism ends today unless replaced (§8 #13, D44).
     for q in state.players:
-        if q.fields.get("visible_role") == "plagiarist" and q.fields.get("copy_day") is not None:
-            if int(q.fields["copy_day"]) < d.number:
-                q.fields["copied_role"] = None
-                q.fields["copy_day"] = None
+        copy_day = q.fields.get("copy_day")
+        if (
+            q.fields.get("visible_role") == "plagiarist"
+            and copy_day is not None
+            and int(copy_day) < d.number
+        ):
+            q.fields["copied_role"] = None
+            q.fields["copy_day"] = None
     for player, target in d.inputs.data.get("copies", []):
         q = state.player(player)
         q.fields["copied_role"] = state.player(target).fields.get("visible_role")

@@ -140,10 +140,25 @@ START_HP = {"strongman": 130, "hulk": 110}
 
 NOT_PLAGIARIZABLE = frozenset({"strongman", "stuntman", "hulk", "marauder", "plagiarist"})
 
-OBSERVABLE = (
-    "guard meditation revenge katana trap shadow disguise disinformation shuriken contract "
-    "pistol message nagant assault wiretap sniper_rifle dual_pistols"
-).split()
+OBSERVABLE = [
+    "guard",
+    "meditation",
+    "revenge",
+    "katana",
+    "trap",
+    "shadow",
+    "disguise",
+    "disinformation",
+    "shuriken",
+    "contract",
+    "pistol",
+    "message",
+    "nagant",
+    "assault",
+    "wiretap",
+    "sniper_rifle",
+    "dual_pistols",
+]
 """What a citizen may ask about with `observation` (§7.12; not `heal`)."""
 
 PEACEFUL = frozenset({"citizen", "maniac", "psycho"})

@@ -43,8 +43,17 @@ MOSCOW = ZoneInfo("Europe/Moscow")
 START = datetime(2026, 3, 1, 19, 0, tzinfo=MOSCOW)
 MAX_PHASES = 60
 PUBLIC_TYPES = {
-    "game_started", "death", "lynch", "tie", "no_lynch", "vote_tally", "status_change",
-    "contract_announced", "hunt_announced", "day_action", "game_over",
+    "game_started",
+    "death",
+    "lynch",
+    "tie",
+    "no_lynch",
+    "vote_tally",
+    "status_change",
+    "contract_announced",
+    "hunt_announced",
+    "day_action",
+    "game_over",
 }
 
 
@@ -61,8 +70,21 @@ def test_setup_deals_the_spec_roles() -> None:
     state, events = RULESET.setup(seats, None, 5)
     roles = sorted(p.role or "" for p in state.players)
     expected = sorted(
-        ["boss", "brute", "killer", "sensei", "ninja", "shinobi", "punisher", "punisher",
-         "spy", "commissar", "maniac", "psycho"] + ["citizen"] * 6
+        [
+            "boss",
+            "brute",
+            "killer",
+            "sensei",
+            "ninja",
+            "shinobi",
+            "punisher",
+            "punisher",
+            "spy",
+            "commissar",
+            "maniac",
+            "psycho",
+        ]
+        + ["citizen"] * 6
     )
     assert roles == expected
     hulk = state.player("P18") if state.has_player("P18") else None
@@ -104,7 +126,9 @@ def _random_args(rng: random.Random, action: str, role: str | None) -> dict[str,
     return {}
 
 
-def _targets(rng: random.Random, action: str, names: list[str], everybody: list[str]) -> tuple[str, ...]:
+def _targets(
+    rng: random.Random, action: str, names: list[str], everybody: list[str]
+) -> tuple[str, ...]:
     if action in ("pistol", "shuriken"):
         return tuple(rng.choice(names) for _ in range(rng.randint(1, 3)))
     if action in ("dual_pistols", "message"):
@@ -128,23 +152,50 @@ def _feed(session: GameSession, rng: random.Random, at: datetime) -> None:
                     break
                 action = rng.choice(actions)
                 session.submit(
-                    Order(p.name, OrderKind.ORDER, action, _targets(rng, action, names, state.names),
-                          _random_args(rng, action, p.role), Channel.PM, at)
+                    Order(
+                        p.name,
+                        OrderKind.ORDER,
+                        action,
+                        _targets(rng, action, names, state.names),
+                        _random_args(rng, action, p.role),
+                        Channel.PM,
+                        at,
+                    )
                 )
         else:
             choice = rng.random()
             if choice < 0.6:
-                session.submit(Order(p.name, OrderKind.VOTE, targets=(rng.choice(names),),
-                                     channel=Channel.THREAD, at=at))
+                session.submit(
+                    Order(
+                        p.name,
+                        OrderKind.VOTE,
+                        targets=(rng.choice(names),),
+                        channel=Channel.THREAD,
+                        at=at,
+                    )
+                )
             elif choice < 0.75:
-                session.submit(Order(p.name, OrderKind.NO_LYNCH, targets=("no_lynch",),
-                                     channel=Channel.THREAD, at=at))
+                session.submit(
+                    Order(
+                        p.name,
+                        OrderKind.NO_LYNCH,
+                        targets=("no_lynch",),
+                        channel=Channel.THREAD,
+                        at=at,
+                    )
+                )
             for action in day_actions(p):
                 if rng.random() < 0.7:
                     session.submit(
-                        Order(p.name, OrderKind.ORDER, action,
-                              _targets(rng, action, names, state.names),
-                              _random_args(rng, action, p.role), Channel.THREAD, at)
+                        Order(
+                            p.name,
+                            OrderKind.ORDER,
+                            action,
+                            _targets(rng, action, names, state.names),
+                            _random_args(rng, action, p.role),
+                            Channel.THREAD,
+                            at,
+                        )
                     )
 
 
@@ -187,8 +238,11 @@ def _check(session: GameSession, events: list, renderers: list[Renderer]) -> Non
                     assert e.type == "hp_report", (e.type, to)
     phase = str(state.phase)
     for r in renderers:
-        r.render_public([e for e in public if e.type != "game_started"], phase=phase,
-                        context={"players": state.names})
+        r.render_public(
+            [e for e in public if e.type != "game_started"],
+            phase=phase,
+            context={"players": state.names},
+        )
 
 
 def play(seed: int) -> tuple[str | None, int]:
@@ -212,7 +266,9 @@ def play(seed: int) -> tuple[str | None, int]:
     return session.state.winner, phases
 
 
-def _check_with_phase(session: GameSession, events: list, renderers: list[Renderer], phase: str) -> None:
+def _check_with_phase(
+    session: GameSession, events: list, renderers: list[Renderer], phase: str
+) -> None:
     saved = session.state.phase
     from engine.core.phases import PhaseId
 
