@@ -352,6 +352,7 @@ def check_night(state: GameState, p: PlayerState, order: Order) -> Order:
     args.pop("words", None)
     if action == "message":
         victim_raw = order.args.get("victim")
+        victim: str | None
         if victim_raw is None and len(names) >= 2:
             names, victim = names[:1], names[1]
         else:
