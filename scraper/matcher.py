@@ -22,61 +22,14 @@ _VOTES = frozenset({OrderKind.VOTE, OrderKind.NO_LYNCH})
 _CONDITIONS = frozenset({"если", "if", "unless"})
 """Words that make what comes before them in a sentence a condition («голос за Васю, если…»)."""
 _SIGNATURE_RE = re.compile(r"^-- ?$")
-_POSSESSIVES = frozenset(
-    [
-        "my",
-        "your",
-        "his",
-        "her",
-        "our",
-        "their",
-        "мой",
-        "твой",
-        "его",
-        "её",
-        "ее",
-        "наш",
-        "ваш",
-        "их",
-        "свой",
-    ]
-)
+_POSSESSIVES = frozenset({"my", "your", "his", "her", "our", "their",
+                          "мой", "твой", "его", "её", "ее", "наш", "ваш", "их", "свой"})  # fmt: skip
 """Right before a vote word, these make it a noun in talk: «мой голос на X в силе»."""
-_FUNCTION_WORDS = frozenset(
-    [
-        "is",
-        "was",
-        "are",
-        "be",
-        "count",
-        "counts",
-        "tally",
-        "please",
-        "now",
-        "yet",
-        "again",
-        "stays",
-        "stay",
-        "here",
-        "there",
-        "it",
-        "this",
-        "that",
-        "the",
-        "a",
-        "an",
-        "and",
-        "or",
-        "but",
-        "to",
-        "in",
-        "of",
-        "with",
-        "from",
-        "as",
-        "so",
-    ]
-)
+_FUNCTION_WORDS = frozenset({
+    "is", "was", "are", "be", "count", "counts", "tally", "please", "now", "yet", "again",
+    "stays", "stay", "here", "there", "it", "this", "that", "the", "a", "an", "and", "or",
+    "but", "to", "in", "of", "with", "from", "as", "so",
+})  # fmt: skip
 """English words that cannot start a nick after «vote»: «that vote is terrible», «vote count»."""
 _SENTENCE_END_RE = re.compile(r"[.!?…;]+\s+")
 _ABBREVIATION_RE = re.compile(r"(?:^|[\s(«\"'])[A-ZА-ЯЁ][a-zа-яё]?$")
