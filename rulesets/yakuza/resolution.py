@@ -798,7 +798,11 @@ def d2_tally(d: Phase) -> None:
         totals[target] += int(act.args["amount"])
     for candidate in list(totals):
         lawyer = state.player(candidate) if candidate != NO_LYNCH else None
-        if lawyer is not None and has_trait(lawyer, "lawyer") and d.start_status.get(candidate) != COMA:
+        if (
+            lawyer is not None
+            and has_trait(lawyer, "lawyer")
+            and d.start_status.get(candidate) != COMA
+        ):
             totals[candidate] = max(Fraction(0), totals[candidate] - Fraction(3, 2))
     d.inputs.data["tally"] = totals
     d.inputs.data["extras"] = extras
