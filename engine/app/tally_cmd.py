@@ -1,0 +1,350 @@
+"""`forumgm export` and `forumgm tally`: a thread as JSON Lines, and the vote count as of a post."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from engine.core.orders import Channel, Source
+from engine.core.ruleset import RulesError, Ruleset, Seat
+from engine.core.warnings import ParseWarning
+from engine.players_file import PlayersFileError, load_players
+from engine.service.build import load_adapters
+from engine.session import GameSession
+from forums import Board, BoardError, board_factory
+from forums.phpbb.html import html_to_postbody
+from forums.records import Post
+from rulesets import find
+from scraper.reading import Cast, read_post
+
+DEFAULT_PASSWORD_ENV = "FORUMGM_GM_PASSWORD"
+# The count itself is votecount's: the ruleset whose whole game is the thread vote. Other
+# rulesets lend their grammar (how a vote is written) and their name leniency.
+COUNTING_RULESET = "votecount"
+# A tally has no deadline of its own (--until is the cut), so the day spans all time.
+_DAWN = datetime(1970, 1, 1, tzinfo=UTC)
+_DUSK = datetime(9000, 1, 1, tzinfo=UTC)
+
+BoardMaker = Callable[..., Board]
+make_board: BoardMaker | None = None
+"""Tests set this to build the board over a mocked client; None uses the engine registry."""
+
+
+# -- the JSON Lines file -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ThreadPost:
+    """One line of an exported thread."""
+
+    number: int
+    id: str
+    user: str
+    user_id: str | None
+    time: datetime | None
+    content: str
+    """The post body's HTML as the board served it."""
+
+
+def post_line(post: Post) -> dict[str, Any]:
+    """The JSON object `forumgm export` writes for one post."""
+    return {
+        "number": post.number,
+        "id": post.id,
+        "user": post.author,
+        "user_id": post.author_id,
+        "time": post.posted_at.isoformat(),
+        "content": post.raw or "",
+    }
+
+
+def _time(value: Any) -> datetime | None:
+    # Older dumps (donbot's mafiascum scrapes) carry the board's display text: not a moment.
+    if not isinstance(value, str):
+        return None
+    try:
+        return datetime.fromisoformat(value)
+    except ValueError:
+        return None
+
+
+def read_posts(lines: Iterable[str]) -> list[ThreadPost]:
+    """Posts from JSON Lines, in thread order; a bad line is a ValueError naming it."""
+    posts = []
+    for index, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            doc = json.loads(line)
+            posts.append(
+                ThreadPost(
+                    number=int(doc["number"]),
+                    id=str(doc["id"]),
+                    user=str(doc["user"]),
+                    user_id=None if doc.get("user_id") is None else str(doc["user_id"]),
+                    time=_time(doc.get("time")),
+                    content=str(doc["content"]),
+                )
+            )
+        except (ValueError, KeyError, TypeError) as exc:
+            raise ValueError(f"line {index}: {exc!r}") from exc
+    return sorted(posts, key=lambda p: p.number)
+
+
+def load_posts(path: str | Path) -> list[ThreadPost]:
+    with open(path, encoding="utf-8") as handle:
+        try:
+            return read_posts(handle)
+        except ValueError as exc:
+            raise ValueError(f"{path}: {exc}") from exc
+
+
+async def export_thread(board: Board, thread: str) -> list[dict[str, Any]]:
+    """Every visible post of the thread, as `post_line`s (deleted stubs left out)."""
+    try:
+        page = await board.thread_posts(thread)
+    finally:
+        await board.close()
+    return [post_line(p) for p in page.items if not p.deleted]
+
+
+# -- the tally -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PostWarning:
+    """A warning with the post it came from."""
+
+    number: int
+    post: ThreadPost
+    warning: ParseWarning
+
+    def as_dict(self) -> dict[str, Any]:
+        w = self.warning
+        out: dict[str, Any] = {
+            "post": self.number,
+            "id": self.post.id,
+            "user": self.post.user,
+            "code": w.code,
+            "message": w.message,
+        }
+        if w.choices:
+            out["choices"] = list(w.choices)
+        if w.accepted:
+            out["accepted"] = True
+        if w.source is not None and w.source.line is not None:
+            out["line"] = w.source.line
+        return out
+
+
+@dataclass
+class Tally:
+    votes: dict[str, str | None]
+    """Every voter in play → target (or "no_lynch"), None when not voting; seating order."""
+    totals: dict[str, int]
+    leader: str | None
+    majority: int | None
+    warnings: list[PostWarning] = field(default_factory=list)
+    last_post: int | None = None
+
+    @property
+    def not_voting(self) -> list[str]:
+        return [v for v, t in self.votes.items() if t is None]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "votes": self.votes,
+            "totals": self.totals,
+            "leader": self.leader,
+            "majority": self.majority,
+            "as_of_post": self.last_post,
+            "warnings": [w.as_dict() for w in self.warnings],
+        }
+
+
+def _counting_session(ruleset: Ruleset, cast: Cast, no_lynch: bool) -> GameSession:
+    counter = find(COUNTING_RULESET)
+    options: Mapping[str, Any] | None = {} if ruleset is counter else {"no_lynch": no_lynch}
+    # Names arrive already slotted by read_post (substitute and original are one slot,
+    # named as the players file lists it), so the seats are the listed names alone.
+    seats = [Seat(n) for n in cast.players] + [Seat(n, state={"alive": False}) for n in cast.dead]
+    session = GameSession.new(counter, seats, options, seed=0, aliases=cast.aliases)
+    session.open_phase(_DAWN, _DUSK, _DUSK)
+    return session
+
+
+def tally_posts(
+    posts: Sequence[ThreadPost],
+    ruleset: Ruleset,
+    cast: Cast,
+    *,
+    first: int | None = None,
+    last: int | None = None,
+    gm: str | None = None,
+) -> Tally:
+    """The count after reading posts numbered `first`..`last` (inclusive) in thread order.
+
+    The `gm`'s posts are not read, as a live game does not read the host's own posts
+    (their vote examples and counts would only raise warnings). Each post is read as `forumgm parse` reads it (the ruleset's grammar, the players
+    file's dead, substitutes and aliases: `scraper.reading.read_post`); the orders then
+    go through votecount's intake, which keeps the ledger a live game keeps.
+    """
+    options = ruleset.options({})
+    grammar = ruleset.grammar_for(options)
+    lenient = bool(options.get("lenient_names", False))
+    no_lynch = bool(options.get("no_lynch", True))
+    session = _counting_session(ruleset, cast, no_lynch)
+    warnings: list[PostWarning] = []
+    read_to: int | None = None
+    for post in posts:
+        if (first is not None and post.number < first) or (last is not None and post.number > last):
+            continue
+        read_to = post.number
+        if gm is not None and post.user.casefold() == gm.casefold():
+            continue
+        source = Source(Channel.THREAD, post.id)
+        result = read_post(
+            html_to_postbody(post.content),
+            grammar,
+            cast,
+            sender=post.user,
+            channel=Channel.THREAD,
+            lenient=lenient,
+            no_lynch=no_lynch,
+            source=source,
+        )
+        said = ruleset.keep_parse_warnings(Channel.THREAD, list(result.warnings))
+        for order in result.orders:
+            said.extend(session.submit(order)[1])
+        warnings.extend(PostWarning(post.number, post, w) for w in said)
+    assert session.inputs is not None
+    view = session.ruleset.vote_view(session.state, session.inputs, public=True)
+    return Tally(
+        votes=dict(view.votes),
+        totals=dict(view.totals),
+        leader=view.leader,
+        majority=view.majority,
+        warnings=warnings,
+        last_post=read_to,
+    )
+
+
+# -- the commands --------------------------------------------------------------------------
+
+
+def _fail(message: str) -> typer.Exit:
+    typer.echo(f"error: {message}", err=True)
+    return typer.Exit(2)
+
+
+def export(
+    url: Annotated[str, typer.Option("--url", help="The board's base URL.")],
+    user: Annotated[str, typer.Option("--user", help="The GM account's user name.")],
+    thread: Annotated[str, typer.Option("--thread", help="The thread (topic id or URL).")],
+    engine: Annotated[str, typer.Option("--engine", help="Board engine.")] = "phpbb",
+    password_env: Annotated[
+        str,
+        typer.Option("--password-env", help="Environment variable holding the GM's password."),
+    ] = DEFAULT_PASSWORD_ENV,
+    out: Annotated[
+        Path | None, typer.Option("--out", help="Write here instead of standard output.")
+    ] = None,
+) -> None:
+    """Write the thread's posts as JSON Lines: number, id, user, user_id, time, content."""
+    password = os.environ.get(password_env)
+    if not password:
+        raise _fail(f"set the GM's password in the environment variable {password_env}")
+    try:
+        if make_board is not None:
+            board = make_board(engine, url, user, password)
+        else:
+            load_adapters()
+            board = board_factory(engine)(url, user, password)
+    except KeyError as exc:
+        raise _fail(str(exc.args[0])) from None
+    try:
+        lines = asyncio.run(export_thread(board, thread))
+    except BoardError as exc:
+        # Adapter errors never carry the password; say it anyway only as the board put it.
+        raise _fail(f"{type(exc).__name__}: {exc}") from None
+    text = "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines)
+    if out is None:
+        typer.echo(text, nl=False)
+    else:
+        out.write_text(text, encoding="utf-8")
+        typer.echo(f"{len(lines)} posts written to {out}", err=True)
+
+
+def _table(result: Tally, out: Console) -> None:
+    table = Table(title=f"Votes as of post {result.last_post}")
+    table.add_column("Voter")
+    table.add_column("Votes for")
+    for voter, target in result.votes.items():
+        table.add_row(voter, target or "—")
+    out.print(table)
+    out.print("Totals:")
+    for target, count in result.totals.items():
+        voters = [v for v, t in result.votes.items() if t == target]
+        out.print(f"  {target} — {count} ({', '.join(voters)})")
+    if not result.totals:
+        out.print("  no votes")
+    out.print(f"Not voting: {', '.join(result.not_voting) or 'nobody'}")
+    out.print(f"Majority: {result.majority}")
+    out.print(f"Leader: {result.leader or 'none (tie or no votes)'}")
+    for item in result.warnings:
+        w = item.warning
+        choices = f" — choices: {', '.join(w.choices)}" if w.choices else ""
+        out.print(f"  warning #{item.number} {item.post.user}: {w.code}: {w.message}{choices}")
+
+
+def tally(
+    posts: Annotated[Path, typer.Option("--posts", help="The thread as JSON Lines (export).")],
+    players: Annotated[Path, typer.Option("--players", help="The game's players YAML file.")],
+    ruleset: Annotated[str, typer.Option("--ruleset", help="votecount, …")] = "votecount",
+    engine: Annotated[
+        str, typer.Option("--engine", help="The board the HTML came from.")
+    ] = "phpbb",
+    first: Annotated[
+        int | None, typer.Option("--from", help="Start reading at this post number.")
+    ] = None,
+    until: Annotated[
+        int | None, typer.Option("--until", help="The count as of this post number.")
+    ] = None,
+    gm: Annotated[
+        str | None,
+        typer.Option(
+            "--gm",
+            help="The host, whose posts are not read; by default the thread opener when he "
+            "is not in the players file ('' reads every post).",
+        ),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Print the vote count as of a post of an exported thread (exit 2 on bad input)."""
+    if engine != "phpbb":
+        raise _fail(f"--engine {engine}: only phpbb post HTML can be read so far")
+    try:
+        cast = load_players(players)
+        rules = find(ruleset)
+        thread = load_posts(posts)
+    except (PlayersFileError, RulesError, KeyError, ValueError, OSError) as exc:
+        raise _fail(str(exc)) from exc
+    if gm is None and thread and thread[0].user not in cast.roster:
+        gm = thread[0].user
+    result = tally_posts(thread, rules, cast, first=first, last=until, gm=gm or None)
+    if as_json:
+        typer.echo(json.dumps(result.as_dict(), ensure_ascii=False, indent=2))
+        return
+    _table(result, Console(highlight=False, soft_wrap=True))
+    if gm:
+        typer.echo(f"Posts by {gm} (the host) were not read.")

@@ -1,0 +1,161 @@
+"""`forumgm tally` over exported threads: the real mafiascum game and the saved phpBB thread."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from engine.app.cli import app
+from engine.app.tally_cmd import post_line, read_posts
+from forums.phpbb.dates import detect_timezone
+from forums.phpbb.topic import parse_topic_page
+
+runner = CliRunner()
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "phpbb"
+GAME = FIXTURES / "real" / "17378.jsonl"
+BOARD = FIXTURES / "3.3.10"
+TRUTH: dict[str, Any] = json.loads((BOARD / "thread_truth.json").read_text(encoding="utf-8"))
+
+
+def players_file(tmp_path: Path, name: str, doc: dict[str, Any]) -> Path:
+    path = tmp_path / f"{name}.yaml"
+    path.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")  # JSON is YAML
+    return path
+
+
+def tally(*args: str | Path) -> dict[str, Any]:
+    result = runner.invoke(app, ["tally", "--ruleset", "votecount", "--engine", "phpbb",
+                                 "--json", *map(str, args)])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    data: dict[str, Any] = json.loads(result.output)
+    return data
+
+
+# -- the real mafiascum game (SOURCES.md: lynched D1 don_johnson, D2 SleepyKrew, D3 pappums rat)
+
+PLAYERS_17378 = ["lobstermania", "RaudhrGarm", "SleepyKrew", "Spadille", "don_johnson",
+                 "Midnight's Sorrow", "pappums rat", "My Milked Eek", "Internet Stranger"]  # fmt: skip
+SUBS_17378 = {"SleepyKrew": "kondi2424", "pappums rat": "redtail896"}
+# (first post, the moderator's day-ending post, who was lynched, who was dead by then):
+# the night kills (Internet Stranger N1, RaudhrGarm N2) are in the moderator's posts 240, 335.
+DAYS_17378 = [
+    (15, 239, "don_johnson", []),
+    (240, 334, "SleepyKrew", ["don_johnson", "Internet Stranger"]),
+    (336, 411, "pappums rat", ["don_johnson", "Internet Stranger", "SleepyKrew", "RaudhrGarm"]),
+]
+
+
+@pytest.mark.parametrize(("first", "end", "lynched", "dead"), DAYS_17378)
+def test_each_day_of_the_real_game_ends_on_the_lynched_player(
+    tmp_path: Path, first: int, end: int, lynched: str, dead: list[str]
+) -> None:
+    cast = {"players": [p for p in PLAYERS_17378 if p not in dead], "dead": dead,
+            "replacements": SUBS_17378}  # fmt: skip
+    out = tally("--players", players_file(tmp_path, "day", cast), "--posts", GAME,
+                "--from", str(first), "--until", str(end - 1))  # fmt: skip
+    assert out["leader"] == lynched
+    assert out["as_of_post"] == end - 1
+    assert out["majority"] == (len(PLAYERS_17378) - len(dead)) // 2 + 1
+    assert set(out["votes"]) == set(cast["players"])
+    # The moderator (flinter, the thread opener) is not read: no warning is about him.
+    assert all(w["user"] != "flinter" for w in out["warnings"])
+    if end == 239:  # the moderator's own count in post 239 agrees vote for vote
+        assert out["totals"] == {"don_johnson": 5, "lobstermania": 2, "pappums rat": 1,
+                                 "Internet Stranger": 1}  # fmt: skip
+        assert out["votes"]["pappums rat"] == "Internet Stranger"  # voted as redtail896
+
+
+def test_human_output_is_a_table_with_totals_and_the_leader(tmp_path: Path) -> None:
+    cast = {"players": PLAYERS_17378, "replacements": SUBS_17378}
+    args = ["tally", "--ruleset", "votecount", "--engine", "phpbb", "--posts", str(GAME),
+            "--players", str(players_file(tmp_path, "d1", cast)), "--until", "238"]  # fmt: skip
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "Votes as of post 238" in out and "Voter" in out
+    assert "don_johnson — 5 (lobstermania, RaudhrGarm, SleepyKrew, Spadille, My Milked Eek)" in out
+    assert "Not voting: nobody" in out
+    assert "Majority: 5" in out and "Leader: don_johnson" in out
+    assert "Posts by flinter (the host) were not read." in out
+
+
+def test_from_and_until_cut_the_thread(tmp_path: Path) -> None:
+    cast = players_file(tmp_path, "d1", {"players": PLAYERS_17378, "replacements": SUBS_17378})
+    early = tally("--players", cast, "--posts", GAME, "--until", "20")
+    assert early["as_of_post"] == 20
+    none = tally("--players", cast, "--posts", GAME, "--from", "239", "--until", "239")
+    assert none["totals"] == {} and none["leader"] is None
+    assert set(none["votes"].values()) == {None}
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["--players", "missing.yaml"], ["--ruleset", "nope"], ["--engine", "xenforo"]],
+)
+def test_bad_input_exits_2(tmp_path: Path, args: list[str]) -> None:
+    cast = players_file(tmp_path, "p", {"players": PLAYERS_17378})
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"number": 1}\n', encoding="utf-8")
+    base = ["tally", "--players", str(cast), "--posts", str(GAME)]
+    assert runner.invoke(app, [*base, *args]).exit_code == 2
+    assert runner.invoke(app, ["tally", "--players", str(cast), "--posts", str(bad)]).exit_code == 2
+
+
+# -- the saved phpBB 3.3.10 thread: every checkpoint of thread_truth.json ------------------
+
+
+@cache
+def exported(lang: str) -> str:
+    """The saved thread pages as `forumgm export` writes them (the same `post_line`)."""
+    log = {e["file"]: e for e in json.loads((BOARD / "capture_log.json").read_text("utf-8"))}
+    lines = []
+    for n in range(1, 8):
+        name = f"{lang}/viewtopic_p{n}.html"
+        html = (BOARD / name).read_text(encoding="utf-8")
+        url = "http://127.0.0.1:8081" + log[name]["url"].split("#", 1)[0]
+        now = datetime.strptime(log[name]["captured_at"], "%Y-%m-%dT%H:%M:%S%z")
+        tz = detect_timezone(html)
+        assert tz is not None
+        page = parse_topic_page(html, url, tz=tz, now=now)
+        lines += [post_line(p) for p in page.posts if not p.deleted]
+    return "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines)
+
+
+def checkpoint_range(lang: str, checkpoint: dict[str, Any]) -> tuple[int, int]:
+    """Post numbers of the day up to the checkpoint's moment; day 2 opens with P40."""
+    posts = read_posts(exported(lang).splitlines())
+    number = {p.id: p.number for p in posts}
+    labels = {p["label"]: str(p["post_id"]) for p in TRUTH["posts"]}
+    first = number[labels["P01"]] if checkpoint["day"] == 1 else number[labels["P40"]]
+    as_of = datetime.fromisoformat(checkpoint["as_of"])
+    last = max(p.number for p in posts if p.time is not None and p.time <= as_of)
+    return first, last
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+@pytest.mark.parametrize("label", list(TRUTH["expected_tallies"]))
+def test_saved_thread_tallies_match_the_truth_file(tmp_path: Path, lang: str, label: str) -> None:
+    checkpoint = TRUTH["expected_tallies"][label]
+    names = [p["username"] for p in TRUTH["players"]]
+    dead = [
+        d["player"] for d in TRUTH["deaths"] if checkpoint["day"] == 2 and "day 2" not in d["when"]
+    ]
+    cast = players_file(
+        tmp_path, "p", {"players": [n for n in names if n not in dead], "dead": dead}
+    )
+    posts = tmp_path / "thread.jsonl"
+    posts.write_text(exported(lang), encoding="utf-8")
+    first, last = checkpoint_range(lang, checkpoint)
+    out = tally("--players", cast, "--posts", posts, "--from", str(first), "--until", str(last))
+    assert out["votes"] == checkpoint["each_players_vote"]
+    assert out["totals"] == {row["target"]: row["count"] for row in checkpoint["tally"]}
+    assert [v for v, t in out["votes"].items() if t is None] == checkpoint["not_voting"]
+    assert out["leader"] == max(checkpoint["tally"], key=lambda row: row["count"])["target"]
+    # The host (Ведущий opened the thread) is not read: his vote examples raise nothing.
+    assert all(w["user"] != TRUTH["gm"]["username"] for w in out["warnings"])
