@@ -67,6 +67,7 @@ class Votecount(Ruleset):
     title: ClassVar[str] = "Подсчёт голосов (vote count)"
     grammar: ClassVar[Grammar] = GRAMMAR
     phase_kind: ClassVar[str] = "day"
+    templates: ClassVar[str] = "rulesets.votecount.templates"
 
     def grammar_for(self, options: Mapping[str, Any]) -> Grammar:
         """Spoilers count only where the host says so (`count_spoilers`); with

@@ -1,0 +1,1 @@
+"""Jinja2 templates of the votecount ruleset, one folder per language."""

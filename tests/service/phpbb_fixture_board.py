@@ -1,0 +1,103 @@
+"""The saved phpBB 3.3.10 board for service tests: a `PhpbbBoard` over respx and the saved pages.
+
+Built on `tests/forums/phpbb/helpers_http.py` (loaded by path: that folder is not a package).
+What the service needs beyond the adapter tests: an inbox, the GM's sent folders, the reply
+form and its 302, and the page the board shows after posting. Derived pages say what changed.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from forums.phpbb import PhpbbBoard
+
+_HELPERS = Path(__file__).resolve().parents[1] / "forums" / "phpbb" / "helpers_http.py"
+
+
+def _load_helpers() -> ModuleType:
+    # Reuse the module test_board.py already imported (same name) rather than a second copy.
+    if "helpers_http" in sys.modules:
+        return sys.modules["helpers_http"]
+    spec = importlib.util.spec_from_file_location("helpers_http", _HELPERS)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["helpers_http"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+helpers = _load_helpers()
+FakePhpbb = helpers.FakePhpbb
+FakeTime = helpers.FakeTime
+BASE: str = helpers.BASE
+USER: str = helpers.USER
+PASSWORD: str = helpers.PASSWORD
+MOSCOW = helpers.MOSCOW
+FIXTURES: Path = helpers.FIXTURES
+
+# Inbox PMs whose view pages were not captured (as in the adapter's end-to-end test).
+NO_VIEW = {"13", "20", "21"}
+# The GM's sent PMs whose view pages were not captured (only PM 18's was): the sent
+# folders are served without their rows (derived pages).
+SENT_NO_VIEW = {str(n) for n in range(1, 12)} | {"19"}
+NEW_POST = {"ru": "65", "en": "66"}
+"""The id the board gave the GM's live post in each language's after_post_viewtopic.html."""
+
+
+def thread_truth() -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((FIXTURES / "thread_truth.json").read_text("utf-8"))
+    return data
+
+
+def saved_board(lang: str = "ru") -> Any:
+    """The board as the GM sees it: login, the thread (7 pages), inbox, sent folders, reply."""
+    fake = FakePhpbb(lang).with_login().with_thread()
+    page, html = helpers.page, helpers.html
+    fake.on(
+        "GET",
+        "/ucp.php?i=pm&folder=inbox",
+        html(helpers.without_pm_rows(page(lang, "pm_inbox.html"), NO_VIEW)),
+    )
+    for pm, name in {"12": "N1a", "14": "N1c", "15": "N1e", "16": "N1d", "17": "N1f"}.items():
+        fake.on("GET", f"/ucp.php?i=pm&mode=view&f=0&p={pm}", f"pm_view_{name}.html")
+    outbox = page(lang, "pm_outbox.html")
+    if lang == "en":
+        # Alu had read PM 18 before the en capture, so only the sentbox lists it; a folder
+        # with every row taken out has no "empty" notice, so 18's row stays in the outbox
+        # too (copied from 19's: the folders overlap as they do between two reads).
+        outbox = helpers.with_pm_row_copied(outbox, "19", "18", "Результат проверки")
+    fake.on(
+        "GET", "/ucp.php?i=pm&folder=outbox", html(helpers.without_pm_rows(outbox, SENT_NO_VIEW))
+    )
+    fake.on(
+        "GET",
+        "/ucp.php?i=pm&folder=sentbox",
+        html(helpers.without_pm_rows(page(lang, "pm_sentbox.html"), SENT_NO_VIEW)),
+    )
+    # PM 18 was captured opened from the sentbox (f=-1); the ru outbox still lists it, so
+    # the same saved view answers its outbox link (f=-2) too.
+    for folder in ("-1", "-2"):
+        fake.on("GET", f"/ucp.php?i=pm&mode=view&f={folder}&p=18", "pm_view_sent_N1g.html")
+    fake.on("GET", "/posting.php?mode=reply&t=2", "posting_reply_form.html")
+    # The reply POST answers as the saved submission did: an empty 302 to the new post.
+    new = NEW_POST[lang]
+    fake.on(
+        "POST",
+        "/posting.php?mode=reply&t=2",
+        helpers.redirect(f"{BASE}viewtopic.php?p={new}#p{new}"),
+    )
+    fake.on("GET", f"/viewtopic.php?p={new}", "after_post_viewtopic.html")
+    return fake
+
+
+def make_board(fake: Any, time: Any | None = None) -> PhpbbBoard:
+    """The adapter on the fake board; its clock is the capture's, so «Сегодня» reads right."""
+    time = time or FakeTime()
+    return PhpbbBoard(
+        BASE, USER, PASSWORD, client=fake.client(), tz=MOSCOW, clock=time, sleep=time.sleep
+    )
