@@ -6,7 +6,7 @@ import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +18,7 @@ REVIEW_MODES = ("always", "warnings", "auto")
 """always: the host approves every phase; warnings: only phases with parse warnings; auto: never wait."""
 
 _TABLES = {
-    "game": {"ruleset", "title", "seed", "language", "review", "receipts"},
+    "game": {"ruleset", "title", "seed", "language", "review", "receipts", "vote_count"},
     "board": {"engine", "url", "thread", "gm_user", "password"},
     "schedule": {"timezone", "deadlines", "start"},
     "options": None,
@@ -69,6 +69,8 @@ class GameConfig:
     aliases: dict[str, list[str]] = field(default_factory=dict)
     roles: dict[str, str] = field(default_factory=dict)
     deal: dict[str, int] = field(default_factory=dict)
+    vote_count: timedelta | None = None
+    """How often a vote count post goes to the thread during a phase (None: never)."""
 
     def seats(self) -> list[Seat]:
         """The seating order with the host's roles; dead players start out of play."""
@@ -82,6 +84,26 @@ class GameConfig:
         if self.deal:
             options["roles"] = dict(self.deal)
         return options
+
+
+_OFF = {"off", "no", "never", "нет", "выкл", "никогда"}
+_INTERVAL = re.compile(
+    r"^\s*(?:every|каждые|каждый|каждая)\s+(?:(\d+)\s+)?"
+    r"(hour|hours|час|часа|часов|day|days|день|дня|дней)\s*$",
+    re.IGNORECASE,
+)
+
+
+def parse_vote_count(text: str) -> timedelta | None:
+    """`[game] vote_count`: "off", or "every 12 hours" / "every day" / "каждые 6 часов"."""
+    if text.strip().casefold() in _OFF:
+        return None
+    match = _INTERVAL.match(text)
+    if not match or int(match.group(1) or 1) < 1:
+        raise ValueError(f'{text!r}: write "off" or e.g. "every 12 hours", "every day"')
+    count = int(match.group(1) or 1)
+    daily = match.group(2).casefold().startswith(("day", "д"))
+    return timedelta(days=count) if daily else timedelta(hours=count)
 
 
 class _Lines:
@@ -175,6 +197,7 @@ class _Checker:
         review = self.get("game", "review", str, "warnings")
         if review not in REVIEW_MODES:
             self.problem(f"[game] review: one of {', '.join(REVIEW_MODES)}", "game", "review")
+        vote_count = self._vote_count()
         password = self._password()
         schedule, start = self._schedule()
         players = self._players()
@@ -215,6 +238,7 @@ class _Checker:
             aliases={k: list(v) for k, v in self._plain("players", "aliases").items()},
             roles=roles,
             deal=deal,
+            vote_count=vote_count,
         )
 
     def _password(self) -> CredentialsRef | None:
@@ -253,6 +277,16 @@ class _Checker:
             else:
                 start = start.replace(tzinfo=schedule.tz) if start.tzinfo is None else start
         return schedule, start
+
+    def _vote_count(self) -> timedelta | None:
+        text = self.get("game", "vote_count", str, "off")
+        if text is None:
+            return None
+        try:
+            return parse_vote_count(text)
+        except ValueError as exc:
+            self.problem(f"[game] vote_count: {exc}", "game", "vote_count")
+            return None
 
     def _players(self) -> list[str]:
         players = self.get("players", "players", list)

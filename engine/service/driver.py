@@ -23,6 +23,7 @@ from engine.core.warnings import ParseWarning
 from engine.publish import Publisher, make_marker, pm_draft, post_draft
 from engine.render import Renderer
 from engine.service.replay import Incoming, Replay, replay_phase
+from engine.service.vote_count import vote_count_draft
 from engine.session import GameSession
 from engine.store import OutboxDraft, Store
 from engine.store.models import GameStatus, OutboxStatus, PhaseRecord, PhaseStatus
@@ -227,6 +228,15 @@ class GameDriver:
         self.store.approve(self.game_id, ph.phase)
         return len(fresh)
 
+    def queue_vote_count(self, ph: PhaseRecord, now: datetime) -> bool:
+        """Queue the scheduled vote count post due now (`[game] vote_count`), if any."""
+        draft = vote_count_draft(self, ph, now)
+        if draft is None:
+            return False
+        self._enqueue_new(ph.phase, [draft])
+        self.store.approve(self.game_id, ph.phase)
+        return True
+
     def _enqueue_new(self, phase: str | None, drafts: list[OutboxDraft]) -> None:
         """Queue drafts whose markers are not yet taken (a re-run queues nothing twice)."""
         keep = []
@@ -320,6 +330,7 @@ class GameDriver:
             if ph.status is PhaseStatus.OPEN:
                 if now < ph.deadline:
                     await self.poll(ph, now)
+                    self.queue_vote_count(ph, now)
                     await self.publisher.publish()
                     return f"{ph.phase}: open until {ph.deadline.isoformat()}"
                 await self.freeze(ph, now)

@@ -20,6 +20,7 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.date import DateTrigger
 
 from engine.service.driver import GameDriver
+from engine.service.vote_count import next_vote_count
 from engine.store.models import GameStatus, PhaseStatus
 
 log = logging.getLogger("forumgm.run")
@@ -50,7 +51,8 @@ def next_run(driver: GameDriver, now: datetime, cadence: Cadence) -> datetime | 
     if left <= timedelta(0):
         return now
     interval = cadence.near if left <= cadence.near_window else cadence.far
-    return min(ph.deadline, now + interval)
+    count_at = next_vote_count(driver, ph, now)  # a scheduled vote count post
+    return min(ph.deadline, now + interval, *([count_at] if count_at is not None else []))
 
 
 async def drive_once(driver: GameDriver, owner: str, cadence: Cadence) -> str:
@@ -98,6 +100,10 @@ class Service:
             id=f"game-{driver.game_id}",
             replace_existing=True,
             misfire_grace_time=None,
+            # This run still counts as running until its task's done-callback: a next run
+            # due at once (a deadline just passed) would be skipped as a second instance,
+            # and a date trigger never fires again, so the game would stop being driven.
+            max_instances=2,
         )
 
     async def run(self, stop: asyncio.Event | None = None) -> None:

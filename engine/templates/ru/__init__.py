@@ -1,0 +1,1 @@
+"""Russian generic templates."""
