@@ -1,0 +1,62 @@
+"""A `forumgm run` stand-in for the two-process test: the real Service with a fast cadence.
+
+Usage: python run_child.py DB_URL OWNER MAX_SECONDS GAME.toml… The games' boards and GM
+passwords come from their files and the environment, as `forumgm run` takes them; only the
+cadence (a 2 s lease) and the owner name are the test's. Every step is appended to
+`OWNER.steps` next to the first game file, so the test can see who drove what.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+from datetime import timedelta
+from pathlib import Path
+
+import rulesets
+from engine.config import load_config
+from engine.core.ruleset import get_ruleset, registered
+from engine.service import runner
+from engine.service.build import make_driver
+from engine.service.driver import GameDriver
+from engine.store import open_store
+
+CADENCE = runner.Cadence(
+    far=timedelta(seconds=0.3),
+    near=timedelta(seconds=0.3),
+    near_window=timedelta(seconds=5),
+    waiting=timedelta(seconds=0.3),
+    lease=timedelta(seconds=2),
+)
+
+
+def main() -> None:
+    url, owner, max_seconds = sys.argv[1], sys.argv[2], float(sys.argv[3])
+    paths = [Path(p) for p in sys.argv[4:]]
+    steps = paths[0].parent / f"{owner}.steps"
+    logging.basicConfig(level=logging.WARNING)
+    rulesets.load_all()
+    known = {r: get_ruleset(r) for r in registered()}
+    store = open_store(url)
+    drivers = [make_driver(load_config(p, rulesets=known), store) for p in paths]
+    drive_once = runner.drive_once
+
+    async def logged(driver: GameDriver, who: str, cadence: runner.Cadence) -> str:
+        status = await drive_once(driver, who, cadence)
+        with steps.open("a", encoding="utf-8") as out:
+            out.write(f"{driver.game_id}\t{status}\n")
+        return status
+
+    runner.drive_once = logged  # the Service looks it up at each job
+
+    async def run() -> None:
+        stop = asyncio.Event()
+        asyncio.get_running_loop().call_later(max_seconds, stop.set)  # never outlive the test
+        await runner.Service(drivers, cadence=CADENCE, owner=owner).run(stop)
+
+    asyncio.run(run())
+
+
+if __name__ == "__main__":
+    main()
