@@ -126,7 +126,14 @@ class _Renderer:
         # [/quote] means the player deleted the opening tag: what came before it may be
         # someone else's words, so it is quoted (the reading that counts less).
         if name == "quote":
-            self.runs = [r if r.quoted else replace(r, quoted=True) for r in self.runs]
+            merged: list[TextRun] = []
+            for run in (r if r.quoted else replace(r, quoted=True) for r in self.runs):
+                # Quoting what came before can make neighbours alike: keep runs merged.
+                if merged and _same_flags(merged[-1], run):
+                    merged[-1] = replace(merged[-1], text=merged[-1].text + run.text)
+                else:
+                    merged.append(run)
+            self.runs = merged
 
     def body(self) -> PostBody:
         links = []
