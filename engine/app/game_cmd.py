@@ -24,6 +24,7 @@ seed = {seed}
 language = "{language}"
 review = "{review}"          # always | warnings | auto
 receipts = true              # answer each PM order with what was understood
+vote_count = "off"           # or e.g. "every 12 hours": post the count when votes are public
 
 [board]
 engine = "{engine}"

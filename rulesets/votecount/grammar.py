@@ -19,6 +19,20 @@ FORMS: tuple[CommandForm, ...] = (
     CommandForm(OrderKind.UNVOTE, ("unvote",), ArgKind.NONE, lang="en"),
     CommandForm(OrderKind.NO_LYNCH, ("не линчевать", "за мир"), ArgKind.NONE),
     CommandForm(OrderKind.NO_LYNCH, ("no lynch", "nolynch"), ArgKind.NONE, lang="en"),
+    # A player asks for the count (it is posted in the thread, at most once per cooldown).
+    CommandForm(
+        OrderKind.REQUEST,
+        ("подсчет голосов", "текущее голосование", "покажи голоса"),
+        ArgKind.NONE,
+        actions=("vote_count_request",),
+    ),
+    CommandForm(
+        OrderKind.REQUEST,
+        ("vote count please", "vc please", "request a vote count"),
+        ArgKind.NONE,
+        actions=("vote_count_request",),
+        lang="en",
+    ),
 )
 
 GRAMMAR = Grammar(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from datetime import datetime, timedelta
 from typing import Any
 
 from engine.core import warnings as w
@@ -120,6 +121,8 @@ class Intake:
         return self.out
 
     def take(self, order: Order) -> IntakeResult:
+        if order.kind is OrderKind.REQUEST and order.action == "vote_count_request":
+            return self.vote_count(order)
         if not order.is_vote:
             return self.reject(order, w.UNKNOWN_COMMAND)
         if self.inputs.phase.id.kind != "day":
@@ -155,6 +158,32 @@ class Intake:
         if target in self.options["cannot_be_voted"]:
             return self.reject(order, w.INVALID_TARGET)
         return self.register(order, voter, target)
+
+    def vote_count(self, order: Order) -> IntakeResult:
+        """A living player asks for the count: posted at once, at most once per cooldown."""
+        voter = slot(self.state, order.player) or order.player
+        if not alive(self.state, voter):
+            return self.reject(order, w.SENDER_NOT_IN_PLAY)
+        last: datetime | None = self.inputs.data.get("last_vote_count_at")
+        cooldown = timedelta(minutes=self.options["vote_count_cooldown_minutes"])
+        if last is not None and order.at is not None and order.at - last < cooldown:
+            return self.out  # asked again too soon: the last count is still on the page
+        votes = current_votes(self.state, self.inputs)
+        totals = totals_of(self.state, votes)
+        self.out.events.append(
+            Event.public(
+                "vote_count",
+                day=self.inputs.phase.id.number,
+                votes=votes,
+                totals=totals,
+                not_voting=[v for v, t in votes.items() if t is None],
+                majority=majority(self.state),
+                at=order.at.isoformat() if order.at else None,
+            )
+        )
+        if order.at is not None:
+            self.inputs.data["last_vote_count_at"] = order.at
+        return self.out
 
     def register(self, order: Order, voter: str, target: str) -> IntakeResult:
         kind = OrderKind.NO_LYNCH if target == NO_LYNCH else OrderKind.VOTE

@@ -49,6 +49,7 @@ OPTION_DEFAULTS: dict[str, Any] = {
     "cannot_vote": [],
     "cannot_be_voted": [],
     "replacements": {},
+    "vote_count_cooldown_minutes": 60,
 }
 
 _CHOICES: dict[str, tuple[str, ...]] = {
@@ -102,6 +103,11 @@ class Votecount(Ruleset):
         for key in ("cannot_vote", "cannot_be_voted"):
             if not isinstance(options[key], list):
                 raise RulesError(f"option {key}: expected a list of names")
+        cooldown = options["vote_count_cooldown_minutes"]
+        if not isinstance(cooldown, int) or isinstance(cooldown, bool) or cooldown < 0:
+            raise RulesError(
+                f"option vote_count_cooldown_minutes: expected minutes >= 0, got {cooldown!r}"
+            )
 
     # -- setup -----------------------------------------------------------------------------
 
