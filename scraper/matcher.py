@@ -29,6 +29,17 @@ _FUNCTION_WORDS = frozenset({
     "is", "was", "are", "be", "count", "counts", "tally", "please", "now", "yet", "again",
     "stays", "stay", "here", "there", "it", "this", "that", "the", "a", "an", "and", "or",
     "but", "to", "in", "of", "with", "from", "as", "so",
+    # Thread talk in English («vote someone», «vote switch», «a vote elsewhere»): pronouns,
+    # conjunctions, adverbs and prepositions no nickname is made of. A roster name spelt
+    # like one still resolves first (only an unknown target gets here).
+    "someone", "somebody", "anyone", "anybody", "everyone", "everybody", "something",
+    "anything", "him", "her", "them", "us", "you", "your", "his", "their", "our", "its",
+    "it's", "he", "she", "they", "we", "who", "whom", "which", "what", "when", "while",
+    "whenever", "where", "elsewhere", "instead", "than", "then", "because", "since",
+    "until", "though", "although", "also", "just", "only", "merely", "even", "still",
+    "already", "maybe", "probably", "too", "very", "more", "less", "later", "today",
+    "soon", "towards", "toward", "about", "after", "before", "at", "by", "into", "over",
+    "due", "switch", "change", "need", "needs", "remains", "should", "could", "can", "will",
 })  # fmt: skip
 """English words that cannot start a nick after «vote»: «that vote is terrible», «vote count»."""
 _SENTENCE_END_RE = re.compile(r"[.!?…;]+\s+")
@@ -123,8 +134,11 @@ class _Parser:
     commands: int = 0
 
     def run(self, lines: list[str]) -> None:
+        # A signature opens once, at the end; a «--» line that comes back is a divider
+        # between sections of the post (mafiascum 17378 #328 votes after its third).
+        dividers = sum(1 for raw in lines if _SIGNATURE_RE.match(raw)) > 1
         for number, raw in enumerate(lines, start=1):
-            if _SIGNATURE_RE.match(raw):
+            if _SIGNATURE_RE.match(raw) and not dividers:
                 break  # «-- » opens a signature typed into the post: nothing after it counts
             if self.line(raw, number, lines[number:]):
                 break  # the rest of the message belonged to an anonymous message

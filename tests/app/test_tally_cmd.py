@@ -65,10 +65,15 @@ def test_each_day_of_the_real_game_ends_on_the_lynched_player(
     assert set(out["votes"]) == set(cast["players"])
     # The moderator (flinter, the thread opener) is not read: no warning is about him.
     assert all(w["user"] != "flinter" for w in out["warnings"])
-    if end == 239:  # the moderator's own count in post 239 agrees vote for vote
+    # The moderator's own counts in posts 239 and 334 agree vote for vote (day 3 had none).
+    if end == 239:
         assert out["totals"] == {"don_johnson": 5, "lobstermania": 2, "pappums rat": 1,
                                  "Internet Stranger": 1}  # fmt: skip
         assert out["votes"]["pappums rat"] == "Internet Stranger"  # voted as redtail896
+    if end == 334:  # Spadille's vote comes after the third «--» divider of post 328
+        assert out["totals"] == {"SleepyKrew": 4, "lobstermania": 1, "pappums rat": 1}
+        assert out["votes"]["Spadille"] == "SleepyKrew"
+        assert out["votes"]["Midnight's Sorrow"] is None
 
 
 def test_human_output_is_a_table_with_totals_and_the_leader(tmp_path: Path) -> None:

@@ -139,6 +139,30 @@ def test_vote_words_in_talk_raise_nothing_in_the_thread(text: str) -> None:
     assert codes(text) == []
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I will vote someone else tomorrow.",
+        "That was a weird vote switch.",
+        "Don't vote him yet.",
+        "We should vote elsewhere.",
+        "I think we should vote them all out.",
+        "I will vote when I have read it all.",
+    ],
+)  # talk as in mafiascum 17378 (#21, #153, #43, #49, #209, #168)
+def test_english_talk_around_vote_raises_nothing(text: str) -> None:
+    assert votes(text) == []
+    assert codes(text) == []
+
+
+def test_a_player_named_like_a_function_word_is_still_voted() -> None:
+    resolver = NameResolver((*ROSTER, "Someone"), lenient=True)
+    result = parse_post(
+        parse_bbcode("vote someone"), VOTECOUNT, resolver, sender="Вася", channel=Channel.THREAD
+    )
+    assert [o.targets for o in result.orders] == [("Someone",)]
+
+
 def test_explicit_vote_for_a_non_player_still_warns() -> None:
     assert codes("голос за Зюзю") == ["unknown_target"]
     assert codes("vote for peace") == ["unknown_target"]

@@ -92,6 +92,14 @@ def test_quoted_struck_code_and_signature_text_is_ignored(parse: Parse) -> None:
     assert result.warnings == []
 
 
+def test_a_dash_line_is_a_signature_once_and_a_divider_when_it_recurs(parse: Parse) -> None:
+    # «-- » alone opens a signature typed into the post; several «--» lines split a post
+    # into sections, as mafiascum 17378 #328 does before its vote.
+    assert parse("проверка Оли\n-- \nвыстрел в Машу").orders[-1].action == "check"
+    sections = "Коля молчит.\n--\nМаша тоже.\n--\nпроверка Оли"
+    assert [o.targets for o in parse(sections).orders] == [("Оля",)]
+
+
 def test_spoilers_count_only_when_the_grammar_says_so(resolver: NameResolver) -> None:
     post = body("привет\n", TextRun("выстрел в Машу", spoiler=True))
     hidden = parse_post(post, GRAMMAR, resolver, sender="Коля", channel=Channel.PM)
