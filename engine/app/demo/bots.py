@@ -45,6 +45,8 @@ class Message:
     channel: str
     text: str
     minute: int
+    subject: str = "Ход"
+    """The PM's subject line (thread posts have none)."""
 
 
 @dataclass
@@ -98,13 +100,13 @@ class Table:
 
     # -- one turn ------------------------------------------------------------------------
 
-    def turn(self, state: GameState, turn: int) -> list[Message]:
+    def turn(self, state: GameState, phase: int) -> list[Message]:
         alive = [p.name for p in state.players if p.fields.get("alive") and p.fields.get("free")]
         out: list[Message] = []
         mafia_target = self._mafia_target(state, alive)
         for name in alive:
             bot = self.bots[name]
-            out.extend(self._talk(bot, alive, turn))
+            out.extend(self._talk(bot, alive, phase))
             out.append(self._pm(bot, state, alive, mafia_target))
         if self.rng.random() < 0.35 and alive:
             out.append(

@@ -17,6 +17,7 @@ from engine.store import Store
 _WORDS = {
     "ru": {
         "intro": "Демо: классическая мафия, {n} игроков, локальный форум, SQLite",
+        "yakuza_intro": "Демо: Мафия против Якудзы, 18 игроков, локальный форум, SQLite",
         "turn": "Ход {n} — дедлайн {deadline}",
         "votes": "Голоса в личке ведущему (видит только ведущий)",
         "voter": "Игрок",
@@ -29,6 +30,7 @@ _WORDS = {
     },
     "en": {
         "intro": "Demo: classic mafia, {n} players, local board, SQLite",
+        "yakuza_intro": "Demo: Mafia vs Yakuza, 18 players, local board, SQLite",
         "turn": "Turn {n} — deadline {deadline}",
         "votes": "Votes sent to the GM by PM (only the GM sees them)",
         "voter": "Player",
@@ -43,6 +45,10 @@ _WORDS = {
 
 
 class Show:
+    """The classic demo's view: what the thread shows, plus the GM's secret vote table."""
+
+    shows_votes = True
+
     def __init__(self, *, quiet: bool, width: int | None, lang: str) -> None:
         self.console = Console(quiet=quiet, width=width, highlight=False, soft_wrap=False)
         self.words = _WORDS.get(lang, _WORDS["en"])
@@ -51,7 +57,7 @@ class Show:
     def intro(self, state: GameState, players: int) -> None:
         self.console.print(Rule(self.words["intro"].format(n=players)))
 
-    def turn_header(self, turn: int, deadline: datetime) -> None:
+    def turn_header(self, turn: int, phase: str, deadline: datetime) -> None:
         self.turns = turn
         self.console.print()
         title = self.words["turn"].format(n=turn, deadline=f"{deadline:%d.%m %H:%M}")
@@ -84,6 +90,27 @@ class Show:
             Rule(
                 f"[bold green]{self.words['winner'].format(w=state.winner, t=self.turns, p=posts)}"
             )
+        )
+
+
+class YakuzaShow(Show):
+    """The yakuza demo's view: votes are public posts there, so no secret vote table."""
+
+    shows_votes = False
+
+    def intro(self, state: GameState, players: int) -> None:
+        self.console.print(self.words["yakuza_intro"])
+
+    def turn_header(self, turn: int, phase: str, deadline: datetime) -> None:
+        self.turns = turn
+        self.console.print()
+        self.console.print(f"[bold]— {phase} —[/]")
+
+    def finish(self, state: GameState, store: Store, game_id: int) -> None:
+        self.console.print()
+        self.console.print(
+            f"[bold green]{state.winner} — {self.turns} phases, "
+            f"{len(store.outbox(game_id))} GM posts and PMs[/]"
         )
 
 

@@ -8,21 +8,15 @@ abilities in the thread, in the forum Russian the grammar reads.
 from __future__ import annotations
 
 import random
-import secrets
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
 from pathlib import Path
-from zoneinfo import ZoneInfo
 
+from engine.app.demo.bots import Message
+from engine.app.demo.play import DemoResult, demo_config, demo_table, play_game
 from engine.app.demo.show import Show
 from engine.core.events import Audience, Event
 from engine.core.model import GameState, PlayerState
-from engine.core.ruleset import Seat
-from engine.gm import GameMaster
-from engine.render import Renderer
-from engine.session import GameSession
-from engine.store import Store, open_store
-from forums.local import LocalBoard, ManualClock
 
 NAMES = [
     "Вася",
@@ -66,9 +60,6 @@ VISIBLE = [
     "hulk",
     "vip",
 ]
-GM_NAME = "Ведущий"
-MOSCOW = ZoneInfo("Europe/Moscow")
-FIRST_OPENING = datetime(2026, 12, 1, 19, 0, tzinfo=MOSCOW)
 MAX_PHASES = 60
 
 ROLE_WORD = {
@@ -103,14 +94,6 @@ class YakuzaBot:
     suspects: set[str] = field(default_factory=set)
 
 
-@dataclass
-class Message:
-    author: str
-    channel: str
-    text: str
-    minute: int
-
-
 class YakuzaTable:
     """Every bot of one game and what each of them knows."""
 
@@ -121,7 +104,7 @@ class YakuzaTable:
             for p in state.players
         }
 
-    def learn(self, events: list[Event]) -> None:
+    def learn(self, events: Iterable[Event]) -> None:
         for e in events:
             if e.audience is not Audience.PRIVATE:
                 continue
@@ -148,7 +131,7 @@ class YakuzaTable:
         peaceful = [n for n in others if n not in bot.known_peaceful]
         return peaceful or others or [bot.name]
 
-    def phase(self, state: GameState) -> list[Message]:
+    def turn(self, state: GameState, phase: int) -> list[Message]:
         alive = [p for p in state.players if p.fields.get("alive", True)]
         names = [p.name for p in alive]
         night = state.phase is not None and state.phase.kind == "night"
@@ -161,7 +144,7 @@ class YakuzaTable:
                     continue
                 text = self._night_order(bot, p, names)
                 if text:
-                    out.append(Message(p.name, "pm", text, minute * 3))
+                    out.append(Message(p.name, "pm", text, minute * 3, "Ночь"))
             else:
                 if status == "coma":
                     continue
@@ -246,90 +229,16 @@ class YakuzaTable:
         return None
 
 
-@dataclass
-class YakuzaDemoResult:
-    winner: str | None
-    turns: int
-    database: Path
-    transcript: list[str]
-
-
 async def play_yakuza(
     seed: int, lang: str, database: Path, show: Show, *, gm_password: str | None = None
-) -> YakuzaDemoResult:
-    """A full 18-player yakuza game with the GM loop over the local board and the store."""
-    import rulesets
-
-    if database.exists():
-        database.unlink()
-    url = f"sqlite:///{database}"
-    store: Store = open_store(url)
-    clock = ManualClock(FIRST_OPENING - timedelta(hours=1))
-    gm_password = gm_password or secrets.token_urlsafe(16)
-    board = LocalBoard(url, GM_NAME, gm_password, clock=clock)
-    board.create_schema()
-    board.add_user(GM_NAME, gm_password)
+) -> DemoResult:
+    """A full 18-player yakuza game, run by the service's driver over the local board."""
     rng = random.Random(seed * 7919 + 5)
     names = NAMES[:18]
-    for name in names:
-        board.add_user(name, secrets.token_urlsafe(12))
-    thread = board.create_thread("Мафия против Якудзы: демонстрационная партия", GM_NAME)
-    db_board = store.create_board("local", "local://demo", GM_NAME, credentials_ref="process:demo")
-    game = store.create_game(db_board.id, thread, "yakuza", seed=seed, language=lang)
-    ruleset = rulesets.find("yakuza")
-    visibles = rng.sample(VISIBLE, 18)
-    seats = [Seat(name, visible_role=v) for name, v in zip(names, visibles, strict=True)]
-    session = GameSession.new(ruleset, seats, None, seed)
-    for seat, p in enumerate(session.state.players, start=1):
-        store.add_player(game.id, p.name, seat=seat, role=p.role, faction=p.faction)
-    renderer = Renderer.for_ruleset(ruleset, lang, tz=MOSCOW)
-    gm = GameMaster(store, board, game.id, session, renderer, thread, gm_name=GM_NAME)
-    table = YakuzaTable(session.state, rng)
-    table.learn(session.pending_setup)
-    intro = {
-        "ru": "Демо: Мафия против Якудзы, 18 игроков, локальный форум, SQLite",
-        "en": "Demo: Mafia vs Yakuza, 18 players, local board, SQLite",
-    }
-    show.console.print(intro.get(lang, intro["en"]))
-    transcript: list[str] = []
-    phases = 0
-    while not session.state.finished and phases < MAX_PHASES:
-        phases += 1
-        opened = FIRST_OPENING + timedelta(days=phases - 1)
-        deadline = opened + timedelta(days=1)
-        clock.set(opened)
-        log = session.open_phase(opened, deadline)
-        store.open_phase(game.id, log.phase, session.state)
-        if phases == 1:
-            gm.queue_opening(log.events)
-            await gm.publish()
-        show.console.print()
-        show.console.print(f"[bold]— {log.phase.id} —[/]")
-        for message in table.phase(session.state):
-            clock.set(opened + timedelta(minutes=message.minute))
-            if message.channel == "thread":
-                board.post_as(message.author, thread, message.text)
-                show.thread_post(message.author, message.text)
-            else:
-                board.pm_as(message.author, [GM_NAME], "Ночь", message.text)
-            await gm.poll()
-            await gm.publish()
-        clock.set(deadline - timedelta(minutes=1))
-        await gm.poll()
-        clock.set(deadline)
-        log = gm.close_phase()
-        table.learn(log.resolution)
-        await gm.publish()
-        results = [e for e in log.resolution if e.audience is Audience.PUBLIC]
-        post = renderer.render_public(
-            results, phase=str(log.phase.id), context={"players": session.state.names}
-        )
-        transcript.append(post)
-        show.results(post, len(log.warnings))
-    show.console.print()
-    show.console.print(
-        f"[bold green]{session.state.winner} — {phases} phases, "
-        f"{len(store.outbox(game.id))} GM posts and PMs[/]"
+    title = "Мафия против Якудзы: демонстрационная партия"
+    table = demo_table(database, names, title, gm_password)
+    config = demo_config(table, "yakuza", seed, lang, names)
+    config.visible_roles = dict(zip(names, rng.sample(VISIBLE, 18), strict=True))
+    return await play_game(
+        table, config, lambda state: YakuzaTable(state, rng), show, max_phases=MAX_PHASES
     )
-    await board.close()
-    return YakuzaDemoResult(session.state.winner, phases, database, transcript)
