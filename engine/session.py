@@ -7,7 +7,7 @@ grammar → orders → the ruleset's intake.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -115,8 +115,12 @@ class GameSession:
         at: datetime | None = None,
         post_id: str | None = None,
         url: str | None = None,
+        rewrite: Callable[[Order], Order | None] | None = None,
     ) -> tuple[list[Event], list[ParseWarning]]:
-        """Parse a post or PM with the ruleset's grammar and take every command in it."""
+        """Parse a post or PM with the ruleset's grammar and take every command in it.
+
+        `rewrite` lets the host's overrides replace (or drop, with None) a parsed order.
+        """
         _inputs, log = self._open()
         source = Source(channel, post_id, url)
         parsed = parse_post(
@@ -133,7 +137,10 @@ class GameSession:
         log.warnings.extend(kept)
         events = self.ruleset.answer_parse_warnings(self.state, player, channel, kept)
         log.events.extend(events)
-        for order in parsed.orders:
+        for parsed_order in parsed.orders:
+            order = rewrite(parsed_order) if rewrite is not None else parsed_order
+            if order is None:
+                continue  # the host dropped this order
             e, w = self.submit(order)
             events.extend(e)
             warnings.extend(w)

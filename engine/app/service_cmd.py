@@ -117,32 +117,65 @@ def review(
     fix: Annotated[
         list[str] | None, typer.Option(help="WARNING_ID=NAME: settle a warning.")
     ] = None,
+    drop: Annotated[
+        list[int] | None, typer.Option(help="ORDER_ID: the order does not count.")
+    ] = None,
+    target: Annotated[
+        list[str] | None, typer.Option("--set", help="ORDER_ID=NAME: the order names NAME instead.")
+    ] = None,
+    orders: Annotated[bool, typer.Option(help="List the phase's orders with their ids.")] = False,
     approve: Annotated[bool, typer.Option(help="Approve the drafts waiting for the host.")] = False,
     preview: Annotated[bool, typer.Option(help="Show the drafts' BBCode.")] = False,
 ) -> None:
-    """Warnings with their source posts, fixes, a preview of the drafts, approval."""
+    """Warnings with their source posts, fixes and overrides, a preview of the drafts, approval."""
     driver = driver_for(game, db)
     store = driver.store
     ph = store.current_phase(driver.game_id)
-    if fix and ph is not None:
-        for given in fix:
-            warning_id, sep, name = given.partition("=")
-            if not sep or not warning_id.isdigit():
-                raise typer.BadParameter("write WARNING_ID=NAME", param_hint="--fix")
-            store.fix_warning(int(warning_id), name.strip(), by="host")
+    changed = False
+    for given in fix or []:
+        warning_id, sep, name = given.partition("=")
+        if not sep or not warning_id.isdigit():
+            raise typer.BadParameter("write WARNING_ID=NAME", param_hint="--fix")
+        store.fix_warning(int(warning_id), name.strip(), by="host")
+        changed = True
+    if ph is not None and (drop or target):
+        parsed = {o.id: o for o in store.parsed_orders(driver.game_id, ph.phase)}
+        for order_id in drop or []:
+            if order_id not in parsed:
+                raise typer.BadParameter(f"no order #{order_id} in {ph.phase}", param_hint="--drop")
+            store.override_order(order_id, None, by="host")
+        for given in target or []:
+            number, sep, name = given.partition("=")
+            if not sep or not number.isdigit() or int(number) not in parsed:
+                raise typer.BadParameter(
+                    f"write ORDER_ID=NAME for an order of {ph.phase}", param_hint="--set"
+                )
+            order = parsed[int(number)].order
+            store.override_order(int(number), order.with_(targets=(name.strip(),)), by="host")
+        changed = True
+    if changed and ph is not None:
         if ph.status.value == "resolved":
-            driver.resolve(ph)  # re-resolve with the host's fixes
+            driver.resolve(ph)  # re-resolve with the host's decisions
         elif ph.status.value == "open":
-            driver.replay(ph, min(driver.clock(), ph.deadline))  # the parse now shows the fix
+            driver.replay(ph, min(driver.clock(), ph.deadline))  # the parse now shows them
     if ph is not None:
-        for stored in store.parse_warnings(driver.game_id, ph.phase):
-            w = stored.warning
-            mark = "✓" if stored.resolved_by_host else ("·" if w.accepted else "!")
+        if orders:
+            for stored in store.parsed_orders(driver.game_id, ph.phase):
+                o = stored.order
+                what = o.action or o.kind.value
+                src = o.source.text if o.source else ""
+                out.print(
+                    f"  #{stored.id} {o.player}: {what} {', '.join(o.targets)} {src!r}",
+                    markup=False,
+                )
+        for stored_warning in store.parse_warnings(driver.game_id, ph.phase):
+            w = stored_warning.warning
+            mark = "✓" if stored_warning.resolved_by_host else ("·" if w.accepted else "!")
             text = w.source.text if w.source else ""
             choices = f" choices: {', '.join(w.choices)}" if w.choices else ""
-            fixed = f" fixed: {stored.fix}" if stored.resolved_by_host else ""
+            fixed = f" fixed: {stored_warning.fix}" if stored_warning.resolved_by_host else ""
             out.print(
-                f"{mark} #{stored.id} {w.code} {w.player or ''} {text!r}{choices}{fixed}",
+                f"{mark} #{stored_warning.id} {w.code} {w.player or ''} {text!r}{choices}{fixed}",
                 markup=False,
             )
     drafts = [i for i in store.outbox(driver.game_id) if i.status is OutboxStatus.DRAFT]

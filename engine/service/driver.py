@@ -16,7 +16,7 @@ import rulesets
 from engine.config import GameConfig
 from engine.core.events import Audience, Event
 from engine.core.model import GameState
-from engine.core.orders import Channel
+from engine.core.orders import Channel, Order
 from engine.core.phases import Phase
 from engine.core.ruleset import Ruleset
 from engine.core.warnings import ParseWarning
@@ -26,7 +26,14 @@ from engine.service.replay import Incoming, Replay, replay_phase
 from engine.service.vote_count import vote_count_draft
 from engine.session import GameSession
 from engine.store import OutboxDraft, Store
-from engine.store.models import GameStatus, OutboxStatus, PhaseRecord, PhaseStatus
+from engine.store.codec import order_from_json
+from engine.store.models import (
+    GameStatus,
+    OutboxStatus,
+    OverrideTarget,
+    PhaseRecord,
+    PhaseStatus,
+)
 from engine.store.repo.raw import Recorded
 from forums.board import Board
 from forums.records import Cursor
@@ -175,6 +182,14 @@ class GameDriver:
         ]
         return items
 
+    def order_overrides(self, ph: PhaseRecord) -> dict[str, Order | None]:
+        """The host's latest decision for each overridden order (None: dropped)."""
+        latest: dict[str, Order | None] = {}
+        for ov in self.store.overrides(self.game_id, ph.phase):
+            if ov.target is OverrideTarget.ORDER:
+                latest[ov.ref] = order_from_json(ov.order) if ov.order else None
+        return latest
+
     def replay(self, ph: PhaseRecord, until: datetime) -> Replay:
         fixes = {
             (w.warning.source.post_id, w.warning.source.line): (w.warning, w.fix)
@@ -193,6 +208,7 @@ class GameDriver:
             since=since,
             aliases=self.aliases(),
             fixes=fixes,
+            overrides=self.order_overrides(ph),
         )
         log = replay.session.log
         assert replay.session.inputs is not None and log is not None

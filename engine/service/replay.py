@@ -18,6 +18,7 @@ from engine.core.phases import PhaseId
 from engine.core.ruleset import Ruleset
 from engine.core.warnings import LATE, ParseWarning
 from engine.session import GameSession
+from engine.store.codec import order_ref
 from forums.records import PostBody
 
 
@@ -64,13 +65,24 @@ def replay_phase(
     since: datetime,
     aliases: Mapping[str, Sequence[str]] | None = None,
     fixes: Mapping[tuple[str, int | None], tuple[ParseWarning, str]] | None = None,
+    overrides: Mapping[str, Order | None] | None = None,
 ) -> Replay:
     """Take `items` (posts and PMs after `since`) through the phase in arrival order.
 
     PMs that came after the previous deadline but before this phase opened belong to no
     phase (classic D6): they get a `late` warning. `fixes` maps a warning's source
-    (post id, line) to the host's choice, applied right after that post.
+    (post id, line) to the host's choice, applied right after that post; `overrides` maps
+    a parsed order's ref to the host's replacement (None: dropped).
     """
+    table = dict(overrides or {})
+
+    def rewrite(order: Order) -> Order | None:
+        ref = order_ref(order)
+        if ref not in table:
+            return order
+        replacement = table[ref]
+        return None if replacement is None else replacement.with_(source=order.source, at=order.at)
+
     state = GameState.from_json(dict(state_before))
     state.phase = PhaseId.parse(phase)
     session = GameSession(ruleset, state, aliases)
@@ -92,7 +104,13 @@ def replay_phase(
                 replay.answers[item.id] = ([], [late])
             continue
         events, warnings = session.submit_post(
-            item.author, item.body, item.channel, at=item.at, post_id=item.id, url=item.url
+            item.author,
+            item.body,
+            item.channel,
+            at=item.at,
+            post_id=item.id,
+            url=item.url,
+            rewrite=rewrite,
         )
         for (post_id, line), (warning, choice) in (fixes or {}).items():
             if post_id == item.id and (order := fix_order(warning, choice, item.at)) is not None:

@@ -144,3 +144,46 @@ def test_the_gm_password_is_in_no_log_row_or_error(
     path.write_text(wrong, encoding="utf-8")
     result = runner.invoke(app, ["run", str(path), "--db", db, "--once"])
     assert result.exit_code == 2 and "gm-secret" not in result.output
+
+
+def test_the_host_overrides_orders_before_resolution(game: tuple[Path, str, LocalBoard]) -> None:
+    path, db, board = game
+    runner.invoke(app, ["game", "start", str(path), "--db", db])
+    runner.invoke(app, ["review", str(path), "--db", db, "--approve"])
+    board.pm_as("Коля", ["Ведущий"], "ход", "голосую за Машу")  # he meant Петя, he says later
+    board.pm_as("Оля", ["Ведущий"], "ход", "голосую за Машу")
+    board.pm_as("Вася", ["Ведущий"], "ход", "голосую за Машу\\nпроверка Пети")
+    runner.invoke(app, ["run", str(path), "--db", db, "--once"])
+    listing = runner.invoke(app, ["review", str(path), "--db", db, "--orders"]).output
+    ids = {
+        line.split()[1].rstrip(":"): line.split()[0].lstrip("#")
+        for line in listing.splitlines()
+        if line.strip().startswith("#") and " vote " in line
+    }
+    result = runner.invoke(
+        app,
+        [
+            "review",
+            str(path),
+            "--db",
+            db,
+            "--orders",
+            "--set",
+            f"{ids['Коля']}=Петя",
+            "--drop",
+            ids["Оля"],
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    assert "Коля: vote Петя" in result.output and "Оля: vote" not in result.output
+    driver = make_driver(load_config(path), open_store(db))
+    ph = driver.store.current_phase(driver.game_id)
+    assert ph is not None
+    session = driver.replay(ph, ph.deadline).session
+    assert session.inputs is not None
+    assert {v: o.target for v, o in session.inputs.votes.items()} == {
+        "Коля": "Петя",
+        "Вася": "Маша",
+    }
+    bad = runner.invoke(app, ["review", str(path), "--db", db, "--drop", "99999"])
+    assert bad.exit_code != 0 and "no order #99999" in bad.output
