@@ -179,6 +179,7 @@ class Intake:
                 not_voting=[v for v, t in votes.items() if t is None],
                 majority=majority(self.state),
                 at=order.at.isoformat() if order.at else None,
+                history=vote_history(self.inputs),
             )
         )
         if order.at is not None:
@@ -197,6 +198,24 @@ class Intake:
                 hammer: dict[str, Any] = {"player": target, "post_id": post_id}
                 self.inputs.data[HAMMER] = hammer
         return self.out
+
+
+def vote_history(inputs: PhaseInputs) -> list[dict[str, Any]]:
+    """Every counted vote and unvote of the day so far, with a link to its post."""
+    history = []
+    for order in inputs.log:
+        if order.kind not in (OrderKind.VOTE, OrderKind.UNVOTE, OrderKind.NO_LYNCH):
+            continue
+        source = order.source
+        history.append(
+            {
+                "voter": order.player,
+                "target": None if order.kind is OrderKind.UNVOTE else order.target,
+                "at": order.at.isoformat() if order.at else None,
+                "url": (source.url or source.post_id) if source else None,
+            }
+        )
+    return history
 
 
 _WORD_RE = re.compile(r"[^\W_]+")
