@@ -7,7 +7,7 @@ to a second post: the next run finds the marker on the board and records the ite
 from __future__ import annotations
 
 import hashlib
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 
 from engine.store import OutboxDraft, Store
 from engine.store.models import OutboxKind
@@ -46,6 +46,13 @@ def find_markers(text: str) -> list[str]:
     return found
 
 
+def retry_delay(attempts: int) -> timedelta:
+    """Backoff before sending a failed item again: at once, then 1, 2, 4… minutes (at most 30)."""
+    if attempts <= 1:
+        return timedelta(0)
+    return timedelta(minutes=min(30, 2 ** (attempts - 2)))
+
+
 class Publisher:
     """Sends a game's approved outbox items to its board, at most once each."""
 
@@ -54,6 +61,8 @@ class Publisher:
         self.board = board
         self.game_id = game_id
         self.thread_id = thread_id
+        self._not_before: dict[str, datetime] = {}
+        """Failed items wait before the next try (a restarted process tries at once)."""
 
     async def markers_on_board(self) -> dict[str, str]:
         """Marker → board id of everything the GM account already posted or sent."""
@@ -68,7 +77,12 @@ class Publisher:
 
     async def publish(self, now: datetime | None = None) -> int:
         """Send every approved (or failed, to retry) item; returns how many went out."""
-        due = self.store.pending(self.game_id)
+        moment = now or datetime.now(UTC)
+        due = [
+            i
+            for i in self.store.pending(self.game_id)
+            if self._not_before.get(i.marker, moment) <= moment
+        ]
         if not due:
             return 0
         already = await self.markers_on_board()
@@ -84,7 +98,8 @@ class Publisher:
                     subject = item.subject or ""
                     board_id = await self.board.send_pm(list(item.recipients), subject, item.bbcode)
             except Exception as exc:  # kept for a retry; the error shows in `forumgm status`
-                self.store.mark_failed(item.marker, f"{type(exc).__name__}: {exc}")
+                failed = self.store.mark_failed(item.marker, f"{type(exc).__name__}: {exc}")
+                self._not_before[item.marker] = moment + retry_delay(failed.attempts)
                 continue
             self.store.mark_posted(item.marker, board_id)
             sent += 1

@@ -338,7 +338,7 @@ class GameDriver:
     async def step(self, now: datetime | None = None) -> str:
         """Do everything that is due now; returns what the game is waiting for."""
         now = now or self.clock()
-        await self.publisher.publish()
+        await self.publisher.publish(now)
         while True:
             ph = self.store.current_phase(self.game_id)
             if ph is None:
@@ -347,7 +347,7 @@ class GameDriver:
                 if now < ph.deadline:
                     await self.poll(ph, now)
                     self.queue_vote_count(ph, now)
-                    await self.publisher.publish()
+                    await self.publisher.publish(now)
                     return f"{ph.phase}: open until {ph.deadline.isoformat()}"
                 await self.freeze(ph, now)
                 continue
@@ -360,7 +360,7 @@ class GameDriver:
                     self.resolve(ph)
                 else:
                     self.approve_if_allowed(ph)
-                await self.publisher.publish()
+                await self.publisher.publish(now)
                 if not self._phase_done(ph):
                     held = len(self.held_warnings(ph))
                     return f"{ph.phase}: results wait for the host ({held} warnings)"

@@ -126,3 +126,18 @@ def test_a_failed_send_stays_in_the_outbox_until_the_board_is_back(
     game.step(START + timedelta(minutes=5))
     assert all(i.status == "posted" for i in game.store.outbox(game.driver.game_id))
     assert len(game.posts_by_gm()) == 1
+
+
+def test_failed_sends_back_off() -> None:
+    from datetime import timedelta
+
+    from engine.publish import retry_delay
+
+    assert [retry_delay(n) for n in range(5)] == [
+        timedelta(0),
+        timedelta(0),
+        timedelta(minutes=1),
+        timedelta(minutes=2),
+        timedelta(minutes=4),
+    ]
+    assert retry_delay(20) == timedelta(minutes=30)
