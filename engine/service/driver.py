@@ -22,6 +22,7 @@ from engine.core.ruleset import Ruleset
 from engine.core.warnings import ParseWarning
 from engine.publish import Publisher, make_marker, pm_draft, post_draft
 from engine.render import Renderer
+from engine.service.posts import phase_opened_draft
 from engine.service.replay import Incoming, Replay, replay_phase
 from engine.service.vote_count import vote_count_draft
 from engine.session import GameSession
@@ -333,7 +334,12 @@ class GameDriver:
         if deadline is None:
             return None  # the host's list of deadlines has run out: nothing to schedule
         state.phase = self.ruleset.next_phase(GameState.from_json(ph.state_before))
-        return self.store.open_phase(self.game_id, Phase(state.phase, now, deadline), state)
+        opened = self.store.open_phase(self.game_id, Phase(state.phase, now, deadline), state)
+        draft = phase_opened_draft(self, opened, self.store.events(self.game_id, ph.phase))
+        if draft is not None:
+            self._enqueue_new(opened.phase, [draft])
+            self.store.approve(self.game_id, opened.phase)
+        return opened
 
     async def step(self, now: datetime | None = None) -> str:
         """Do everything that is due now; returns what the game is waiting for."""

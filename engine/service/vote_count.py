@@ -12,10 +12,8 @@ import logging
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
-import jinja2
-
 from engine.publish import make_marker, post_draft
-from engine.render import Renderer
+from engine.service.posts import renderer_for
 from engine.store import OutboxDraft
 from engine.store.models import PhaseRecord
 
@@ -23,9 +21,6 @@ if TYPE_CHECKING:
     from engine.service.driver import GameDriver
 
 log = logging.getLogger("forumgm.vote_count")
-
-GENERIC_TEMPLATES = "engine.templates"
-"""Where `vote_count.j2` is looked up when the ruleset's templates have none."""
 
 
 def due_slot(
@@ -57,17 +52,6 @@ def next_vote_count(driver: GameDriver, ph: PhaseRecord, now: datetime) -> datet
     return next_slot_at(ph.opened_at, ph.deadline, every, now)
 
 
-def _renderer(driver: GameDriver) -> Renderer:
-    try:
-        driver.renderer.env.get_template("vote_count.j2")
-    except jinja2.TemplateNotFound:
-        texts = driver.ruleset.templates.rpartition(".")[0] + ".texts"
-        return Renderer(
-            GENERIC_TEMPLATES, driver.config.language, tz=driver.renderer.tz, texts=texts
-        )
-    return driver.renderer
-
-
 def vote_count_draft(driver: GameDriver, ph: PhaseRecord, now: datetime) -> OutboxDraft | None:
     """The vote count post due now, if one is due, not yet queued, and the votes are public."""
     every = driver.config.vote_count
@@ -86,7 +70,7 @@ def vote_count_draft(driver: GameDriver, ph: PhaseRecord, now: datetime) -> Outb
     if view.secret:
         log.debug("game %s: %s votes are secret; no vote count post", driver.game_id, ph.phase)
         return None
-    body = _renderer(driver).render_post(
+    body = renderer_for(driver, "vote_count").render_post(
         "vote_count",
         phase=view.phase,
         votes=view.votes,
