@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import os
-from collections.abc import Callable
 from datetime import datetime
 from typing import Annotated, Any
 
@@ -13,13 +11,19 @@ from rich.console import Console
 
 import forums.local
 import forums.phpbb  # noqa: F401  (registers the "phpbb" engine)
-from forums import Board, BoardError, board_factory
+from engine.app.board_options import (
+    DEFAULT_PASSWORD_ENV,
+    BoardMaker,
+    Engine,
+    PasswordEnv,
+    Url,
+    User,
+    open_board,
+)
+from forums import Board, BoardError
 
 app = typer.Typer(help="Check a board connection.", no_args_is_help=True)
 
-DEFAULT_PASSWORD_ENV = "FORUMGM_GM_PASSWORD"
-
-BoardMaker = Callable[..., Board]
 make_board: BoardMaker | None = None
 """Tests set this to build the board over a mocked client; None uses the engine registry."""
 
@@ -88,14 +92,11 @@ async def _first_page(board: Board, thread: str) -> dict[str, Any]:
 
 @app.command("check")
 def check(
-    url: Annotated[str, typer.Option("--url", help="The board's base URL.")],
-    user: Annotated[str, typer.Option("--user", help="The GM account's user name.")],
+    url: Url,
+    user: User,
     thread: Annotated[str, typer.Option("--thread", help="The game thread (topic id).")],
-    engine: Annotated[str, typer.Option("--engine", help="Board engine.")] = "phpbb",
-    password_env: Annotated[
-        str,
-        typer.Option("--password-env", help="Environment variable holding the GM's password."),
-    ] = DEFAULT_PASSWORD_ENV,
+    engine: Engine = "phpbb",
+    password_env: PasswordEnv = DEFAULT_PASSWORD_ENV,
     post_test: Annotated[
         bool, typer.Option("--post-test", help="Also post a test reply to the thread.")
     ] = False,
@@ -103,18 +104,12 @@ def check(
     """Log in, read the first and last page of the thread and the inbox; post nothing
     unless --post-test."""
     out = Console(highlight=False, soft_wrap=True)
-    password = os.environ.get(password_env)
-    if not password:
-        out.print(f"Set the GM's password in the environment variable {password_env}.")
-        raise typer.Exit(2)
-    if make_board is not None:
-        board = make_board(engine, url, user, password)
-    else:
-        try:
-            board = board_factory(engine)(url, user, password)
-        except KeyError as exc:
-            out.print(str(exc.args[0]))
-            raise typer.Exit(2) from None
+
+    def fail(message: str) -> typer.Exit:
+        out.print(message[0].upper() + message[1:] + ".")
+        return typer.Exit(2)
+
+    board = open_board(engine, url, user, password_env, make_board, fail)
     out.print(f"Checking {engine} board {url} as {user}")
     try:
         asyncio.run(_check(board, thread, post_test, out))

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -15,19 +14,26 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from engine.app.board_options import (
+    DEFAULT_PASSWORD_ENV,
+    BoardMaker,
+    Engine,
+    PasswordEnv,
+    Url,
+    User,
+    open_board,
+)
 from engine.core.orders import Channel, Source
 from engine.core.ruleset import RulesError, Ruleset, Seat
 from engine.core.warnings import ParseWarning
 from engine.players_file import PlayersFileError, load_players
-from engine.service.build import load_adapters
 from engine.session import GameSession
-from forums import Board, BoardError, board_factory
+from forums import Board, BoardError
 from forums.phpbb.html import html_to_postbody
 from forums.records import Post
 from rulesets import find
 from scraper.reading import Cast, read_post
 
-DEFAULT_PASSWORD_ENV = "FORUMGM_GM_PASSWORD"
 # The count itself is votecount's: the ruleset whose whole game is the thread vote. Other
 # rulesets lend their grammar (how a vote is written) and their name leniency.
 COUNTING_RULESET = "votecount"
@@ -35,7 +41,6 @@ COUNTING_RULESET = "votecount"
 _DAWN = datetime(1970, 1, 1, tzinfo=UTC)
 _DUSK = datetime(9000, 1, 1, tzinfo=UTC)
 
-BoardMaker = Callable[..., Board]
 make_board: BoardMaker | None = None
 """Tests set this to build the board over a mocked client; None uses the engine registry."""
 
@@ -248,30 +253,17 @@ def _fail(message: str) -> typer.Exit:
 
 
 def export(
-    url: Annotated[str, typer.Option("--url", help="The board's base URL.")],
-    user: Annotated[str, typer.Option("--user", help="The GM account's user name.")],
+    url: Url,
+    user: User,
     thread: Annotated[str, typer.Option("--thread", help="The thread (topic id or URL).")],
-    engine: Annotated[str, typer.Option("--engine", help="Board engine.")] = "phpbb",
-    password_env: Annotated[
-        str,
-        typer.Option("--password-env", help="Environment variable holding the GM's password."),
-    ] = DEFAULT_PASSWORD_ENV,
+    engine: Engine = "phpbb",
+    password_env: PasswordEnv = DEFAULT_PASSWORD_ENV,
     out: Annotated[
         Path | None, typer.Option("--out", help="Write here instead of standard output.")
     ] = None,
 ) -> None:
     """Write the thread's posts as JSON Lines: number, id, user, user_id, time, content."""
-    password = os.environ.get(password_env)
-    if not password:
-        raise _fail(f"set the GM's password in the environment variable {password_env}")
-    try:
-        if make_board is not None:
-            board = make_board(engine, url, user, password)
-        else:
-            load_adapters()
-            board = board_factory(engine)(url, user, password)
-    except KeyError as exc:
-        raise _fail(str(exc.args[0])) from None
+    board = open_board(engine, url, user, password_env, make_board, _fail)
     try:
         lines = asyncio.run(export_thread(board, thread))
     except BoardError as exc:

@@ -1,0 +1,48 @@
+"""What `board check` and `export` share: the board options and opening the board they name."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import Annotated
+
+import typer
+
+from engine.service.build import load_adapters
+from forums import Board, board_factory
+
+DEFAULT_PASSWORD_ENV = "FORUMGM_GM_PASSWORD"
+
+Url = Annotated[str, typer.Option("--url", help="The board's base URL.")]
+User = Annotated[str, typer.Option("--user", help="The GM account's user name.")]
+Engine = Annotated[str, typer.Option("--engine", help="Board engine.")]
+PasswordEnv = Annotated[
+    str, typer.Option("--password-env", help="Environment variable holding the GM's password.")
+]
+
+BoardMaker = Callable[..., Board]
+
+
+def open_board(
+    engine: str,
+    url: str,
+    user: str,
+    password_env: str,
+    maker: BoardMaker | None,
+    fail: Callable[[str], typer.Exit],
+) -> Board:
+    """The named board with the password from the environment (never a flag or a file).
+
+    `maker` is what tests inject to build the board over a mocked client; None uses the
+    engine registry. `fail` turns a problem into the command's exit.
+    """
+    password = os.environ.get(password_env)
+    if not password:
+        raise fail(f"set the GM's password in the environment variable {password_env}")
+    if maker is not None:
+        return maker(engine, url, user, password)
+    load_adapters()
+    try:
+        return board_factory(engine)(url, user, password)
+    except KeyError as exc:
+        raise fail(str(exc.args[0])) from None
