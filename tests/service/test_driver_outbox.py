@@ -16,47 +16,30 @@ import pytest
 from engine.config import parse_config
 from engine.service.driver import GameDriver
 from engine.store import open_store
-from forums.local import LocalBoard, ManualClock
+from forums.local import ManualClock
+from tests.service.helpers import game_toml, local_board
 
 MSK = ZoneInfo("Europe/Moscow")
 START = datetime(2026, 12, 1, 19, 0, tzinfo=MSK)
-GAME = """
-[game]
-ruleset = "classic"
-seed = 5
-review = "auto"
-[board]
-engine = "local"
-url = "{url}"
-thread = "{thread}"
-gm_user = "GM"
-password = "env:UNUSED"
-[schedule]
-timezone = "Europe/Moscow"
-deadlines = "every day 19:00"
-start = "2026-12-01 19:00"
-[players]
-players = ["Вася", "Петя", "Коля", "Маша", "Оля"]
-[roles]
-"Вася" = "citizen"
-"Петя" = "commissar"
-"Коля" = "mafioso"
-"Маша" = "doctor"
-"Оля" = "citizen"
-"""
+PLAYERS = ["Вася", "Петя", "Коля", "Маша", "Оля"]
+ROLES = {
+    "Вася": "citizen",
+    "Петя": "commissar",
+    "Коля": "mafioso",
+    "Маша": "doctor",
+    "Оля": "citizen",
+}
 
 
 class Game:
     def __init__(self, tmp_path: Path) -> None:
         url = f"sqlite:///{tmp_path / 'game.sqlite'}"
         self.clock = ManualClock(START)
-        self.board = LocalBoard(url, "GM", "gm-pass", clock=self.clock)
-        self.board.create_schema()
-        self.board.add_user("GM", "gm-pass")
-        for name in ["Вася", "Петя", "Коля", "Маша", "Оля"]:
-            self.board.add_user(name, "pw")
-        self.thread = self.board.create_thread("Игра", "GM")
-        config = parse_config(GAME.format(url=url, thread=self.thread))
+        self.board, self.thread = local_board(
+            url, PLAYERS, clock=self.clock, gm="GM", gm_password="gm-pass", title="Игра"
+        )
+        text = game_toml(url=url, thread=self.thread, players=PLAYERS, seed=5, gm="GM", roles=ROLES)
+        config = parse_config(text)
         self.store = open_store(url)
         self.driver = GameDriver(self.store, self.board, config, clock=self.clock)
         self.driver.start()

@@ -15,6 +15,7 @@ from engine.service.build import make_driver
 from engine.service.runner import Cadence, drive_once, next_run
 from engine.store import open_store
 from forums.local import LocalBoard
+from tests.service.helpers import game_toml, local_board
 
 MSK = ZoneInfo("Europe/Moscow")
 NAMES = ["Вася", "Петя", "Маша", "Коля", "Оля"]
@@ -24,41 +25,27 @@ runner = CliRunner(env={"COLUMNS": "200"})
 @pytest.fixture
 def game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, str, LocalBoard]:
     board_url = f"sqlite:///{tmp_path / 'board.sqlite'}"
-    board = LocalBoard(board_url, "Ведущий", "gm-secret")
-    board.create_schema()
-    board.add_user("Ведущий", "gm-secret")
-    for name in [*NAMES, "Лёша"]:
-        board.add_user(name, "pw")
-    thread = board.create_thread("Мафия", "Ведущий")
+    board, thread = local_board(board_url, [*NAMES, "Лёша"])
     start = (datetime.now(MSK) - timedelta(hours=1)).strftime("%Y-%m-%d %H:%M")
     path = tmp_path / "game.toml"
-    path.write_text(
-        f"""
-[game]
-ruleset = "classic"
-seed = 3
-review = "warnings"
-[board]
-engine = "local"
-url = "{board_url}"
-thread = "{thread}"
-gm_user = "Ведущий"
-password = "env:TEST_GM_PASSWORD"
-[schedule]
-timezone = "Europe/Moscow"
-deadlines = "every 6 hours"
-start = "{start}"
-[players]
-players = {NAMES!r}
-[roles]
-"Вася" = "commissar"
-"Петя" = "mafioso"
-"Маша" = "doctor"
-"Коля" = "citizen"
-"Оля" = "citizen"
-""".replace("'", '"'),
-        encoding="utf-8",
+    roles = {
+        "Вася": "commissar",
+        "Петя": "mafioso",
+        "Маша": "doctor",
+        "Коля": "citizen",
+        "Оля": "citizen",
+    }
+    text = game_toml(
+        url=board_url,
+        thread=thread,
+        players=NAMES,
+        review="warnings",
+        password="env:TEST_GM_PASSWORD",
+        deadlines="every 6 hours",
+        start=start,
+        roles=roles,
     )
+    path.write_text(text, encoding="utf-8")
     monkeypatch.setenv("TEST_GM_PASSWORD", "gm-secret")
     return path, f"sqlite:///{tmp_path / 'store.sqlite'}", board
 

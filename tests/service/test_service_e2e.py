@@ -14,59 +14,42 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 from engine.app.demo.bots import Table
-from engine.config import parse_config
+from engine.config import GameConfig, parse_config
 from engine.publish import find_markers
 from engine.service.driver import GameDriver
 from engine.store import open_store
 from engine.store.models import GameStatus, PhaseStatus
 from forums.local import LocalBoard, ManualClock
 from forums.records import Post
+from tests.service.helpers import game_toml, local_board
 
 MSK = ZoneInfo("Europe/Moscow")
 START = datetime(2026, 12, 1, 19, 0, tzinfo=MSK)
 NAMES = ["Вася", "Петя", "Маша", "Коля", "Оля", "Гена", "Лена", "Орёл", "Катя"]
 
-GAME = """\
-[game]
-ruleset = "classic"
-seed = 11
-review = "warnings"
+DEAL = {"mafioso": 2, "commissar": 1, "doctor": 1, "citizen": 5}
 
-[board]
-engine = "local"
-url = "{url}"
-thread = "{thread}"
-gm_user = "Ведущий"
-password = "env:FORUMGM_TEST_GM"
 
-[schedule]
-timezone = "Europe/Moscow"
-deadlines = "every day 19:00"
-start = "2026-12-01 19:00"
-
-[players]
-players = [{players}]
-
-[deal]
-mafioso = 2
-commissar = 1
-doctor = 1
-citizen = 5
-"""
+def _config(url: str, thread: str, review: str) -> GameConfig:
+    return parse_config(
+        game_toml(
+            url=url,
+            thread=thread,
+            players=NAMES,
+            seed=11,
+            review=review,
+            password="env:FORUMGM_TEST_GM",
+            deal=DEAL,
+        )
+    )
 
 
 def test_a_whole_game_through_the_service(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'game.sqlite'}"
     store = open_store(url)
     clock = ManualClock(START - timedelta(hours=2))
-    board = LocalBoard(url, "Ведущий", "gm-secret", clock=clock)
-    board.create_schema()
-    board.add_user("Ведущий", "gm-secret")
-    for name in NAMES:
-        board.add_user(name, "pw")
-    thread = board.create_thread("Мафия", "Ведущий")
-    players = ", ".join(f'"{n}"' for n in NAMES)
-    config = parse_config(GAME.format(url=url, thread=thread, players=players))
+    board, thread = local_board(url, NAMES, clock=clock)
+    config = _config(url, thread, "warnings")
     driver = GameDriver(store, board, config, clock=clock)
     assert driver.start() and not driver.start()
 
@@ -122,15 +105,8 @@ def test_a_deadline_missed_while_down_uses_only_earlier_posts(tmp_path: Path) ->
     url = f"sqlite:///{tmp_path / 'late.sqlite'}"
     store = open_store(url)
     clock = ManualClock(START)
-    board = LocalBoard(url, "Ведущий", "gm-secret", clock=clock)
-    board.create_schema()
-    board.add_user("Ведущий", "gm-secret")
-    for name in NAMES:
-        board.add_user(name, "pw")
-    thread = board.create_thread("Мафия", "Ведущий")
-    players = ", ".join(f'"{n}"' for n in NAMES)
-    text = GAME.format(url=url, thread=thread, players=players).replace('"warnings"', '"auto"')
-    config = parse_config(text)
+    board, thread = local_board(url, NAMES, clock=clock)
+    config = _config(url, thread, "auto")
     driver = GameDriver(store, board, config, clock=clock)
     driver.start()
     clock.set(START + timedelta(hours=3))

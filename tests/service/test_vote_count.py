@@ -23,42 +23,31 @@ from engine.service.vote_count import due_slot, next_slot_at
 from engine.store import open_store
 from engine.store.models import OutboxStatus
 from forums.local import LocalBoard, ManualClock
+from tests.service.helpers import game_toml, local_board
 
 MSK = ZoneInfo("Europe/Moscow")
 START = datetime(2026, 12, 1, 19, 0, tzinfo=MSK)
 NAMES = ["Вася", "Петя", "Маша", "Коля", "Оля"]
 
-GAME = """\
-[game]
-ruleset = "{ruleset}"
-seed = 3
-review = "auto"
-vote_count = "{every}"
+CLASSIC_ROLES = {
+    "Вася": "commissar",
+    "Петя": "mafioso",
+    "Маша": "doctor",
+    "Коля": "citizen",
+    "Оля": "citizen",
+}
 
-[board]
-engine = "local"
-url = "{url}"
-thread = "{thread}"
-gm_user = "Ведущий"
-password = "env:FORUMGM_TEST_GM"
 
-[schedule]
-timezone = "Europe/Moscow"
-deadlines = "every day 19:00"
-start = "2026-12-01 19:00"
-
-[players]
-players = ["Вася", "Петя", "Маша", "Коля", "Оля"]
-{extra}
-"""
-CLASSIC_ROLES = """
-[roles]
-"Вася" = "commissar"
-"Петя" = "mafioso"
-"Маша" = "doctor"
-"Коля" = "citizen"
-"Оля" = "citizen"
-"""
+def game_file(ruleset: str, every: str, url: str = "x", thread: str = "1") -> str:
+    return game_toml(
+        url=url,
+        thread=thread,
+        players=NAMES,
+        ruleset=ruleset,
+        password="env:FORUMGM_TEST_GM",
+        roles=CLASSIC_ROLES if ruleset == "classic" else None,
+        game_extra=f'vote_count = "{every}"',
+    )
 
 
 def _game(
@@ -66,14 +55,8 @@ def _game(
 ) -> tuple[GameDriver, LocalBoard, ManualClock, str]:
     url = f"sqlite:///{tmp_path / 'game.sqlite'}"
     clock = ManualClock(START)
-    board = LocalBoard(url, "Ведущий", "gm-secret", clock=clock)
-    board.create_schema()
-    board.add_user("Ведущий", "gm-secret")
-    for name in NAMES:
-        board.add_user(name, "pw")
-    thread = board.create_thread("Мафия", "Ведущий")
-    extra = CLASSIC_ROLES if ruleset == "classic" else ""
-    text = GAME.format(ruleset=ruleset, every=every, url=url, thread=thread, extra=extra)
+    board, thread = local_board(url, NAMES, clock=clock)
+    text = game_file(ruleset, every, url, thread)
     driver = GameDriver(open_store(url), board, parse_config(text), clock=clock)
     driver.start()
     return driver, board, clock, thread
@@ -97,7 +80,7 @@ def test_the_option_reads_intervals_and_off() -> None:
 
 
 def test_a_bad_option_is_a_config_error_with_its_line(tmp_path: Path) -> None:
-    text = GAME.format(ruleset="votecount", every="sometimes", url="x", thread="1", extra="")
+    text = game_file("votecount", "sometimes")
     with pytest.raises(ConfigError) as caught:
         parse_config(text)
     (problem,) = caught.value.problems
