@@ -182,16 +182,18 @@ def test_two_processes_share_games_and_take_over_a_killed_ones(pg_url: str, tmp_
     for g in ids:
         assert store.lease_owner(g, datetime.now(UTC)) in (survivor, None)
 
-    # Every step done once: the opening and two results per game, no marker twice.
+    # Every step done once: the opening, two results and day 2's opening per game, no
+    # marker twice.
     posted = _gm_texts(board, threads)
     markers = [m for _, raw in posted for m in find_markers(raw)]
-    assert len(markers) == len(posted) == GAMES * 3
+    assert len(markers) == len(posted) == GAMES * 4
     assert max(Counter(markers).values()) == 1
     for g, thread in zip(ids, threads, strict=True):
         mine = {m for t, raw in posted if t == thread for m in find_markers(raw)}
         assert mine == {
             make_marker(g, "opening"),
             make_marker(g, "day 1", "results"),
+            make_marker(g, "day 2", "opened"),
             make_marker(g, "day 2", "results"),
         }
         assert all(i.status is OutboxStatus.POSTED for i in store.outbox(g))
