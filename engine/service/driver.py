@@ -37,7 +37,7 @@ from engine.store.models import (
 )
 from engine.store.repo.raw import Recorded
 from forums.board import Board
-from forums.records import Cursor
+from forums.records import Cursor, Post
 
 Clock = Callable[[], datetime]
 RECEIPT_TYPES = {
@@ -142,10 +142,16 @@ class GameDriver:
         self.thread_cursor, self.inbox_cursor = page.cursor, inbox.cursor
         fresh: set[str] = set()
         for post in page.items:
-            if self.store.record_post(self.game_id, post) is not Recorded.UNCHANGED:
+            if (
+                self.store.record_post(self.game_id, post, seen_at=self.clock())
+                is not Recorded.UNCHANGED
+            ):
                 fresh.add(post.id)
         for pm in inbox.items:
-            if self.store.record_pm(self.game_id, pm) is not Recorded.UNCHANGED:
+            if (
+                self.store.record_pm(self.game_id, pm, seen_at=self.clock())
+                is not Recorded.UNCHANGED
+            ):
                 fresh.add(pm.id)
         return fresh
 
@@ -168,11 +174,19 @@ class GameDriver:
             aliases.setdefault(old, []).append(new)
         return aliases
 
-    def _items(self, until: datetime) -> list[Incoming]:
+    def _items(self, until: datetime, *, check_edits: bool = False) -> list[Incoming]:
         gm = self.config.gm_user.casefold()
         slot = {**self.config.replacements, **self.substitutes()}
         items = [
-            Incoming(p.id, Channel.THREAD, slot.get(p.author, p.author), p.posted_at, p.body, p.url)
+            Incoming(
+                p.id,
+                Channel.THREAD,
+                slot.get(p.author, p.author),
+                p.posted_at,
+                p.body,
+                p.url,
+                self._edited_after(p, until) if check_edits else None,
+            )
             for p in self.store.posts_as_of(self.game_id, self.config.thread, until)
             if p.author.casefold() != gm and not p.deleted
         ]
@@ -182,6 +196,13 @@ class GameDriver:
             if m.sender.casefold() != gm
         ]
         return items
+
+    def _edited_after(self, post: Post, until: datetime) -> str | None:
+        """Whether a post changed after `until`, and whether its version of then is known."""
+        if post.edit is not None and post.edit.at is not None and post.edit.at > until:
+            return "unseen"  # the earliest content forumgm has appeared after the deadline
+        history = self.store.post_history(self.game_id, post.id)
+        return "kept" if any(r.valid_from > until for r in history) else None
 
     def order_overrides(self, ph: PhaseRecord) -> dict[str, Order | None]:
         """The host's latest decision for each overridden order (None: dropped)."""
@@ -205,7 +226,7 @@ class GameDriver:
             ph.phase,
             ph.opened_at,
             ph.deadline,
-            self._items(until),
+            self._items(until, check_edits=until >= ph.deadline),
             since=since,
             aliases=self.aliases(),
             fixes=fixes,

@@ -16,7 +16,7 @@ from engine.core.model import GameState
 from engine.core.orders import Channel, Order, OrderKind, Source
 from engine.core.phases import PhaseId
 from engine.core.ruleset import Ruleset
-from engine.core.warnings import LATE, ParseWarning
+from engine.core.warnings import EDITED_AFTER_DEADLINE, LATE, ParseWarning
 from engine.session import GameSession
 from engine.store.codec import order_ref
 from forums.records import PostBody
@@ -32,6 +32,9 @@ class Incoming:
     at: datetime
     body: PostBody
     url: str | None = None
+    edited_after: str | None = None
+    """Set at the deadline for a post changed after it: "kept" when the version of the
+    deadline is known (and read), "unseen" when only the later version was ever seen."""
 
 
 @dataclass
@@ -103,6 +106,8 @@ def replay_phase(
                 session.log.warnings.append(late)
                 replay.answers[item.id] = ([], [late])
             continue
+        assert session.inputs is not None
+        taken_before = len(session.inputs.log)
         events, warnings = session.submit_post(
             item.author,
             item.body,
@@ -118,5 +123,20 @@ def replay_phase(
                     order.with_(source=Source(item.channel, item.id, item.url, line))
                 )
                 events, warnings = events + e, warnings + w
+        commands = len(session.inputs.log) > taken_before or events or warnings
+        if item.edited_after == "unseen" or (item.edited_after == "kept" and commands):
+            edited = _edited_warning(item)
+            assert session.log is not None
+            session.log.warnings.append(edited)
+            warnings = [*warnings, edited]
         replay.answers[item.id] = (events, warnings)
     return replay
+
+
+def _edited_warning(item: Incoming) -> ParseWarning:
+    source = Source(item.channel, item.id, item.url)
+    if item.edited_after == "kept":
+        message = "changed after the deadline; read as it was at the deadline"
+        return ParseWarning(EDITED_AFTER_DEADLINE, message, item.author, source, accepted=True)
+    message = "changed after the deadline and never seen before the change: read as it is now"
+    return ParseWarning(EDITED_AFTER_DEADLINE, message, item.author, source)
