@@ -8,7 +8,6 @@ from typing import Annotated
 
 import typer
 
-from engine.service.build import load_adapters
 from forums import Board, board_factory
 
 DEFAULT_PASSWORD_ENV = "FORUMGM_GM_PASSWORD"
@@ -41,6 +40,8 @@ def open_board(
         raise fail(f"set the GM's password in the environment variable {password_env}")
     if maker is not None:
         return maker(engine, url, user, password)
+    from engine.service.build import load_adapters  # the service's imports, only when used
+
     load_adapters()
     try:
         return board_factory(engine)(url, user, password)

@@ -4,30 +4,36 @@ from __future__ import annotations
 
 import typer
 
-from engine.app import (
-    board_cmd,
-    demo_cmd,
-    game_cmd,
-    parse_cmd,
-    scenario_cmd,
-    service_cmd,
-    tally_cmd,
-)
+from engine.app.lazy import lazy_group
+
+COMMANDS = {
+    "demo": "engine.app.demo_cmd:demo",
+    "parse": "engine.app.parse_cmd:parse",
+    "export": "engine.app.tally_cmd:export",
+    "tally": "engine.app.tally_cmd:tally",
+    "run": "engine.app.service_cmd:run",
+    "status": "engine.app.service_cmd:status",
+    "review": "engine.app.service_cmd:review",
+    "votes": "engine.app.service_cmd:votes",
+    "scenario": "engine.app.scenario_cmd:app",
+    "game": "engine.app.game_cmd:app",
+    "board": "engine.app.board_cmd:app",
+}
+"""Subcommand → where it lives ("module:function", or "module:app" for a typer.Typer group).
+Each module is imported only when its command runs, so keep heavy imports out of this file."""
 
 app = typer.Typer(
+    cls=lazy_group(COMMANDS),
     help="forumgm: the game master's side of forum mafia games.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
 )
-app.add_typer(scenario_cmd.app, name="scenario")
-app.add_typer(game_cmd.app, name="game")
-app.add_typer(board_cmd.app, name="board")
-app.command("demo")(demo_cmd.demo)
-app.command("parse")(parse_cmd.parse)
-app.command("export")(tally_cmd.export)
-app.command("tally")(tally_cmd.tally)
-for _name in ("run", "status", "review", "votes"):
-    app.command(_name)(getattr(service_cmd, _name))
+
+
+@app.callback()
+def _root() -> None:
+    # A group needs a callback when its commands are not registered on the Typer itself.
+    pass
 
 
 def main() -> None:
