@@ -29,10 +29,10 @@ because vote counting depends on them):
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from itertools import groupby
 
-from forums.records import Link, PostBody, TextRun
+from forums.records import RUN_FLAGS, Link, PostBody, TextRun
 
 _TAG = re.compile(r"\[(/?)(\*|[A-Za-z]+)((?:=|\s)[^\[\]]*)?\]")
 _UNVOTE_BODY = re.compile(r"([^\[\]]*)\[/unvote\]", re.IGNORECASE)
@@ -50,6 +50,7 @@ _LITERAL = frozenset({"code", "icode", "img"})
 """Tags whose contents are not markup: everything up to the matching close is taken as is."""
 _FRAMED = _QUOTE | _STRIKE | _BOLD | _SPOILER | _STYLE | {"url", "list"}
 RECOGNISED_TAGS = _FRAMED | _LITERAL | {"unvote", "*"}
+_DEFAULT_FLAGS = {name: getattr(TextRun(""), name) for name in RUN_FLAGS}
 
 
 @dataclass
@@ -60,13 +61,47 @@ class _Frame:
     """Index into the links being collected, for `[url]` frames."""
 
 
+_QUOTED = RUN_FLAGS.index("quoted")
+
+
+@dataclass
+class _Run:
+    """A run being written: its flags (`RUN_FLAGS` order) and its pieces, joined once."""
+
+    key: tuple[object, ...]
+    parts: list[str]
+
+    def run(self) -> TextRun:
+        return TextRun("".join(self.parts), *self.key)  # type: ignore[arg-type]
+
+
 @dataclass
 class _Renderer:
-    runs: list[TextRun] = field(default_factory=list)
+    runs: list[_Run] = field(default_factory=list)
     stack: list[_Frame] = field(default_factory=list)
     links: list[tuple[str | None, list[str]]] = field(default_factory=list)
     break_next: bool = False
     """A vote tag just ended: the text that follows starts on a new line."""
+    _keys: dict[tuple[bool, bool], tuple[object, ...]] = field(default_factory=dict)
+    """Flag tuples of the open tags (by bold, code), until a tag opens or closes."""
+
+    def flags(self, *, bold: bool, code: bool) -> tuple[object, ...]:
+        """The run flags of text written now, in `RUN_FLAGS` order."""
+        key = self._keys.get((bold, code))
+        if key is None:
+            names = {f.name for f in self.stack}
+            quotes = [f for f in self.stack if f.name in _QUOTE]
+            given: dict[str, object] = {  # a new flag of TextRun: one more line here
+                "quoted": bool(quotes),
+                "struck": bool(names & _STRIKE),
+                "bold": bold or bool(names & _BOLD),
+                "spoiler": bool(names & _SPOILER),
+                "code": code,
+                "quote_author": _quote_author(quotes[-1].arg) if quotes else None,
+            }
+            key = tuple(given.get(name, _DEFAULT_FLAGS[name]) for name in RUN_FLAGS)
+            self._keys[(bold, code)] = key
+        return key
 
     def emit(self, text: str, *, bold: bool = False, code: bool = False) -> None:
         if not text:
@@ -75,28 +110,17 @@ class _Renderer:
             self.break_next = False
             if not text.startswith("\n"):
                 self.emit("\n")
-        names = {f.name for f in self.stack}
-        quotes = [f for f in self.stack if f.name in _QUOTE]
-        run = TextRun(
-            text,
-            quoted=bool(quotes),
-            struck=bool(names & _STRIKE),
-            bold=bold or bool(names & _BOLD),
-            spoiler=bool(names & _SPOILER),
-            code=code,
-            quote_author=_quote_author(quotes[-1].arg) if quotes else None,
-        )
+        key = self.flags(bold=bold, code=code)
         for frame in self.stack:
             if frame.link is not None:
                 self.links[frame.link][1].append(text)
-        last = self.runs[-1] if self.runs else None
-        if last is not None and _same_flags(last, run):
-            self.runs[-1] = replace(last, text=last.text + text)
+        if self.runs and self.runs[-1].key == key:
+            self.runs[-1].parts.append(text)
         else:
-            self.runs.append(run)
+            self.runs.append(_Run(key, [text]))
 
     def at_line_start(self) -> bool:
-        return not self.runs or self.runs[-1].text.endswith("\n")
+        return not self.runs or self.runs[-1].parts[-1].endswith("\n")
 
     def start_line(self) -> None:
         if not self.at_line_start():
@@ -110,6 +134,7 @@ class _Renderer:
             frame.link = len(self.links)
             self.links.append((_unquote(arg) if arg else None, []))
         self.stack.append(frame)
+        self._keys.clear()
         if name == "vote":
             self.emit("VOTE: ")
 
@@ -117,6 +142,7 @@ class _Renderer:
         for i in range(len(self.stack) - 1, -1, -1):
             if self.stack[i].name == name:
                 del self.stack[i]
+                self._keys.clear()
                 if name == "list":
                     self.start_line()
                 if name == "vote":
@@ -126,13 +152,16 @@ class _Renderer:
         # [/quote] means the player deleted the opening tag: what came before it may be
         # someone else's words, so it is quoted (the reading that counts less).
         if name == "quote":
-            merged: list[TextRun] = []
-            for run in (r if r.quoted else replace(r, quoted=True) for r in self.runs):
+            merged: list[_Run] = []
+            for run in self.runs:
+                key = run.key
+                if not key[_QUOTED]:
+                    key = (*key[:_QUOTED], True, *key[_QUOTED + 1 :])
                 # Quoting what came before can make neighbours alike: keep runs merged.
-                if merged and _same_flags(merged[-1], run):
-                    merged[-1] = replace(merged[-1], text=merged[-1].text + run.text)
+                if merged and merged[-1].key == key:
+                    merged[-1].parts.extend(run.parts)
                 else:
-                    merged.append(run)
+                    merged.append(_Run(key, list(run.parts)))
             self.runs = merged
 
     def body(self) -> PostBody:
@@ -140,11 +169,7 @@ class _Renderer:
         for url, parts in self.links:
             text = "".join(parts)
             links.append(Link(url=url if url is not None else text.strip(), text=text))
-        return PostBody(tuple(self.runs), tuple(links))
-
-
-def _same_flags(a: TextRun, b: TextRun) -> bool:
-    return replace(a, text="") == replace(b, text="")
+        return PostBody(tuple(r.run() for r in self.runs), tuple(links))
 
 
 def _unquote(value: str) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import datetime
 from typing import Any
 
@@ -21,6 +21,15 @@ class TextRun:
     code: bool = False
     signature: bool = False
     quote_author: str | None = None
+
+
+RUN_FLAGS: tuple[str, ...] = tuple(f.name for f in fields(TextRun) if f.name != "text")
+"""A run's flags in field order: `TextRun(text, *flags)` builds a run, and two runs with equal
+flag tuples merge. A new field of `TextRun` joins the tuple (and the comparisons) by itself."""
+
+
+def run_flags(run: TextRun) -> tuple[object, ...]:
+    return tuple(getattr(run, name) for name in RUN_FLAGS)
 
 
 @dataclass(frozen=True)

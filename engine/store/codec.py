@@ -8,9 +8,9 @@ from datetime import datetime
 from typing import Any
 
 from engine.core import Channel, Order, OrderKind, ParseWarning, Source
-from forums.records import Link, PostBody, TextRun
+from forums.records import RUN_FLAGS, Link, PostBody, TextRun
 
-_RUN_FLAGS = ("quoted", "struck", "bold", "spoiler", "code", "signature")
+_DEFAULTS = tuple((name, getattr(TextRun(""), name)) for name in RUN_FLAGS)
 
 
 def body_to_json(body: PostBody) -> dict[str, Any]:
@@ -18,9 +18,10 @@ def body_to_json(body: PostBody) -> dict[str, Any]:
     for run in body.runs:
         item: dict[str, Any] = {"text": run.text}
         # Only set flags are written: most runs are plain text and the history table grows.
-        item.update({flag: True for flag in _RUN_FLAGS if getattr(run, flag)})
-        if run.quote_author is not None:
-            item["quote_author"] = run.quote_author
+        for name, default in _DEFAULTS:
+            value = getattr(run, name)
+            if value != default:
+                item[name] = value
         runs.append(item)
     links = [{"url": link.url, "text": link.text} for link in body.links]
     return {"runs": runs, "links": links}

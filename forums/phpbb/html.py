@@ -33,7 +33,7 @@ from urllib.parse import urljoin
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
-from forums.records import Link, PostBody, TextRun
+from forums.records import RUN_FLAGS, Link, PostBody, TextRun
 
 __all__ = ["concat_bodies", "html_to_postbody", "quote_author_from_cite"]
 
@@ -149,10 +149,16 @@ _WRITES = re.compile(
     re.IGNORECASE | re.DOTALL,
 )
 _WS = re.compile(r"[ \t\n\r\f\v\u200b]+")
+_FONT_WEIGHT = re.compile(r"font-weight:([a-z0-9]+)")
+_INLINE = re.compile(r"display:inline(?:-block|-flex)?(?:;|!|$)")
 
 
 @dataclass(frozen=True)
 class _Flags:
+    """What an element gives the text inside it. The `TextRun` flags are the fields named in
+    `RUN_FLAGS` (a flag added to `TextRun` is added here under the same name); `pre` and
+    `links` only steer the walk."""
+
     quoted: bool = False
     struck: bool = False
     bold: bool = False
@@ -162,38 +168,43 @@ class _Flags:
     quote_author: str | None = None
     pre: bool = False
     links: tuple[int, ...] = ()
+    key: tuple[object, ...] = field(init=False, compare=False, repr=False)
+    """The run flags as a tuple: text under equal keys merges into one run."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "key", tuple(getattr(self, n) for n in RUN_FLAGS))
 
 
 @dataclass
 class _Out:
     base_url: str
     runs: list[TextRun] = field(default_factory=list)
+    """Finished runs; the one being written is `_key` with its `_parts`."""
     links: list[tuple[str, list[str]]] = field(default_factory=list)
     pending_space: _Flags | None = None
     line_start: bool = True
     break_next: bool = False
+    started: bool = False
+    """Any text written yet."""
+    _key: tuple[object, ...] | None = None
+    _parts: list[str] = field(default_factory=list)
+
+    def _flush(self) -> None:
+        if self._key is not None:
+            self.runs.append(TextRun("".join(self._parts), *self._key))  # type: ignore[arg-type]
+        self._key, self._parts = None, []
 
     def _append(self, text: str, flags: _Flags) -> None:
-        if not text:
-            return
-        run = TextRun(
-            text,
-            quoted=flags.quoted,
-            struck=flags.struck,
-            bold=flags.bold,
-            spoiler=flags.spoiler,
-            code=flags.code,
-            signature=flags.signature,
-            quote_author=flags.quote_author,
-        )
+        # Pieces go to a list and are joined once per run: adding to a growing string
+        # would cost the run's length for every word.
         for index in flags.links:
             self.links[index][1].append(text)
-        last = self.runs[-1] if self.runs else None
-        if last is not None and replace(last, text="") == replace(run, text=""):
-            self.runs[-1] = replace(last, text=last.text + text)
-        else:
-            self.runs.append(run)
+        if flags.key != self._key:
+            self._flush()
+            self._key = flags.key
+        self._parts.append(text)
         self.line_start = text.endswith("\n")
+        self.started = True
 
     def text(self, text: str, flags: _Flags) -> None:
         if not text:
@@ -205,17 +216,22 @@ class _Out:
             self.pending_space = None
             self._append(text.replace("\r\n", "\n").replace("\r", "\n"), flags)
             return
+        # Whitespace collapses as a browser shows it. The words of one text node share its
+        # flags, so they go out as one piece; the space before the first word keeps the
+        # flags of where the whitespace began (`a <b>b</b>`: the space is not bold).
         parts = _WS.split(text)
-        for i, part in enumerate(parts):
-            if i > 0 and not self.line_start:
-                self.pending_space = self.pending_space or flags
-            if not part:
-                continue
-            self._flush_break(flags)
-            if self.pending_space is not None and not self.line_start:
-                self._append(" ", self.pending_space)
-            self.pending_space = None
-            self._append(part, flags)
+        words = [part for part in parts if part]
+        if len(parts) > 1 and not parts[0] and not self.line_start:
+            self.pending_space = self.pending_space or flags
+        if not words:
+            return
+        self._flush_break(flags)
+        if self.pending_space is not None and not self.line_start:
+            self._append(" ", self.pending_space)
+        self.pending_space = None
+        self._append(" ".join(words), flags)
+        if len(parts) > 1 and not parts[-1]:
+            self.pending_space = flags
 
     def _flush_break(self, flags: _Flags) -> None:
         if self.break_next:
@@ -230,10 +246,11 @@ class _Out:
     def line_start_break(self, flags: _Flags) -> None:
         """Start a new line unless at one already (block boundaries)."""
         self.pending_space = None
-        if self.runs and not self.line_start:
+        if self.started and not self.line_start:
             self._append("\n", flags)
 
     def body(self) -> PostBody:
+        self._flush()
         runs = list(self.runs)
         # Trim the line breaks that block boundaries leave at the very start and end.
         while runs and not runs[0].text.strip(" \n"):
@@ -252,12 +269,12 @@ def _classes(node: LexborNode) -> set[str]:
     return set(value.split())
 
 
-def _style(node: LexborNode) -> str:
-    return (node.attributes.get("style") or "").lower().replace(" ", "")
+def _style(attributes: dict[str, str | None]) -> str:
+    return (attributes.get("style") or "").lower().replace(" ", "")
 
 
 def _is_bold_style(style: str) -> bool:
-    match = re.search(r"font-weight:([a-z0-9]+)", style)
+    match = _FONT_WEIGHT.search(style) if style else None
     if match is None:
         return False
     weight = match.group(1)
@@ -269,7 +286,7 @@ def _is_hidden_style(style: str) -> bool:
 
 
 def _is_inline_style(style: str) -> bool:
-    return bool(re.search(r"display:inline(?:-block|-flex)?(?:;|!|$)", style))
+    return bool(style) and _INLINE.search(style) is not None
 
 
 def quote_author_from_cite(cite: LexborNode) -> str | None:
@@ -308,11 +325,6 @@ def _join(base: str, href: str) -> str:
         return href
 
 
-def _attr(node: LexborNode, name: str) -> str:
-    value = node.attributes.get(name)
-    return value if isinstance(value, str) else ""
-
-
 def _walk(root: LexborNode, out: _Out, base: _Flags) -> None:
     # Iterative depth-first walk: (node, flags, is_exit). Exits close block boundaries and
     # the line of a vote tag.
@@ -340,11 +352,12 @@ def _walk(root: LexborNode, out: _Out, base: _Flags) -> None:
         if tag == "hr":
             out.line_start_break(flags)
             continue
-        classes = _classes(node)
-        style = _style(node)
+        attributes = node.attributes  # built anew on each access: read it once
+        classes = set((attributes.get("class") or "").split())
+        style = _style(attributes)
         if tag == "img":
-            if classes & _SMILEY_CLASSES or _SMILEY_SRC.search(_attr(node, "src")):
-                out.text(_attr(node, "alt"), flags)
+            if classes & _SMILEY_CLASSES or _SMILEY_SRC.search(attributes.get("src") or ""):
+                out.text(attributes.get("alt") or "", flags)
             continue
         if tag == "summary" or classes & _SPOILER_TITLE_CLASSES:
             continue
@@ -370,7 +383,7 @@ def _walk(root: LexborNode, out: _Out, base: _Flags) -> None:
             tag == "details"
             or classes & _SPOILER_CLASSES
             or _is_hidden_style(style)
-            or "hidden" in node.attributes
+            or "hidden" in attributes
         ):
             new = replace(new, spoiler=True)
         if tag in _CODE_TAGS or classes & _CODEBOX_CLASSES:
@@ -380,7 +393,7 @@ def _walk(root: LexborNode, out: _Out, base: _Flags) -> None:
         if "signature" in classes:
             new = replace(new, signature=True)
         if tag == "a":
-            href = _attr(node, "href").strip()
+            href = (attributes.get("href") or "").strip()
             if href and not href.startswith(("javascript:", "#")):
                 url = _join(out.base_url, href)
                 out.links.append((url, []))
