@@ -11,6 +11,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from engine.clock import Clock, ClockError, game_clock
 from engine.config import ConfigError, GameConfig, load_config
 from engine.core.orders import OrderKind
 from engine.credentials import CredentialsError
@@ -48,10 +49,22 @@ def _config(path: Path) -> GameConfig:
         raise typer.Exit(2) from None
 
 
-def driver_for(path: Path, db: str | None, store: Store | None = None) -> GameDriver:
-    config = _config(path)
+def command_clock() -> Clock:
+    """The clock of this command: the real time, or `FORUMGM_NOW` (tests and rehearsals)."""
     try:
-        return make_driver(config, store or open_store(database_url(db)))
+        return game_clock()
+    except ClockError as exc:
+        out.print(str(exc), markup=False)
+        raise typer.Exit(2) from None
+
+
+def driver_for(
+    path: Path, db: str | None, store: Store | None = None, *, clock: Clock | None = None
+) -> GameDriver:
+    config = _config(path)
+    clock = clock or command_clock()
+    try:
+        return make_driver(config, store or open_store(database_url(db)), clock=clock)
     except CredentialsError as exc:
         out.print(f"[red]{exc}[/]")
         raise typer.Exit(2) from None
@@ -64,7 +77,8 @@ def run(
 ) -> None:
     """Drive games: poll, resolve at deadlines, publish what is approved."""
     store = open_store(database_url(db))
-    drivers = [driver_for(path, db, store) for path in games]
+    clock = command_clock()
+    drivers = [driver_for(path, db, store, clock=clock) for path in games]
     if once:
         owner = owner_id()
         for driver in drivers:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import importlib
 import os
-from collections.abc import Callable, Mapping
-from datetime import UTC, datetime
+from collections.abc import Mapping
 
+from engine.clock import Clock, game_clock
 from engine.config import GameConfig
 from engine.credentials import resolve_password
 from engine.service.driver import GameDriver
@@ -22,10 +22,6 @@ def database_url(given: str | None = None) -> str:
     return given or os.environ.get("FORUMGM_DATABASE_URL") or DEFAULT_DATABASE
 
 
-def utc_now() -> datetime:
-    return datetime.now(UTC)
-
-
 def load_adapters() -> None:
     for name in ADAPTERS:
         try:
@@ -34,11 +30,19 @@ def load_adapters() -> None:
             continue
 
 
-def make_board(config: GameConfig, environ: Mapping[str, str] | None = None) -> Board:
-    """The configured board, logged in lazily with the password from where the config says."""
+def make_board(
+    config: GameConfig, environ: Mapping[str, str] | None = None, *, clock: Clock | None = None
+) -> Board:
+    """The configured board, logged in lazily with the password from where the config says.
+
+    The local board keeps the times of its posts by `clock` (the service's, so a rehearsal
+    under `FORUMGM_NOW` is consistent); a web board's times are the board's own.
+    """
     load_adapters()
     password = resolve_password(config.password, config.gm_user, environ)
     factory = board_factory(config.engine)
+    if config.engine == "local" and clock is not None:
+        return factory(config.url, config.gm_user, password.reveal(), clock=clock)
     return factory(config.url, config.gm_user, password.reveal())
 
 
@@ -46,9 +50,11 @@ def make_driver(
     config: GameConfig,
     store: Store | None = None,
     *,
-    clock: Callable[[], datetime] = utc_now,
+    clock: Clock | None = None,
     board: Board | None = None,
     db: str | None = None,
 ) -> GameDriver:
+    """A driver for `config`; the clock is `FORUMGM_NOW`'s when set, else the real time."""
+    clock = clock or game_clock()
     store = store or open_store(database_url(db))
-    return GameDriver(store, board or make_board(config), config, clock=clock)
+    return GameDriver(store, board or make_board(config, clock=clock), config, clock=clock)

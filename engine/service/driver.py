@@ -13,6 +13,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import rulesets
+from engine.clock import local_time
 from engine.config import GameConfig
 from engine.core.events import Audience, Event
 from engine.core.model import GameState
@@ -375,7 +376,8 @@ class GameDriver:
                     await self.poll(ph, now)
                     self.queue_vote_count(ph, now)
                     await self.publisher.publish(now)
-                    return f"{ph.phase}: open until {ph.deadline.isoformat()}"
+                    until = local_time(ph.deadline, self.config.schedule.tz)
+                    return f"{ph.phase}: open until {until}"
                 await self.freeze(ph, now)
                 continue
             if ph.status is PhaseStatus.FROZEN:

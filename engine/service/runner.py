@@ -14,7 +14,7 @@ import os
 import socket
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.date import DateTrigger
@@ -95,7 +95,9 @@ class Service:
             return
         self.scheduler.add_job(
             self._job,
-            DateTrigger(when),
+            # The scheduler waits on the real time; the game's clock may be a chosen one
+            # (FORUMGM_NOW), so the job is due after the same delay, not at the same instant.
+            DateTrigger(datetime.now(UTC) + max(when - now, timedelta(0))),
             args=[driver],
             id=f"game-{driver.game_id}",
             replace_existing=True,
@@ -112,7 +114,7 @@ class Service:
         for driver in self.drivers:
             self.scheduler.add_job(
                 self._job,
-                DateTrigger(driver.clock()),
+                DateTrigger(datetime.now(UTC)),
                 args=[driver],
                 id=f"game-{driver.game_id}",
                 replace_existing=True,
