@@ -62,6 +62,14 @@ def test_scraper_imports_only_forums_and_core() -> None:
     assert offenders("scraper", {"forums", "engine.core", "scraper"}, OURS) == []
 
 
+def test_the_game_driver_sits_above_the_service_modules_it_uses() -> None:
+    """posts, vote_count and replay take what they need as arguments: no import circle."""
+    below = ("posts", "vote_count", "replay")
+    for path, names in imported_modules("engine/service").items():
+        if path.stem in below:
+            assert "engine.service.driver" not in names, f"{path.name} imports the driver"
+
+
 def test_the_checker_sees_a_violation(tmp_path: Path) -> None:
     """The checks above cannot pass vacuously: a planted import is reported."""
     pkg = tmp_path / "engine" / "core"

@@ -269,7 +269,16 @@ class GameDriver:
 
     def queue_vote_count(self, ph: PhaseRecord, now: datetime) -> bool:
         """Queue the scheduled vote count post due now (`[game] vote_count`), if any."""
-        draft = vote_count_draft(self, ph, now)
+        draft = vote_count_draft(
+            self.game_id,
+            ph,
+            now,
+            every=self.config.vote_count,
+            ruleset=self.ruleset,
+            renderer=self.renderer,
+            taken=lambda marker: self.store.find_by_marker(marker) is not None,
+            replay=self.replay,
+        )
         if draft is None:
             return False
         self._enqueue_new(ph.phase, [draft])
@@ -357,7 +366,8 @@ class GameDriver:
             return None  # the host's list of deadlines has run out: nothing to schedule
         state.phase = self.ruleset.next_phase(GameState.from_json(ph.state_before))
         opened = self.store.open_phase(self.game_id, Phase(state.phase, now, deadline), state)
-        draft = phase_opened_draft(self, opened, self.store.events(self.game_id, ph.phase))
+        previous = self.store.events(self.game_id, ph.phase)
+        draft = phase_opened_draft(self.game_id, self.ruleset, self.renderer, opened, previous)
         if draft is not None:
             self._enqueue_new(opened.phase, [draft])
             self.store.approve(self.game_id, opened.phase)

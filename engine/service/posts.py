@@ -3,19 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 import jinja2
 
 from engine.core.events import Event
 from engine.core.model import GameState
+from engine.core.ruleset import Ruleset
 from engine.publish import make_marker, post_draft
 from engine.render import Renderer
 from engine.store import OutboxDraft
 from engine.store.models import PhaseRecord
-
-if TYPE_CHECKING:
-    from engine.service.driver import GameDriver
 
 GENERIC_TEMPLATES = "engine.templates"
 """Where a template is looked up when the ruleset's templates have none of that name."""
@@ -24,28 +21,31 @@ OPENING_EVENTS = frozenset({"turn_started"})
 """Public events by which a ruleset's results post already opens the next phase."""
 
 
-def renderer_for(driver: GameDriver, template: str) -> Renderer:
-    """The ruleset's renderer if it has `template`, else one over the generic templates."""
+def renderer_for(renderer: Renderer, template: str) -> Renderer:
+    """The ruleset's `renderer` if it has `template`, else one over the generic templates
+    (in the same language and time zone, with the ruleset's word tables)."""
     try:
-        driver.renderer.env.get_template(f"{template}.j2")
+        renderer.env.get_template(f"{template}.j2")
     except jinja2.TemplateNotFound:
-        texts = driver.ruleset.templates.rpartition(".")[0] + ".texts"
-        return Renderer(
-            GENERIC_TEMPLATES, driver.config.language, tz=driver.renderer.tz, texts=texts
-        )
-    return driver.renderer
+        texts = renderer.templates_package.rpartition(".")[0] + ".texts"
+        return Renderer(GENERIC_TEMPLATES, renderer.lang, tz=renderer.tz, texts=texts)
+    return renderer
 
 
 def phase_opened_draft(
-    driver: GameDriver, opened: PhaseRecord, previous: Sequence[Event]
+    game_id: int,
+    ruleset: Ruleset,
+    renderer: Renderer,
+    opened: PhaseRecord,
+    previous: Sequence[Event],
 ) -> OutboxDraft | None:
     """The post that opens a phase (its name, deadline, who is in play), unless the previous
     phase's results already did."""
     if any(e.is_public and e.type in OPENING_EVENTS for e in previous):
         return None
     kind, _, number = opened.phase.partition(" ")
-    state_in_play = driver.ruleset.in_play(_state(opened))
-    body = renderer_for(driver, "phase_opened").render_post(
+    state_in_play = ruleset.in_play(_state(opened))
+    body = renderer_for(renderer, "phase_opened").render_post(
         "phase_opened",
         phase=opened.phase,
         kind=kind,
@@ -53,7 +53,7 @@ def phase_opened_draft(
         deadline=opened.deadline,
         players=state_in_play,
     )
-    return post_draft(body, make_marker(driver.game_id, opened.phase, "opened"))
+    return post_draft(body, make_marker(game_id, opened.phase, "opened"))
 
 
 def _state(ph: PhaseRecord) -> GameState:

@@ -51,7 +51,7 @@ def next_run(driver: GameDriver, now: datetime, cadence: Cadence) -> datetime | 
     if left <= timedelta(0):
         return now
     interval = cadence.near if left <= cadence.near_window else cadence.far
-    count_at = next_vote_count(driver, ph, now)  # a scheduled vote count post
+    count_at = next_vote_count(driver.config.vote_count, ph, now)  # a vote count post
     return min(ph.deadline, now + interval, *([count_at] if count_at is not None else []))
 
 

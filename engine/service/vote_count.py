@@ -9,16 +9,16 @@ posted. A ruleset whose public view is secret (classic's PM votes) gets no post 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
 
+from engine.core.ruleset import Ruleset
 from engine.publish import make_marker, post_draft
+from engine.render import Renderer
 from engine.service.posts import renderer_for
+from engine.service.replay import Replay
 from engine.store import OutboxDraft
 from engine.store.models import PhaseRecord
-
-if TYPE_CHECKING:
-    from engine.service.driver import GameDriver
 
 log = logging.getLogger("forumgm.vote_count")
 
@@ -44,33 +44,41 @@ def next_slot_at(
     return at if at < deadline else None
 
 
-def next_vote_count(driver: GameDriver, ph: PhaseRecord, now: datetime) -> datetime | None:
-    """The next moment the runner should wake this game for a vote count post."""
-    every = driver.config.vote_count
+def next_vote_count(every: timedelta | None, ph: PhaseRecord, now: datetime) -> datetime | None:
+    """The next moment the runner should wake a game (`[game] vote_count` = `every`)."""
     if every is None:
         return None
     return next_slot_at(ph.opened_at, ph.deadline, every, now)
 
 
-def vote_count_draft(driver: GameDriver, ph: PhaseRecord, now: datetime) -> OutboxDraft | None:
-    """The vote count post due now, if one is due, not yet queued, and the votes are public."""
-    every = driver.config.vote_count
+def vote_count_draft(
+    game_id: int,
+    ph: PhaseRecord,
+    now: datetime,
+    *,
+    every: timedelta | None,
+    ruleset: Ruleset,
+    renderer: Renderer,
+    taken: Callable[[str], bool],
+    replay: Callable[[PhaseRecord, datetime], Replay],
+) -> OutboxDraft | None:
+    """The vote count post due now, if one is due, its marker not `taken`, and the votes are
+    public; `replay` reads the phase as of a moment (the driver's)."""
     if every is None:
         return None
     slot = due_slot(ph.opened_at, ph.deadline, every, now)
     if slot is None:
         return None
-    marker = make_marker(driver.game_id, ph.phase, "vote_count", slot)
-    if driver.store.find_by_marker(marker) is not None:
+    marker = make_marker(game_id, ph.phase, "vote_count", slot)
+    if taken(marker):
         return None
-    replay = driver.replay(ph, now)
-    session = replay.session
+    session = replay(ph, now).session
     assert session.inputs is not None
-    view = driver.ruleset.vote_view(session.state, session.inputs, public=True)
+    view = ruleset.vote_view(session.state, session.inputs, public=True)
     if view.secret:
-        log.debug("game %s: %s votes are secret; no vote count post", driver.game_id, ph.phase)
+        log.debug("game %s: %s votes are secret; no vote count post", game_id, ph.phase)
         return None
-    body = renderer_for(driver, "vote_count").render_post(
+    body = renderer_for(renderer, "vote_count").render_post(
         "vote_count",
         phase=view.phase,
         votes=view.votes,
