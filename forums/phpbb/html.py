@@ -4,8 +4,9 @@ Mirrors `forums.bbcode.parse_bbcode`, so a post read from the board and the same
 typed into a scenario give the same runs:
 
 - `<blockquote>` is a quote; `quote_author` comes from its `<cite>` (the profile link in
-  3.1+, the text before "wrote:"/«писал(а):» in 3.0) and nested quotes carry the author of
-  the innermost quote. The `<cite>` line itself is not text.
+  3.1+, the text before "wrote:"/«писал(а):» in 3.0), else from XenForo's `data-quote` /
+  `data-author`; nested quotes carry the author of the innermost quote. The `<cite>` line
+  itself is not text.
 - `<s>`, `<del>`, `<strike>` and `text-decoration: line-through` are struck;
   `<strong>`, `<b>` and `font-weight: bold/600+` (mafiascum's `div style="font-weight:bold"`)
   are bold.
@@ -126,6 +127,8 @@ _SPOILER_CLASSES = frozenset(
         "sp-body",
         "bbcode_spoiler",
         "bbCodeSpoiler-content",
+        "bbCodeInlineSpoiler",
+        "bbCodeSpoilerText",
     }
 )
 _SPOILER_TITLE_CLASSES = frozenset(
@@ -373,6 +376,9 @@ def _walk(root: LexborNode, out: _Out, base: _Flags) -> None:
         if tag == "blockquote" or classes & _QUOTE_CLASSES:
             cite = _own_cite(node)
             author = quote_author_from_cite(cite) if cite is not None else None
+            if author is None:
+                # XenForo names the quoted user in an attribute, not in a <cite>.
+                author = (_attr(node, "data-quote") or _attr(node, "data-author")).strip() or None
             new = replace(new, quoted=True, quote_author=author)
         if tag in _STRIKE_TAGS or "line-through" in style:
             new = replace(new, struck=True)

@@ -1,0 +1,20 @@
+"""XenForo 2.x / 1.x adapter: page parsing (pure), the HTML `Board` and the REST API `Board`."""
+
+from forums.board import register_engine
+from forums.xenforo.board import XenforoBoard
+from forums.xenforo.body import xf_body
+from forums.xenforo.conversations import parse_conversation_list, parse_conversation_view
+from forums.xenforo.pages import PageKind, classify
+from forums.xenforo.thread import parse_thread_page
+
+register_engine("xenforo", XenforoBoard)
+
+__all__ = [
+    "PageKind",
+    "XenforoBoard",
+    "classify",
+    "parse_conversation_list",
+    "parse_conversation_view",
+    "parse_thread_page",
+    "xf_body",
+]

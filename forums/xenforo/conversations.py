@@ -1,0 +1,263 @@
+"""XenForo conversations (the GM's PMs): the list (`/conversations/`) and one conversation's
+page (`/conversations/<slug>.<id>/page-N`). Pure: no I/O.
+
+A conversation is a thread of messages among its participants; every message in it (the
+first and each reply) is one `PrivateMessage`, its recipients the other participants. The
+participants come from the list row (starter and `recipientsList`), whose markup is real;
+the conversation page gives the messages, in the same `article.message` shape as posts.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime, tzinfo
+from urllib.parse import urljoin
+
+from selectolax.lexbor import LexborHTMLParser, LexborNode
+
+from forums.errors import LayoutChanged
+from forums.records import PrivateMessage
+from forums.xenforo import pages
+from forums.xenforo.body import xf_body
+from forums.xenforo.dates import node_time
+from forums.xenforo.pages import Visitor
+from forums.xenforo.selectors import CONVERSATIONS_XF2, XF2, ConversationSelectors
+
+__all__ = [
+    "ConversationList",
+    "ConversationRow",
+    "ConversationView",
+    "conversation_id_of",
+    "parse_conversation_list",
+    "parse_conversation_view",
+]
+
+_CONVERSATION_ID = re.compile(r"(?:conversations|direct-messages)/(?:[^/?#]*\.)?(\d+)(?:/|$|\?|#)")
+_MESSAGE_ID = re.compile(r"(\d+)$")
+_EMPTY = re.compile(
+    r"no conversations|no direct messages|нет переписок|нет личных|нет сообщений|нет диалогов",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class ConversationRow:
+    id: str
+    title: str
+    url: str
+    starter: str
+    starter_id: str | None
+    recipients: tuple[tuple[str, str | None], ...]
+    """(name, user id) of everyone the conversation was sent to."""
+    latest_at: datetime | None
+    unread: bool
+
+    @property
+    def participants(self) -> tuple[str, ...]:
+        names = [self.starter, *(name for name, _ in self.recipients)]
+        return tuple(dict.fromkeys(n for n in names if n))
+
+
+@dataclass(frozen=True)
+class ConversationList:
+    url: str
+    rows: list[ConversationRow]
+    page: int
+    pages: int
+    visitor: Visitor | None
+
+
+@dataclass(frozen=True)
+class ConversationView:
+    url: str
+    conversation_id: str
+    title: str
+    messages: list[PrivateMessage]
+    page: int
+    pages: int
+    visitor: Visitor | None
+    csrf: str | None
+
+
+def conversation_id_of(href: str) -> str | None:
+    match = _CONVERSATION_ID.search(href)
+    return match.group(1) if match else None
+
+
+def _text(node: LexborNode | None) -> str:
+    if node is None:
+        return ""
+    return " ".join(node.text(deep=True, separator=" ").split())
+
+
+def _page_numbers(tree: LexborHTMLParser) -> tuple[int, int]:
+    nav = tree.css_first(XF2.page_nav)
+    if nav is None:
+        return 1, 1
+    numbers = [int(t) for t in (_text(a) for a in tree.css(XF2.page_links)) if t.isdigit()]
+    current = _text(tree.css_first(XF2.current_page))
+    page = int(current) if current.isdigit() else 1
+    return page, max([page, *numbers])
+
+
+def parse_conversation_list(
+    html: str,
+    url: str,
+    *,
+    tz: tzinfo | None,
+    now: datetime,
+    selectors: ConversationSelectors = CONVERSATIONS_XF2,
+) -> ConversationList:
+    """The rows of one page of the conversation list, newest activity first as served."""
+    tree = LexborHTMLParser(html)
+    nodes = tree.css(selectors.list_row)
+    if not nodes:
+        kind = pages.classify(tree)
+        if kind is not pages.PageKind.CONVERSATION_LIST:
+            raise LayoutChanged(url, f"not a conversation list: a {kind.value} page")
+        said = " ".join(_text(n) for n in tree.css(".blockMessage, .block-body"))
+        if not _EMPTY.search(said):
+            raise LayoutChanged(url, "a conversation list with no rows and no 'empty' notice")
+    rows = [_row(node, url, tz=tz, now=now, sel=selectors) for node in nodes]
+    page, count = _page_numbers(tree)
+    return ConversationList(url, rows, page, count, pages.visitor(tree))
+
+
+def _user(link: LexborNode) -> tuple[str, str | None]:
+    user_id = link.attributes.get("data-user-id") or pages.member_id(link.attributes.get("href"))
+    return _text(link), user_id
+
+
+def _row(
+    node: LexborNode, url: str, *, tz: tzinfo | None, now: datetime, sel: ConversationSelectors
+) -> ConversationRow:
+    title = node.css_first(sel.row_title)
+    href = title.attributes.get("href") or "" if title is not None else ""
+    conversation_id = conversation_id_of(href)
+    if title is None or conversation_id is None:
+        raise LayoutChanged(url, f"a conversation row without a title link ({sel.row_title})")
+    link = urljoin(url, re.sub(r"/(?:unread|latest)$", "/", href))
+    starters = [_user(a) for a in node.css(sel.row_starter) if _text(a)]
+    starter, starter_id = starters[0] if starters else (node.attributes.get("data-author"), None)
+    if not starter:
+        raise LayoutChanged(url, f"conversation {conversation_id} has no starter")
+    recipients = tuple(_user(a) for a in node.css(sel.row_recipients) if _text(a))
+    stamp = node.css_first(sel.row_latest_time)
+    latest = None
+    if stamp is not None:
+        try:
+            latest = node_time(stamp, tz=tz, now=now)
+        except ValueError:
+            latest = None
+    classes = set((node.attributes.get("class") or "").split())
+    return ConversationRow(
+        id=conversation_id,
+        title=_text(title),
+        url=link,
+        starter=starter,
+        starter_id=starter_id,
+        recipients=recipients,
+        latest_at=latest,
+        unread="is-unread" in classes,
+    )
+
+
+def parse_conversation_view(
+    html: str,
+    url: str,
+    *,
+    participants: tuple[str, ...] = (),
+    tz: tzinfo | None,
+    now: datetime,
+    selectors: ConversationSelectors = CONVERSATIONS_XF2,
+) -> ConversationView:
+    """The messages on one page of a conversation. Each message's recipients are the
+    `participants` (from the list row) other than its sender."""
+    tree = LexborHTMLParser(html)
+    conversation_id = conversation_id_of(url)
+    root = tree.css_first("html")
+    key = (root.attributes.get("data-content-key") or "") if root is not None else ""
+    if key.startswith("conversation-") and key.rsplit("-", 1)[-1].isdigit():
+        conversation_id = key.rsplit("-", 1)[-1]
+    seen: set[int] = set()
+    nodes = []
+    for node in tree.css(selectors.message):
+        if node.mem_id not in seen:
+            seen.add(node.mem_id)
+            nodes.append(node)
+    if not nodes:
+        kind = pages.classify(tree)
+        raise LayoutChanged(url, f"no messages on a conversation page (a {kind.value} page)")
+    if conversation_id is None:
+        raise LayoutChanged(url, "no conversation id in the URL or the page")
+    title = _text(tree.css_first(selectors.view_title))
+    messages = [
+        _message(node, url, title, participants, tz=tz, now=now, sel=selectors) for node in nodes
+    ]
+    page, count = _page_numbers(tree)
+    return ConversationView(
+        url,
+        conversation_id,
+        title,
+        messages,
+        page,
+        count,
+        pages.visitor(tree),
+        pages.csrf_token(tree),
+    )
+
+
+def _message(
+    node: LexborNode,
+    url: str,
+    title: str,
+    participants: tuple[str, ...],
+    *,
+    tz: tzinfo | None,
+    now: datetime,
+    sel: ConversationSelectors,
+) -> PrivateMessage:
+    raw_id = node.attributes.get("data-content") or node.attributes.get("id") or ""
+    found = _MESSAGE_ID.search(raw_id)
+    if found is None:
+        raise LayoutChanged(url, f"a conversation message without an id ({raw_id!r})")
+    message_id = found.group(1)
+    sender = (node.attributes.get("data-author") or "").strip()
+    link = node.css_first(sel.message_author)
+    if not sender:
+        sender = _text(link)
+    if not sender:
+        raise LayoutChanged(url, f"message {message_id} has no author")
+    sender_id = None
+    if link is not None:
+        sender_id = link.attributes.get("data-user-id") or pages.member_id(
+            link.attributes.get("href")
+        )
+    stamp = node.css_first(sel.message_time)
+    if stamp is None:
+        raise LayoutChanged(url, f"message {message_id} has no time")
+    try:
+        sent_at = node_time(stamp, tz=tz, now=now)
+    except ValueError as exc:
+        raise LayoutChanged(url, f"message {message_id}: unreadable time ({exc})") from None
+    content = node.css_first(sel.message_body)
+    if content is None:
+        raise LayoutChanged(url, f"message {message_id} has no body ({sel.message_body})")
+    raw = content.inner_html
+    return PrivateMessage(
+        id=message_id,
+        sender=sender,
+        sender_id=sender_id,
+        recipients=tuple(p for p in participants if p.casefold() != sender.casefold()),
+        sent_at=sent_at,
+        subject=title,
+        body=xf_body(content, base_url=url),
+        url=_message_url(url, message_id),
+        raw=raw,
+    )
+
+
+def _message_url(url: str, message_id: str) -> str:
+    base = re.sub(r"(conversations|direct-messages)/.*$", r"\1/", url.split("#")[0])
+    return f"{base}messages/{message_id}/"
