@@ -378,7 +378,8 @@ def _walk(root: LexborNode, out: _Out, base: _Flags) -> None:
             author = quote_author_from_cite(cite) if cite is not None else None
             if author is None:
                 # XenForo names the quoted user in an attribute, not in a <cite>.
-                author = (_attr(node, "data-quote") or _attr(node, "data-author")).strip() or None
+                named = attributes.get("data-quote") or attributes.get("data-author") or ""
+                author = named.strip() or None
             new = replace(new, quoted=True, quote_author=author)
         if tag in _STRIKE_TAGS or "line-through" in style:
             new = replace(new, struck=True)
