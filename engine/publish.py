@@ -2,25 +2,50 @@
 
 A crash between "the board accepted it" and "the store recorded it" therefore never leads
 to a second post: the next run finds the marker on the board and records the item as posted.
+
+Players must not be able to fake that: a marker found on the board suppresses a post, so
+markers are an HMAC under a key only the store knows, and a marker counts only as the last
+line of a post or PM the GM account wrote itself, outside quotes and signatures. Text the
+GM relays for a player (an anonymous message, a quoted order) has every marker removed.
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
+import re
+from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime, timedelta
 
 from engine.store import OutboxDraft, Store
 from engine.store.models import OutboxKind
 from forums.board import Board
+from forums.records import Cursor, Post, PostBody, PrivateMessage
 
 MARKER_PREFIX = "fgm:"
-MARKER_LENGTH = 16
+MARKER_LENGTH = 24
+"""Hex digits of a keyed marker (96 bits); games from before keyed markers used 16."""
+_LEGACY_LENGTH = 16
+_MARKER_LINE = re.compile(r"fgm:([0-9a-f]{24}|[0-9a-f]{16})(?![0-9a-f])")
+_ANY_MARKER = re.compile(r"fgm\s*:\s*[0-9a-z]*", re.IGNORECASE)
 
 
-def make_marker(*parts: object) -> str:
-    """A stable marker: the same parts (game, phase, purpose, recipient…) give the same marker."""
-    raw = "|".join(str(p) for p in parts)
-    return hashlib.sha256(raw.encode()).hexdigest()[:MARKER_LENGTH]
+class Markers:
+    """The markers of one game: HMAC-SHA256 of the parts under the game's key.
+
+    The same parts (game, phase, purpose, recipient…) always give the same marker, so a
+    re-run drafts nothing twice; without the key nobody can compute one.
+    """
+
+    def __init__(self, key: str | None, game_id: int) -> None:
+        self._key = key.encode() if key else None
+        self.game_id = game_id
+
+    def make(self, *parts: object) -> str:
+        raw = "|".join(str(p) for p in (self.game_id, *parts)).encode()
+        if self._key is None:  # a game created before keyed markers keeps its old ones
+            return hashlib.sha256(raw).hexdigest()[:_LEGACY_LENGTH]
+        return hmac.new(self._key, raw, hashlib.sha256).hexdigest()[:MARKER_LENGTH]
 
 
 def marker_line(marker: str) -> str:
@@ -28,22 +53,37 @@ def marker_line(marker: str) -> str:
     return f"\n[size=1][color=#999999]{MARKER_PREFIX}{marker}[/color][/size]"
 
 
+def strip_markers(text: str) -> str:
+    """`text` with anything that looks like a marker removed (relayed, quoted, crafted)."""
+    return _ANY_MARKER.sub("", text)
+
+
 def post_draft(body: str, marker: str) -> OutboxDraft:
-    return OutboxDraft(OutboxKind.POST, body + marker_line(marker), marker)
+    return OutboxDraft(OutboxKind.POST, strip_markers(body) + marker_line(marker), marker)
 
 
 def pm_draft(player: str, subject: str, body: str, marker: str) -> OutboxDraft:
-    return OutboxDraft(OutboxKind.PM, body + marker_line(marker), marker, (player,), subject)
+    text = strip_markers(body) + marker_line(marker)
+    return OutboxDraft(OutboxKind.PM, text, marker, (player,), strip_markers(subject))
 
 
 def find_markers(text: str) -> list[str]:
-    found = []
-    at = text.find(MARKER_PREFIX)
-    while at >= 0:
-        start = at + len(MARKER_PREFIX)
-        found.append(text[start : start + MARKER_LENGTH])
-        at = text.find(MARKER_PREFIX, start)
-    return found
+    """Every marker-like token in `text` (for tests and audits; not how the board is read)."""
+    return [m.group(1) for m in _MARKER_LINE.finditer(text)]
+
+
+def own_marker(body: PostBody) -> str | None:
+    """The marker of the GM's marker line: the last line of the body's own text.
+
+    Quoted text and signatures are not the GM's own words; anything else on that line, or a
+    marker anywhere else, does not count.
+    """
+    text = "".join(r.text for r in body.runs if not r.quoted and not r.signature)
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    if not lines:
+        return None
+    found = _MARKER_LINE.fullmatch(lines[-1])
+    return found.group(1) if found else None
 
 
 def retry_delay(attempts: int) -> timedelta:
@@ -54,26 +94,59 @@ def retry_delay(attempts: int) -> timedelta:
 
 
 class Publisher:
-    """Sends a game's approved outbox items to its board, at most once each."""
+    """Sends a game's approved outbox items to its board, at most once each.
 
-    def __init__(self, store: Store, board: Board, game_id: int, thread_id: str) -> None:
+    Only an item whose send was started before (`sending_at`: a crash may have come after
+    the board took it) is looked for on the board, and the look is incremental: the thread
+    from the last post the publisher knows of (its own reads and the driver's, handed over
+    with `saw_thread`), the sent box from the last PM it read. What it saw is remembered.
+    """
+
+    def __init__(
+        self, store: Store, board: Board, game_id: int, thread_id: str, gm_user: str
+    ) -> None:
         self.store = store
         self.board = board
         self.game_id = game_id
         self.thread_id = thread_id
+        self.gm = gm_user.casefold()
         self._not_before: dict[str, datetime] = {}
         """Failed items wait before the next try (a restarted process tries at once)."""
+        self._seen: dict[str, str] = {}
+        """Marker → board id of the GM's own posts and PMs seen so far."""
+        self._thread_cursor: Cursor | None = None
+        self._sent_cursor: Cursor | None = None
 
-    async def markers_on_board(self) -> dict[str, str]:
-        """Marker → board id of everything the GM account already posted or sent."""
-        found: dict[str, str] = {}
-        page = await self.board.thread_posts(self.thread_id)
-        sent = await self.board.sent()
-        bodies = [(p.body, p.id) for p in page.items] + [(m.body, m.id) for m in sent.items]
-        for body, record_id in bodies:
-            for marker in find_markers(body.full_text()):
-                found[marker] = str(record_id)
-        return found
+    def saw_thread(self, posts: Iterable[Post], cursor: Cursor) -> None:
+        """The driver read the thread up to `cursor`: take the GM's markers from it."""
+        self._note_posts(posts)
+        self._thread_cursor = cursor
+
+    def _note_posts(self, posts: Iterable[Post]) -> None:
+        for post in posts:
+            if post.author.casefold() == self.gm and not post.deleted:
+                marker = own_marker(post.body)
+                if marker is not None:
+                    self._seen.setdefault(marker, str(post.id))
+
+    def _note_pms(self, pms: Iterable[PrivateMessage]) -> None:
+        for pm in pms:
+            if pm.sender.casefold() == self.gm:
+                marker = own_marker(pm.body)
+                if marker is not None:
+                    self._seen.setdefault(marker, str(pm.id))
+
+    async def look(self, kinds: Sequence[OutboxKind]) -> dict[str, str]:
+        """Read what is new on the board for these kinds; marker → board id of all seen."""
+        if OutboxKind.POST in kinds:
+            page = await self.board.thread_posts(self.thread_id, since=self._thread_cursor)
+            self._note_posts(page.items)
+            self._thread_cursor = page.cursor
+        if OutboxKind.PM in kinds:
+            sent = await self.board.sent(since=self._sent_cursor)
+            self._note_pms(sent.items)
+            self._sent_cursor = sent.cursor
+        return dict(self._seen)
 
     async def publish(self, now: datetime | None = None) -> int:
         """Send every approved (or failed, to retry) item; returns how many went out."""
@@ -85,13 +158,19 @@ class Publisher:
         ]
         if not due:
             return 0
-        already = await self.markers_on_board()
+        # Only a send that was started may have reached the board (then the process died,
+        # or the board answered with an error after taking it): look for those alone.
+        unsure = sorted(
+            {i.kind for i in due if i.sending_at is not None and i.marker not in self._seen}
+        )
+        already = await self.look(unsure) if unsure else dict(self._seen)
         sent = 0
         for item in due:
             if item.marker in already:
                 self.store.mark_posted(item.marker, already[item.marker])
                 continue
             try:
+                self.store.mark_sending(item.marker, moment)
                 if item.kind == OutboxKind.POST:
                     board_id = await self.board.reply(self.thread_id, item.bbcode)
                 else:
@@ -102,5 +181,6 @@ class Publisher:
                 self._not_before[item.marker] = moment + retry_delay(failed.attempts)
                 continue
             self.store.mark_posted(item.marker, board_id)
+            self._seen[item.marker] = board_id
             sent += 1
         return sent

@@ -21,7 +21,7 @@ from engine.core.orders import Channel, Order
 from engine.core.phases import Phase
 from engine.core.ruleset import Ruleset
 from engine.core.warnings import ParseWarning
-from engine.publish import Publisher, make_marker, pm_draft, post_draft
+from engine.publish import Markers, Publisher, pm_draft, post_draft
 from engine.render import Renderer
 from engine.service.posts import phase_opened_draft
 from engine.service.replay import Incoming, Replay, replay_phase
@@ -65,7 +65,12 @@ class GameDriver:
         self.game_id = self._ensure_game()
         self.thread_cursor: Cursor | None = None
         self.inbox_cursor: Cursor | None = None
-        self.publisher = Publisher(store, board, self.game_id, config.thread)
+        self.markers = Markers(store.get_game(self.game_id).marker_key, self.game_id)
+        self.publisher = Publisher(store, board, self.game_id, config.thread, config.gm_user)
+
+    def marker(self, *parts: object) -> str:
+        """The outbox marker of one of this game's posts or PMs (an HMAC under its key)."""
+        return self.markers.make(*parts)
 
     def _ensure_game(self) -> int:
         c = self.config
@@ -107,14 +112,14 @@ class GameDriver:
             self.game_id, session.state, in_play=self.ruleset.in_play(session.state)
         )
         drafts = [
-            post_draft(self.renderer.render_event_post(e), make_marker(self.game_id, "opening"))
+            post_draft(self.renderer.render_event_post(e), self.marker("opening"))
             for e in log.events
             if e.audience is Audience.PUBLIC and e.type == "game_started"
         ]
         for player in session.state.names:
             body = self.renderer.render_private(log.events, player)
             if body:
-                marker = make_marker(self.game_id, "role", player)
+                marker = self.marker("role", player)
                 drafts.append(pm_draft(player, self._subject("role"), body, marker))
         # Game-level drafts (no phase): the host approves the start unless review is auto.
         self.store.enqueue(self.game_id, None, drafts)
@@ -141,6 +146,7 @@ class GameDriver:
         )
         inbox = await self.board.inbox(since=None if full else self.inbox_cursor)
         self.thread_cursor, self.inbox_cursor = page.cursor, inbox.cursor
+        self.publisher.saw_thread(page.items, page.cursor)
         fresh: set[str] = set()
         for post in page.items:
             if (
@@ -250,7 +256,7 @@ class GameDriver:
             events, _ = replay.answers.get(item_id, ([], []))
             for n, event in enumerate(events):
                 if event.audience is Audience.PUBLIC:
-                    marker = make_marker(self.game_id, ph.phase, "answer", item_id, n)
+                    marker = self.marker(ph.phase, "answer", item_id, n)
                     drafts.append(post_draft(self.renderer.render_event_post(event), marker))
                 elif event.audience is Audience.PRIVATE and (
                     self.config.receipts or event.type not in RECEIPT_TYPES
@@ -261,7 +267,7 @@ class GameDriver:
         for player, mine in sorted(per_player.items()):
             body = self.renderer.render_private(mine, player)
             if body:
-                marker = make_marker(self.game_id, ph.phase, "receipt", player, batch)
+                marker = self.marker(ph.phase, "receipt", player, batch)
                 drafts.append(pm_draft(player, self._subject("receipt"), body, marker))
         self._enqueue_new(ph.phase, drafts)
         self.store.approve(self.game_id, ph.phase)
@@ -270,7 +276,7 @@ class GameDriver:
     def queue_vote_count(self, ph: PhaseRecord, now: datetime) -> bool:
         """Queue the scheduled vote count post due now (`[game] vote_count`), if any."""
         draft = vote_count_draft(
-            self.game_id,
+            self.markers,
             ph,
             now,
             every=self.config.vote_count,
@@ -321,13 +327,13 @@ class GameDriver:
         drafts = [
             post_draft(
                 self.renderer.render_public(public, phase=ph.phase, context=ctx),
-                make_marker(self.game_id, ph.phase, "results"),
+                self.marker(ph.phase, "results"),
             )
         ]
         for player in state.names:
             body = self.renderer.render_private(log.resolution, player)
             if body:
-                marker = make_marker(self.game_id, ph.phase, "results-pm", player)
+                marker = self.marker(ph.phase, "results-pm", player)
                 drafts.append(pm_draft(player, self._subject("results", number), body, marker))
         self.store.enqueue(self.game_id, ph.phase, drafts)
         return self.approve_if_allowed(ph)
@@ -340,7 +346,7 @@ class GameDriver:
         return held
 
     def _results_queued(self, ph: PhaseRecord) -> bool:
-        return self.store.find_by_marker(make_marker(self.game_id, ph.phase, "results")) is not None
+        return self.store.find_by_marker(self.marker(ph.phase, "results")) is not None
 
     def held_warnings(self, ph: PhaseRecord) -> list[ParseWarning]:
         return [
@@ -367,7 +373,7 @@ class GameDriver:
         state.phase = self.ruleset.next_phase(GameState.from_json(ph.state_before))
         opened = self.store.open_phase(self.game_id, Phase(state.phase, now, deadline), state)
         previous = self.store.events(self.game_id, ph.phase)
-        draft = phase_opened_draft(self.game_id, self.ruleset, self.renderer, opened, previous)
+        draft = phase_opened_draft(self.markers, self.ruleset, self.renderer, opened, previous)
         if draft is not None:
             self._enqueue_new(opened.phase, [draft])
             self.store.approve(self.game_id, opened.phase)

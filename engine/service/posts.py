@@ -9,7 +9,7 @@ import jinja2
 from engine.core.events import Event
 from engine.core.model import GameState
 from engine.core.ruleset import Ruleset
-from engine.publish import make_marker, post_draft
+from engine.publish import Markers, post_draft
 from engine.render import Renderer
 from engine.store import OutboxDraft
 from engine.store.models import PhaseRecord
@@ -33,7 +33,7 @@ def renderer_for(renderer: Renderer, template: str) -> Renderer:
 
 
 def phase_opened_draft(
-    game_id: int,
+    markers: Markers,
     ruleset: Ruleset,
     renderer: Renderer,
     opened: PhaseRecord,
@@ -53,7 +53,7 @@ def phase_opened_draft(
         deadline=opened.deadline,
         players=state_in_play,
     )
-    return post_draft(body, make_marker(game_id, opened.phase, "opened"))
+    return post_draft(body, markers.make(opened.phase, "opened"))
 
 
 def _state(ph: PhaseRecord) -> GameState:

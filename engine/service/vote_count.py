@@ -13,7 +13,7 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 
 from engine.core.ruleset import Ruleset
-from engine.publish import make_marker, post_draft
+from engine.publish import Markers, post_draft
 from engine.render import Renderer
 from engine.service.posts import renderer_for
 from engine.service.replay import Replay
@@ -52,7 +52,7 @@ def next_vote_count(every: timedelta | None, ph: PhaseRecord, now: datetime) -> 
 
 
 def vote_count_draft(
-    game_id: int,
+    markers: Markers,
     ph: PhaseRecord,
     now: datetime,
     *,
@@ -69,14 +69,14 @@ def vote_count_draft(
     slot = due_slot(ph.opened_at, ph.deadline, every, now)
     if slot is None:
         return None
-    marker = make_marker(game_id, ph.phase, "vote_count", slot)
+    marker = markers.make(ph.phase, "vote_count", slot)
     if taken(marker):
         return None
     session = replay(ph, now).session
     assert session.inputs is not None
     view = ruleset.vote_view(session.state, session.inputs, public=True)
     if view.secret:
-        log.debug("game %s: %s votes are secret; no vote count post", game_id, ph.phase)
+        log.debug("game %s: %s votes are secret; no vote count post", markers.game_id, ph.phase)
         return None
     body = renderer_for(renderer, "vote_count").render_post(
         "vote_count",

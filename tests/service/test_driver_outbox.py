@@ -83,7 +83,9 @@ def test_pm_commands_are_read_acknowledged_and_resolved(game: Game) -> None:
 
 def test_a_post_sent_but_not_recorded_is_not_posted_again(game: Game) -> None:
     opening = next(i for i in game.store.pending(game.driver.game_id) if i.kind == "post")
-    # The board took the post, then the process died before the outbox recorded it.
+    # The send started and the board took the post, then the process died before the
+    # outbox recorded it.
+    game.store.mark_sending(opening.marker, START)
     asyncio.run(game.board.reply(game.thread, opening.bbcode))
     game.step(START)
     assert len(game.posts_by_gm()) == 1

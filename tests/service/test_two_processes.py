@@ -24,7 +24,7 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
 from engine.config import load_config
-from engine.publish import find_markers, make_marker
+from engine.publish import Markers, find_markers
 from engine.service.driver import GameDriver
 from engine.store import Store, open_store
 from engine.store.models import OutboxStatus, PhaseStatus
@@ -190,11 +190,12 @@ def test_two_processes_share_games_and_take_over_a_killed_ones(pg_url: str, tmp_
     assert max(Counter(markers).values()) == 1
     for g, thread in zip(ids, threads, strict=True):
         mine = {m for t, raw in posted if t == thread for m in find_markers(raw)}
+        markers_of = Markers(store.get_game(g).marker_key, g)
         assert mine == {
-            make_marker(g, "opening"),
-            make_marker(g, "day 1", "results"),
-            make_marker(g, "day 2", "opened"),
-            make_marker(g, "day 2", "results"),
+            markers_of.make("opening"),
+            markers_of.make("day 1", "results"),
+            markers_of.make("day 2", "opened"),
+            markers_of.make("day 2", "results"),
         }
         assert all(i.status is OutboxStatus.POSTED for i in store.outbox(g))
         lynched = [

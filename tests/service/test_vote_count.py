@@ -16,7 +16,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from engine.config import ConfigError, parse_config, parse_vote_count
-from engine.publish import find_markers, make_marker
+from engine.publish import find_markers
 from engine.service.driver import GameDriver
 from engine.service.runner import Cadence, next_run
 from engine.service.vote_count import due_slot, next_slot_at
@@ -120,7 +120,7 @@ def test_votecount_posts_the_count_once_per_slot(tmp_path: Path) -> None:
     assert "[b]Оля[/b] — 1 голос (Петя)" in count
     assert "Не голосуют: Коля, Оля." in count
     assert "Для большинства нужно 3 голоса." in count
-    marker = make_marker(driver.game_id, "day 1", "vote_count", 1)
+    marker = driver.marker("day 1", "vote_count", 1)
     assert find_markers(count) == [marker]
     item = store.find_by_marker(marker)
     assert item is not None and item.status is OutboxStatus.POSTED
@@ -158,5 +158,5 @@ def test_classic_keeps_its_pm_votes_secret(tmp_path: Path) -> None:
     ph = driver.store.current_phase(driver.game_id)
     assert ph is not None
     for slot in (1, 2):
-        marker = make_marker(driver.game_id, ph.phase, "vote_count", slot)
+        marker = driver.marker(ph.phase, "vote_count", slot)
         assert driver.store.find_by_marker(marker) is None

@@ -17,7 +17,7 @@ from engine.core.events import Event
 from engine.core.model import GameState
 from engine.core.ruleset import Seat
 from engine.credentials import CredentialsRef
-from engine.publish import make_marker, marker_line
+from engine.publish import marker_line
 from engine.schedule import Schedule
 from engine.service.driver import GameDriver
 from engine.session import GameSession
@@ -138,7 +138,7 @@ async def play_game(
         if ph is None or store.get_game(driver.game_id).status is GameStatus.FINISHED:
             break
         phases += 1
-        shown = {make_marker(driver.game_id, ph.phase, "results")}
+        shown = {driver.marker(ph.phase, "results")}
         show.turn_header(phases, ph.phase, ph.deadline.astimezone(SCHEDULE.tz))
         for message in players.turn(GameState.from_json(ph.state_before), phases):
             clock.set(ph.opened_at + timedelta(minutes=message.minute))
@@ -190,7 +190,7 @@ async def _step(driver: GameDriver, ph: PhaseRecord, show: Show, shown: set[str]
 
 
 def _results_post(driver: GameDriver, ph: PhaseRecord) -> str:
-    marker = make_marker(driver.game_id, ph.phase, "results")
+    marker = driver.marker(ph.phase, "results")
     item = driver.store.find_by_marker(marker)
     assert item is not None, f"{ph.phase}: no results post"
     return item.bbcode.removesuffix(marker_line(marker))

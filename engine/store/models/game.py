@@ -69,6 +69,8 @@ class Game(Base):
     status: Mapped[GameStatus] = mapped_column(enum_type(GameStatus), default=GameStatus.SETUP)
     state: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     """`GameState.to_json()` as of the last resolved (or set-up) phase."""
+    marker_key: Mapped[str | None] = mapped_column(String(64))
+    """The key outbox markers are an HMAC under (None: a game from before keyed markers)."""
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow, onupdate=utcnow)
 

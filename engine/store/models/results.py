@@ -147,5 +147,7 @@ class OutboxItem(Base):
     """The post or PM id the board gave the published item."""
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
     approved_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    sending_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    """When a send was first started: from then on the item may be on the board."""
     posted_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow, onupdate=utcnow)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import Any
@@ -95,6 +96,7 @@ class GamesRepo(RepoBase):
                 language=language,
                 time_zone=time_zone,
                 status=GameStatus.SETUP,
+                marker_key=secrets.token_hex(32),
             )
             s.add(game)
         return game

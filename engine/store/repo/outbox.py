@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 
 from sqlalchemy import delete, or_, select
 from sqlalchemy.orm import Session
@@ -166,6 +167,15 @@ class OutboxRepo(RepoBase):
     def find_by_marker(self, marker: str) -> OutboxItem | None:
         with self._sessions() as s:
             return s.scalar(select(OutboxItem).where(OutboxItem.marker == marker))
+
+    def mark_sending(self, marker: str, at: datetime | None = None) -> OutboxItem:
+        """Record that a send starts: from now on the item may be on the board."""
+        with self._sessions.begin() as s:
+            row = self._due(s, marker)
+            if row.status not in (OutboxStatus.APPROVED, OutboxStatus.FAILED):
+                raise InvalidTransition(f"outbox item {marker!r} is {row.status}")
+            row.sending_at = row.sending_at or at or utcnow()
+        return row
 
     def mark_posted(self, marker: str, board_id: str) -> OutboxItem:
         """Record that the board has the item; repeating it with the same id is harmless."""
