@@ -1,0 +1,295 @@
+"""MyBB pages the HTTP side acts on: who is logged in, what kind of page it is, forms, boxes.
+
+Pure functions of (html, url). MyBB pages carry no machine-readable page type, so a page
+is recognised by its structure first (which form, which blocks) and by the board's words
+only where the structure is the same (flood control vs. another form error).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from urllib.parse import parse_qs, urljoin, urlsplit
+
+from selectolax.lexbor import LexborHTMLParser as HTMLParser
+from selectolax.lexbor import LexborNode as Node
+
+from forums.errors import LayoutChanged
+from forums.mybb.selectors import DEFAULT, MybbSelectors
+from forums.phpbb.forms import PageKind
+from forums.records import User
+
+__all__ = [
+    "Form",
+    "PageKind",
+    "classify",
+    "flood_wait",
+    "logged_in_user",
+    "message",
+    "read_form",
+    "redirect_target",
+]
+
+# MyBB language strings (English and the Russian pack) for conditions that share a layout.
+FLOOD_PHRASES = (
+    "too quickly after posting a previous message",
+    "you must wait",
+    "слишком быстро",
+    "подождите",
+)
+"""`error_postflooding`: "You are trying to post a message too quickly …"."""
+POST_KEY_PHRASES = (
+    "authorization code mismatch",
+    "код авторизации",
+    "ошибка авторизации",
+)
+"""`invalid_post_code`: the `my_post_key` sent is not the session's."""
+
+_WAIT = re.compile(r"(\d+)\s*(?:more\s+)?(?:seconds?|секунд\w*)", re.IGNORECASE)
+_CAPTCHA = (
+    "input[name=imagestring], input[name=imagehash], .g-recaptcha, .h-captcha, "
+    "input[name=question_id], #captcha_trow, .captcha"
+)
+
+
+def tree_of(html: str | HTMLParser) -> HTMLParser:
+    return html if isinstance(html, HTMLParser) else HTMLParser(html)
+
+
+def text_of(node: Node | None) -> str:
+    if node is None:
+        return ""
+    return " ".join((node.text(deep=True, separator=" ") or "").split())
+
+
+def query_param(url: str, name: str) -> str | None:
+    try:
+        values = parse_qs(urlsplit(url).query).get(name)
+    except ValueError:
+        return None
+    return values[0] if values else None
+
+
+def user_from_link(link: Node | None) -> User | None:
+    """A profile link (`member.php?action=profile&uid=N`) → User(N, its text)."""
+    if link is None:
+        return None
+    uid = query_param(link.attributes.get("href") or "", "uid")
+    name = text_of(link)
+    return User(id=uid, name=name) if uid and name else None
+
+
+@dataclass(frozen=True)
+class Form:
+    """A form as served: where it posts to and the fields a browser would send back."""
+
+    action: str
+    fields: dict[str, str] = field(default_factory=dict)
+    """Hidden inputs, checked boxes and radios (an empty value stays empty), text inputs,
+    textareas and selected options."""
+
+    @property
+    def post_key(self) -> str | None:
+        return self.fields.get("my_post_key")
+
+    def data(self, **values: str) -> dict[str, str]:
+        return {**self.fields, **values}
+
+
+def read_form(html: str | HTMLParser, url: str, selector: str) -> Form:
+    """The first form matching `selector` (with a message box, if several do)."""
+    tree = tree_of(html)
+    candidates = tree.css(selector)
+    node = next((n for n in candidates if n.css_first("textarea[name=message]")), None)
+    node = node or (candidates[0] if candidates else None)
+    if node is None:
+        raise LayoutChanged(url, f"no form {selector!r} on the page")
+    fields: dict[str, str] = {}
+    for item in node.css("input, textarea, select"):
+        name = item.attributes.get("name")
+        if not name:
+            continue
+        if item.tag == "textarea":
+            fields[name] = item.text(deep=True) or ""
+            continue
+        if item.tag == "select":
+            chosen = item.css_first("option[selected]") or item.css_first("option")
+            if chosen is not None:
+                fields[name] = chosen.attributes.get("value") or text_of(chosen)
+            continue
+        kind = (item.attributes.get("type") or "text").lower()
+        value = item.attributes.get("value") or ""
+        if kind in ("checkbox", "radio"):
+            if "checked" in item.attributes:
+                fields[name] = value if kind == "radio" else (value or "on")
+        elif kind in ("hidden", "text"):
+            fields[name] = value
+    action = urljoin(url, node.attributes.get("action") or url)
+    return Form(action=action, fields=fields)
+
+
+def logged_in_user(html: str | HTMLParser, selectors: MybbSelectors = DEFAULT) -> User | None:
+    """The user the page was served to ("Welcome back, <a>Name</a>"), or None for a guest."""
+    tree = tree_of(html)
+    welcome = tree.css_first(selectors.welcome)
+    if welcome is None or tree.css_first(selectors.logout_link) is None:
+        return None
+    return user_from_link(welcome.css_first("a[href*='action=profile']"))
+
+
+def _login_form(tree: HTMLParser) -> Node | None:
+    """The login page's own form (not the header's quick-login popup)."""
+    for form in tree.css("form"):
+        if form.css_first("input[name=password]") is not None:
+            return form
+    return None
+
+
+def _has(text: str, phrases: tuple[str, ...]) -> bool:
+    low = text.lower()
+    return any(p in low for p in phrases)
+
+
+def message(html: str | HTMLParser, selectors: MybbSelectors = DEFAULT) -> str:
+    """The board's words to the user: a form's inline errors, else an error page's cell."""
+    tree = tree_of(html)
+    errors = [text_of(n) for n in tree.css(selectors.error_box)]
+    if any(errors):
+        return " ".join(e for e in errors if e)
+    cell = error_cell(tree, selectors)
+    if cell is not None:
+        return text_of(cell)
+    refresh = tree.css_first("td.trow1 p")
+    return text_of(refresh)
+
+
+def error_cell(tree: HTMLParser, selectors: MybbSelectors = DEFAULT) -> Node | None:
+    """The message of an error page: a two-row box (board name, message) outside any form."""
+    for cell in tree.css(selectors.message_cell):
+        row = cell.parent
+        table = row.parent if row is not None else None
+        if table is not None and table.tag == "tbody":
+            table = table.parent
+        if table is None or len(table.css("tr")) != 2 or table.css_first("td.thead") is None:
+            continue
+        parent, inside_form = table.parent, False
+        while parent is not None:
+            inside_form = inside_form or parent.tag == "form"
+            parent = parent.parent
+        if not inside_form:
+            return cell
+    return None
+
+
+def classify(html: str | HTMLParser, url: str, selectors: MybbSelectors = DEFAULT) -> PageKind:
+    """What kind of MyBB page this is, from its structure first and its words second."""
+    tree = tree_of(html)
+    login = _login_form(tree)
+    if login is not None:
+        if tree.css_first(_CAPTCHA) is not None:
+            return PageKind.CAPTCHA
+        if tree.css_first(selectors.error_box) is not None:
+            return PageKind.LOGIN_FAILED
+        return PageKind.LOGIN_FORM
+    # A PM view has a quick-reply form too: posts first.
+    posts = tree.css(f"{selectors.posts} {selectors.post}")
+    if posts:
+        pm_view = tree.css_first("a.postbit_reply_pm, form input[name=pmid]") is not None
+        return PageKind.PM_VIEW if pm_view else PageKind.TOPIC
+    form = tree.css_first(selectors.reply_form)
+    if form is not None and form.css_first("textarea[name=message]") is not None:
+        said = " ".join(text_of(n) for n in tree.css(selectors.error_box))
+        if not said:
+            return PageKind.POSTING_FORM
+        if _has(said, FLOOD_PHRASES):
+            return PageKind.FLOOD
+        return PageKind.FORM_ERROR
+    if tree.css_first(selectors.pm_folder_form) is not None:
+        return PageKind.PM_FOLDER
+    if (
+        tree.css_first("meta[http-equiv=refresh]") is not None
+        and tree.css_first("#container") is None
+    ):
+        return PageKind.POSTED
+    cell = error_cell(tree, selectors)
+    if cell is not None:
+        if _has(text_of(cell), POST_KEY_PHRASES):
+            return PageKind.FORM_INVALID
+        if logged_in_user(tree, selectors) is None:
+            return PageKind.NOT_LOGGED_IN
+        return PageKind.MESSAGE
+    if tree.css_first("form[action*='memberlist.php']") is not None:
+        return PageKind.MEMBERLIST
+    forums_listed = tree.css_first("#content a[href*='forumdisplay.php?fid=']") is not None
+    if forums_listed and re.search(r"/(?:index\.php)?$", urlsplit(url).path):
+        return PageKind.INDEX
+    return PageKind.UNKNOWN
+
+
+def flood_wait(said: str, default: float) -> float:
+    """Seconds to wait from "Please wait 61 more seconds.", else `default`."""
+    found = _WAIT.search(said)
+    return float(found.group(1)) if found else default
+
+
+def redirect_target(html: str | HTMLParser, url: str) -> str | None:
+    """Where a "friendly redirect" page sends the browser (its meta refresh, else its link)."""
+    tree = tree_of(html)
+    refresh = tree.css_first("meta[http-equiv=refresh]")
+    if refresh is not None:
+        found = re.search(
+            r"url\s*=\s*['\"]?([^'\"]+)", refresh.attributes.get("content") or "", re.I
+        )
+        if found:
+            return urljoin(url, found.group(1).strip())
+    link = tree.css_first("td.trow2 a[href]")
+    return urljoin(url, link.attributes.get("href") or "") if link is not None else None
+
+
+def post_id_from(url: str) -> str | None:
+    """`showthread.php?tid=1&pid=64#pid64` → "64"."""
+    pid = query_param(url, "pid")
+    if pid and pid.isdigit():
+        return pid
+    fragment = urlsplit(url).fragment
+    if fragment.startswith("pid") and fragment[3:].isdigit():
+        return fragment[3:]
+    return None
+
+
+@dataclass(frozen=True)
+class MemberList:
+    users: tuple[User, ...]
+    page: int
+    pages: int
+
+
+def parse_memberlist(
+    html: str | HTMLParser, url: str, selectors: MybbSelectors = DEFAULT
+) -> MemberList:
+    """Users (id, name) on one member-list page, and where the page is in the list."""
+    tree = tree_of(html)
+    if classify(tree, url, selectors) is not PageKind.MEMBERLIST:
+        raise LayoutChanged(url, "not a member list page")
+    users: dict[str, User] = {}
+    for row in tree.css("#content table.tborder tr"):
+        cells = row.css("td")
+        if len(cells) < 2:
+            continue
+        user = user_from_link(cells[1].css_first(selectors.member_link))
+        if user is not None:
+            users.setdefault(user.id, user)
+    page, pages = pagination(tree, selectors)
+    return MemberList(tuple(users.values()), page, pages)
+
+
+_PAGES = re.compile(r"\((\d+)\)")
+
+
+def pagination(tree: HTMLParser, selectors: MybbSelectors = DEFAULT) -> tuple[int, int]:
+    """(page, pages) from MyBB's "Pages (7): … [4] …"; (1, 1) without pagination."""
+    found = _PAGES.search(text_of(tree.css_first(selectors.pagination_pages)))
+    current = text_of(tree.css_first(selectors.pagination_current))
+    pages = int(found.group(1)) if found else 1
+    page = int(current) if current.isdigit() else 1
+    return page, max(page, pages)

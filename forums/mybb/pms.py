@@ -1,0 +1,216 @@
+"""MyBB private-message pages (`private.php`): folder lists and single messages. Pure.
+
+MyBB keeps one copy per recipient and, when "Save a Copy" is ticked, one in the sender's
+"Sent Items": a PM has a different `pmid` in each box. Folder ids: 0 Inbox, 1 Unread,
+2 Sent Items, 3 Drafts, 4 Trash Can; custom folders follow.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime, tzinfo
+from urllib.parse import urljoin
+
+from selectolax.lexbor import LexborHTMLParser, LexborNode
+
+from forums.errors import LayoutChanged
+from forums.mybb import forms
+from forums.mybb.dates import node_time
+from forums.mybb.html import mybb_postbody
+from forums.mybb.selectors import DEFAULT, MybbSelectors
+from forums.mybb.thread import author_of
+from forums.records import PrivateMessage, User
+
+__all__ = ["FOLDERS", "PMFolder", "PMListItem", "parse_pm_folder", "parse_pm_view"]
+
+FOLDERS = {"0": "inbox", "1": "unread", "2": "sent", "3": "drafts", "4": "trash"}
+SENT = "2"
+_EMPTY = re.compile(
+    r"(no messages|there are no (?:private )?messages|нет (?:личных )?сообщений)", re.IGNORECASE
+)
+
+
+@dataclass(frozen=True)
+class PMListItem:
+    id: str
+    subject: str
+    sender: str
+    sender_id: str | None
+    recipients: tuple[str, ...]
+    sent_at: datetime
+    url: str
+    unread: bool
+
+
+@dataclass(frozen=True)
+class PMFolder:
+    url: str
+    folder: str
+    """The folder id ("0" inbox, "2" sent items, …)."""
+    items: list[PMListItem]
+    page: int
+    pages: int
+    logged_in_as: str | None
+
+    @property
+    def name(self) -> str:
+        return FOLDERS.get(self.folder, self.folder)
+
+
+def _folder_id(form: LexborNode, url: str, sel: MybbSelectors) -> str:
+    chosen = form.css_first(sel.pm_folder_jump)
+    if chosen is not None and (chosen.attributes.get("value") or "").isdigit():
+        return chosen.attributes.get("value") or "0"
+    return forms.query_param(url, "fid") or "0"
+
+
+def parse_pm_folder(
+    html: str,
+    url: str,
+    *,
+    tz: tzinfo,
+    now: datetime,
+    order: str = "mdy",
+    selectors: MybbSelectors = DEFAULT,
+) -> PMFolder:
+    """A folder list, newest first as served. A folder without rows must say it is empty."""
+    sel = selectors
+    tree = LexborHTMLParser(html)
+    form = tree.css_first(sel.pm_folder_form)
+    if form is None:
+        kind = forms.classify(tree, url, sel)
+        raise LayoutChanged(url, f"not a PM folder page: a {kind.value} page")
+    folder = _folder_id(form, url, sel)
+    me = forms.logged_in_user(tree, sel)
+    rows = [row for row in form.css("tr") if row.css_first(sel.pm_row_check) is not None]
+    items = [_list_item(row, url, folder, me, sel, tz=tz, now=now, order=order) for row in rows]
+    if not items and not _EMPTY.search(forms.text_of(form)):
+        raise LayoutChanged(url, f"PM folder {folder} shows no messages and no 'empty' notice")
+    page, pages = forms.pagination(tree, sel)
+    return PMFolder(
+        url=url,
+        folder=folder,
+        items=items,
+        page=page,
+        pages=pages,
+        logged_in_as=me.name if me is not None else None,
+    )
+
+
+def _list_item(
+    row: LexborNode,
+    url: str,
+    folder: str,
+    me: User | None,
+    sel: MybbSelectors,
+    *,
+    tz: tzinfo,
+    now: datetime,
+    order: str,
+) -> PMListItem:
+    link = row.css_first(sel.pm_row_link)
+    if link is None:
+        raise LayoutChanged(url, f"a PM row without a message link ({sel.pm_row_link})")
+    href = link.attributes.get("href") or ""
+    pmid = forms.query_param(href, "pmid")
+    if not pmid or not pmid.isdigit():
+        raise LayoutChanged(url, f"a PM row without a message id ({href!r})")
+    cells = row.css("td")
+    title_at = next(i for i, c in enumerate(cells) if c.css_first(sel.pm_row_link) is not None)
+    people = [forms.user_from_link(a) for a in cells[title_at + 1].css(sel.member_link)]
+    users = [u for u in people if u is not None] if len(cells) > title_at + 1 else []
+    if len(cells) < title_at + 3:
+        raise LayoutChanged(url, f"PM {pmid} has no time in the folder list")
+    try:
+        sent_at = node_time(cells[title_at + 2], tz=tz, now=now, order=order)
+    except ValueError as exc:
+        raise LayoutChanged(url, f"PM {pmid} has an unreadable time: {exc}") from None
+    if folder == SENT:
+        sender, sender_id = (me.name, me.id) if me is not None else ("", None)
+        recipients = tuple(u.name for u in users)
+    else:
+        if not users:
+            raise LayoutChanged(url, f"PM {pmid} has no sender in the folder list")
+        sender, sender_id = users[0].name, users[0].id
+        recipients = (me.name,) if me is not None else ()
+    return PMListItem(
+        id=pmid,
+        subject=forms.text_of(link),
+        sender=sender,
+        sender_id=sender_id,
+        recipients=recipients,
+        sent_at=sent_at,
+        url=urljoin(url, href),
+        unread="new_pm" in (link.attributes.get("class") or "").split(),
+    )
+
+
+def parse_pm_view(
+    html: str,
+    url: str,
+    *,
+    tz: tzinfo,
+    now: datetime,
+    order: str = "mdy",
+    selectors: MybbSelectors = DEFAULT,
+) -> PrivateMessage:
+    """One opened PM (`private.php?action=read&pmid=N`)."""
+    sel = selectors
+    tree = LexborHTMLParser(html)
+    if forms.classify(tree, url, sel) is not forms.PageKind.PM_VIEW:
+        kind = forms.classify(tree, url, sel)
+        raise LayoutChanged(url, f"not a PM view page: a {kind.value} page")
+    message = tree.css_first(f"{sel.posts} {sel.post}")
+    assert message is not None  # classify found it
+    pmid = _pmid(tree, url)
+    if pmid is None:
+        raise LayoutChanged(url, "a PM view without the message's id (no pmid= link)")
+    sender, name = author_of(message, sel)
+    if not name:
+        raise LayoutChanged(url, f"PM {pmid} has no sender")
+    date = message.css_first(sel.post_date)
+    if date is None:
+        raise LayoutChanged(url, f"PM {pmid} has no date ({sel.post_date})")
+    try:
+        sent_at = node_time(date, tz=tz, now=now, order=order, skip="span.post_edit")
+    except ValueError as exc:
+        raise LayoutChanged(url, f"PM {pmid} has an unreadable time: {exc}") from None
+    content = message.css_first(sel.body)
+    if content is None:
+        raise LayoutChanged(url, f"PM {pmid} has no body ({sel.body})")
+    head = message.css_first(sel.pm_to_line)
+    to = [forms.user_from_link(a) for a in head.css(sel.member_link)] if head else []
+    return PrivateMessage(
+        id=pmid,
+        sender=name,
+        sender_id=sender.id if sender is not None else None,
+        recipients=tuple(u.name for u in to if u is not None),
+        sent_at=sent_at,
+        subject=_subject(message, sel),
+        body=mybb_postbody(content, base_url=url, signature=message.css_first(sel.signature)),
+        url=urljoin(url, f"private.php?action=read&pmid={pmid}"),
+        raw=(content.inner_html or "").strip(),
+    )
+
+
+def _subject(message: LexborNode, sel: MybbSelectors) -> str:
+    """The subject heads the table the message sits in (the User CP menu has a head too)."""
+    table = message.parent
+    while table is not None and table.tag != "table":
+        table = table.parent
+    return forms.text_of(table.css_first(sel.pm_view_title)) if table is not None else ""
+
+
+def _pmid(tree: LexborHTMLParser, url: str) -> str | None:
+    """The PM's id: its reply/delete links, the quick-reply form, the URL."""
+    candidates = [a.attributes.get("href") or "" for a in tree.css("#posts a[href*='pmid=']")]
+    hidden = tree.css_first("input[name=pmid]")
+    if hidden is not None:
+        candidates.append(f"?pmid={hidden.attributes.get('value') or ''}")
+    candidates.append(url)
+    for candidate in candidates:
+        pmid = forms.query_param(candidate, "pmid")
+        if pmid and pmid.isdigit() and pmid != "0":
+            return pmid
+    return None

@@ -1,0 +1,259 @@
+"""A MyBB thread page (`showthread.php`, linear mode) → `ThreadView` with its `Post`s. Pure.
+
+- A soft-deleted post is served to members as a stub (`div.deleted_post_hidden`: the
+  author's name and "This post has been deleted.", no date, no text): it becomes a Post
+  with `deleted=True`, an empty body and no `raw`, never a post with text. Its time is not
+  on the page: the caller's `known_times` gives it when the post was seen before, else the
+  neighbouring post's time stands in (it lies between them), so it stays in its place.
+- Moderators see the deleted post in full (`div.deleted_post`) and posts awaiting approval
+  (`div.unapproved_post`): both are `deleted=True` with their text — neither is public.
+- A page that yields no posts, a post without an author or a time, a threaded-mode page or
+  a page that is not a thread raises `LayoutChanged(url, what)`: never "no posts".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from datetime import datetime, tzinfo
+from urllib.parse import urljoin
+
+from selectolax.lexbor import LexborHTMLParser, LexborNode
+
+from forums.errors import LayoutChanged
+from forums.mybb import forms
+from forums.mybb.dates import node_time, parse_mybb_time
+from forums.mybb.html import mybb_postbody
+from forums.mybb.selectors import DEFAULT, MybbSelectors
+from forums.records import EditInfo, Post, PostBody, User
+
+__all__ = ["DEFAULT_PER_PAGE", "ThreadView", "parse_edit_notice", "parse_thread_page"]
+
+DEFAULT_PER_PAGE = 10
+"""MyBB's default `postsperpage`, used only when no full page shows the real size."""
+
+_NUMBER = re.compile(r"#(\d+)")
+_TID_IN_PATH = re.compile(r"thread-(\d+)")
+
+
+@dataclass(frozen=True)
+class ThreadView:
+    url: str
+    thread_id: str
+    title: str
+    posts: list[Post]
+    page: int
+    pages: int
+    per_page: int
+    start: int
+    total_posts: int | None
+    """Known on the last page only (MyBB prints no count on thread pages)."""
+    logged_in_as: str | None
+
+
+@dataclass(frozen=True)
+class _Clock:
+    tz: tzinfo
+    now: datetime
+    order: str
+
+
+def thread_id_of(tree: LexborHTMLParser, url: str) -> str | None:
+    """The thread id: `tid=` in the URL, the reply form, the reply button, the post links."""
+    for candidate in (url, *(a.attributes.get("href") or "" for a in tree.css("a[href*='tid=']"))):
+        tid = forms.query_param(candidate, "tid")
+        if tid and tid.isdigit():
+            return tid
+    hidden = tree.css_first("input[name=tid]")
+    if hidden is not None and (hidden.attributes.get("value") or "").isdigit():
+        return hidden.attributes.get("value")
+    found = _TID_IN_PATH.search(url)
+    return found.group(1) if found else None
+
+
+def parse_thread_page(
+    html: str,
+    url: str,
+    *,
+    tz: tzinfo,
+    now: datetime,
+    order: str = "mdy",
+    per_page: int | None = None,
+    known_times: Mapping[str, datetime] | None = None,
+    selectors: MybbSelectors = DEFAULT,
+) -> ThreadView:
+    """Parse one `showthread.php` page. `per_page` is the board's page size if known (it
+    can be read only off a page that is not the last)."""
+    sel = selectors
+    tree = LexborHTMLParser(html)
+    nodes = tree.css(f"{sel.posts} {sel.post}")
+    if not nodes:
+        raise LayoutChanged(url, _why_no_posts(tree, url, sel))
+    if tree.css_first(sel.linear_mode_link) is not None:
+        raise LayoutChanged(
+            url,
+            "a threaded-mode page (one post and a reply tree): forumgm reads threads in linear "
+            "mode; set the GM account's thread view to Linear (User CP → Edit Options)",
+        )
+    thread_id = thread_id_of(tree, url)
+    if thread_id is None:
+        raise LayoutChanged(url, "no thread id (no tid= in the URL or the page's links)")
+    title = forms.text_of(tree.css_first(sel.breadcrumb_active)) or forms.text_of(
+        tree.css_first("title")
+    )
+    page, pages = forms.pagination(tree, sel)
+    if page < pages:
+        per_page = len(nodes)
+    size = per_page or (DEFAULT_PER_PAGE if len(nodes) <= DEFAULT_PER_PAGE else len(nodes))
+    start = (page - 1) * size
+    clock = _Clock(tz, now, order)
+    parsed = [
+        _parse_post(node, sel, url, thread_id, start + index + 1, clock)
+        for index, node in enumerate(nodes)
+    ]
+    posts = _place_stubs(parsed, known_times or {}, url)
+    me = forms.logged_in_user(tree, sel)
+    return ThreadView(
+        url=url,
+        thread_id=thread_id,
+        title=title,
+        posts=posts,
+        page=page,
+        pages=pages,
+        per_page=size,
+        start=start,
+        total_posts=start + len(posts) if page == pages else None,
+        logged_in_as=me.name if me is not None else None,
+    )
+
+
+def _why_no_posts(tree: LexborHTMLParser, url: str, sel: MybbSelectors) -> str:
+    kind = forms.classify(tree, url, sel)
+    said = forms.message(tree, sel)
+    if kind is forms.PageKind.NOT_LOGGED_IN:
+        return "not a thread page: the board says not logged in / no permission"
+    if kind is not forms.PageKind.UNKNOWN:
+        return f"not a thread page: a {kind.value} page" + (f" ({said})" if said else "")
+    if tree.css_first("div.post, div.post_body") is not None:
+        return f"posts found, but not as {sel.posts} {sel.post} (selectors: {sel.name})"
+    return f"no posts found (selectors: {sel.name})"
+
+
+def author_of(
+    node: LexborNode, sel: MybbSelectors, *, stub: bool = False
+) -> tuple[User | None, str]:
+    """The author of a post (or PM) block: their profile link, else the shown name."""
+    block = node.css_first(sel.stub_author if stub else sel.author_name)
+    if block is None:
+        return None, ""
+    user = forms.user_from_link(
+        block.css_first("a[href*='uid=']") if stub else node.css_first(sel.author_link)
+    )
+    return user, user.name if user is not None else forms.text_of(block)
+
+
+@dataclass(frozen=True)
+class _Stub:
+    """A deleted-post stub as served: everything of a Post but its time."""
+
+    post: Post
+
+
+def _parse_post(
+    node: LexborNode,
+    sel: MybbSelectors,
+    url: str,
+    thread_id: str,
+    number: int,
+    clock: _Clock,
+) -> Post | _Stub:
+    post_id = (node.attributes.get("id") or "").removeprefix("post_")
+    where = f"post {post_id}"
+    if not post_id.isdigit():
+        raise LayoutChanged(url, f"a post with an unreadable id {node.attributes.get('id')!r}")
+    classes = set((node.attributes.get("class") or "").split())
+    stub = "deleted_post_hidden" in classes
+    user, author = author_of(node, sel, stub=stub)
+    if not author:
+        raise LayoutChanged(url, f"{where} has no author ({sel.author_name})")
+    shown = _NUMBER.search(forms.text_of(node.css_first(sel.post_number)))
+    base = Post(
+        id=post_id,
+        thread_id=thread_id,
+        number=int(shown.group(1)) if shown else number,
+        author=author,
+        author_id=user.id if user is not None else None,
+        posted_at=clock.now,
+        body=PostBody(),
+        url=urljoin(url, f"showthread.php?tid={thread_id}&pid={post_id}#pid{post_id}"),
+        deleted=True,
+    )
+    if stub:
+        return _Stub(base)
+    date = node.css_first(sel.post_date)
+    if date is None:
+        raise LayoutChanged(url, f"{where} has no date ({sel.post_date})")
+    try:
+        skip = f"span.post_edit, {sel.edit_notice}"
+        posted_at = node_time(date, tz=clock.tz, now=clock.now, order=clock.order, skip=skip)
+    except ValueError as exc:
+        raise LayoutChanged(url, f"{where} has an unreadable time: {exc}") from None
+    content = node.css_first(sel.body)
+    if content is None:
+        raise LayoutChanged(url, f"{where} has no body ({sel.body})")
+    notice = node.css_first(sel.edit_notice)
+    return replace(
+        base,
+        posted_at=posted_at,
+        body=mybb_postbody(content, base_url=url, signature=node.css_first(sel.signature)),
+        edit=parse_edit_notice(notice, clock.tz, clock.now, clock.order) if notice else None,
+        deleted=bool(classes & {"deleted_post", "unapproved_post"}),
+        raw=(content.inner_html or "").strip(),
+    )
+
+
+def _place_stubs(parsed: list[Post | _Stub], known: Mapping[str, datetime], url: str) -> list[Post]:
+    """Give deleted-post stubs a time: the one seen before, else a neighbour's."""
+    times = [p.posted_at if isinstance(p, Post) else None for p in parsed]
+    placed: list[Post] = []
+    for i, item in enumerate(parsed):
+        if isinstance(item, Post):
+            placed.append(item)
+            continue
+        before = [t for t in times[:i] if t is not None]
+        after = [t for t in times[i + 1 :] if t is not None]
+        when = known.get(item.post.id) or (before[-1] if before else after[0] if after else None)
+        if when is None:
+            raise LayoutChanged(url, f"post {item.post.id}: a deleted-post stub on a page of stubs")
+        placed.append(replace(item.post, posted_at=when))
+    return placed
+
+
+def parse_edit_notice(
+    notice: LexborNode, tz: tzinfo, now: datetime, order: str = "mdy"
+) -> EditInfo | None:
+    """EditInfo from "(This post was last modified: 11-27-2026, 08:29 AM by <a>Лёха</a>.
+    Edit Reason: …)". MyBB keeps only the last edit and counts none: `count` is 1."""
+    editor = forms.user_from_link(notice.css_first("a[href*='action=profile']"))
+    titled = notice.css_first("span[title]")
+    at: datetime | None = None
+    try:
+        if titled is not None:
+            at = node_time(titled, tz=tz, now=now, order=order)
+        else:
+            before: list[str] = []
+            for child in notice.iter(include_text=True):
+                if child.tag == "a":
+                    break
+                before.append(child.text(deep=True) or "")
+            text = " ".join("".join(before).split())
+            # The label ends with ": " (the time's own colon has no space after it).
+            text = text.split(": ", 1)[1] if ": " in text else text
+            text = re.sub(r"\s+(?:by|пользователем|от)\s*$", "", text)
+            at = parse_mybb_time(text, tz=tz, now=now, order=order)
+    except ValueError:
+        at = None
+    if editor is None and at is None:
+        return None
+    return EditInfo(by=editor.name if editor else None, at=at, count=1)

@@ -1,0 +1,223 @@
+"""The saved MyBB 1.8.37 board (fixtures/mybb/1.8.37/), for parser and HTTP tests.
+
+`load_saved_page` gives a page with the URL and the time it was captured. `FakeMybb` plays
+the board back over respx: it answers each (method, path, query) with the pages queued for
+it, in order (the last one repeats), stamps each answer with the `Date` header the board
+sent at capture time, and records every request. Derived pages (built from real ones) say
+what was changed.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta, timezone
+from email.utils import format_datetime
+from functools import cache
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qsl, urlsplit
+
+import httpx
+import respx
+
+ROOT = Path(__file__).resolve().parents[3]
+FIXTURES = ROOT / "fixtures" / "mybb" / "1.8.37"
+HOST = "http://127.0.0.1:8082"
+BASE = HOST + "/"
+MSK = timezone(timedelta(hours=3))
+USER = "Ведущий"
+PASSWORD = "s3cret-Пароль-42"
+CAPTURED = datetime(2026, 11, 30, 2, 47, 36, tzinfo=UTC)
+"""When the board was saved (most pages; `capture_log.json` has each page's second)."""
+
+
+@dataclass(frozen=True)
+class SavedPage:
+    name: str
+    html: str
+    url: str
+    captured_at: datetime
+
+
+@cache
+def _capture_log() -> dict[str, dict[str, Any]]:
+    entries = json.loads((FIXTURES / "capture_log.json").read_text(encoding="utf-8"))
+    return {entry["file"].rsplit(".", 1)[0]: entry for entry in entries}
+
+
+def captured_at(name: str) -> datetime:
+    return datetime.strptime(_capture_log()[name]["captured_at"], "%Y-%m-%dT%H:%M:%S%z")
+
+
+def page(name: str) -> str:
+    return (FIXTURES / f"{name}.html").read_text(encoding="utf-8")
+
+
+def load_saved_page(name: str) -> SavedPage:
+    entry = _capture_log()[name]
+    return SavedPage(name, page(name), HOST + entry["url"], captured_at(name))
+
+
+def truth(name: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((FIXTURES / name).read_text(encoding="utf-8"))
+    return data
+
+
+@dataclass
+class FakeTime:
+    """The board's clock for tests: `sleep` moves it on instead of waiting."""
+
+    now: datetime = CAPTURED
+    slept: list[float] = field(default_factory=list)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    async def sleep(self, seconds: float) -> None:
+        self.slept.append(seconds)
+        self.now += timedelta(seconds=seconds)
+
+
+Responder = str | httpx.Response | Exception | Callable[[httpx.Request], httpx.Response]
+
+
+def html(
+    body: str, status: int = 200, *, at: datetime | None = None, **headers: str
+) -> httpx.Response:
+    stamp = format_datetime((at or CAPTURED).astimezone(UTC), usegmt=True)
+    return httpx.Response(
+        status,
+        text=body,
+        headers={"Content-Type": "text/html; charset=UTF-8", "Date": stamp, **headers},
+    )
+
+
+def saved(name: str) -> httpx.Response:
+    """A saved page as the board answered it (with the Date of its capture)."""
+    return html(page(name), at=captured_at(name))
+
+
+def redirect(location: str, *, cookies: dict[str, str] | None = None) -> httpx.Response:
+    headers = [("Location", location), ("Content-Type", "text/html; charset=UTF-8")]
+    for name, value in (cookies or {}).items():
+        headers.append(("Set-Cookie", f"{name}={value}; path=/; HttpOnly"))
+    return httpx.Response(302, headers=headers, text="")
+
+
+def _key(method: str, target: str) -> tuple[str, str, frozenset[tuple[str, str]]]:
+    parts = urlsplit(target)
+    return method.upper(), parts.path, frozenset(parse_qsl(parts.query))
+
+
+def thread_url(page_no: int, tid: int = 1) -> str:
+    """The thread page forumgm asks for (linear mode forced)."""
+    return f"/showthread.php?tid={tid}&mode=linear" + (f"&page={page_no}" if page_no > 1 else "")
+
+
+class FakeMybb:
+    """The saved board at 127.0.0.1:8082."""
+
+    def __init__(self) -> None:
+        self._queues: dict[tuple[str, str, frozenset[tuple[str, str]]], list[Responder]] = {}
+        self.router = respx.MockRouter(assert_all_called=False)
+        self.router.route().mock(side_effect=self._dispatch)
+        self.requests: list[httpx.Request] = []
+
+    def on(self, method: str, target: str, *responses: Responder) -> FakeMybb:
+        """Answer `method target` (query order ignored) with `responses` in turn."""
+        self._queues[_key(method, target)] = list(responses)
+        return self
+
+    def client(self) -> httpx.AsyncClient:
+        return httpx.AsyncClient(transport=httpx.MockTransport(self.router.async_handler))
+
+    def _dispatch(self, request: httpx.Request) -> httpx.Response:
+        self.requests.append(request)
+        queue = self._queues.get(_key(request.method, str(request.url)))
+        if not queue:
+            return html(
+                f"<html><body>no page saved for {request.method} {request.url}</body></html>", 404
+            )
+        answer = queue.pop(0) if len(queue) > 1 else queue[0]
+        if isinstance(answer, Exception):
+            raise answer
+        if isinstance(answer, str):
+            return saved(answer)
+        if isinstance(answer, httpx.Response):
+            return answer
+        return answer(request)
+
+    # -- what happened -------------------------------------------------------------------
+
+    def targets(self, method: str = "GET") -> list[str]:
+        """Requested path?query (query sorted) in order, for one method."""
+        out = []
+        for r in self.requests:
+            if r.method == method:
+                _, path, query = _key(r.method, str(r.url))
+                out.append(
+                    path + ("?" + "&".join(f"{k}={v}" for k, v in sorted(query)) if query else "")
+                )
+        return out
+
+    def posted(self, path: str) -> list[dict[str, str]]:
+        """The form data of every POST to `path`."""
+        return [
+            dict(parse_qsl(r.content.decode(), keep_blank_values=True))
+            for r in self.requests
+            if r.method == "POST" and r.url.path == path
+        ]
+
+    # -- the usual pages -----------------------------------------------------------------
+
+    def with_login(self) -> FakeMybb:
+        """The login page; a correct POST sets `mybbuser` and answers the friendly redirect."""
+        self.on("GET", "/member.php?action=login", "login_page")
+        ok = saved("login_success_redirect")
+        ok.headers["Set-Cookie"] = "mybbuser=2_throwawayloginkey; path=/; HttpOnly"
+        self.on("POST", "/member.php", ok)
+        self.on("GET", "/index.php", "index")
+        self.on("GET", "/", "index")
+        return self
+
+    def with_thread(self, pages: int = 7) -> FakeMybb:
+        for n in range(1, pages + 1):
+            self.on("GET", thread_url(n), f"showthread_p{n}")
+        return self
+
+
+def without_pm_rows(body: str, ids: set[str]) -> str:
+    """A folder page with the rows of the PMs `ids` taken out (derived: for PMs whose
+    view pages were not captured)."""
+    rows = re.split(r"(?=<!-- start: private_messagebit -->)", body)
+    kept = [
+        r
+        for r in rows
+        if not any(
+            re.search(rf"pmid={i}\b", r.split("<!-- end: private_messagebit -->")[0]) for i in ids
+        )
+    ]
+    return "".join(kept)
+
+
+def with_pm_row_copied(
+    body: str, source_id: str, new_id: str, subject: str, user: str | None = None
+) -> str:
+    """A folder page with the row of `source_id` duplicated (on top) as `new_id` (derived:
+    the Sent Items as they would list a PM sent after the capture)."""
+    match = re.search(
+        rf"<!-- start: private_messagebit -->(?:(?!<!-- end: private_messagebit -->).)*?pmid={source_id}\b.*?<!-- end: private_messagebit -->",
+        body,
+        re.S,
+    )
+    assert match, f"no row for PM {source_id}"
+    row = re.sub(rf"\bpmid={source_id}\b", f"pmid={new_id}", match.group(0))
+    row = re.sub(rf"check\[{source_id}\]", f"check[{new_id}]", row)
+    row = re.sub(r'(pmid=\d+">)[^<]*', rf"\g<1>{subject}", row, count=1)
+    if user is not None:
+        row = re.sub(r'(uid=\d+">)[^<]*(</a></td>)', rf"\g<1>{user}\g<2>", row, count=1)
+    first = body.index("<!-- start: private_messagebit -->")
+    return body[:first] + row + body[first:]
