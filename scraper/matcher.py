@@ -1,4 +1,10 @@
-"""Running a ruleset's grammar over a post or PM: its lines become orders and parse warnings."""
+"""Running a ruleset's grammar over a post or PM: its lines become orders and parse warnings.
+
+Each line is tokenised once (`scraper.lines`); commands, names and conditions are then read
+by word index, so the time a post takes grows with its length and nothing else. A post is
+read up to `max_chars` characters (its beginning and its end) and up to `MAX_COMMANDS`
+commands; past either, the host is told (`truncated`).
+"""
 
 from __future__ import annotations
 
@@ -11,13 +17,19 @@ from engine.core.grammar import ArgKind, CommandForm, Grammar
 from engine.core.orders import Channel, Order, OrderKind, Source
 from engine.core.warnings import ParseWarning
 from forums.records import PostBody
+from scraper.lines import Line, read_line
 from scraper.nicknames import MatchStatus, NameResolver
-from scraper.normalize import clean_line, lower, tokens
+from scraper.normalize import lower, strip_invisible
 from scraper.phrases import CompiledGrammar, Phrase, compiled
 from scraper.wordforms import is_plain_word
 
-# A question mark at the end (before closing punctuation or smileys) makes a line a question.
-_QUESTION_RE = re.compile(r"\?[\W_]*$")
+DEFAULT_MAX_CHARS = 20_000
+"""Characters of one post or PM read by default (`[game] max_post_chars`); phpBB allows 60 000."""
+MAX_COMMANDS = 50
+"""Commands read from one post or PM; no real order message has more."""
+_SOURCE_TEXT = 1_000
+"""Characters of a command's line kept as its source (what the host sees in review)."""
+
 _VOTES = frozenset({OrderKind.VOTE, OrderKind.NO_LYNCH})
 _CONDITIONS = frozenset({"если", "if", "unless"})
 """Words that make what comes before them in a sentence a condition («голос за Васю, если…»)."""
@@ -42,32 +54,8 @@ _FUNCTION_WORDS = frozenset({
     "due", "switch", "change", "need", "needs", "remains", "should", "could", "can", "will",
 })  # fmt: skip
 """English words that cannot start a nick after «vote»: «that vote is terrible», «vote count»."""
-_SENTENCE_END_RE = re.compile(r"[.!?…;]+\s+")
-_ABBREVIATION_RE = re.compile(r"(?:^|[\s(«\"'])[A-ZА-ЯЁ][a-zа-яё]?$")
-_LITERAL_QUOTE_RE = re.compile(r"\[(/?)quote(?:=[^\]\n]*)?\]", re.IGNORECASE)
-
-
-def _sentences(line: str) -> list[str]:
-    """The sentences of a line, each with its closing punctuation.
-
-    A single full stop after a short capitalised word is an abbreviation inside a nick
-    («Mr. Fiks», «Dr. Who»), not the end of a sentence.
-    """
-    pieces, start = [], 0
-    for m in _SENTENCE_END_RE.finditer(line):
-        if m.group().strip() == "." and _ABBREVIATION_RE.search(line[start : m.start()]):
-            continue
-        pieces.append(line[start : m.end()])
-        start = m.end()
-    pieces.append(line[start:])
-    return [p for p in pieces if p.strip()]
-
-
-def _explicit(raw: str, phrase: tuple[str, ...]) -> bool:
-    """The phrase is followed by a colon in the raw line («голос: X», «[b]vote:[/b] X»)."""
-    words = r"\W+".join(re.escape(w) for w in phrase)
-    pattern = rf"(?<!\w){words}\s*(?:\[[^\]]*\]\s*)*:"
-    return re.search(pattern, lower(raw)) is not None
+_LITERAL_QUOTE_RE = re.compile(r"\[(/?)quote(?:=[^\]\[\n]*)?\]", re.IGNORECASE)
+TRUNCATED = "truncated"
 
 
 def drop_literal_quotes(text: str) -> str:
@@ -87,13 +75,28 @@ def drop_literal_quotes(text: str) -> str:
         last = m.end()
         if m.group(1):
             if depth == 0:  # a stray close: everything before it was a quote
-                kept = ["\n" * "".join(kept).count("\n")]
+                breaks = sum(piece.count("\n") for piece in kept)
+                kept = ["\n" * breaks]
             depth = max(depth - 1, 0)
         else:
             depth += 1
     rest = text[last:]
     kept.append(rest if depth == 0 else "\n" * rest.count("\n"))
     return "".join(kept)
+
+
+def cap_text(text: str, limit: int) -> str:
+    """The first and the last `limit // 2` characters of `text`, each cut at a line break
+    where one is near (a vote usually opens or closes a long post)."""
+    half = max(limit // 2, 1)
+    head, tail = text[:half], text[-half:]
+    cut = head.rfind("\n")
+    if cut > half // 2:
+        head = head[:cut]
+    cut = tail.find("\n")
+    if 0 <= cut < half // 2:
+        tail = tail[cut + 1 :]
+    return f"{head}\n{tail}"
 
 
 @dataclass
@@ -108,7 +111,7 @@ class _Target:
 
     status: str  # "ok", "self", "no_lynch", "missing", or a MatchStatus value
     end: int = 0
-    """Characters of the argument text the target took."""
+    """The index of the first word after the target."""
     name: str | None = None
     choices: tuple[str, ...] = ()
     written: str = ""
@@ -122,6 +125,14 @@ def _label(form: CommandForm) -> str:
 
 
 @dataclass
+class _Sentences:
+    """Per sentence of a line: the first hedge and the last condition word (word indexes)."""
+
+    first_hedge: list[int]
+    last_condition: list[int]
+
+
+@dataclass
 class _Parser:
     grammar: Grammar
     compiled: CompiledGrammar
@@ -130,56 +141,91 @@ class _Parser:
     channel: Channel
     source: Source
     at: datetime | None
+    lines: list[str] = field(default_factory=list)
     result: ParseResult = field(default_factory=ParseResult)
     commands: int = 0
+    full: bool = False
+    """`MAX_COMMANDS` were read: the rest of the message is not."""
+    _read: dict[int, Line] = field(default_factory=dict)
+    _marks: dict[int, _Sentences] = field(default_factory=dict)
 
-    def run(self, lines: list[str]) -> None:
+    def read(self, index: int) -> Line:
+        """Line `index` (0-based), tokenised on first use only."""
+        line = self._read.get(index)
+        if line is None:
+            line = self._read[index] = read_line(self.lines[index])
+        return line
+
+    def sentences(self, index: int) -> _Sentences:
+        marks = self._marks.get(index)
+        if marks is None:
+            line = self.read(index)
+            count = len(line.sentence_end)
+            hedges = [len(line.words)] * count
+            conditions = [-1] * count
+            for i, word in enumerate(line.words):
+                s = line.sentence_of[i]
+                if hedges[s] == len(line.words) and self.compiled.hedge_at(
+                    line.words, i, line.sentence_end[s]
+                ):
+                    hedges[s] = i
+                if word in _CONDITIONS:
+                    conditions[s] = i
+            marks = self._marks[index] = _Sentences(hedges, conditions)
+        return marks
+
+    def run(self) -> None:
         # A signature opens once, at the end; a «--» line that comes back is a divider
         # between sections of the post (mafiascum 17378 #328 votes after its third).
-        dividers = sum(1 for raw in lines if _SIGNATURE_RE.match(raw)) > 1
-        for number, raw in enumerate(lines, start=1):
+        dividers = sum(1 for raw in self.lines if _SIGNATURE_RE.match(raw)) > 1
+        for index, raw in enumerate(self.lines):
             if _SIGNATURE_RE.match(raw) and not dividers:
                 break  # «-- » opens a signature typed into the post: nothing after it counts
-            if self.line(raw, number, lines[number:]):
-                break  # the rest of the message belonged to an anonymous message
+            if self.line(index) or self.full:
+                break  # the rest belonged to an anonymous message, or enough was read
 
-    def line(self, raw: str, number: int, later: list[str]) -> bool:
+    def line(self, index: int) -> bool:
+        line = self.read(index)
         if self.grammar.line_start:
-            return self.segment(raw, raw, number, later)
+            return self.segment(index, 0, len(line), line.asks)
         # Votes anywhere in a line: each sentence is read on its own, so a hedge or a
         # question mark in one sentence says nothing about the next.
-        return any(self.segment(piece, raw, number, later) for piece in _sentences(raw))
+        lo = 0
+        for s, hi in enumerate(line.sentence_end):
+            if hi > lo and self.segment(index, lo, hi, line.sentence_asks[s]):
+                return True
+            if self.full:
+                return False
+            lo = hi
+        return False
 
-    def segment(self, text: str, raw: str, number: int, later: list[str]) -> bool:
-        """Read the commands of one line (or, votes-anywhere, one sentence of a line)."""
-        clean = clean_line(text)
-        key = lower(clean)
-        spans = [(m.start(), m.end()) for m in re.finditer(r"\S+", key)]
-        words = [key[s:e] for s, e in spans]
+    def segment(self, index: int, lo: int, hi: int, ends_with_question: bool) -> bool:
+        """Read the commands of words lo..hi of a line (the line, or one of its sentences)."""
+        line = self.read(index)
+        words = line.words
         anywhere = not self.grammar.line_start
-        if not words or (not anywhere and self.compiled.hedge_at(words, 0)):
+        if lo >= hi or (not anywhere and self.compiled.hedge_at(words, lo, hi)):
             return False
-        asks = self.grammar.question_is_hedge and _QUESTION_RE.search(text) is not None
+        asks = self.grammar.question_is_hedge and ends_with_question
         question = asks and not anywhere
-        pos = 0
-        while pos < len(words):
-            phrase = self.compiled.phrase_at(words, pos)
+        pos = lo
+        while pos < hi:
+            phrase = self.compiled.phrase_at(words, pos, hi)
             # «выстрел в Васю?» asks rather than orders; «рейтинг?» is still a request.
             if phrase is not None and question and phrase.form.kind is not OrderKind.REQUEST:
                 phrase = None
-            # «если что, голос за Васю», «I'd vote X if...»: a condition is not a vote.
             if (
                 phrase is not None
                 and anywhere
-                and pos > 0
+                and pos > lo
                 and words[pos - 1] in _POSSESSIVES
-                and not _explicit(text, phrase.words)  # «мой голос: Клифф Бут» votes
+                and not line.colon_after(pos + len(phrase.words) - 1)  # «мой голос: X» votes
             ):
                 phrase = None
-            if phrase is not None and anywhere and self.hedged(words, pos, len(phrase.words)):
+            if phrase is not None and anywhere and self.hedged(index, pos, len(phrase.words)):
                 pos += len(phrase.words)
                 continue
-            if phrase is not None and not anywhere and self.conditional(phrase.form, text, pos):
+            if phrase is not None and not anywhere and self.conditional(phrase.form, index, pos):
                 phrase = None
             if phrase is None:
                 if self.grammar.line_start:
@@ -187,48 +233,47 @@ class _Parser:
                 pos += 1
                 continue
             self.commands += 1
+            if self.commands > MAX_COMMANDS:
+                self.full = True
+                return False
             after = pos + len(phrase.words)
-            start = spans[after][0] if after < len(spans) else len(clean)
-            src = replace(self.source, line=number, text=raw.strip())
+            text = line.raw.strip()
+            src = replace(self.source, line=index + 1, text=text[:_SOURCE_TEXT])
             mark = (len(self.result.orders), len(self.result.warnings))
-            end, takes_rest = self.command(phrase, clean[start:], src, raw, later)
+            end, takes_rest = self.command(phrase, index, pos, after, hi, src)
             if takes_rest:
                 return True
             # «голос за Васю?» at the end of a sentence asks; «голос за Alu — вдруг он прав?»
             # votes and then asks something else.
-            if (
-                asks
-                and phrase.form.kind is not OrderKind.REQUEST
-                and not tokens(clean[start + end :])
-            ):
+            if asks and phrase.form.kind is not OrderKind.REQUEST and end >= hi:
                 del self.result.orders[mark[0] :], self.result.warnings[mark[1] :]
             if self.grammar.line_start and not self.grammar.chain:
                 return False
-            pos = next((i for i, (s, _) in enumerate(spans) if s >= start + end), len(spans))
-            pos = max(pos, after)
-            while self.grammar.chain and pos < len(words) and words[pos] in self.grammar.joiners:
+            pos = max(end, after)
+            while self.grammar.chain and pos < hi and words[pos] in self.grammar.joiners:
                 pos += 1
         return False
 
-    def hedged(self, words: list[str], pos: int, size: int) -> bool:
+    def hedged(self, index: int, pos: int, size: int) -> bool:
         """A hedge before the phrase, or a condition word after it, in the same sentence."""
-        if any(self.compiled.hedge_at(words, i) for i in range(pos)):
-            return True
-        return any(w in _CONDITIONS for w in words[pos + size :])
+        line = self.read(index)
+        s = line.sentence_of[pos]
+        marks = self.sentences(index)
+        return marks.first_hedge[s] < pos or marks.last_condition[s] >= pos + size
 
-    def conditional(self, form: CommandForm, text: str, pos: int) -> bool:
+    def conditional(self, form: CommandForm, index: int, pos: int) -> bool:
         """«выстрел в Васю, если он жив»: a condition after a vote or an order (same sentence)."""
         if form.kind not in (OrderKind.VOTE, OrderKind.ORDER, OrderKind.NO_LYNCH):
             return False
-        first = _sentences(text)[0] if text.strip() else text
-        words = lower(clean_line(first)).split()
-        return any(w in _CONDITIONS for w in words[pos + 1 :])
+        s = self.read(index).sentence_of[pos]
+        return self.sentences(index).last_condition[s] > pos
 
     def command(
-        self, phrase: Phrase, rest: str, src: Source, raw: str, later: list[str]
+        self, phrase: Phrase, index: int, pos: int, after: int, hi: int, src: Source
     ) -> tuple[int, bool]:
-        """Turn one recognised phrase into an order or a warning; returns (chars used, ate rest)."""
-        form, phrase_words = phrase.form, phrase.words
+        """Turn one recognised phrase into an order or a warning; returns (end word, ate rest)."""
+        line = self.read(index)
+        form = phrase.form
         base = Order(
             player=self.sender,
             kind=form.kind,
@@ -245,24 +290,26 @@ class _Parser:
             base = base.with_(targets=("no_lynch",))
         if form.arg is ArgKind.NONE:
             self.result.orders.append(base)
-            return 0, False
+            return after, False
         if form.arg is ArgKind.ACTION:
-            used, actions = self.compiled.noun_at(rest)
+            used, actions = self.compiled.noun_at(line.words, after, hi)
             if actions:
                 base = base.with_(action=actions[0], candidates=actions)
             self.result.orders.append(base)
-            return used, False
+            return after + used, False
         if form.arg is ArgKind.WORDS:
-            rest_words = tuple(t.text for t in tokens(rest))
-            self.result.orders.append(base.with_(args={"words": rest_words}))
-            return len(rest), False
-        target = self.target(rest, allow_no_lynch=form.kind is OrderKind.VOTE)
+            self.result.orders.append(base.with_(args={"words": tuple(line.words[after:hi])}))
+            return hi, False
+        votes = form.kind is OrderKind.VOTE
+        target = self.target(line, after, hi, allow_no_lynch=votes)
+        next_line = False
         if target.status == "missing":
-            target = self.next_line_target(later, allow_no_lynch=form.kind is OrderKind.VOTE)
+            target = self.next_line_target(index, allow_no_lynch=votes)
             if target.status != "missing":
-                target = replace(target, end=len(rest))
+                target, next_line = replace(target, end=hi), True
         if form.arg is ArgKind.PLAYER_TEXT:
-            base = base.with_(args={"text": self.message_text(raw, rest, target, later)})
+            text = self.message_text(index, target.end if not next_line else None)
+            base = base.with_(args={"text": text})
         if target.status == "no_lynch":
             base = base.with_(kind=OrderKind.NO_LYNCH, targets=("no_lynch",))
         elif target.status in ("ok", "self"):
@@ -270,11 +317,11 @@ class _Parser:
             if target.status == "self":
                 base = base.with_(args={**base.args, "self": True})
         else:
-            if not self.chatter(target, phrase_words, rest, raw):
+            if not self.chatter(target, phrase, line, after, hi):
                 self.warn(form, target, src)
-            return target.end, form.arg is ArgKind.PLAYER_TEXT
+            return max(target.end, after), form.arg is ArgKind.PLAYER_TEXT
         if form.arg is ArgKind.PLAYERS and target.status != "no_lynch":
-            names, words, end = self.more_players(rest, target.end)
+            names, words, end = self.more_players(line, target.end, hi)
             base = base.with_(
                 targets=base.targets + tuple(names), args={**base.args, "words": tuple(words)}
             )
@@ -283,7 +330,7 @@ class _Parser:
         self.result.orders.append(base)
         return target.end, form.arg is ArgKind.PLAYER_TEXT
 
-    def more_players(self, rest: str, pos: int) -> tuple[list[str], list[str], int]:
+    def more_players(self, line: Line, pos: int, hi: int) -> tuple[list[str], list[str], int]:
         """After the first name of a PLAYERS command: further names, then the other words.
 
         Fillers and prepositions are skipped; a word that starts another command ends this
@@ -292,62 +339,66 @@ class _Parser:
         names: list[str] = []
         words: list[str] = []
         skip = self.grammar.fillers | self.grammar.prepositions
-        while True:
-            text = rest[pos:]
-            toks = tokens(text)
-            if not toks:
-                return names, words, len(rest)
-            first = toks[0].text
+        size = self.resolver.max_words
+        while pos < hi:
+            first = line.words[pos]
             if first in skip:
-                pos += toks[0].end
+                pos += 1
                 continue
-            if self.grammar.chain and self.compiled.phrase_at([t.text for t in toks], 0):
+            if self.grammar.chain and self.compiled.phrase_at(line.words, pos, hi):
                 return names, words, pos
-            found = self.resolver.match_start(text)
+            found = self.resolver.match_words(line.words[pos : min(hi, pos + size)])
             if found.ok:
                 names.append(found.name or "")
-                pos += found.consumed
+                pos += found.words
             elif first in self.grammar.self_words:
                 names.append(self.sender)
-                pos += toks[0].end
+                pos += 1
             else:
                 words.append(first)
-                pos += toks[0].end
+                pos += 1
+        return names, words, hi
 
-    def target(self, rest: str, *, allow_no_lynch: bool) -> _Target:
-        toks = tokens(rest)
-        if not toks:
+    def target(self, line: Line, at: int, hi: int, *, allow_no_lynch: bool) -> _Target:
+        if at >= hi:
             return _Target("missing")
-        attempts = [0]
-        if toks[0].text in self.grammar.prepositions and len(toks) > 1:
-            attempts.insert(0, toks[1].start)  # skip «в», «за», «для»…; a nick may be one too
+        attempts = [at]
+        if line.words[at] in self.grammar.prepositions and at + 1 < hi:
+            attempts.insert(0, at + 1)  # skip «в», «за», «для»…; a nick may be one too
         failures: list[_Target] = []
-        for offset in attempts:
-            text = rest[offset:]
-            first = tokens(text)[0]
-            if allow_no_lynch and self.compiled.no_lynch_at(text):
-                return _Target("no_lynch", end=len(rest))
-            found = self.resolver.match_start(text)
-            if first.text in self.grammar.self_words and not (found.ok and found.exact):
-                return _Target("self", end=offset + first.end, name=self.sender)
+        size = self.resolver.max_words
+        for start in attempts:
+            if allow_no_lynch and self.compiled.no_lynch_at(line.words, start, hi):
+                return _Target("no_lynch", end=hi)
+            found = self.resolver.match_words(line.words[start : min(hi, start + size)])
+            first = line.words[start]
+            if first in self.grammar.self_words and not (found.ok and found.exact):
+                return _Target("self", end=start + 1, name=self.sender)
+            written = line.raw[line.starts[start] : line.ends[start]]
+            if found.status is not MatchStatus.UNKNOWN:
+                last = start + found.words - 1
+                end = line.starts[start] + found.head if found.head else line.ends[last]
+                written = line.raw[line.starts[start] : end]
             if found.ok:
-                return _Target("ok", offset + found.consumed, found.name, written=found.matched)
-            written = text[first.start : first.end]
+                return _Target("ok", start + found.words, found.name, written=written)
             if found.status is MatchStatus.AMBIGUOUS:
-                failures.insert(0, _Target("ambiguous", 0, None, found.candidates, found.matched))
+                failures.insert(0, _Target("ambiguous", at, None, found.candidates, written))
             else:
-                failures.append(_Target("unknown", 0, None, found.suggestions, written))
+                failures.append(_Target("unknown", at, None, found.suggestions, written))
         return failures[0]
 
-    def next_line_target(self, later: list[str], *, allow_no_lynch: bool) -> _Target:
+    def next_line_target(self, index: int, *, allow_no_lynch: bool) -> _Target:
         """«голосую за» at the end of a line, the name on the next one: one vote."""
-        following = next((line for line in later if line.strip()), "")
-        if not following.strip():
+        following = next(
+            (i for i in range(index + 1, len(self.lines)) if self.lines[i].strip()), None
+        )
+        if following is None:
             return _Target("missing")
-        found = self.target(clean_line(following), allow_no_lynch=allow_no_lynch)
+        line = self.read(following)
+        found = self.target(line, 0, len(line), allow_no_lynch=allow_no_lynch)
         return found if found.status in ("ok", "no_lynch") else _Target("missing")
 
-    def chatter(self, target: _Target, phrase: tuple[str, ...], rest: str, raw: str) -> bool:
+    def chatter(self, target: _Target, phrase: Phrase, line: Line, after: int, hi: int) -> bool:
         """In the thread, a vote word followed by no name or by an ordinary word is talk.
 
         «Голос остаётся на Лёхе», «твой голос — эмоции», «пока без голоса»: the phrase
@@ -363,27 +414,29 @@ class _Parser:
             return True
         if target.status != "unknown" or not is_plain_word(word):
             return False
-        if _explicit(raw, phrase):
+        if line.colon_after(after - 1):
             return False  # «голос: Док»: a colon says a name was meant
         # «голос за Зюзю», «vote for peace»: a preposition says a target was meant.
-        head = tokens(rest)[:1]
-        if phrase[-1:] and phrase[-1] in self.grammar.prepositions:
+        if phrase.words[-1] in self.grammar.prepositions:
             return False
-        if head and head[0].text in self.grammar.prepositions:
+        if after < hi and line.words[after] in self.grammar.prepositions:
             return False
         # Suggestions for the word alone, not for the words after it («на Nekr0 в силе»).
         return not self.resolver.resolve(target.written).suggestions
 
-    def message_text(self, raw: str, rest: str, target: _Target, later: list[str]) -> str:
+    def message_text(self, index: int, end: int | None) -> str:
         """The anonymous text: after the first colon past the name, later lines included."""
-        before = len(tokens(clean_line(raw))) - len(tokens(rest))
-        needed = before + len(tokens(rest[: target.end]))
-        first_line = rest[target.end :]
-        for i, ch in enumerate(raw):
-            if ch == ":" and len(tokens(clean_line(raw[:i]))) >= needed:
-                first_line = raw[i + 1 :]
-                break
-        return "\n".join([first_line, *later]).strip()
+        line = self.read(index)
+        first = ""
+        if end is not None:
+            colon = line.colon_from(end)
+            if colon is not None:
+                first = line.raw[colon:]
+            elif end > 0:
+                first = line.raw[line.ends[end - 1] :]
+            else:
+                first = line.raw
+        return "\n".join([first, *self.lines[index + 1 :]]).strip()
 
     def warn(self, form: CommandForm, target: _Target, src: Source) -> None:
         action = _label(form)
@@ -398,7 +451,7 @@ class _Parser:
             ParseWarning(code, message, self.sender, src, target.choices, action)
         )
 
-    def finish(self, text: str) -> ParseResult:
+    def finish(self, text: str, truncated: int | None) -> ParseResult:
         votes = [o for o in self.result.orders if o.kind in _VOTES]
         if len(votes) > 1:
             last = votes[-1]
@@ -412,11 +465,19 @@ class _Parser:
                     accepted=True,
                 )
             )
+        src = replace(self.source, text=text.strip()[:500])
         if self.commands == 0 and self.channel is Channel.PM:
-            src = replace(self.source, text=text.strip()[:500])
             self.result.warnings.append(
                 ParseWarning(codes.UNKNOWN_COMMAND, "no command in this message", self.sender, src)
             )
+        if truncated is not None:
+            message = (
+                f"{truncated} characters: only the first and the last {len(text) // 2} were read"
+            )
+            self.result.warnings.append(ParseWarning(TRUNCATED, message, self.sender, src))
+        if self.full:
+            message = f"more than {MAX_COMMANDS} commands: the rest of the message was not read"
+            self.result.warnings.append(ParseWarning(TRUNCATED, message, self.sender, src))
         return self.result
 
 
@@ -429,15 +490,21 @@ def parse_post(
     channel: Channel,
     source: Source | None = None,
     at: datetime | None = None,
+    max_chars: int | None = DEFAULT_MAX_CHARS,
 ) -> ParseResult:
     """Read every command in one post or PM (quotes, strikes, code and signatures dropped).
 
     Every form is read in every channel; what a channel may carry is the ruleset's decision.
+    At most `max_chars` characters of the text that counts are read (None: all of it).
     """
-    text = body.text(include_spoilers=grammar.count_spoilers)
+    text = strip_invisible(body.text(include_spoilers=grammar.count_spoilers))
     text = resolver.protect(drop_literal_quotes(text))
+    truncated = None
+    if max_chars is not None and len(text) > max_chars:
+        truncated, text = len(text), cap_text(text, max_chars)
     parser = _Parser(
         grammar, compiled(grammar), resolver, sender, channel, source or Source(channel), at
     )
-    parser.run(text.splitlines())
-    return parser.finish(text)
+    parser.lines = text.splitlines()
+    parser.run()
+    return parser.finish(text, truncated)

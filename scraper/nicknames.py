@@ -10,13 +10,15 @@ from enum import StrEnum
 
 from rapidfuzz import fuzz, process
 
-from scraper.normalize import Token, fold, name_key, tokens
+from scraper.normalize import fold, name_key, tokens
 from scraper.translit import is_latin, sound_key, to_cyrillic
 from scraper.wordforms import GROUPS, WordForms, declensions
 
 _MAX_SUGGESTIONS = 5
 _SUGGESTION_CUTOFF = 70.0
 _MIN_PREFIX = 2
+_MAX_WORD = 64
+"""Longer words are never a nickname's (a 60 KB «word» is not looked up at all)."""
 _PLACEHOLDER_BASE = 0xAC00
 """Punctuation-only nicks («???», «-_-») stand in the text as a run of one Hangul syllable
 each: a letter no Russian or English player types, of the nick's own length (offsets hold)."""
@@ -47,6 +49,25 @@ class NameMatch:
     """The text the name was read from, as written («Уставшего Скитальца»)."""
     exact: bool = False
     """The text spelt a roster name itself, not a word form or an alias."""
+
+    @property
+    def ok(self) -> bool:
+        return self.status is MatchStatus.OK
+
+
+@dataclass(frozen=True)
+class WordMatch:
+    """`NameResolver.match_words`: a name found at the start of a run of words."""
+
+    status: MatchStatus
+    name: str | None = None
+    candidates: tuple[str, ...] = ()
+    words: int = 0
+    """How many words the name took."""
+    head: int = 0
+    """When only the head of the first word named someone («Васю-мафа»): its length."""
+    suggestions: tuple[str, ...] = ()
+    exact: bool = False
 
     @property
     def ok(self) -> bool:
@@ -197,43 +218,67 @@ class NameResolver:
         toks = tokens(text)
         if not toks:
             return NameMatch(MatchStatus.UNKNOWN, rest=text)
-        hit, exact = self._strict([t.text for t in toks[: self._max_words]])
-        taken = toks
-        if hit is None and ("-" in toks[0].text or "'" in toks[0].text):
-            # «Васю-мафа»: try the word before the joiner on its own.
-            head_len = min(i for i in (toks[0].text.find("-"), toks[0].text.find("'")) if i > 0)
-            head = Token(toks[0].text[:head_len], toks[0].start, toks[0].start + head_len)
-            hit, exact = self._strict([head.text])
-            taken = [head]
-        if hit is None:
-            hit, exact = self._sound([t.text for t in toks[: self._max_words]]), False
-            taken = toks
-        if hit is None and self.lenient:
-            hit, exact = self._loose([t.text for t in toks[: self._max_words]]), False
-            taken = toks
-        if hit is None:
-            return NameMatch(MatchStatus.UNKNOWN, rest=text, suggestions=self._suggest(toks))
-        span, players = hit
-        end = taken[span - 1].end
-        found = tuple(self.roster[i] for i in sorted(players))
-        single = len(found) == 1
+        hit = self.match_words([t.text for t in toks[: self._max_words]])
+        if hit.status is MatchStatus.UNKNOWN:
+            return NameMatch(MatchStatus.UNKNOWN, rest=text, suggestions=hit.suggestions)
+        end = toks[0].start + hit.head if hit.head else toks[hit.words - 1].end
         return NameMatch(
-            MatchStatus.OK if single else MatchStatus.AMBIGUOUS,
-            name=found[0] if single else None,
-            candidates=found,
+            hit.status,
+            name=hit.name,
+            candidates=hit.candidates,
             consumed=end,
             rest=text[end:],
             matched=text[toks[0].start : end],
+            exact=hit.exact,
+        )
+
+    def match_words(self, words: Sequence[str]) -> WordMatch:
+        """The name opening a run of normalised words (at most `max_words` are looked at).
+
+        The matcher tokenises each line once and calls this at a word index, so finding a
+        name costs the same wherever it sits in a long line.
+        """
+        keys = [w for w in words[: self._max_words]]
+        if not keys:
+            return WordMatch(MatchStatus.UNKNOWN)
+        if len(keys[0]) > _MAX_WORD:
+            return WordMatch(MatchStatus.UNKNOWN)  # no nickname word is that long
+        head = 0
+        hit, exact = self._strict(keys)
+        if hit is None and ("-" in keys[0] or "'" in keys[0]):
+            # «Васю-мафа»: try the word before the joiner on its own.
+            head = min(i for i in (keys[0].find("-"), keys[0].find("'")) if i > 0)
+            hit, exact = self._strict([keys[0][:head]])
+        if hit is None:
+            head = 0
+            hit, exact = self._sound(keys), False
+        if hit is None and self.lenient:
+            hit, exact = self._loose(keys), False
+        if hit is None:
+            return WordMatch(MatchStatus.UNKNOWN, suggestions=self._suggest(keys))
+        span, players = hit
+        found = tuple(self.roster[i] for i in sorted(players))
+        single = len(found) == 1
+        return WordMatch(
+            MatchStatus.OK if single else MatchStatus.AMBIGUOUS,
+            name=found[0] if single else None,
+            candidates=found,
+            words=span,
+            head=head,
             exact=exact and single,
         )
+
+    @property
+    def max_words(self) -> int:
+        """The most words a roster name (or alias) has."""
+        return self._max_words
 
     def resolve(self, text: str) -> NameMatch:
         """Resolve a whole string as one name; trailing words make it unknown."""
         found = self.match_start(text)
         if found.status is not MatchStatus.UNKNOWN and tokens(found.rest):
-            return NameMatch(
-                MatchStatus.UNKNOWN, rest=text, suggestions=self._suggest(tokens(text))
-            )
+            words = [t.text for t in tokens(text)]
+            return NameMatch(MatchStatus.UNKNOWN, rest=text, suggestions=self._suggest(words))
         return found
 
     def _strict(self, keys: list[str]) -> tuple[_Hit | None, bool]:
@@ -306,11 +351,11 @@ class NameResolver:
                 return span, frozenset(players)
         return None
 
-    def _suggest(self, toks: list[Token]) -> tuple[str, ...]:
-        if not toks:
+    def _suggest(self, keys: Sequence[str]) -> tuple[str, ...]:
+        if not keys:
             return ()
         scores: dict[int, float] = defaultdict(float)
-        queries = {fold(toks[0].text), fold(" ".join(t.text for t in toks[: self._max_words]))}
+        queries = {fold(keys[0]), fold(" ".join(keys[: self._max_words]))}
         for query in queries:
             found = process.extract(
                 query,
@@ -322,7 +367,7 @@ class NameResolver:
             for _, score, i in found:
                 for player in self._fuzzy_players[i]:
                     scores[player] = max(scores[player], score)
-        first = fold(toks[0].text)
+        first = fold(keys[0])
         if len(first) >= _MIN_PREFIX:
             for entry in self._entries:
                 if len(entry.words) > 1 and first == "".join(fold(w[0]) for w in entry.words):

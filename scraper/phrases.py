@@ -17,8 +17,12 @@ def words_of(text: str) -> _Words:
     return tuple(lower(clean_line(text)).split())
 
 
-def _starts(words: _Words | list[str], pos: int, phrase: _Words) -> bool:
-    return tuple(words[pos : pos + len(phrase)]) == phrase
+def _starts(words: _Words | list[str], pos: int, phrase: _Words, end: int | None = None) -> bool:
+    """`phrase` opens `words` at `pos` and ends by `end` (a sentence's end, if given)."""
+    stop = pos + len(phrase)
+    if end is not None and stop > end:
+        return False
+    return tuple(words[pos:stop]) == phrase
 
 
 @dataclass(frozen=True)
@@ -49,42 +53,24 @@ class CompiledGrammar:
         no_lynch |= {w[1:] for w in no_lynch if len(w) > 1 and w[0] in grammar.prepositions}
         self._no_lynch = sorted(no_lynch, key=len, reverse=True)
 
-    def phrase_at(self, words: list[str], pos: int) -> Phrase | None:
+    def phrase_at(self, words: list[str], pos: int, end: int | None = None) -> Phrase | None:
         for phrase in self._phrases.get(words[pos], ()):
-            if _starts(words, pos, phrase.words):
+            if _starts(words, pos, phrase.words, end):
                 return phrase
         return None
 
-    def hedge_at(self, words: list[str], pos: int) -> bool:
-        return any(_starts(words, pos, h) for h in self._hedges)
+    def hedge_at(self, words: list[str], pos: int, end: int | None = None) -> bool:
+        return any(_starts(words, pos, h, end) for h in self._hedges)
 
-    def noun_at(self, text: str) -> tuple[int, tuple[str, ...]]:
-        """The action noun opening `text`, if any: (characters it takes, action ids)."""
-        words = words_of(text)
+    def noun_at(self, words: list[str], pos: int, end: int) -> tuple[int, tuple[str, ...]]:
+        """The action noun at `pos`, if any: (words it takes, action ids)."""
         for noun, actions in self._nouns:
-            if _starts(words, 0, noun):
-                return _chars_for(text, len(noun)), actions
+            if _starts(words, pos, noun, end):
+                return len(noun), actions
         return 0, ()
 
-    def no_lynch_at(self, text: str) -> bool:
-        words = words_of(text)
-        return any(_starts(words, 0, w) for w in self._no_lynch)
-
-
-def _chars_for(text: str, count: int) -> int:
-    """How many characters of `text` hold its first `count` words."""
-    seen = 0
-    in_word = False
-    for i, ch in enumerate(text):
-        if ch.isspace():
-            if in_word:
-                seen += 1
-                if seen == count:
-                    return i
-            in_word = False
-        else:
-            in_word = True
-    return len(text)
+    def no_lynch_at(self, words: list[str], pos: int, end: int) -> bool:
+        return any(_starts(words, pos, w, end) for w in self._no_lynch)
 
 
 _lock = threading.Lock()
