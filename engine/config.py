@@ -18,7 +18,16 @@ REVIEW_MODES = ("always", "warnings", "auto")
 """always: the host approves every phase; warnings: only phases with parse warnings; auto: never wait."""
 
 _TABLES = {
-    "game": {"ruleset", "title", "seed", "language", "review", "receipts", "vote_count"},
+    "game": {
+        "ruleset",
+        "title",
+        "seed",
+        "language",
+        "review",
+        "receipts",
+        "vote_count",
+        "max_post_chars",
+    },
     "board": {"engine", "url", "thread", "gm_user", "password"},
     "schedule": {"timezone", "deadlines", "start"},
     "options": None,
@@ -71,6 +80,9 @@ class GameConfig:
     deal: dict[str, int] = field(default_factory=dict)
     vote_count: timedelta | None = None
     """How often a vote count post goes to the thread during a phase (None: never)."""
+    max_post_chars: int | None = None
+    """Characters of one post or PM the parser reads (None: its default, 20 000); past it
+    the beginning and the end are read and the host gets a `truncated` warning."""
 
     def seats(self) -> list[Seat]:
         """The seating order with the host's roles; dead players start out of play."""
@@ -198,6 +210,7 @@ class _Checker:
         if review not in REVIEW_MODES:
             self.problem(f"[game] review: one of {', '.join(REVIEW_MODES)}", "game", "review")
         vote_count = self._vote_count()
+        max_post_chars = self._max_post_chars()
         password = self._password()
         schedule, start = self._schedule()
         players = self._players()
@@ -239,6 +252,7 @@ class _Checker:
             roles=roles,
             deal=deal,
             vote_count=vote_count,
+            max_post_chars=max_post_chars,
         )
 
     def _password(self) -> CredentialsRef | None:
@@ -277,6 +291,17 @@ class _Checker:
             else:
                 start = start.replace(tzinfo=schedule.tz) if start.tzinfo is None else start
         return schedule, start
+
+    def _max_post_chars(self) -> int | None:
+        value = self.get("game", "max_post_chars", int, None)
+        if value is not None and not 500 <= value <= 1_000_000:
+            self.problem(
+                f"[game] max_post_chars: a number of characters from 500 to 1000000, got {value}",
+                "game",
+                "max_post_chars",
+            )
+            return None
+        return value
 
     def _vote_count(self) -> timedelta | None:
         text = self.get("game", "vote_count", str, "off")

@@ -19,7 +19,7 @@ from engine.core.phases import Phase
 from engine.core.ruleset import PhaseInputs, Ruleset, Seat
 from engine.core.warnings import ParseWarning
 from forums.records import PostBody
-from scraper.matcher import parse_post
+from scraper.matcher import DEFAULT_MAX_CHARS, parse_post
 from scraper.nicknames import NameResolver
 
 
@@ -40,11 +40,18 @@ class GameSession:
     """Drives one game: open a phase, take commands, resolve at the deadline."""
 
     def __init__(
-        self, ruleset: Ruleset, state: GameState, aliases: Mapping[str, Sequence[str]] | None = None
+        self,
+        ruleset: Ruleset,
+        state: GameState,
+        aliases: Mapping[str, Sequence[str]] | None = None,
+        *,
+        max_post_chars: int | None = None,
     ):
         self.ruleset = ruleset
         self.state = state
         self.aliases = dict(aliases or {})
+        self.max_post_chars = max_post_chars or DEFAULT_MAX_CHARS
+        """Characters of one post or PM read (`[game] max_post_chars`)."""
         self.inputs: PhaseInputs | None = None
         self.log: PhaseLog | None = None
         self.history: list[PhaseLog] = []
@@ -131,6 +138,7 @@ class GameSession:
             channel=channel,
             source=source,
             at=at,
+            max_chars=self.max_post_chars,
         )
         kept = self.ruleset.keep_parse_warnings(channel, list(parsed.warnings))
         warnings: list[ParseWarning] = list(kept)

@@ -75,22 +75,31 @@ class _Run:
         return TextRun("".join(self.parts), *self.key)  # type: ignore[arg-type]
 
 
+_LINK_TEXT_DEPTH = 8
+"""Nested `[url]`s beyond this depth do not collect link text (their text stays in the body):
+a post of 10 000 nested openings must not append each word to 10 000 links."""
+
+
 @dataclass
 class _Renderer:
     runs: list[_Run] = field(default_factory=list)
-    stack: list[_Frame] = field(default_factory=list)
+    open_tags: dict[str, list[_Frame]] = field(default_factory=dict)
+    """Open frames by tag name, innermost last. Opening, closing and the flags of the text
+    written now cost the same however deep the nesting (no walk over every open tag)."""
     links: list[tuple[str | None, list[str]]] = field(default_factory=list)
     break_next: bool = False
     """A vote tag just ended: the text that follows starts on a new line."""
     _keys: dict[tuple[bool, bool], tuple[object, ...]] = field(default_factory=dict)
     """Flag tuples of the open tags (by bold, code), until a tag opens or closes."""
+    _quoted: int = 0
+    """How many leading runs a stray [/quote] has already made quoted."""
 
     def flags(self, *, bold: bool, code: bool) -> tuple[object, ...]:
         """The run flags of text written now, in `RUN_FLAGS` order."""
         key = self._keys.get((bold, code))
         if key is None:
-            names = {f.name for f in self.stack}
-            quotes = [f for f in self.stack if f.name in _QUOTE]
+            names = {name for name, frames in self.open_tags.items() if frames}
+            quotes = self.open_tags.get("quote")
             given: dict[str, object] = {  # a new flag of TextRun: one more line here
                 "quoted": bool(quotes),
                 "struck": bool(names & _STRIKE),
@@ -111,7 +120,7 @@ class _Renderer:
             if not text.startswith("\n"):
                 self.emit("\n")
         key = self.flags(bold=bold, code=code)
-        for frame in self.stack:
+        for frame in self.open_tags.get("url", ())[-_LINK_TEXT_DEPTH:]:
             if frame.link is not None:
                 self.links[frame.link][1].append(text)
         if self.runs and self.runs[-1].key == key:
@@ -133,36 +142,40 @@ class _Renderer:
         if name == "url":
             frame.link = len(self.links)
             self.links.append((_unquote(arg) if arg else None, []))
-        self.stack.append(frame)
+        self.open_tags.setdefault(name, []).append(frame)
         self._keys.clear()
         if name == "vote":
             self.emit("VOTE: ")
 
     def close(self, name: str) -> None:
-        for i in range(len(self.stack) - 1, -1, -1):
-            if self.stack[i].name == name:
-                del self.stack[i]
-                self._keys.clear()
-                if name == "list":
-                    self.start_line()
-                if name == "vote":
-                    self.break_next = True
-                return
+        frames = self.open_tags.get(name)
+        if frames:
+            frames.pop()
+            self._keys.clear()
+            if name == "list":
+                self.start_line()
+            if name == "vote":
+                self.break_next = True
+            return
         # A stray closing tag: dropped, as boards do once they give up matching it. A stray
         # [/quote] means the player deleted the opening tag: what came before it may be
         # someone else's words, so it is quoted (the reading that counts less).
         if name == "quote":
-            merged: list[_Run] = []
-            for run in self.runs:
+            # Runs before `_quoted` are quoted already: only the newer ones are rewritten, so
+            # a post of many stray closes is not re-read from its start at each one.
+            start = max(self._quoted - 1, 0)
+            tail = self.runs[start:]
+            del self.runs[start:]
+            for run in tail:
                 key = run.key
                 if not key[_QUOTED]:
                     key = (*key[:_QUOTED], True, *key[_QUOTED + 1 :])
                 # Quoting what came before can make neighbours alike: keep runs merged.
-                if merged and merged[-1].key == key:
-                    merged[-1].parts.extend(run.parts)
+                if self.runs and self.runs[-1].key == key:
+                    self.runs[-1].parts.extend(run.parts)
                 else:
-                    merged.append(_Run(key, list(run.parts)))
-            self.runs = merged
+                    self.runs.append(_Run(key, list(run.parts)))
+            self._quoted = len(self.runs)
 
     def body(self) -> PostBody:
         links = []

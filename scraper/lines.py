@@ -10,13 +10,15 @@ is linear on any input: no nested quantifiers, and each character class stops at
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from bisect import bisect_left
+from dataclasses import dataclass
 
 from scraper.normalize import BBCODE_TAG_RE, BBCODE_VOTE_RE, lower, strip_invisible
 
 _NOT_WORD_RE = re.compile(r"[^\w\s'\-]|_")
 _LOOSE_JOINER_RE = re.compile(r"(?<![^\W_])['\-]|['\-](?![^\W_])")
 _WORD_RE = re.compile(r"\S+")
+HAS_WORD_RE = re.compile(r"[^\W_]")
 # A run of closing punctuation followed by a space ends a sentence. The look-behind starts
 # each run at its first mark and the possessive run never backtracks: linear on "....".
 _SENTENCE_END_RE = re.compile(r"(?<![.!?…;])[.!?…;]++(?=\s)")
@@ -53,21 +55,21 @@ def _asks(line: str, start: int, end: int) -> bool:
     return False
 
 
-@dataclass
+@dataclass(slots=True)
 class Line:
     """A line's words (normalised like nicknames), where each sits, and its sentences."""
 
     raw: str
     blank: str
     """`raw` with leftover markup blanked (same length): colons and spacing as written."""
-    words: list[str] = field(default_factory=list)
-    starts: list[int] = field(default_factory=list)
-    ends: list[int] = field(default_factory=list)
-    sentence_of: list[int] = field(default_factory=list)
+    words: list[str]
+    starts: list[int]
+    ends: list[int]
+    sentence_of: list[int]
     """The sentence index of each word."""
-    sentence_end: list[int] = field(default_factory=list)
+    sentence_end: list[int]
     """Per sentence: the index of the first word after it."""
-    sentence_asks: list[bool] = field(default_factory=list)
+    sentence_asks: list[bool]
     """Per sentence: it ends with a question mark."""
     asks: bool = False
     """The whole line ends with a question mark."""
@@ -98,23 +100,80 @@ class Line:
 
 def read_line(raw: str) -> Line:
     """Tokenise one line once: words with offsets, sentences and their question marks."""
-    raw = strip_invisible(raw)
-    blank = _blank_tags(raw)
+    return read_text(raw).line(0)
+
+
+@dataclass(slots=True)
+class Text:
+    """A whole post tokenised in one pass; its lines become `Line`s only when asked for.
+
+    A post of 30 000 short lines costs one pass over its text plus a look at each word,
+    not a tokeniser run per line.
+    """
+
+    raw: str
+    blank: str
+    lines: list[str]
+    """The lines, without their line breaks."""
+    offsets: list[int]
+    """Where each line starts in `raw`."""
+    first_word: list[int]
+    """Per line, the index of its first word in `words`; one more entry closes the last."""
+    words: list[str]
+    starts: list[int]
+    ends: list[int]
+
+    def line(self, index: int) -> Line:
+        """Line `index` with its words, offsets into the line, and its sentences."""
+        base = self.offsets[index]
+        raw = self.lines[index]
+        lo, hi = self.first_word[index], self.first_word[index + 1]
+        line = Line(
+            raw,
+            self.blank[base : base + len(raw)],
+            self.words[lo:hi],
+            [at - base for at in self.starts[lo:hi]],
+            [at - base for at in self.ends[lo:hi]],
+            [],
+            [],
+            [],
+        )
+        _sentences(line)
+        return line
+
+
+def read_text(text: str) -> Text:
+    """Words of the whole text with their offsets, and which line each sits on."""
+    text = strip_invisible(text)
+    blank = _blank_tags(text) if "[" in text else text
     key = _LOOSE_JOINER_RE.sub(" ", _NOT_WORD_RE.sub(" ", lower(blank)))
-    line = Line(raw, blank)
-    for m in _WORD_RE.finditer(key):
-        line.words.append(m.group())
-        line.starts.append(m.start())
-        line.ends.append(m.end())
-    # Sentence ends, skipping abbreviations; each sentence keeps its closing punctuation.
+    pieces = text.splitlines(keepends=True) or [""]
+    lines = [piece.rstrip("\r\n\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029") for piece in pieces]
+    offsets, at = [], 0
+    for piece in pieces:
+        offsets.append(at)
+        at += len(piece)
+    matches = list(_WORD_RE.finditer(key))
+    starts = [m.start() for m in matches]
+    first = [bisect_left(starts, at) for at in offsets]
+    first.append(len(matches))
+    words = [m.group() for m in matches]
+    found = Text(text, blank, lines, offsets, first, words, starts, [m.end() for m in matches])
+    return found
+
+
+def _sentences(line: Line) -> None:
+    """Sentence ends, skipping abbreviations; each sentence keeps its closing punctuation."""
+    blank = line.blank
     bounds: list[int] = []
     start = 0
-    for m in _SENTENCE_END_RE.finditer(blank):
+    marks = any(mark in blank for mark in ".!?…;")
+    for m in _SENTENCE_END_RE.finditer(blank) if marks else ():
         if m.group() == "." and _abbreviation(blank, m.start(), start):
             continue
         bounds.append(m.end())
         start = m.end()
-    bounds.append(len(raw))
+    bounds.append(len(blank))
     sentence, prev = 0, 0
     for i, at in enumerate(line.starts):
         while at >= bounds[sentence]:
@@ -129,4 +188,3 @@ def read_line(raw: str) -> Line:
         prev = bounds[sentence]
         sentence += 1
     line.asks = _asks(blank, 0, len(blank))
-    return line

@@ -9,6 +9,7 @@ commands; past either, the host is told (`truncated`).
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
@@ -17,7 +18,7 @@ from engine.core.grammar import ArgKind, CommandForm, Grammar
 from engine.core.orders import Channel, Order, OrderKind, Source
 from engine.core.warnings import ParseWarning
 from forums.records import PostBody
-from scraper.lines import Line, read_line
+from scraper.lines import Line, Text, read_text
 from scraper.nicknames import MatchStatus, NameResolver
 from scraper.normalize import lower, strip_invisible
 from scraper.phrases import CompiledGrammar, Phrase, compiled
@@ -33,7 +34,6 @@ _SOURCE_TEXT = 1_000
 _VOTES = frozenset({OrderKind.VOTE, OrderKind.NO_LYNCH})
 _CONDITIONS = frozenset({"если", "if", "unless"})
 """Words that make what comes before them in a sentence a condition («голос за Васю, если…»)."""
-_SIGNATURE_RE = re.compile(r"^-- ?$")
 _POSSESSIVES = frozenset({"my", "your", "his", "her", "our", "their",
                           "мой", "твой", "его", "её", "ее", "наш", "ваш", "их", "свой"})  # fmt: skip
 """Right before a vote word, these make it a noun in talk: «мой голос на X в силе»."""
@@ -141,6 +141,7 @@ class _Parser:
     channel: Channel
     source: Source
     at: datetime | None
+    text: Text | None = None
     lines: list[str] = field(default_factory=list)
     result: ParseResult = field(default_factory=ParseResult)
     commands: int = 0
@@ -153,7 +154,8 @@ class _Parser:
         """Line `index` (0-based), tokenised on first use only."""
         line = self._read.get(index)
         if line is None:
-            line = self._read[index] = read_line(self.lines[index])
+            assert self.text is not None
+            line = self._read[index] = self.text.line(index)
         return line
 
     def sentences(self, index: int) -> _Sentences:
@@ -177,12 +179,27 @@ class _Parser:
     def run(self) -> None:
         # A signature opens once, at the end; a «--» line that comes back is a divider
         # between sections of the post (mafiascum 17378 #328 votes after its third).
-        dividers = sum(1 for raw in self.lines if _SIGNATURE_RE.match(raw)) > 1
-        for index, raw in enumerate(self.lines):
-            if _SIGNATURE_RE.match(raw) and not dividers:
-                break  # «-- » opens a signature typed into the post: nothing after it counts
-            if self.line(index) or self.full:
-                break  # the rest belonged to an anonymous message, or enough was read
+        signatures = [i for i, raw in enumerate(self.lines) if raw in ("--", "-- ")]
+        stop = signatures[0] if len(signatures) == 1 else len(self.lines)
+        # «-- » opens a signature typed into the post: nothing after it counts.
+        for index in self.phrase_lines():
+            if index >= stop or self.line(index) or self.full:
+                break  # past the signature, the rest was an anonymous message, or enough read
+
+    def phrase_lines(self) -> list[int]:
+        """The lines where some phrase of the grammar starts, in order (most lines of a long
+        post hold none: they are looked at word by word and never read further)."""
+        assert self.text is not None
+        words, first = self.text.words, self.text.first_word
+        opening = self.compiled.first_words
+        found: list[int] = []
+        for i in [i for i, word in enumerate(words) if word in opening]:
+            index = bisect_right(first, i) - 1
+            if found and found[-1] == index:
+                continue
+            if self.compiled.phrase_at(words, i, first[index + 1]) is not None:
+                found.append(index)
+        return found
 
     def line(self, index: int) -> bool:
         line = self.read(index)
@@ -505,6 +522,7 @@ def parse_post(
     parser = _Parser(
         grammar, compiled(grammar), resolver, sender, channel, source or Source(channel), at
     )
-    parser.lines = text.splitlines()
+    parser.text = read_text(text)
+    parser.lines = parser.text.lines
     parser.run()
     return parser.finish(text, truncated)

@@ -31,11 +31,10 @@ _SPACES_RE = re.compile(r"\s+")
 
 def lower(text: str) -> str:
     """Lowercase with ё→е and one apostrophe and hyphen, keeping the length (offsets stay valid)."""
-    out = []
-    for ch in text:
-        low = ch.lower()
-        out.append(low if len(low) == 1 else ch)
-    return "".join(out).translate(_CHAR_MAP)
+    low = text.lower()
+    if len(low) != len(text):  # «İ» lowers to two characters: keep such letters as they are
+        low = "".join(c if len(c := ch.lower()) == 1 else ch for ch in text)
+    return low.translate(_CHAR_MAP)
 
 
 def fold(text: str) -> str:

@@ -43,11 +43,16 @@ class CompiledGrammar:
                     by_first[words[0]].append(Phrase(words, form))
         # Longest phrase wins: «голосую за» over «голосую», «отмена голоса» over «отмена».
         self._phrases = {w: sorted(ps, key=lambda p: -len(p.words)) for w, ps in by_first.items()}
+        self.first_words = frozenset(self._phrases)
+        """Words that open some phrase: a line without one holds no command."""
         self._nouns = sorted(
             ((words_of(noun), actions) for noun, actions in grammar.action_nouns.items()),
             key=lambda item: -len(item[0]),
         )
-        self._hedges = [h for h in (words_of(h) for h in grammar.hedges) if h]
+        self._hedges: dict[str, list[_Words]] = defaultdict(list)
+        for hedge in (words_of(h) for h in grammar.hedges):
+            if hedge:
+                self._hedges[hedge[0]].append(hedge)
         no_lynch = {words_of(w) for w in grammar.no_lynch_words} - {()}
         # «голосую за мир»: the phrase already took «за», so «мир» alone must match too.
         no_lynch |= {w[1:] for w in no_lynch if len(w) > 1 and w[0] in grammar.prepositions}
@@ -60,7 +65,7 @@ class CompiledGrammar:
         return None
 
     def hedge_at(self, words: list[str], pos: int, end: int | None = None) -> bool:
-        return any(_starts(words, pos, h, end) for h in self._hedges)
+        return any(_starts(words, pos, h, end) for h in self._hedges.get(words[pos], ()))
 
     def noun_at(self, words: list[str], pos: int, end: int) -> tuple[int, tuple[str, ...]]:
         """The action noun at `pos`, if any: (words it takes, action ids)."""

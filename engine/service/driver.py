@@ -238,6 +238,7 @@ class GameDriver:
             aliases=self.aliases(),
             fixes=fixes,
             overrides=self.order_overrides(ph),
+            max_post_chars=self.config.max_post_chars,
         )
         log = replay.session.log
         assert replay.session.inputs is not None and log is not None

@@ -69,6 +69,7 @@ def replay_phase(
     aliases: Mapping[str, Sequence[str]] | None = None,
     fixes: Mapping[tuple[str, int | None], tuple[ParseWarning, str]] | None = None,
     overrides: Mapping[str, Order | None] | None = None,
+    max_post_chars: int | None = None,
 ) -> Replay:
     """Take `items` (posts and PMs after `since`) through the phase in arrival order.
 
@@ -88,7 +89,7 @@ def replay_phase(
 
     state = GameState.from_json(dict(state_before))
     state.phase = PhaseId.parse(phase)
-    session = GameSession(ruleset, state, aliases)
+    session = GameSession(ruleset, state, aliases, max_post_chars=max_post_chars)
     session.open_phase(opened_at, deadline)
     replay = Replay(session)
     for item in sorted(items, key=lambda i: (i.at, i.id)):

@@ -1,0 +1,86 @@
+"""A 60 KB crafted post in the thread (issue 10 item 2), driven as a host drives forumgm.
+
+Before the matcher read each line once, such a post took minutes per poll (60 KB of
+«vote Вася » 374 s) and outlived the game's lease. Now one poll reads it at once, the post
+is read up to `[game] max_post_chars` (its start and its end), and the host is told.
+"""
+
+from __future__ import annotations
+
+import time
+from datetime import datetime
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+import pytest
+from typer.testing import CliRunner
+
+from engine.app.cli import app
+from engine.config import ConfigError, parse_config
+from tests.service.helpers import GM, game_toml, local_board
+
+MSK = ZoneInfo("Europe/Moscow")
+NAMES = ["Вася", "Петя", "Маша", "Коля", "Оля"]
+# The question, tag and abbreviation attacks of the issue, one per line, then a last vote.
+ATTACK = (
+    "голосую за Васю " + "?" * 20_000 + "a\n" + "[a=" * 5_000 + "\n" + "A. " * 5_000 + "\n"
+    "[quote=" * 1_000 + "\n" + "." * 5_000 + "\n"
+)
+
+
+def test_a_60_kb_post_is_read_in_one_quick_poll_and_flagged(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'board.sqlite'}"
+    board, thread = local_board(url, NAMES)
+    path = tmp_path / "game.toml"
+    path.write_text(
+        game_toml(
+            url=url,
+            thread=thread,
+            players=NAMES,
+            ruleset="votecount",
+            review="warnings",
+            password="env:TEST_GM_PASSWORD",
+        ),
+        encoding="utf-8",
+    )
+    db = f"sqlite:///{tmp_path / 'store.sqlite'}"
+    runner = CliRunner(env={"TEST_GM_PASSWORD": "gm-secret", "COLUMNS": "200"})
+
+    def forumgm(now: str, *args: str) -> str:
+        result = runner.invoke(app, [*args, "--db", db], env={"FORUMGM_NOW": now})
+        assert result.exit_code == 0, result.output
+        return result.output
+
+    def gm_posts() -> list[str]:
+        return [p.body.full_text() for p in board.posts_after(thread, 0) if p.author == GM]
+
+    forumgm("2026-12-01T18:00+03:00", "game", "start", str(path))
+    forumgm("2026-12-01T18:01+03:00", "review", str(path), "--approve")
+    forumgm("2026-12-01T19:05+03:00", "run", str(path), "--once")
+    board.post_as("Маша", thread, "голос за Петю", at=datetime(2026, 12, 1, 20, tzinfo=MSK))
+    crafted = ATTACK + "бла " * 1_000 + "\nИтого: голос за Колю"
+    assert len(crafted) > 60_000
+    board.post_as("Оля", thread, crafted, at=datetime(2026, 12, 1, 21, tzinfo=MSK))
+    started = time.process_time()
+    forumgm("2026-12-01T22:00+03:00", "run", str(path), "--once")
+    assert time.process_time() - started < 30  # minutes before the matcher read lines once
+    review = forumgm("2026-12-01T22:01+03:00", "review", str(path))
+    assert "truncated" in review and "Оля" in review
+    votes = forumgm("2026-12-01T22:02+03:00", "votes", str(path))
+    assert "Коля" in votes  # the post's last line was read: the start and the end count
+    # At the deadline the results wait for the host, who has been told about the post.
+    out = forumgm("2026-12-02T19:01+03:00", "run", str(path), "--once")
+    assert "wait for the host" in out
+    assert len(gm_posts()) == 1  # the opening post only
+    forumgm("2026-12-02T19:02+03:00", "review", str(path), "--approve")
+    forumgm("2026-12-02T19:03+03:00", "run", str(path), "--once")
+    assert any("Коля" in text and "Петя" in text for text in gm_posts()[1:])
+
+
+def test_the_cap_is_a_game_option_with_a_clear_error() -> None:
+    base = game_toml(url="sqlite://", thread="1", players=NAMES, ruleset="votecount")
+    assert parse_config(base).max_post_chars is None
+    text = base.replace("[board]", "max_post_chars = 5000\n[board]")
+    assert parse_config(text).max_post_chars == 5000
+    with pytest.raises(ConfigError, match="max_post_chars: a number of characters"):
+        parse_config(base.replace("[board]", "max_post_chars = 10\n[board]"))
