@@ -13,6 +13,7 @@ from typing import Any
 from engine.core.ruleset import RulesError, Ruleset, Seat
 from engine.credentials import CredentialsError, CredentialsRef
 from engine.schedule import Schedule, ScheduleError
+from forums.guard import insecure_url
 
 REVIEW_MODES = ("always", "warnings", "auto")
 """always: the host approves every phase; warnings: only phases with parse warnings; auto: never wait."""
@@ -28,7 +29,7 @@ _TABLES = {
         "vote_count",
         "max_post_chars",
     },
-    "board": {"engine", "url", "thread", "gm_user", "password"},
+    "board": {"engine", "url", "thread", "gm_user", "password", "allow_insecure_http"},
     "schedule": {"timezone", "deadlines", "start"},
     "options": None,
     "players": {"players", "dead", "replacements", "aliases"},
@@ -83,6 +84,8 @@ class GameConfig:
     max_post_chars: int | None = None
     """Characters of one post or PM the parser reads (None: its default, 20 000); past it
     the beginning and the end are read and the host gets a `truncated` warning."""
+    allow_insecure_http: bool = False
+    """`[board] allow_insecure_http`: the host accepts an http:// board (password in clear)."""
 
     def seats(self) -> list[Seat]:
         """The seating order with the host's roles; dead players start out of play."""
@@ -211,6 +214,7 @@ class _Checker:
             self.problem(f"[game] review: one of {', '.join(REVIEW_MODES)}", "game", "review")
         vote_count = self._vote_count()
         max_post_chars = self._max_post_chars()
+        insecure = self._insecure_http()
         password = self._password()
         schedule, start = self._schedule()
         players = self._players()
@@ -239,6 +243,7 @@ class _Checker:
             receipts=self.get("game", "receipts", bool, True),
             engine=self.get("board", "engine", str),
             url=self.get("board", "url", str),
+            allow_insecure_http=insecure,
             thread=str(self.get("board", "thread", (str, int))),
             gm_user=self.get("board", "gm_user", str),
             password=password,
@@ -254,6 +259,14 @@ class _Checker:
             vote_count=vote_count,
             max_post_chars=max_post_chars,
         )
+
+    def _insecure_http(self) -> bool:
+        allowed = self.get("board", "allow_insecure_http", bool, False)
+        url = self.raw.get("board", {}).get("url")
+        refused = insecure_url(url, bool(allowed)) if isinstance(url, str) else None
+        if refused:
+            self.problem(refused, "board", "url")
+        return bool(allowed)
 
     def _password(self) -> CredentialsRef | None:
         text = self.get("board", "password", str)

@@ -15,6 +15,7 @@ from engine.app.board_options import (
     DEFAULT_PASSWORD_ENV,
     BoardMaker,
     Engine,
+    Insecure,
     PasswordEnv,
     Url,
     User,
@@ -100,6 +101,7 @@ def check(
     post_test: Annotated[
         bool, typer.Option("--post-test", help="Also post a test reply to the thread.")
     ] = False,
+    allow_insecure_http: Insecure = False,
 ) -> None:
     """Log in, read the first and last page of the thread and the inbox; post nothing
     unless --post-test."""
@@ -109,7 +111,9 @@ def check(
         out.print(message[0].upper() + message[1:] + ".")
         return typer.Exit(2)
 
-    board = open_board(engine, url, user, password_env, make_board, fail)
+    board = open_board(
+        engine, url, user, password_env, make_board, fail, allow_insecure_http=allow_insecure_http
+    )
     out.print(f"Checking {engine} board {url} as {user}")
     try:
         asyncio.run(_check(board, thread, post_test, out))

@@ -19,6 +19,14 @@ PasswordEnv = Annotated[
     str, typer.Option("--password-env", help="Environment variable holding the GM's password.")
 ]
 
+Insecure = Annotated[
+    bool,
+    typer.Option(
+        "--allow-insecure-http",
+        help="Allow a board at http:// (the GM's password then travels unencrypted).",
+    ),
+]
+
 BoardMaker = Callable[..., Board]
 
 
@@ -29,12 +37,20 @@ def open_board(
     password_env: str,
     maker: BoardMaker | None,
     fail: Callable[[str], typer.Exit],
+    *,
+    allow_insecure_http: bool = False,
 ) -> Board:
     """The named board with the password from the environment (never a flag or a file).
 
     `maker` is what tests inject to build the board over a mocked client; None uses the
-    engine registry. `fail` turns a problem into the command's exit.
+    engine registry. `fail` turns a problem into the command's exit. An `http://` URL
+    needs `allow_insecure_http` (forums.guard).
     """
+    from forums.guard import insecure_url
+
+    refused = insecure_url(url, allow_insecure_http)
+    if refused:
+        raise fail(refused)
     password = os.environ.get(password_env)
     if not password:
         raise fail(f"set the GM's password in the environment variable {password_env}")
@@ -44,6 +60,7 @@ def open_board(
 
     load_adapters()
     try:
-        return board_factory(engine)(url, user, password)
+        extra = {"allow_insecure_http": True} if allow_insecure_http else {}
+        return board_factory(engine)(url, user, password, **extra)
     except KeyError as exc:
         raise fail(str(exc.args[0])) from None

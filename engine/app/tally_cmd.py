@@ -18,6 +18,7 @@ from engine.app.board_options import (
     DEFAULT_PASSWORD_ENV,
     BoardMaker,
     Engine,
+    Insecure,
     PasswordEnv,
     Url,
     User,
@@ -261,9 +262,12 @@ def export(
     out: Annotated[
         Path | None, typer.Option("--out", help="Write here instead of standard output.")
     ] = None,
+    allow_insecure_http: Insecure = False,
 ) -> None:
     """Write the thread's posts as JSON Lines: number, id, user, user_id, time, content."""
-    board = open_board(engine, url, user, password_env, make_board, _fail)
+    board = open_board(
+        engine, url, user, password_env, make_board, _fail, allow_insecure_http=allow_insecure_http
+    )
     try:
         lines = asyncio.run(export_thread(board, thread))
     except BoardError as exc:

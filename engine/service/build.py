@@ -43,7 +43,9 @@ def make_board(
     factory = board_factory(config.engine)
     if config.engine == "local" and clock is not None:
         return factory(config.url, config.gm_user, password.reveal(), clock=clock)
-    return factory(config.url, config.gm_user, password.reveal())
+    # Adapters pin their requests to this URL (forums.guard); http:// only if the host said so.
+    extra = {"allow_insecure_http": True} if config.allow_insecure_http else {}
+    return factory(config.url, config.gm_user, password.reveal(), **extra)
 
 
 def make_driver(

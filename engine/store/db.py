@@ -9,6 +9,7 @@ from alembic.config import Config
 from sqlalchemy import Engine, create_engine, event
 
 from engine.store.store import Store
+from forums.guard import private_sqlite
 
 DEFAULT_URL = "sqlite:///forumgm.db"
 MIGRATIONS = "engine.store:migrations"
@@ -25,6 +26,7 @@ def _enable_sqlite_foreign_keys(dbapi_connection: Any, _record: Any) -> None:
 def make_engine(url: str = DEFAULT_URL, **kwargs: Any) -> Engine:
     engine = create_engine(url, **kwargs)
     if engine.dialect.name == "sqlite":
+        private_sqlite(engine.url.database)  # it holds marker keys and board sessions' traces
         event.listen(engine, "connect", _enable_sqlite_foreign_keys)
     return engine
 

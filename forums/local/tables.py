@@ -27,6 +27,8 @@ from sqlalchemy.engine import Dialect
 from sqlalchemy.pool import StaticPool
 from sqlalchemy.types import TypeDecorator
 
+from forums.guard import private_sqlite
+
 Clock = Callable[[], datetime]
 
 
@@ -38,7 +40,10 @@ def make_engine(url: str) -> Engine:
     if url.startswith("sqlite") and (url.rstrip("/") == "sqlite:" or ":memory:" in url):
         # An in-memory database lives in one connection; share it or each query sees a new one.
         return create_engine(url, poolclass=StaticPool, connect_args={"check_same_thread": False})
-    return create_engine(url)
+    engine = create_engine(url)
+    if engine.dialect.name == "sqlite":
+        private_sqlite(engine.url.database)  # password hashes; often the store's file too
+    return engine
 
 
 metadata = MetaData()

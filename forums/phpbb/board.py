@@ -90,6 +90,7 @@ class PhpbbBoard:
         form_min_age: float = 2.0,
         flood_wait: float = 15.0,
         flood_retries: int = 2,
+        allow_insecure_http: bool = False,
     ) -> None:
         self.base_url = base_url.rstrip("/") + "/"
         self.username = username
@@ -103,6 +104,7 @@ class PhpbbBoard:
             max_tries=max_tries,
             sleep=sleep,
             monotonic=(lambda: self._clock().timestamp()) if clock is not None else None,
+            allow_insecure_http=allow_insecure_http,
         )
         self.form_min_age = form_min_age
         self.flood_wait = flood_wait
@@ -131,6 +133,7 @@ class PhpbbBoard:
                 return self._logged_in(html, url)
             raise LayoutChanged(url, f"expected the login form, got a {kind.value} page")
         form = forms.parse_form(html, url, Selectors.login_form)
+        self.http.origin.check(form.action, "the login form (it would get the GM's password)")
         await self._age(fetched)
         data = form.data(
             username=self.username,
@@ -419,6 +422,7 @@ class PhpbbBoard:
         form, fetched = await self._form(path, params)
         floods = refetched = new_posts = 0
         while True:
+            self.http.origin.check(form.action, "the posting form")
             await self._age(fetched)
             response = await self.http.post(form.action, fields(form))
             if response.is_redirect:

@@ -3,15 +3,16 @@
 Every request of a board goes through one `PhpbbClient`: it spaces requests by
 `min_delay`, retries 429/5xx/timeouts with exponential backoff a bounded number of times
 (then `BoardUnavailable`), names forumgm in the User-Agent, and carries the session id in
-the URL when the board does not take our cookies. It never logs request bodies (the login
-POST carries the password) and logs URLs with the session id masked.
+the URL when the board does not take our cookies. It talks only to the configured board
+(`forums.guard`: a request or redirect elsewhere is `ForeignOrigin`, nothing sent), never
+logs request bodies (the login POST carries the password) and logs URLs with the session id
+masked.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import re
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from email.utils import parsedate_to_datetime
@@ -20,6 +21,7 @@ from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
 import httpx
 
 from forums.errors import BoardUnavailable
+from forums.guard import BoardOrigin, redact
 
 log = logging.getLogger("forums.phpbb")
 
@@ -33,12 +35,7 @@ RETRY_STATUSES = frozenset({429, 500, 502, 503, 504, 520, 521, 522, 523, 524})
 # said outright that it did not take it (429, 503) or the connection never opened.
 POST_RETRY_STATUSES = frozenset({429, 503})
 
-_SID_IN_TEXT = re.compile(r"(sid=)[0-9a-f]{8,}")
-
-
-def redact(url: str) -> str:
-    """A URL fit for logs: the session id masked."""
-    return _SID_IN_TEXT.sub(r"\1…", url)
+__all__ = ["PhpbbClient", "redact"]
 
 
 class PhpbbClient:
@@ -57,12 +54,14 @@ class PhpbbClient:
         sleep: Sleep | None = None,
         monotonic: Monotonic | None = None,
         user_agent: str = USER_AGENT,
+        allow_insecure_http: bool = False,
     ) -> None:
         if max_tries < 1:
             raise ValueError("max_tries must be at least 1")
         self.base_url = base_url.rstrip("/") + "/"
+        self.origin = BoardOrigin.parse(self.base_url, allow_insecure_http=allow_insecure_http)
         self._owns_client = client is None
-        self.http = client or httpx.AsyncClient(timeout=timeout)
+        self.http = self.origin.pin(client or httpx.AsyncClient(timeout=timeout))
         self.http.headers["User-Agent"] = user_agent
         self.min_delay = min_delay
         self.max_tries = max_tries

@@ -99,5 +99,12 @@ def make_board(fake: Any, time: Any | None = None) -> PhpbbBoard:
     """The adapter on the fake board; its clock is the capture's, so «Сегодня» reads right."""
     time = time or FakeTime()
     return PhpbbBoard(
-        BASE, USER, PASSWORD, client=fake.client(), tz=MOSCOW, clock=time, sleep=time.sleep
+        BASE,
+        USER,
+        PASSWORD,
+        client=fake.client(),
+        tz=MOSCOW,
+        clock=time,
+        sleep=time.sleep,
+        allow_insecure_http=True,  # the saved board is served at http://127.0.0.1
     )

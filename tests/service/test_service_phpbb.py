@@ -48,6 +48,7 @@ receipts = false
 [board]
 engine = "phpbb"
 url = "http://127.0.0.1:8081/"
+allow_insecure_http = true  # the saved board is served at http://127.0.0.1
 thread = "2"
 gm_user = "Ведущий"
 password = "env:FORUMGM_TEST_GM"

@@ -57,6 +57,7 @@ def make(fake: FakePhpbb, time: FakeTime | None = None, **options: Any) -> Phpbb
         tz=options.pop("tz", MOSCOW),
         clock=time,
         sleep=time.sleep,
+        allow_insecure_http=options.pop("allow_insecure_http", True),
         **options,
     )
 

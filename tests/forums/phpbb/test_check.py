@@ -39,14 +39,34 @@ def fake(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakePhpbb]:
 
     def make(engine: str, url: str, user: str, password: str) -> PhpbbBoard:
         assert engine == "phpbb"
-        return PhpbbBoard(url, user, password, client=fake.client(), clock=time, sleep=time.sleep)
+        return PhpbbBoard(
+            url,
+            user,
+            password,
+            client=fake.client(),
+            clock=time,
+            sleep=time.sleep,
+            allow_insecure_http=True,
+        )
 
     monkeypatch.setattr(board_cmd, "make_board", make)
     monkeypatch.setenv("FORUMGM_GM_PASSWORD", PASSWORD)
     yield fake
 
 
-ARGS = ["board", "check", "--engine", "phpbb", "--url", BASE, "--user", USER, "--thread", "2"]
+ARGS = [
+    "board",
+    "check",
+    "--engine",
+    "phpbb",
+    "--url",
+    BASE,
+    "--user",
+    USER,
+    "--thread",
+    "2",
+    "--allow-insecure-http",
+]
 
 
 def test_check_prints_a_readable_report_and_posts_nothing(fake: FakePhpbb) -> None:

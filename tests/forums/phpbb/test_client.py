@@ -21,6 +21,7 @@ def client(fake: FakePhpbb, time: FakeTime, **options: float) -> PhpbbClient:
         client=fake.client(),
         sleep=time.sleep,
         monotonic=lambda: time().timestamp(),
+        allow_insecure_http=True,  # the saved board is served at http://127.0.0.1
         **options,  # type: ignore[arg-type]
     )
 
@@ -75,7 +76,7 @@ def test_a_post_that_reached_the_board_is_not_repeated() -> None:
 
 
 def test_sid_goes_into_urls_only_when_the_board_wants_it() -> None:
-    http = PhpbbClient(BASE, client=httpx.AsyncClient())
+    http = PhpbbClient(BASE, client=httpx.AsyncClient(), allow_insecure_http=True)
     http.sid = "0123456789abcdef0123456789abcdef"
     assert http.url("viewtopic.php", {"t": 2}) == f"{BASE}viewtopic.php?t=2"
     http.sid_in_urls = True

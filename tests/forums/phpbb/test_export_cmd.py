@@ -18,7 +18,18 @@ from forums.phpbb import PhpbbBoard
 
 runner = CliRunner()
 TRUTH: dict[str, Any] = json.loads((FIXTURES / "thread_truth.json").read_text(encoding="utf-8"))
-ARGS = ["export", "--engine", "phpbb", "--url", BASE, "--user", USER, "--thread", "2"]
+ARGS = [
+    "export",
+    "--engine",
+    "phpbb",
+    "--url",
+    BASE,
+    "--user",
+    USER,
+    "--thread",
+    "2",
+    "--allow-insecure-http",
+]
 
 
 @pytest.fixture(params=["ru", "en"])
@@ -28,7 +39,15 @@ def fake(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Ite
 
     def make(engine: str, url: str, user: str, password: str) -> PhpbbBoard:
         assert engine == "phpbb"
-        return PhpbbBoard(url, user, password, client=fake.client(), clock=time, sleep=time.sleep)
+        return PhpbbBoard(
+            url,
+            user,
+            password,
+            client=fake.client(),
+            clock=time,
+            sleep=time.sleep,
+            allow_insecure_http=True,
+        )
 
     monkeypatch.setattr(tally_cmd, "make_board", make)
     monkeypatch.setenv("FORUMGM_GM_PASSWORD", PASSWORD)

@@ -1,0 +1,63 @@
+"""Issue 10 §3 as a host meets it: http:// boards need consent, the store is private.
+
+Through the CLI with a game file in a temporary folder: a plain http:// board is refused by
+`game validate` and `board check` unless the host allows it, and the SQLite store (with the
+marker keys) and the local board's file are created readable by their owner only.
+"""
+
+from __future__ import annotations
+
+import stat
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from engine.app.cli import app
+from tests.service.helpers import game_toml, local_board
+
+runner = CliRunner(env={"COLUMNS": "200"})
+PLAYERS = ["Вася", "Петя", "Маша", "Коля", "Оля"]
+ROLES = {"Вася": "commissar", "Петя": "mafioso", "Маша": "doctor", "Коля": "citizen"}
+
+
+def _web_game(tmp_path: Path, url: str, extra: str = "") -> Path:
+    text = game_toml(url=url, thread="2", players=PLAYERS, roles={**ROLES, "Оля": "citizen"})
+    text = text.replace('engine = "local"', 'engine = "phpbb"')
+    text = text.replace(f'url = "{url}"', f'url = "{url}"\n{extra}')
+    path = tmp_path / "game.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_an_http_board_is_refused_unless_the_host_allows_it(tmp_path: Path) -> None:
+    path = _web_game(tmp_path, "http://forum.example/")
+    result = runner.invoke(app, ["game", "validate", str(path)])
+    assert result.exit_code == 1
+    assert "unencrypted" in result.output and "allow_insecure_http = true" in result.output
+    path = _web_game(tmp_path, "http://forum.example/", "allow_insecure_http = true")
+    assert runner.invoke(app, ["game", "validate", str(path)]).exit_code == 0
+    secure = _web_game(tmp_path, "https://forum.example/")
+    assert runner.invoke(app, ["game", "validate", str(secure)]).exit_code == 0
+
+
+def test_board_check_refuses_http_before_any_request(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("FORUMGM_GM_PASSWORD", "pw")
+    args = ["board", "check", "--url", "http://forum.example/", "--user", "GM", "--thread", "2"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2 and "--allow-insecure-http" in result.output
+
+
+def test_the_store_and_the_local_board_are_private_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    board_file, store_file = tmp_path / "board.sqlite", tmp_path / "store.sqlite"
+    _board, thread = local_board(f"sqlite:///{board_file}", PLAYERS)
+    path = tmp_path / "game.toml"
+    text = game_toml(url=f"sqlite:///{board_file}", thread=thread, players=PLAYERS, roles=ROLES)
+    path.write_text(text.replace("[roles]", '[roles]\n"Оля" = "citizen"'), encoding="utf-8")
+    monkeypatch.setenv("UNUSED", "gm-secret")
+    result = runner.invoke(app, ["game", "start", str(path), "--db", f"sqlite:///{store_file}"])
+    assert result.exit_code == 0, result.output
+    for created in (board_file, store_file):
+        assert stat.S_IMODE(created.stat().st_mode) == 0o600, created
