@@ -23,6 +23,9 @@ because vote counting depends on them):
 - `[quote=Name]`, `[quote="Name"]`, phpBB's `[quote="Name" post_id=1 time=2]` and
   XenForo's `[QUOTE="Name, post: 1, member: 2"]` all give the author `Name`; nested quotes
   carry the author of the innermost quote (None when it has no name).
+- `[color]` white or near-white, `[size=0]`/`[size=1]` and tiny sizes with a unit, and text
+  inside a right-to-left override (U+202E … U+202C) are `hidden` (`forums.visibility`);
+  bidi control characters are dropped from the text.
 - Unknown tags are kept as literal text. Tag names are case-insensitive.
 """
 
@@ -33,6 +36,7 @@ from dataclasses import dataclass, field
 from itertools import groupby
 
 from forums.records import RUN_FLAGS, Link, PostBody, TextRun
+from forums.visibility import invisible_color, reading_order_pieces, tiny_size
 
 _TAG = re.compile(r"\[(/?)(\*|[A-Za-z]+)((?:=|\s)[^\[\]]*)?\]")
 _UNVOTE_BODY = re.compile(r"([^\[\]]*)\[/unvote\]", re.IGNORECASE)
@@ -59,6 +63,8 @@ class _Frame:
     arg: str | None
     link: int | None = None
     """Index into the links being collected, for `[url]` frames."""
+    hidden: bool = False
+    """A `[color]` or `[size]` a reader cannot read (`forums.visibility`)."""
 
 
 _QUOTED = RUN_FLAGS.index("quoted")
@@ -89,14 +95,18 @@ class _Renderer:
     links: list[tuple[str | None, list[str]]] = field(default_factory=list)
     break_next: bool = False
     """A vote tag just ended: the text that follows starts on a new line."""
-    _keys: dict[tuple[bool, bool], tuple[object, ...]] = field(default_factory=dict)
-    """Flag tuples of the open tags (by bold, code), until a tag opens or closes."""
+    _keys: dict[tuple[bool, bool, bool], tuple[object, ...]] = field(default_factory=dict)
+    """Flag tuples of the open tags (by bold, code, reversed), until a tag opens or closes."""
+    _hiding: int = 0
+    """Open `[color]`/`[size]` frames that hide their text."""
+    _bidi: list[int] = field(default_factory=list)
+    """Open bidi embeddings and overrides (1: right-to-left override), to the line's end."""
     _quoted: int = 0
     """How many leading runs a stray [/quote] has already made quoted."""
 
-    def flags(self, *, bold: bool, code: bool) -> tuple[object, ...]:
+    def flags(self, *, bold: bool, code: bool, reversed_: bool = False) -> tuple[object, ...]:
         """The run flags of text written now, in `RUN_FLAGS` order."""
-        key = self._keys.get((bold, code))
+        key = self._keys.get((bold, code, reversed_))
         if key is None:
             names = {name for name, frames in self.open_tags.items() if frames}
             quotes = self.open_tags.get("quote")
@@ -107,9 +117,10 @@ class _Renderer:
                 "spoiler": bool(names & _SPOILER),
                 "code": code,
                 "quote_author": _quote_author(quotes[-1].arg) if quotes else None,
+                "hidden": reversed_ or self._hiding > 0,
             }
             key = tuple(given.get(name, _DEFAULT_FLAGS[name]) for name in RUN_FLAGS)
-            self._keys[(bold, code)] = key
+            self._keys[(bold, code, reversed_)] = key
         return key
 
     def emit(self, text: str, *, bold: bool = False, code: bool = False) -> None:
@@ -119,14 +130,15 @@ class _Renderer:
             self.break_next = False
             if not text.startswith("\n"):
                 self.emit("\n")
-        key = self.flags(bold=bold, code=code)
-        for frame in self.open_tags.get("url", ())[-_LINK_TEXT_DEPTH:]:
-            if frame.link is not None:
-                self.links[frame.link][1].append(text)
-        if self.runs and self.runs[-1].key == key:
-            self.runs[-1].parts.append(text)
-        else:
-            self.runs.append(_Run(key, [text]))
+        for piece, reversed_ in reading_order_pieces(text, self._bidi):
+            key = self.flags(bold=bold, code=code, reversed_=reversed_)
+            for frame in self.open_tags.get("url", ())[-_LINK_TEXT_DEPTH:]:
+                if frame.link is not None:
+                    self.links[frame.link][1].append(piece)
+            if self.runs and self.runs[-1].key == key:
+                self.runs[-1].parts.append(piece)
+            else:
+                self.runs.append(_Run(key, [piece]))
 
     def at_line_start(self) -> bool:
         return not self.runs or self.runs[-1].parts[-1].endswith("\n")
@@ -139,6 +151,12 @@ class _Renderer:
         if name in {"vote", "list"}:
             self.start_line()
         frame = _Frame(name, arg)
+        if arg is not None and (
+            (name == "color" and invisible_color(arg))
+            or (name == "size" and tiny_size(arg, bare_is_scale=True))
+        ):
+            frame.hidden = True
+            self._hiding += 1
         if name == "url":
             frame.link = len(self.links)
             self.links.append((_unquote(arg) if arg else None, []))
@@ -150,7 +168,7 @@ class _Renderer:
     def close(self, name: str) -> None:
         frames = self.open_tags.get(name)
         if frames:
-            frames.pop()
+            self._hiding -= frames.pop().hidden
             self._keys.clear()
             if name == "list":
                 self.start_line()

@@ -21,6 +21,9 @@ class TextRun:
     code: bool = False
     signature: bool = False
     quote_author: str | None = None
+    hidden: bool = False
+    """Shown so that a reader cannot read it: white or near-white, tiny, or reversed by a
+    bidi override (`forums.visibility`). Commands only hidden text gives are held."""
 
 
 RUN_FLAGS: tuple[str, ...] = tuple(f.name for f in fields(TextRun) if f.name != "text")
@@ -61,6 +64,7 @@ class PostBody:
         include_spoilers: bool = False,
         include_code: bool = False,
         include_signature: bool = False,
+        include_hidden: bool = True,
     ) -> str:
         """The text that remains once the excluded kinds of runs are dropped."""
         return "".join(
@@ -71,6 +75,7 @@ class PostBody:
             and (include_spoilers or not r.spoiler)
             and (include_code or not r.code)
             and (include_signature or not r.signature)
+            and (include_hidden or not r.hidden)
         )
 
     def full_text(self) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections import Counter
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
@@ -55,7 +56,7 @@ _FUNCTION_WORDS = frozenset({
 })  # fmt: skip
 """English words that cannot start a nick after «vote»: «that vote is terrible», «vote count»."""
 _LITERAL_QUOTE_RE = re.compile(r"\[(/?)quote(?:=[^\]\[\n]*)?\]", re.IGNORECASE)
-TRUNCATED = "truncated"
+TRUNCATED = codes.TRUNCATED
 
 
 def drop_literal_quotes(text: str) -> str:
@@ -513,16 +514,39 @@ def parse_post(
 
     Every form is read in every channel; what a channel may carry is the ruleset's decision.
     At most `max_chars` characters of the text that counts are read (None: all of it).
+    What readers see counts; a command that only hidden text gives (`TextRun.hidden`) is
+    not taken but held for the host as a `hidden_text` warning naming its targets.
     """
-    text = strip_invisible(body.text(include_spoilers=grammar.count_spoilers))
-    text = resolver.protect(drop_literal_quotes(text))
-    truncated = None
-    if max_chars is not None and len(text) > max_chars:
-        truncated, text = len(text), cap_text(text, max_chars)
-    parser = _Parser(
-        grammar, compiled(grammar), resolver, sender, channel, source or Source(channel), at
-    )
-    parser.text = read_text(text)
-    parser.lines = parser.text.lines
-    parser.run()
-    return parser.finish(text, truncated)
+    src = source or Source(channel)
+
+    def read(text: str) -> ParseResult:
+        text = resolver.protect(drop_literal_quotes(strip_invisible(text)))
+        truncated = None
+        if max_chars is not None and len(text) > max_chars:
+            truncated, text = len(text), cap_text(text, max_chars)
+        parser = _Parser(grammar, compiled(grammar), resolver, sender, channel, src, at)
+        parser.text = read_text(text)
+        parser.lines = parser.text.lines
+        parser.run()
+        return parser.finish(text, truncated)
+
+    spoilers = grammar.count_spoilers
+    visible = read(body.text(include_spoilers=spoilers, include_hidden=False))
+    if not any(r.hidden and r.text.strip() for r in body.runs):
+        return visible
+    seen = Counter(_key(o) for o in visible.orders)
+    for order in read(body.text(include_spoilers=spoilers)).orders:
+        if seen[_key(order)] > 0:
+            seen[_key(order)] -= 1
+            continue
+        what = order.action or ("vote" if order.is_vote else order.kind.value)
+        names = ", ".join(order.targets) or what
+        message = f"{what}: «{names}» is written in text readers cannot see; not taken"
+        visible.warnings.append(
+            ParseWarning(codes.HIDDEN_TEXT, message, sender, order.source, order.targets, what)
+        )
+    return visible
+
+
+def _key(order: Order) -> tuple[object, ...]:
+    return (order.kind, order.action, order.targets)

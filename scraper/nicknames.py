@@ -85,6 +85,7 @@ class _Entry:
     """Empty when the name must not be folded (a look-alike twin is on the roster)."""
     sound_forms: tuple[WordForms, ...] = ()
     """The sound keys of every form of every word (transliteration, `scraper.translit`)."""
+    alias: bool = False
 
     def fits(self, keys: Sequence[str], group: str, folded: bool) -> bool:
         table = self.folded_forms if folded else self.forms
@@ -147,6 +148,7 @@ class NameResolver:
             },
         }
         keys = [name_key(n) for n in self.roster]
+        self._folded_keys = [fold(k) for k in keys]
         folded_owners: dict[str, set[str]] = defaultdict(set)
         for key in keys:
             folded_owners[fold(key)].add(key)
@@ -173,7 +175,8 @@ class NameResolver:
                 forms = tuple(declensions(w) for w in words)
                 folded_forms = tuple(_folded(f) for f in forms) if foldable else ()
                 sounds = tuple(_sounds(w, f) for w, f in zip(words, forms, strict=True))
-                self._entries.append(_Entry(player, words, forms, folded_forms, sounds))
+                alias = tier is sources[1]
+                self._entries.append(_Entry(player, words, forms, folded_forms, sounds, alias))
             self._exact.append((plain, folded))
         self._max_words = max((len(e.words) for e in self._entries), default=1)
         self._first: tuple[dict[str, set[tuple[int, str]]], dict[str, set[tuple[int, str]]]] = (
@@ -291,18 +294,29 @@ class NameResolver:
                     if owners:
                         hits.append((span, -(2 * tier + fold_tier), frozenset(owners)))
                         break
+        declined: dict[int, set[int]] = defaultdict(set)
+        """Roster names (not aliases) whose word forms spell the keys, by span."""
         for fold_tier, ks in enumerate((keys, folded_keys)):
             best: dict[int, set[int]] = defaultdict(set)
             for n, group in self._first[fold_tier].get(ks[0], ()):
                 entry = self._entries[n]
                 if entry.fits(ks, group, bool(fold_tier)):
                     best[len(entry.words)].add(entry.player)
+                    if not fold_tier and not entry.alias and group != "nomn":
+                        declined[len(entry.words)].add(entry.player)
             if best:
                 span = max(best)
                 hits.append((span, -(4 + fold_tier), frozenset(best[span])))
         if not hits:
             return None, False
         best_span, neg_tier, players = max(hits, key=lambda h: (h[0], h[1]))
+        others = declined.get(best_span, set()) - players if neg_tier == 0 else set()
+        spelt = fold(" ".join(keys[:best_span]))
+        others = {p for p in others if self._folded_keys[p] != spelt}  # look-alike twins
+        if others:
+            # «Васю» spells the player Васю and a form of Вася: a player who signed up as
+            # a declined form of another's name must not capture that player's votes.
+            return (best_span, players | others), False
         return (best_span, players), neg_tier > -2
 
     def _sound(self, keys: list[str]) -> _Hit | None:

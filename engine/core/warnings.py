@@ -24,6 +24,10 @@ NOT_ALLOWED = "not_allowed"
 THREAD_ORDER_IGNORED = "thread_order_ignored"
 PM_VOTE_IGNORED = "pm_vote_ignored"
 THREAD_VOTE_IGNORED = "thread_vote_ignored"
+HIDDEN_TEXT = "hidden_text"
+"""A command only text readers cannot see gives (white, tiny, reversed): held for the host."""
+TRUNCATED = "truncated"
+"""A post longer than the game reads (`[game] max_post_chars`) or with too many commands."""
 
 
 @dataclass(frozen=True)

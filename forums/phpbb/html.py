@@ -35,6 +35,7 @@ from urllib.parse import urljoin
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from forums.records import RUN_FLAGS, Link, PostBody, TextRun
+from forums.visibility import invisible_color, reading_order_pieces, tiny_size
 
 __all__ = ["concat_bodies", "html_to_postbody", "quote_author_from_cite"]
 
@@ -169,8 +170,13 @@ class _Flags:
     code: bool = False
     signature: bool = False
     quote_author: str | None = None
+    hidden: bool = False
     pre: bool = False
     links: tuple[int, ...] = ()
+    pale: bool = False
+    """The text's colour cannot be read on a white page (an inner colour may undo it)."""
+    tiny: bool = False
+    """The text's size is too small to read (an inner size may undo it)."""
     key: tuple[object, ...] = field(init=False, compare=False, repr=False)
     """The run flags as a tuple: text under equal keys merges into one run."""
 
@@ -191,6 +197,8 @@ class _Out:
     """Any text written yet."""
     _key: tuple[object, ...] | None = None
     _parts: list[str] = field(default_factory=list)
+    bidi: list[int] = field(default_factory=list)
+    """Open bidi embeddings and overrides in the text (`forums.visibility`)."""
 
     def _flush(self) -> None:
         if self._key is not None:
@@ -249,6 +257,7 @@ class _Out:
     def line_start_break(self, flags: _Flags) -> None:
         """Start a new line unless at one already (block boundaries)."""
         self.pending_space = None
+        self.bidi.clear()  # a block ends the paragraph, and the bidi overrides in it
         if self.started and not self.line_start:
             self._append("\n", flags)
 
@@ -286,6 +295,38 @@ def _is_bold_style(style: str) -> bool:
 
 def _is_hidden_style(style: str) -> bool:
     return "display:none" in style or "visibility:hidden" in style
+
+
+def _style_value(style: str, name: str) -> str | None:
+    """The value of one property of a lowercased, space-free inline style."""
+    for part in style.split(";"):
+        key, _, value = part.partition(":")
+        if key == name:
+            return value.removesuffix("!important")
+    return None
+
+
+def _visibility(tag: str, attributes: dict[str, str | None], style: str, flags: _Flags) -> _Flags:
+    """Colour, size and direction of an element: text a reader cannot read is `hidden`."""
+    color = _style_value(style, "color") if style else None
+    if color is None and tag == "font":
+        color = (attributes.get("color") or "").lower() or None
+    size = _style_value(style, "font-size") if style else None
+    opacity = _style_value(style, "opacity") if style else None
+    reversed_ = (tag == "bdo" and (attributes.get("dir") or "").lower() == "rtl") or (
+        "bidi-override" in style and _style_value(style, "direction") == "rtl"
+    )
+    if color is None and size is None and opacity is None and not reversed_:
+        return flags
+    pale, tiny = flags.pale, flags.tiny
+    if color is not None:
+        pale = invisible_color(color)
+    if opacity is not None and opacity.replace(".", "", 1).isdigit():
+        pale = pale or float(opacity) < 0.2
+    if size is not None:
+        tiny = tiny_size(size, bare_is_scale=False)
+    hidden = pale or tiny or reversed_ or (flags.hidden and not (flags.pale or flags.tiny))
+    return replace(flags, pale=pale, tiny=tiny, hidden=hidden)
 
 
 def _is_inline_style(style: str) -> bool:
@@ -350,7 +391,8 @@ def _walk(root: LexborNode, out: _Out, base: _Flags) -> None:
             continue
         tag = node.tag or ""
         if tag == "-text":
-            out.text(node.text(deep=False) or "", flags)
+            for piece, reversed_ in reading_order_pieces(node.text(deep=False) or "", out.bidi):
+                out.text(piece, replace(flags, hidden=True) if reversed_ else flags)
             continue
         if tag.startswith("-") or tag in _DROP:
             continue
@@ -398,6 +440,7 @@ def _walk(root: LexborNode, out: _Out, base: _Flags) -> None:
             or "hidden" in attributes
         ):
             new = replace(new, spoiler=True)
+        new = _visibility(tag, attributes, style, new)
         if tag in _CODE_TAGS or classes & _CODEBOX_CLASSES:
             new = replace(new, code=True)
         if tag in {"pre", "code", "textarea"} or "white-space:pre" in style:

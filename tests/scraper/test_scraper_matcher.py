@@ -172,9 +172,17 @@ def test_ambiguous_target(parse: Parse) -> None:
     )
 
 
+def test_a_nick_spelt_like_a_form_of_another_is_ambiguous(parse: Parse) -> None:
+    for text in ("выстрел Кота", "выстрел в Кота"):
+        result = parse(text)
+        assert result.orders == []
+        assert [(w.code, w.choices) for w in result.warnings] == [
+            (codes.AMBIGUOUS_TARGET, ("Кот", "Кота"))
+        ]
+    assert parse("выстрел в Кота", sender="Петя").warnings[0].source is not None
+
+
 def test_exact_nick_wins_in_a_command(parse: Parse) -> None:
-    assert parse("выстрел Кота").orders[0].targets == ("Кота",)
-    assert parse("выстрел в Кота").orders[0].targets == ("Кота",)
     assert parse("выстрел в Уставшего Скитальца").orders[0].targets == ("Уставший Скиталец",)
     assert parse("голос за Law'а").orders[0].targets == ("Law",)
 

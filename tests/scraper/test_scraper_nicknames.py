@@ -79,11 +79,27 @@ def test_normalisation(resolver: NameResolver, text: str, name: str) -> None:
     assert resolver.resolve(text).name == name
 
 
-def test_exact_match_wins_over_a_declined_form(resolver: NameResolver) -> None:
+def test_a_name_that_is_a_form_of_another_name_is_ambiguous(resolver: NameResolver) -> None:
+    # Issue 10.5: a player who signs up as «Кота» must not capture the votes for «Кот».
     found = resolver.match_start("Кота")
-    assert found.name == "Кота"
-    assert found.exact
+    assert found.status is MatchStatus.AMBIGUOUS
+    assert found.candidates == ("Кот", "Кота")
     assert resolver.match_start("Кот").name == "Кот"
+    assert resolver.match_start("Коту").name == "Кот"
+
+
+@pytest.mark.parametrize(
+    ("roster", "text", "both"),
+    [
+        (["Вася", "Васю", "Петя"], "Васю", ("Вася", "Васю")),
+        (["Коля", "Коли", "Петя"], "Коли", ("Коля", "Коли")),
+        (["Маша", "Машу"], "Машу", ("Маша", "Машу")),
+    ],
+)
+def test_declined_twins_offer_both(roster: list[str], text: str, both: tuple[str, ...]) -> None:
+    found = NameResolver(roster).match_start(text)
+    assert (found.status, found.candidates) == (MatchStatus.AMBIGUOUS, both)
+    assert NameResolver(roster).match_start(roster[0]).name == roster[0]
 
 
 def test_longest_name_wins_and_the_rest_is_returned(resolver: NameResolver) -> None:

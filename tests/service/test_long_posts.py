@@ -1,13 +1,15 @@
-"""A 60 KB crafted post in the thread (issue 10 item 2), driven as a host drives forumgm.
+"""Crafted posts in the thread (issue 10 items 2 and 5), driven as a host drives forumgm.
 
-Before the matcher read each line once, such a post took minutes per poll (60 KB of
+Before the matcher read each line once, a 60 KB post took minutes per poll (60 KB of
 «vote Вася » 374 s) and outlived the game's lease. Now one poll reads it at once, the post
-is read up to `[game] max_post_chars` (its start and its end), and the host is told.
+is read up to `[game] max_post_chars` (its start and its end), and the host is told. A vote
+written in white, tiny or reversed text is not counted and waits for the host.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
@@ -17,6 +19,7 @@ from typer.testing import CliRunner
 
 from engine.app.cli import app
 from engine.config import ConfigError, parse_config
+from forums.local import LocalBoard
 from tests.service.helpers import GM, game_toml, local_board
 
 MSK = ZoneInfo("Europe/Moscow")
@@ -28,7 +31,10 @@ ATTACK = (
 )
 
 
-def test_a_60_kb_post_is_read_in_one_quick_poll_and_flagged(tmp_path: Path) -> None:
+Host = Callable[..., str]
+
+
+def _host(tmp_path: Path) -> tuple[Host, LocalBoard, str, Path]:
     url = f"sqlite:///{tmp_path / 'board.sqlite'}"
     board, thread = local_board(url, NAMES)
     path = tmp_path / "game.toml"
@@ -51,12 +57,18 @@ def test_a_60_kb_post_is_read_in_one_quick_poll_and_flagged(tmp_path: Path) -> N
         assert result.exit_code == 0, result.output
         return result.output
 
-    def gm_posts() -> list[str]:
-        return [p.body.full_text() for p in board.posts_after(thread, 0) if p.author == GM]
-
     forumgm("2026-12-01T18:00+03:00", "game", "start", str(path))
     forumgm("2026-12-01T18:01+03:00", "review", str(path), "--approve")
     forumgm("2026-12-01T19:05+03:00", "run", str(path), "--once")
+    return forumgm, board, thread, path
+
+
+def test_a_60_kb_post_is_read_in_one_quick_poll_and_flagged(tmp_path: Path) -> None:
+    forumgm, board, thread, path = _host(tmp_path)
+
+    def gm_posts() -> list[str]:
+        return [p.body.full_text() for p in board.posts_after(thread, 0) if p.author == GM]
+
     board.post_as("Маша", thread, "голос за Петю", at=datetime(2026, 12, 1, 20, tzinfo=MSK))
     crafted = ATTACK + "бла " * 1_000 + "\nИтого: голос за Колю"
     assert len(crafted) > 60_000
@@ -75,6 +87,20 @@ def test_a_60_kb_post_is_read_in_one_quick_poll_and_flagged(tmp_path: Path) -> N
     forumgm("2026-12-02T19:02+03:00", "review", str(path), "--approve")
     forumgm("2026-12-02T19:03+03:00", "run", str(path), "--once")
     assert any("Коля" in text and "Петя" in text for text in gm_posts()[1:])
+
+
+def test_a_vote_in_hidden_text_waits_for_the_host(tmp_path: Path) -> None:
+    forumgm, board, thread, path = _host(tmp_path)
+    at = datetime(2026, 12, 1, 20, tzinfo=MSK)
+    board.post_as("Маша", thread, "Доброе утро! [color=#ffffff]голос за Петю[/color]", at=at)
+    board.post_as("Коля", thread, "голос за [size=1]Олю[/size]", at=at)
+    board.post_as("Вася", thread, "голосую за \u202eКолю\u202c", at=at)
+    board.post_as("Петя", thread, "голос за Олю", at=at)
+    forumgm("2026-12-01T21:00+03:00", "run", str(path), "--once")
+    review = forumgm("2026-12-01T21:01+03:00", "review", str(path))
+    assert review.count("hidden_text") == 3
+    votes = forumgm("2026-12-01T21:02+03:00", "votes", str(path))
+    assert "Петя" in votes and "Маша" not in votes and "Вася" not in votes
 
 
 def test_the_cap_is_a_game_option_with_a_clear_error() -> None:
