@@ -19,6 +19,7 @@ from engine.core.grammar import ArgKind, CommandForm, Grammar
 from engine.core.orders import Channel, Order, OrderKind, Source
 from engine.core.warnings import ParseWarning
 from forums.records import PostBody
+from scraper.clause import read_clause
 from scraper.lines import Line, Text, read_text
 from scraper.nicknames import MatchStatus, NameResolver
 from scraper.normalize import lower, strip_invisible
@@ -304,8 +305,22 @@ class _Parser:
             base = base.with_(action=form.actions[0])
             if form.kind is OrderKind.ORDER:
                 base = base.with_(candidates=form.actions)
+        if form.kind is OrderKind.CANCEL and form.actions:
+            base = base.with_(action=form.actions[0], candidates=form.actions)
         if form.kind is OrderKind.NO_LYNCH:
             base = base.with_(targets=("no_lynch",))
+        if form.arg is ArgKind.CLAUSE:
+            args = read_clause(
+                line,
+                after,
+                hi,
+                self.resolver,
+                sender=self.sender,
+                self_words=self.grammar.self_words,
+                text_words=self.grammar.text_words,
+            )
+            self.result.orders.append(base.with_(args=args))
+            return hi, False
         if form.arg is ArgKind.NONE:
             self.result.orders.append(base)
             return after, False

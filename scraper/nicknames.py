@@ -235,11 +235,12 @@ class NameResolver:
             exact=hit.exact,
         )
 
-    def match_words(self, words: Sequence[str]) -> WordMatch:
+    def match_words(self, words: Sequence[str], *, suggest: bool = True) -> WordMatch:
         """The name opening a run of normalised words (at most `max_words` are looked at).
 
         The matcher tokenises each line once and calls this at a word index, so finding a
-        name costs the same wherever it sits in a long line.
+        name costs the same wherever it sits in a long line. `suggest=False` skips the
+        similar-name search on a miss (for callers that try every word of a clause).
         """
         keys = [w for w in words[: self._max_words]]
         if not keys:
@@ -258,7 +259,9 @@ class NameResolver:
         if hit is None and self.lenient:
             hit, exact = self._loose(keys), False
         if hit is None:
-            return WordMatch(MatchStatus.UNKNOWN, suggestions=self._suggest(keys))
+            return WordMatch(
+                MatchStatus.UNKNOWN, suggestions=self._suggest(keys) if suggest else ()
+            )
         span, players = hit
         found = tuple(self.roster[i] for i in sorted(players))
         single = len(found) == 1

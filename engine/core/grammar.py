@@ -31,6 +31,14 @@ class ArgKind(StrEnum):
     names). Votes with this kind still read no-lynch words."""
     WORDS = "words"
     """The rest of the line as ``args["words"]`` (e.g. an ability name), no player."""
+    CLAUSE = "clause"
+    """The rest of the line read part by part, for orders whose parts come in any order
+    («играю Удар тёмной на Ворона, оплата: сброс 4»). A text in «…» or "…" quotes, or after
+    one of the grammar's `text_words` and a colon, is cut out first, verbatim, as
+    ``args["text"]``. The rest becomes ``args["parts"]``: each roster name (any word form;
+    self-words mean the sender) as ``{"player": name, "text": written}``, every other word
+    as ``{"word": word}``, in order; ``args["raw"]`` keeps it as written, so symbols the
+    words drop (◯ ⚫ → +) stay readable."""
 
 
 @dataclass(frozen=True)
@@ -77,6 +85,8 @@ class Grammar:
     after a command, a phrase that follows (after any joiner word) starts the next one."""
     joiners: frozenset[str] = frozenset()
     """Words that may join chained commands («и», «and»)."""
+    text_words: frozenset[str] = frozenset()
+    """Words that, followed by a colon, open a verbatim text in a CLAUSE («текст: …»)."""
 
     def forms_of(self, kind: OrderKind) -> tuple[CommandForm, ...]:
         return tuple(f for f in self.forms if f.kind is kind)
