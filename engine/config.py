@@ -229,6 +229,7 @@ class _Checker:
                 self.problem(f"[deal] {role}: expected a count, got {count!r}", "deal", role)
         options = self._plain("options")
         if ruleset_id is not None and self.rulesets is not None:
+            self._resolve_paths(ruleset_id, options)
             self._check_ruleset(ruleset_id, options, deal, roles, players)
         if self.problems:
             raise ConfigError(self.name, self.problems)
@@ -360,6 +361,17 @@ class _Checker:
     def _str_map(self, table: str, key: str | None = None) -> dict[str, str]:
         return {str(k): str(v) for k, v in self._plain(table, key).items()}
 
+    def _resolve_paths(self, ruleset_id: str, options: dict[str, Any]) -> None:
+        """Files an option names (a card collection) are relative to the game file."""
+        assert self.rulesets is not None
+        ruleset = self.rulesets.get(ruleset_id)
+        if ruleset is None or self.name.startswith("<"):
+            return
+        for key in ruleset.path_options:
+            value = options.get(key)
+            if isinstance(value, str) and value and not Path(value).is_absolute():
+                options[key] = str(Path(self.name).parent / value)
+
     def _check_ruleset(
         self,
         ruleset_id: str,
@@ -380,12 +392,21 @@ class _Checker:
         try:
             ruleset.options(merged)
         except RulesError as exc:
-            key = re.search(r"option (\w+)", str(exc))
-            self.problem(f"[options] {exc}", "options", key.group(1) if key else "")
+            key = re.search(r"option ([\w.]+)", str(exc))
+            path = key.group(1).strip(".").split(".") if key else [""]
+            self.problem(f"[options] {exc}", "options", *path)
             return
         if players and not self.problems:
             seats = [Seat(n, roles.get(n)) for n in players]
             try:
                 ruleset.setup(seats, merged, 0)
             except RulesError as exc:
-                self.problem(f"setup: {exc}", "deal" if deal else "roles")
+                # «Вася: unknown role 'bosss'» points at Вася's line of [roles].
+                who = next((n for n in roles if str(exc).startswith(f"{n}:")), None)
+                option = re.match(r"option ([\w.]+)", str(exc))
+                where: tuple[str, ...] = ("deal",) if deal else ("roles",)
+                if who:
+                    where = ("roles", who)
+                elif option:
+                    where = ("options", *option.group(1).strip(".").split("."))
+                self.problem(f"setup: {exc}", *where)

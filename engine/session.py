@@ -76,7 +76,10 @@ class GameSession:
     def resolver(self) -> NameResolver:
         if self._resolver is None:
             lenient = bool(self.state.options.get("lenient_names", False))
-            self._resolver = NameResolver(self.state.names, self.aliases, lenient=lenient)
+            aliases = {k: list(v) for k, v in self.aliases.items()}
+            for name, more in self.ruleset.name_aliases(self.state).items():
+                aliases.setdefault(name, []).extend(m for m in more if m not in aliases[name])
+            self._resolver = NameResolver(self.state.names, aliases, lenient=lenient)
         return self._resolver
 
     def open_phase(

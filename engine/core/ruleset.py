@@ -132,6 +132,8 @@ class Ruleset(ABC):
     vote_channel: ClassVar[Channel] = Channel.THREAD
     templates: ClassVar[str] = ""
     """The package holding this ruleset's Jinja2 templates (``<lang>/<name>.j2``)."""
+    path_options: ClassVar[tuple[str, ...]] = ()
+    """Options that name a file; a game file's relative path is read from its folder."""
 
     def options(self, given: Mapping[str, Any] | None) -> dict[str, Any]:
         """The defaults with the host's options applied; unknown options are an error."""
@@ -216,6 +218,18 @@ class Ruleset(ABC):
     @abstractmethod
     def vote_view(self, state: GameState, inputs: PhaseInputs, *, public: bool) -> VoteView:
         """Who voted for whom so far; `public` hides what the rules keep secret."""
+
+    def name_aliases(self, state: GameState) -> Mapping[str, Sequence[str]]:
+        """Other names the parser reads as each player (e.g. character names)."""
+        return {}
+
+    def render_context(self, state: GameState) -> Mapping[str, Any]:
+        """What a game's templates need besides the events (e.g. its own card names)."""
+        return {}
+
+    def progress(self, state: GameState, inputs: PhaseInputs) -> list[str]:
+        """Lines telling the host how the open phase stands (e.g. who has built a deck)."""
+        return []
 
 
 _REGISTRY: dict[str, Ruleset] = {}
