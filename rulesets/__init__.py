@@ -6,7 +6,12 @@ import importlib
 
 from engine.core.ruleset import Ruleset, get_ruleset
 
-RULESET_MODULES = ["rulesets.classic", "rulesets.votecount", "rulesets.yakuza"]
+RULESET_MODULES = [
+    "rulesets.classic",
+    "rulesets.votecount",
+    "rulesets.yakuza",
+    "rulesets.minimafik",
+]
 """Every ruleset package; one test walks this list."""
 
 

@@ -1,0 +1,237 @@
+"""The host's settings (minimafik.md §14), checked with clear errors, and the deal of a new game."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engine.core.model import PlayerState
+from engine.core.ruleset import RulesError, Seat
+from rulesets.minimafik.collection_file import CollectionError, collection_of, with_visible_roles
+from rulesets.minimafik.deck import buildable
+from rulesets.minimafik.roles import (
+    BOSS,
+    CITIZEN,
+    EXECUTION,
+    KILLER,
+    LAW,
+    MAFIA,
+    PUNISHMENTS,
+    ROLES,
+    VISIBLE_ROLES,
+)
+
+DEFAULT_SETUP = {BOSS: 1, KILLER: 1}
+"""One boss and one killer; every other seat is a citizen (8 players: the seed's 1 + 1 + 6)."""
+
+OPTION_DEFAULTS: dict[str, Any] = {
+    "collection": None,
+    "visible_roles": None,
+    "characters": {},
+    "setup": None,
+    "roles": None,
+    "hand_size": 5,
+    "starting_points": 1,
+    "law_draft_picks": 10,
+    "law_draft_choices": 2,
+    "mafia_own_colour_cards": 10,
+    "mafia_other_colour_cards": 1,
+    "mafia_max_copies": 2,
+    "mafia_other_colours_include_neutral": True,
+    "killer_vote_weight": 2,
+    "boss_vote_weight": 1.5,
+    "mafia_kill_damage": 3,
+    "first_night_damage_cap": 4,
+    "beating_damage": 2,
+    "execution_damage": 5,
+    "default_punishment": EXECUTION,
+    "leader_term": "one_cycle",
+    "leader_discount": 1,
+    "reveal_role_on_death": "none",
+    "message_max_chars": 500,
+}
+"""`collection`/`visible_roles`: a file path (or, in a scenario, the document itself);
+`characters`: player → character name, or → {name, visible_role}; `setup`/`roles`: the
+secret roles dealt ({role: count}, or a list; `[deal]` in a game file is `roles`)."""
+
+_COUNTS = {
+    "hand_size": 1,
+    "starting_points": 0,
+    "law_draft_picks": 1,
+    "law_draft_choices": 2,
+    "mafia_own_colour_cards": 0,
+    "mafia_other_colour_cards": 0,
+    "mafia_max_copies": 1,
+    "mafia_kill_damage": 0,
+    "first_night_damage_cap": 0,
+    "beating_damage": 0,
+    "execution_damage": 0,
+    "leader_discount": 0,
+    "message_max_chars": 1,
+}
+_CHOICES = {
+    "default_punishment": PUNISHMENTS,
+    "leader_term": ("one_cycle", "until_replaced"),
+    "reveal_role_on_death": ("none", "faction", "role"),
+}
+STATE_FIELDS = {
+    "hand",
+    "deck",
+    "points",
+    "is_leader",
+    "alive",
+    "beaten",
+    "nick",
+    "offers",
+    "character",
+    "uses",
+}
+
+
+def check(options: dict[str, Any]) -> None:
+    """Raise RulesError for a value out of range; loads and checks the card collection."""
+    for key, low in _COUNTS.items():
+        value = options[key]
+        if isinstance(value, bool) or not isinstance(value, int) or value < low:
+            raise RulesError(f"option {key}: expected a whole number ≥ {low}, got {value!r}")
+    for key in ("killer_vote_weight", "boss_vote_weight"):
+        value = options[key]
+        if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
+            raise RulesError(f"option {key}: expected a positive number, got {value!r}")
+    for key, allowed in _CHOICES.items():
+        if options[key] not in allowed:
+            raise RulesError(f"option {key}: {options[key]!r} is not one of {', '.join(allowed)}")
+    if not isinstance(options["mafia_other_colours_include_neutral"], bool):
+        raise RulesError("option mafia_other_colours_include_neutral: expected true or false")
+    if not isinstance(options["characters"], Mapping):
+        raise RulesError('option characters: expected a table player = "character name"')
+    try:
+        coll = with_visible_roles(collection_of(options["collection"]), options["visible_roles"])
+    except CollectionError as exc:
+        key = (
+            "visible_roles"
+            if options["visible_roles"] and "visible_roles" in str(exc)
+            else "collection"
+        )
+        raise RulesError(f"option {key}: {exc}") from exc
+    options["collection"] = coll.as_doc()
+    options["visible_roles"] = None  # merged into the collection document
+    for who, char in options["characters"].items():
+        visible = char.get("visible_role") if isinstance(char, Mapping) else None
+        known = set(VISIBLE_ROLES) | set(coll.visible_roles)
+        if visible is not None and visible not in known:
+            raise RulesError(
+                f"option characters.{who}: unknown visible role {visible!r} "
+                f"(known: {', '.join(sorted(known))})"
+            )
+    setup = role_counts(options)
+    for role in (BOSS, KILLER):
+        if setup.get(role):
+            problem = buildable(role, coll, options)
+            if problem:
+                raise RulesError(f"option collection: {problem}")
+
+
+def role_counts(options: Mapping[str, Any]) -> dict[str, int]:
+    """The secret roles to deal: `roles` (the game file's [deal]) or `setup` or the default."""
+    raw = options.get("roles") or options.get("setup") or DEFAULT_SETUP
+    key = "roles" if options.get("roles") else "setup"
+    if isinstance(raw, list):
+        counts: dict[str, int] = {}
+        for role in raw:
+            counts[str(role)] = counts.get(str(role), 0) + 1
+        raw = counts
+    if not isinstance(raw, Mapping):
+        raise RulesError(f"option {key}: expected {{role: count}} or a list of roles")
+    out = {}
+    for role, count in raw.items():
+        if role not in ROLES:
+            raise RulesError(
+                f"option {key}.{role}: unknown role {role!r} (known: {', '.join(ROLES)})"
+            )
+        if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+            raise RulesError(f"option {key}.{role}: expected a count, got {count!r}")
+        out[str(role)] = count
+    return out
+
+
+def deal(seats: Sequence[Seat], options: Mapping[str, Any], rng: random.Random) -> list[str]:
+    """Secret roles in seating order: the host's where given, the rest dealt by the RNG (§3.1)."""
+    for seat in seats:
+        if seat.role is not None and seat.role not in ROLES:
+            raise RulesError(f"{seat.name}: unknown role {seat.role!r} (known: {', '.join(ROLES)})")
+    missing = [s for s in seats if s.role is None]
+    pool: list[str] = []
+    for role, count in role_counts(options).items():
+        pool.extend([role] * count)
+    for seat in seats:
+        if seat.role in pool:
+            pool.remove(str(seat.role))
+    if missing and len(pool) > len(missing):
+        raise RulesError(f"the setup deals {len(pool)} roles to {len(missing)} open seats")
+    pool.extend([CITIZEN] * (len(missing) - len(pool)))
+    rng.shuffle(pool)
+    dealt = iter(pool)
+    roles = [s.role if s.role is not None else next(dealt) for s in seats]
+    factions = {ROLES[r].faction for r in roles}
+    if missing and not {LAW, MAFIA} <= factions:
+        raise RulesError("the setup needs at least one mafia member and one citizen")
+    if sum(1 for r in roles if ROLES[r].faction == MAFIA) > 2 and missing:
+        raise RulesError("the Mafia has at most two members: one boss and one killer")
+    return roles
+
+
+def seat_fields(seat: Seat, role: str, options: Mapping[str, Any]) -> PlayerState:
+    """One player's starting state: the role, the character, the given scenario state."""
+    char = options["characters"].get(seat.name)
+    visible = seat.visible_role
+    name = seat.name
+    if isinstance(char, Mapping):
+        name = str(char.get("name") or seat.name)
+        visible = visible or char.get("visible_role")
+        unknown = set(char) - {"name", "visible_role"}
+        if unknown:
+            raise RulesError(
+                f"option characters.{seat.name}: unknown key {sorted(unknown)[0]!r} (known: name, visible_role)"
+            )
+    elif isinstance(char, str):
+        name = char
+    elif char is not None:
+        raise RulesError(
+            f"option characters.{seat.name}: expected a name or {{name, visible_role}}"
+        )
+    known = set(VISIBLE_ROLES) | set(options["collection"].get("visible_roles", {}))
+    if visible is not None and visible not in known:
+        raise RulesError(
+            f"option characters.{seat.name}: unknown visible role {visible!r} (known: {', '.join(sorted(known))})"
+        )
+    fields: dict[str, Any] = {
+        "alive": True,
+        "visible_role": visible,
+        "character": name,
+        "points": int(options["starting_points"]),
+        "deck": [],
+        "armor": 0,
+        "beaten": False,
+        "offers": None,
+        "built_deck": [],
+        "can_rebuild": False,
+        "uses": {},
+    }
+    for key, value in seat.state.items():
+        if key not in STATE_FIELDS:
+            raise RulesError(
+                f"{seat.name}: unknown state field {key!r} for minimafik (known: {', '.join(sorted(STATE_FIELDS))})"
+            )
+        fields[key] = list(value) if isinstance(value, list) else value
+    return PlayerState(seat.name, role, ROLES[role].faction, fields)
+
+
+def check_unique_visible(players: Sequence[PlayerState]) -> None:
+    used = [p.fields["visible_role"] for p in players if p.fields.get("visible_role")]
+    twice = {v for v in used if used.count(v) > 1}
+    if twice:
+        raise RulesError(
+            f"each visible role has one holder: {', '.join(sorted(twice))} is dealt twice"
+        )

@@ -1,0 +1,92 @@
+"""`forumgm game validate` on minimafik game files: the collection file and role ids, with lines."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from engine.app.cli import app
+
+runner = CliRunner()
+
+GAME = """\
+[game]
+ruleset = "minimafik"
+seed = 3
+
+[board]
+engine = "local"
+url = "sqlite:///board.sqlite"
+thread = "1"
+gm_user = "Ведущий"
+password = "env:UNUSED"
+
+[schedule]
+timezone = "Europe/Moscow"
+deadlines = "every day 19:00"
+start = "2026-12-01 19:00"
+
+[options]
+collection = "cards.yaml"
+
+[options.characters]
+"Destiny" = {{name = "Grillby", visible_role = "{visible}"}}
+"Cornix" = "Ворон"
+
+[players]
+players = ["Destiny", "Cornix", "Alu", "VanSLis", "Nekr0", "Ингероид"]
+
+[roles]
+"Alu" = "{role}"
+"""
+
+CARDS = Path(__file__).resolve().parents[2] / "rulesets" / "minimafik" / "sample_collection.yaml"
+
+
+def _write(
+    tmp_path: Path, *, visible: str = "bartender", role: str = "killer", cards: str | None = None
+) -> Path:
+    (tmp_path / "cards.yaml").write_text(
+        cards if cards is not None else CARDS.read_text(encoding="utf-8"), encoding="utf-8"
+    )
+    game = tmp_path / "game.toml"
+    game.write_text(GAME.format(visible=visible, role=role), encoding="utf-8")
+    return game
+
+
+def test_a_good_file_with_its_own_collection_next_to_it(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    game = _write(tmp_path)
+    monkeypatch.chdir("/")  # the collection is found beside the game file, not in the cwd
+    result = runner.invoke(app, ["game", "validate", str(game)])
+    assert result.exit_code == 0, result.output
+    assert "OK" in result.output and "minimafik, 6 players" in result.output
+
+
+def test_a_broken_card_is_named_with_the_line_of_the_option(tmp_path: Path) -> None:
+    broken = CARDS.read_text(encoding="utf-8").replace(
+        "{id: poison, name: Яд, aliases: [Poison], colour: attack",
+        "{id: poison, name: Яд, aliases: [Poison], colour: acid",
+    )
+    game = _write(tmp_path, cards=broken)
+    result = runner.invoke(app, ["game", "validate", str(game)])
+    assert result.exit_code == 1
+    assert "line 18:" in result.output  # `collection = …` in the game file
+    assert "cards.yaml:" in result.output and "card 'poison', field colour" in result.output
+
+
+def test_an_unknown_visible_role_and_secret_role_point_at_their_lines(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["game", "validate", str(_write(tmp_path, visible="barman"))])
+    assert result.exit_code == 1
+    assert "line 21:" in result.output and "unknown visible role 'barman'" in result.output
+    result = runner.invoke(app, ["game", "validate", str(_write(tmp_path, role="kiler"))])
+    assert result.exit_code == 1
+    assert "line 28:" in result.output and "unknown role 'kiler'" in result.output
+
+
+def test_a_missing_collection_file_is_one_line(tmp_path: Path) -> None:
+    game = _write(tmp_path)
+    (tmp_path / "cards.yaml").unlink()
+    result = runner.invoke(app, ["game", "validate", str(game)])
+    assert result.exit_code == 1
+    assert "cannot read" in result.output and "Traceback" not in result.output
