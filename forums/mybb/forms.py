@@ -104,6 +104,10 @@ def read_form(html: str | HTMLParser, url: str, selector: str) -> Form:
     node = node or (candidates[0] if candidates else None)
     if node is None:
         raise LayoutChanged(url, f"no form {selector!r} on the page")
+    return _form_of(node, url)
+
+
+def _form_of(node: Node, url: str) -> Form:
     fields: dict[str, str] = {}
     for item in node.css("input, textarea, select"):
         name = item.attributes.get("name")
@@ -126,6 +130,48 @@ def read_form(html: str | HTMLParser, url: str, selector: str) -> Form:
             fields[name] = value
     action = urljoin(url, node.attributes.get("action") or url)
     return Form(action=action, fields=fields)
+
+
+def is_guest(html: str | HTMLParser, selectors: MybbSelectors = DEFAULT) -> bool:
+    """The page has the header's welcome block and it greets a guest (no log-out link).
+
+    Pages without the header (print view, redirects) are neither a guest's nor a member's."""
+    tree = tree_of(html)
+    return tree.css_first(selectors.welcome) is not None and logged_in_user(tree, selectors) is None
+
+
+def login_form(html: str | HTMLParser, url: str) -> Form:
+    """The login page's form (the one with a password field, not the header's popup)."""
+    tree = tree_of(html)
+    node = _login_form(tree)
+    if node is None:
+        raise LayoutChanged(url, "no login form (a form with a password field) on the page")
+    return _form_of(node, url)
+
+
+def absolute(url: str, href: str) -> str:
+    return urljoin(url, href)
+
+
+_SEO_THREAD = re.compile(r"thread-(\d+)(?:-page-\d+)?(?:-post-\d+)?\.html$")
+
+
+def seo_thread_id(path: str) -> str | None:
+    """`/thread-12.html`, `/thread-12-page-3.html` (MyBB's search-engine friendly URLs) → "12"."""
+    found = _SEO_THREAD.search(path)
+    return found.group(1) if found else None
+
+
+def footer_clock(html: str | HTMLParser, selectors: MybbSelectors = DEFAULT) -> str | None:
+    """The footer's "Current time: 11-30-2026, 05:47 AM" without its label."""
+    node = tree_of(html).css_first(selectors.current_time)
+    if node is None:
+        return None
+    label = node.css_first("strong")
+    text = text_of(node)
+    if label is not None:
+        text = text.removeprefix(text_of(label)).strip()
+    return text or None
 
 
 def logged_in_user(html: str | HTMLParser, selectors: MybbSelectors = DEFAULT) -> User | None:

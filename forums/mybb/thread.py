@@ -17,7 +17,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime, tzinfo
-from urllib.parse import urljoin
+from urllib.parse import urljoin, urlsplit
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
@@ -34,7 +34,6 @@ DEFAULT_PER_PAGE = 10
 """MyBB's default `postsperpage`, used only when no full page shows the real size."""
 
 _NUMBER = re.compile(r"#(\d+)")
-_TID_IN_PATH = re.compile(r"thread-(\d+)")
 
 
 @dataclass(frozen=True)
@@ -68,8 +67,7 @@ def thread_id_of(tree: LexborHTMLParser, url: str) -> str | None:
     hidden = tree.css_first("input[name=tid]")
     if hidden is not None and (hidden.attributes.get("value") or "").isdigit():
         return hidden.attributes.get("value")
-    found = _TID_IN_PATH.search(url)
-    return found.group(1) if found else None
+    return forms.seo_thread_id(urlsplit(url).path)
 
 
 def parse_thread_page(

@@ -192,15 +192,14 @@ class FakeMybb:
 def without_pm_rows(body: str, ids: set[str]) -> str:
     """A folder page with the rows of the PMs `ids` taken out (derived: for PMs whose
     view pages were not captured)."""
-    rows = re.split(r"(?=<!-- start: private_messagebit -->)", body)
-    kept = [
-        r
-        for r in rows
-        if not any(
-            re.search(rf"pmid={i}\b", r.split("<!-- end: private_messagebit -->")[0]) for i in ids
-        )
-    ]
-    return "".join(kept)
+    start, end = "<!-- start: private_messagebit -->", "<!-- end: private_messagebit -->"
+
+    def dropped(chunk: str) -> bool:
+        row = chunk.split(end)[0]
+        return chunk.startswith(start) and any(re.search(rf"pmid={i}\b", row) for i in ids)
+
+    chunks = re.split(f"(?={re.escape(start)})", body)
+    return "".join(c[c.index(end) + len(end) :] if dropped(c) else c for c in chunks)
 
 
 def with_pm_row_copied(

@@ -1,0 +1,163 @@
+"""Replying and sending PMs on a MyBB board, through its refusals.
+
+- Flood control ("Please wait 61 more seconds."): wait as long as the board says and post
+  again with the re-displayed form, `flood_retries` times, then `FloodControl`.
+- "Authorization code mismatch" (a stale `my_post_key`): fetch a fresh form once.
+- A not-logged-in answer: log in again once and start over with a fresh form.
+- A reply confirms by finding the post on the thread page it was sent to. MyBB merges a
+  user's post into their previous one when it is the thread's last and recent enough
+  (`postmergemins`): the board then names the old post; that is logged as a warning and the
+  old post's id returned (it now ends with the new text).
+- A PM confirms by finding the GM's copy in "Sent Items" (sent with "Save a Copy" on): a
+  new message there with the subject sent.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING
+
+import httpx
+
+from forums.errors import BoardError, FloodControl, LayoutChanged, NotFound
+from forums.mybb import forms
+from forums.mybb.client import redact
+from forums.mybb.forms import Form, PageKind
+from forums.mybb.pms import SENT
+from forums.mybb.thread import parse_thread_page
+
+if TYPE_CHECKING:
+    from forums.mybb.board import MybbBoard
+
+log = logging.getLogger("forums.mybb")
+
+_BUTTONS = ("previewpost", "preview", "saveasdraft", "newattachment", "rem", "attachmentaid")
+
+
+async def _form(board: MybbBoard, path: str, params: Mapping[str, str | int]) -> Form:
+    html, url, _ = await board.page(path, params, {PageKind.POSTING_FORM})
+    return forms.read_form(html, url, board.selectors.reply_form)
+
+
+async def submit(
+    board: MybbBoard,
+    path: str,
+    params: Mapping[str, str | int],
+    fill: Callable[[Form], dict[str, str]],
+) -> tuple[str, httpx.Response]:
+    """Fetch a form, fill it and post it; (where the board sends us next, its answer)."""
+    form = await _form(board, path, params)
+    floods = refetched = 0
+    while True:
+        board.http.check(form.action, "the posting form")
+        data = {k: v for k, v in fill(form).items() if k not in _BUTTONS}
+        response = await board.http.post(form.action, data)
+        if response.is_redirect:
+            return forms.absolute(str(response.url), response.headers["Location"]), response
+        html, url = response.text, str(response.url)
+        kind = forms.classify(html, url, board.selectors)
+        said = forms.message(html, board.selectors)
+        if kind is PageKind.POSTED:
+            target = forms.redirect_target(html, url)
+            if target is None:
+                raise LayoutChanged(redact(url), "a confirmation page that leads nowhere")
+            return target, response
+        if kind in (PageKind.LOGIN_FORM, PageKind.NOT_LOGGED_IN, PageKind.CAPTCHA):
+            await board.relogin(url, kind)
+            form = await _form(board, path, params)
+        elif kind is PageKind.FLOOD:
+            wait = forms.flood_wait(said, board.flood_wait)
+            if floods >= board.flood_retries:
+                raise FloodControl(f"{board.base_url}: {said}", retry_after=wait)
+            floods += 1
+            log.info("flood control at %s: waiting %.0f s", redact(url), wait)
+            await board.http.sleep(wait + 1)
+            form = forms.read_form(html, url, board.selectors.reply_form)
+        elif kind is PageKind.FORM_INVALID:
+            if refetched:
+                raise BoardError(f"{redact(url)}: the board rejected a fresh form: {said}")
+            refetched += 1
+            form = await _form(board, path, params)
+        elif kind in (PageKind.FORM_ERROR, PageKind.MESSAGE):
+            raise BoardError(f"{redact(url)}: the board refused the submission: {said}")
+        else:
+            raise LayoutChanged(redact(url), f"unexpected answer to a submission: {kind.value}")
+
+
+async def reply(board: MybbBoard, thread: str, bbcode: str) -> str:
+    board.begin()
+    await board.ensure_login()
+    tid = board.topic_id(thread)
+    before = board.highest_post
+
+    def fill(form: Form) -> dict[str, str]:
+        return form.data(message=bbcode, submit="Post Reply")
+
+    target, response = await submit(board, "newreply.php", {"tid": tid}, fill)
+    post_id = forms.post_id_from(target)
+    if post_id is None:
+        raise LayoutChanged(
+            redact(str(response.url)), "the reply was accepted without naming the new post"
+        )
+    params = {"tid": tid, "pid": post_id, "mode": "linear"}
+    html, url, page_response = await board.page("showthread.php", params, {PageKind.TOPIC})
+    tz, order, now = board.reading(html, page_response)
+    view = parse_thread_page(html, url, tz=tz, now=now, order=order, selectors=board.selectors)
+    post = next((p for p in view.posts if p.id == post_id), None)
+    if post is None:
+        raise BoardError(f"{redact(url)}: the reply was accepted but post {post_id} is not there")
+    if int(post_id) <= before or post.edit is not None:
+        log.warning(
+            "%s merged the reply into the GM's post %s (posted %s): MyBB joins a user's "
+            "consecutive posts (postmergemins); players see it at the end of that post",
+            board.base_url,
+            post_id,
+            post.posted_at.isoformat(timespec="minutes"),
+        )
+    log.info("posted %s in thread %s", post_id, tid)
+    return post_id
+
+
+async def send_pm(board: MybbBoard, recipients: Sequence[str], subject: str, bbcode: str) -> str:
+    if not recipients:
+        raise ValueError("a private message needs at least one recipient")
+    names = []
+    for name in recipients:
+        user = await board.find_user(name)
+        if user is None:
+            raise NotFound(f"{board.base_url}: no user named {name!r}")
+        if "," in user.name:
+            raise BoardError(f"{user.name!r}: MyBB's PM form cannot address a name with a comma")
+        names.append(user.name)
+    board.begin()
+    listed = await board.pm_folder(SENT)
+    before = max((int(i.id) for i in listed.items), default=0)
+
+    def fill(form: Form) -> dict[str, str]:
+        data = form.data(to=", ".join(names), bcc="", subject=subject, message=bbcode)
+        # The GM's copy in Sent Items is how forumgm confirms the PM and finds its marker;
+        # read receipts would only add noise for the players.
+        data["options[savecopy]"] = "1"
+        data.pop("options[readreceipt]", None)
+        data.update(action="do_send", submit="Send Message")
+        return data
+
+    await submit(board, "private.php", {"action": "send"}, fill)
+    listed = await board.pm_folder(SENT)
+    wanted = {n.casefold() for n in names}
+    new = [
+        item
+        for item in listed.items
+        if int(item.id) > before
+        and item.subject == subject
+        and {r.casefold() for r in item.recipients} <= wanted
+    ]
+    if not new:
+        raise BoardError(
+            f"{board.base_url}: the PM {subject!r} was sent but is not in Sent Items "
+            "(is 'Save a Copy' disabled on this board?)"
+        )
+    pm_id = min(new, key=lambda i: int(i.id)).id
+    log.info("sent PM %s to %s", pm_id, ", ".join(names))
+    return pm_id
