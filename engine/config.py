@@ -15,6 +15,9 @@ from engine.credentials import CredentialsError, CredentialsRef
 from engine.schedule import Schedule, ScheduleError
 from forums.guard import insecure_url
 
+BOARD_ENGINES = ("local", "mybb", "phpbb")
+"""The board engines a game file may name: each is an adapter registered under that name
+(tests/forums/test_engines.py keeps this list and the registry equal)."""
 REVIEW_MODES = ("always", "warnings", "auto")
 """always: the host approves every phase; warnings: only phases with parse warnings; auto: never wait."""
 
@@ -216,6 +219,7 @@ class _Checker:
         max_post_chars = self._max_post_chars()
         insecure = self._insecure_http()
         password = self._password()
+        engine = self._engine()
         schedule, start = self._schedule()
         players = self._players()
         dead = self._names("dead", players)
@@ -242,7 +246,7 @@ class _Checker:
             language=language,
             review=review,
             receipts=self.get("game", "receipts", bool, True),
-            engine=self.get("board", "engine", str),
+            engine=engine,
             url=self.get("board", "url", str),
             allow_insecure_http=insecure,
             thread=str(self.get("board", "thread", (str, int))),
@@ -268,6 +272,16 @@ class _Checker:
         if refused:
             self.problem(refused, "board", "url")
         return bool(allowed)
+
+    def _engine(self) -> str:
+        engine: str | None = self.get("board", "engine", str)
+        if engine is not None and engine not in BOARD_ENGINES:
+            self.problem(
+                f"[board] engine: one of {', '.join(BOARD_ENGINES)}, got {engine!r}",
+                "board",
+                "engine",
+            )
+        return engine or ""
 
     def _password(self) -> CredentialsRef | None:
         text = self.get("board", "password", str)

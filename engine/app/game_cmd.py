@@ -9,7 +9,7 @@ import typer
 from rich.console import Console
 
 import rulesets
-from engine.config import ConfigError, load_config
+from engine.config import BOARD_ENGINES, ConfigError, load_config
 from engine.core.ruleset import get_ruleset, registered
 from engine.schedule import Schedule, ScheduleError
 
@@ -86,7 +86,7 @@ def new(path: Annotated[Path, typer.Argument(help="Where to write the game file.
     known = ", ".join(registered())
     ruleset = typer.prompt(f"Ruleset ({known})", default="classic")
     title = typer.prompt("Title", default="Мафия")
-    engine = typer.prompt("Board engine (phpbb, local)", default="phpbb")
+    engine = typer.prompt(f"Board engine ({', '.join(BOARD_ENGINES)})", default="phpbb")
     url = typer.prompt("Board URL")
     thread = typer.prompt("Game thread id")
     gm_user = typer.prompt("GM account name")

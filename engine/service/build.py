@@ -13,7 +13,7 @@ from engine.service.driver import GameDriver
 from engine.store import Store, open_store
 from forums.board import Board, board_factory
 
-ADAPTERS = ("forums.local", "forums.phpbb")
+ADAPTERS = ("forums.local", "forums.phpbb", "forums.mybb")
 """Board adapter packages; importing one registers its engine."""
 DEFAULT_DATABASE = "sqlite:///forumgm.db"
 

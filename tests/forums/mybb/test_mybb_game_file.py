@@ -1,0 +1,72 @@
+"""`engine = "mybb"` in a game file, as a host writes and checks one with the CLI."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from engine.app.cli import app
+
+GAME = """\
+[game]
+ruleset = "votecount"
+title = "Мафия #7: Город в тумане"
+
+[board]
+engine = "{engine}"
+url = "https://mafia.example.org/forum/"
+thread = "1"
+gm_user = "Ведущий"
+password = "env:FORUMGM_GM_PASSWORD"
+
+[schedule]
+timezone = "Europe/Moscow"
+deadlines = ["2026-11-27 22:00"]
+start = "2026-11-26 19:00"
+
+[players]
+players = ["Вася", "вася2", "Лёха"]
+"""
+
+runner = CliRunner()
+
+
+def test_game_validate_takes_mybb_and_names_the_engines_for_a_typo(tmp_path: Path) -> None:
+    good = tmp_path / "game.toml"
+    good.write_text(GAME.format(engine="mybb"), encoding="utf-8")
+    result = runner.invoke(app, ["game", "validate", str(good)])
+    assert result.exit_code == 0, result.output
+    assert "OK" in result.output and "3 players" in result.output
+    bad = tmp_path / "bad.toml"
+    bad.write_text(GAME.format(engine="mybbb"), encoding="utf-8")
+    result = runner.invoke(app, ["game", "validate", str(bad)])
+    assert result.exit_code == 1
+    assert "line 6: [board] engine: one of local, mybb, phpbb" in result.output
+    assert "'mybbb'" in result.output
+
+
+def test_game_new_offers_mybb(tmp_path: Path) -> None:
+    path = tmp_path / "new.toml"
+    answers = [
+        "votecount",
+        "Мафия #8",
+        "mybb",
+        "https://mafia.example.org/forum/",
+        "1",
+        "Ведущий",
+        "GM_PW",
+        "Europe/Moscow",
+        "every day 19:00",
+        "2026-12-01 19:00",
+        "Вася, Петя, Маша",
+        "",
+        "3",
+        "ru",
+        "warnings",
+    ]
+    result = runner.invoke(app, ["game", "new", str(path)], input="\n".join(answers) + "\n")
+    assert result.exit_code == 0, result.output
+    assert "Board engine (local, mybb, phpbb" in result.output
+    assert "It is valid." in result.output
+    assert 'engine = "mybb"' in path.read_text(encoding="utf-8")
