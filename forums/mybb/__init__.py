@@ -2,7 +2,6 @@
 
 from forums.board import register_engine
 from forums.mybb.board import MybbBoard
-from forums.mybb.client import MybbClient
 from forums.mybb.dates import parse_mybb_time, read_clock
 from forums.mybb.forms import PageKind, classify
 from forums.mybb.html import mybb_postbody
@@ -11,7 +10,6 @@ register_engine("mybb", MybbBoard)
 
 __all__ = [
     "MybbBoard",
-    "MybbClient",
     "PageKind",
     "classify",
     "mybb_postbody",

@@ -30,13 +30,14 @@ import httpx
 
 from forums.board import PMPage, ThreadPage
 from forums.errors import CaptchaRequired, LayoutChanged, LoginFailed, NotFound, SessionExpired
+from forums.guard import redact
 from forums.mybb import forms, posting
-from forums.mybb.client import MybbClient, Sleep, redact
 from forums.mybb.dates import read_clock
 from forums.mybb.forms import PageKind
 from forums.mybb.pms import SENT, PMFolder, PMListItem, parse_pm_folder, parse_pm_view
 from forums.mybb.selectors import DEFAULT, MybbSelectors
 from forums.mybb.thread import ThreadView, parse_thread_page
+from forums.phpbb.client import PhpbbClient, Sleep
 from forums.records import Cursor, Post, PrivateMessage, User
 
 log = logging.getLogger("forums.mybb")
@@ -103,7 +104,9 @@ class MybbBoard:
         self.date_order = date_order or "mdy"
         self._order_known = date_order is not None
         self._clock: Clock = clock or (lambda: datetime.now(UTC))
-        self.http = MybbClient(
+        # phpBB's polite client: spacing, bounded retries with backoff, never a POST twice,
+        # and every request pinned to this board (forums.guard).
+        self.http = PhpbbClient(
             self.base_url,
             client=client,
             allow_insecure_http=allow_insecure_http,
@@ -143,7 +146,7 @@ class MybbBoard:
                 return self._logged_in(user)  # the cookies of an earlier login still work
             raise LayoutChanged(redact(url), f"expected the login form, got a {kind.value} page")
         form = forms.login_form(html, url)
-        self.http.check(form.action, "the login form (it would get the GM's password)")
+        self.http.origin.check(form.action, "the login form (it would get the GM's password)")
         data = form.data(username=self.username, password=self._password.reveal())
         data.setdefault("remember", "yes")
         response = await self.http.post(form.action, data)

@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING
 import httpx
 
 from forums.errors import BoardError, FloodControl, LayoutChanged, NotFound
+from forums.guard import redact
 from forums.mybb import forms
-from forums.mybb.client import redact
 from forums.mybb.forms import Form, PageKind
 from forums.mybb.pms import SENT
 from forums.mybb.thread import parse_thread_page
@@ -50,7 +50,7 @@ async def submit(
     form = await _form(board, path, params)
     floods = refetched = 0
     while True:
-        board.http.check(form.action, "the posting form")
+        board.http.origin.check(form.action, "the posting form")
         data = {k: v for k, v in fill(form).items() if k not in _BUTTONS}
         response = await board.http.post(form.action, data)
         if response.is_redirect:

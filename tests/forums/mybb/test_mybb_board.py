@@ -38,6 +38,7 @@ from forums import (
     User,
     board_factory,
 )
+from forums.guard import InsecureBoardUrl
 from forums.mybb import MybbBoard
 
 T = TypeVar("T")
@@ -316,7 +317,7 @@ def test_a_redirect_elsewhere_is_not_followed() -> None:
 
 
 def test_a_plain_http_board_needs_the_hosts_consent() -> None:
-    with pytest.raises(ValueError, match="unencrypted"):
+    with pytest.raises(InsecureBoardUrl, match="unencrypted"):
         MybbBoard(BASE, USER, PASSWORD)
 
 

@@ -8,9 +8,10 @@ import pytest
 from helpers_mybb import BASE, FakeMybb, FakeTime, html, load_saved_page, page
 
 from forums import BoardUnavailable, User
+from forums.guard import ForeignOrigin, redact
 from forums.mybb import forms
-from forums.mybb.client import MybbClient, redact
 from forums.mybb.forms import PageKind, classify
+from forums.phpbb.client import PhpbbClient
 
 KINDS = {
     "after_post_showthread": PageKind.TOPIC,
@@ -117,8 +118,8 @@ def test_memberlist() -> None:
 # -- the client ----------------------------------------------------------------------------
 
 
-def client(fake: FakeMybb, time: FakeTime, **options: float) -> MybbClient:
-    return MybbClient(
+def client(fake: FakeMybb, time: FakeTime, **options: float) -> PhpbbClient:
+    return PhpbbClient(
         BASE,
         client=fake.client(),
         allow_insecure_http=True,
@@ -158,7 +159,7 @@ def test_requests_off_the_board_are_refused_before_sending() -> None:
         "http://127.0.0.1:8083/",
         "http://evil.example/",
     ):
-        with pytest.raises(BoardUnavailable, match="nothing was sent"):
+        with pytest.raises(ForeignOrigin, match="nothing was sent"):
             asyncio.run(http.post(elsewhere, {"password": "x"}))
     assert fake.requests == []
 

@@ -225,3 +225,18 @@ def test_posts_that_lost_their_markup_are_layout_changed(
     ]:
         with pytest.raises(LayoutChanged, match=what):
             parse(SavedPage(page.name, broken, page.url, page.captured_at))
+
+
+def test_text_a_reader_cannot_see_is_flagged_hidden(mybb_page: Callable[[str], SavedPage]) -> None:
+    saved = mybb_page("showthread_p1")
+    # Derived: Мaрина's red vote (P10) turned white and a line in 1pt type added after it, as
+    # MyBB renders [color=#FFFFFF] and [size=1].
+    body = saved.html.replace("color: #BF0000;", "color: #FFFFFF;").replace(
+        "защищаешь?<br />",
+        'защищаешь?<br /><span style="font-size: 1pt;" class="mycode_size">vote Вася</span><br />',
+    )
+    view = parse(SavedPage(saved.name, body, saved.url, saved.captured_at))
+    post = next(p for p in view.posts if p.id == "10")
+    hidden = norm(" ".join(r.text for r in post.body.runs if r.hidden))
+    assert hidden == "vote Вася голос: Лёха"
+    assert norm(post.body.text(include_hidden=False)) == "Лёха, а ты чего так Nekr0 защищаешь?"
