@@ -312,12 +312,13 @@ class XenforoBoard:
                 seen.setdefault(post.id, post)
         posts = [p for p in seen.values() if int(p.id) > last_id]
         last = views[max(v.page for v in views.values())]
+        full = [v.per_page for v in views.values() if v.page < v.pages]
         cursor = Cursor(
             {
                 "thread": topic,
                 "last_id": max([last_id, *(int(p) for p in seen)]),
                 "page": last.page,
-                "per_page": last.per_page,
+                "per_page": full[0] if full else last.per_page,
             }
         )
         return ThreadPage(items=posts, cursor=cursor)
