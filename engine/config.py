@@ -15,7 +15,7 @@ from engine.credentials import CredentialsError, CredentialsRef
 from engine.schedule import Schedule, ScheduleError
 from forums.guard import insecure_url
 
-BOARD_ENGINES = ("local", "mybb", "phpbb")
+BOARD_ENGINES = ("local", "mybb", "phpbb", "xenforo")
 """The board engines a game file may name: each is an adapter registered under that name
 (tests/forums/test_engines.py keeps this list and the registry equal)."""
 REVIEW_MODES = ("always", "warnings", "auto")
@@ -32,13 +32,28 @@ _TABLES = {
         "vote_count",
         "max_post_chars",
     },
-    "board": {"engine", "url", "thread", "gm_user", "password", "allow_insecure_http"},
+    "board": {
+        "engine",
+        "url",
+        "thread",
+        "gm_user",
+        "password",
+        "allow_insecure_http",
+        "browser",
+        "api_key",
+    },
     "schedule": {"timezone", "deadlines", "start"},
     "options": None,
     "players": {"players", "dead", "replacements", "aliases"},
     "roles": None,
     "deal": None,
 }
+
+
+BROWSER_ENGINES = ("phpbb", "xenforo")
+"""Engines whose adapter can log in through a real browser (`[board] browser = true`)."""
+API_KEY_ENGINES = ("xenforo",)
+"""Engines with a REST API that takes a key instead of the GM's login (`[board] api_key`)."""
 
 
 @dataclass(frozen=True)
@@ -89,6 +104,10 @@ class GameConfig:
     the beginning and the end are read and the host gets a `truncated` warning."""
     allow_insecure_http: bool = False
     """`[board] allow_insecure_http`: the host accepts an http:// board (password in clear)."""
+    browser: bool = False
+    """Log in with a real browser (JS challenges, login widgets), then go on over HTTP."""
+    api_key: CredentialsRef | None = None
+    """Where the board's REST API key is (XenForo): the adapter uses the API, not pages."""
 
     def seats(self) -> list[Seat]:
         """The seating order with the host's roles; dead players start out of play."""
@@ -220,6 +239,7 @@ class _Checker:
         insecure = self._insecure_http()
         password = self._password()
         engine = self._engine()
+        browser, api_key = self._access(engine)
         schedule, start = self._schedule()
         players = self._players()
         dead = self._names("dead", players)
@@ -263,6 +283,8 @@ class _Checker:
             deal=deal,
             vote_count=vote_count,
             max_post_chars=max_post_chars,
+            browser=browser,
+            api_key=api_key,
         )
 
     def _insecure_http(self) -> bool:
@@ -282,6 +304,37 @@ class _Checker:
                 "engine",
             )
         return engine or ""
+
+    def _access(self, engine: str) -> tuple[bool, CredentialsRef | None]:
+        """`[board] browser` and `api_key`, where the engine has them."""
+        browser = bool(self.get("board", "browser", bool, False))
+        if browser and engine in BOARD_ENGINES and engine not in BROWSER_ENGINES:
+            self.problem(
+                f"[board] browser: the {engine} board cannot log in through a browser "
+                f"(only {', '.join(BROWSER_ENGINES)})",
+                "board",
+                "browser",
+            )
+        api_key = None
+        text = self.get("board", "api_key", str, None)
+        if text is not None:
+            if engine in BOARD_ENGINES and engine not in API_KEY_ENGINES:
+                self.problem(
+                    f"[board] api_key: the {engine} board has no API forumgm uses "
+                    f"(only {', '.join(API_KEY_ENGINES)})",
+                    "board",
+                    "api_key",
+                )
+            try:
+                api_key = CredentialsRef.parse(text)
+            except CredentialsError:
+                self.problem(
+                    "[board] api_key must say where the key is (env:VARIABLE or "
+                    "keyring:SERVICE); never put the key itself in this file",
+                    "board",
+                    "api_key",
+                )
+        return browser, api_key
 
     def _password(self) -> CredentialsRef | None:
         text = self.get("board", "password", str)

@@ -13,7 +13,7 @@ from engine.service.driver import GameDriver
 from engine.store import Store, open_store
 from forums.board import Board, board_factory
 
-ADAPTERS = ("forums.local", "forums.phpbb", "forums.mybb")
+ADAPTERS = ("forums.local", "forums.phpbb", "forums.mybb", "forums.xenforo")
 """Board adapter packages; importing one registers its engine."""
 DEFAULT_DATABASE = "sqlite:///forumgm.db"
 
@@ -44,8 +44,13 @@ def make_board(
     if config.engine == "local" and clock is not None:
         return factory(config.url, config.gm_user, password.reveal(), clock=clock)
     # Adapters pin their requests to this URL (forums.guard); http:// only if the host said so.
-    extra = {"allow_insecure_http": True} if config.allow_insecure_http else {}
-    return factory(config.url, config.gm_user, password.reveal(), **extra)
+    options: dict[str, object] = {"allow_insecure_http": True} if config.allow_insecure_http else {}
+    if config.browser:
+        options["browser"] = True
+    if config.api_key is not None:
+        key = resolve_password(config.api_key, f"{config.gm_user} (API key)", environ)
+        options["api_key"] = key.reveal()
+    return factory(config.url, config.gm_user, password.reveal(), **options)
 
 
 def make_driver(

@@ -37,7 +37,7 @@ from forums.errors import (
     SessionExpired,
 )
 from forums.phpbb.board import _Secret
-from forums.phpbb.client import Sleep
+from forums.phpbb.client import PhpbbClient, Sleep
 from forums.records import Cursor, Post, PrivateMessage, User
 from forums.xenforo import pages
 from forums.xenforo.conversations import (
@@ -47,7 +47,6 @@ from forums.xenforo.conversations import (
     parse_conversation_list,
     parse_conversation_view,
 )
-from forums.xenforo.http import PinnedClient
 from forums.xenforo.pages import PageKind
 from forums.xenforo.thread import ThreadView, parse_thread_page, thread_id_of
 
@@ -99,19 +98,21 @@ class XenforoBoard:
         flood_retries: int = 2,
         browser: bool = False,
         browser_login: BrowserLogin | None = None,
+        allow_insecure_http: bool = False,
     ) -> None:
         self.base_url = base_url.rstrip("/") + "/"
         self.username = username
         self._password = _Secret(password)
         self.tz = tz
         self._clock: Clock = clock or _now
-        self.http = PinnedClient(
+        self.http = PhpbbClient(
             self.base_url,
             client=client,
             min_delay=min_delay,
             max_tries=max_tries,
             sleep=sleep,
             monotonic=(lambda: self._clock().timestamp()) if clock is not None else None,
+            allow_insecure_http=allow_insecure_http,
         )
         self.flood_wait = flood_wait
         self.flood_retries = flood_retries
@@ -151,6 +152,7 @@ class XenforoBoard:
             _xfToken=form.fields.get("_xfToken") or pages.csrf_token(tree) or "",
         )
         data.setdefault("_xfRedirect", self.base_url)
+        self.http.origin.check(form.action, "the login form (it would get the GM's password)")
         response = await self.http.post(form.action, data)
         if response.is_redirect:
             location = urljoin(form.action, response.headers.get("Location", ""))
@@ -263,8 +265,9 @@ class XenforoBoard:
         path = f"threads/{thread}/" + (f"page-{page}" if page > 1 else "")
         html, url = await self._page(path, {PageKind.THREAD})
         view = parse_thread_page(html, url, tz=self.tz, now=self._clock())
-        if self.tz is None and view.tz is not None:
-            self.tz = view.tz
+        if self.tz is None:
+            # XenForo 2 stamps times in UTC; 1.x shows the offset it printed dates in.
+            self.tz = view.tz if view.version == 1 else UTC
         return view
 
     async def topic_page(self, thread: str, start: int = 0) -> ThreadView:

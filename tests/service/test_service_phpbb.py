@@ -1,15 +1,23 @@
-"""One full phase of the service against the phpBB adapter, over respx and the saved pages.
+"""One full phase of the service against a web board adapter, over respx and saved pages.
 
 The saved thread (topic 2) is played as a `votecount` game: the driver polls during day 1,
 freezes after its deadline (every page read again), resolves and replies once; the lynch is
 the one the truth file expects. A send that may have reached the board already is looked
 for on the last page alone.
+
+The same test runs per engine (`ENGINES`): phpBB on the saved 3.3.10 pages, XenForo on the
+same thread served as XenForo 2 pages (tests/service/xenforo_fixture_board.py). An engine
+case says how its board is built and how its requests read (which are thread pages, which
+is the reply, which read the GM's sent messages); the phase and its checks are shared.
 """
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime
+from types import ModuleType
 from typing import Any
 from urllib.parse import parse_qsl
 from zoneinfo import ZoneInfo
@@ -23,13 +31,9 @@ from engine.service.driver import GameDriver
 from engine.store import open_store
 from engine.store.models import OutboxStatus, PhaseStatus
 from forums.local import ManualClock
-from tests.service.phpbb_fixture_board import (
-    NEW_POST,
-    PASSWORD,
-    make_board,
-    saved_board,
-    thread_truth,
-)
+from tests.service import phpbb_fixture_board as phpbb_board
+from tests.service import xenforo_fixture_board as xenforo_board
+from tests.service.phpbb_fixture_board import PASSWORD, thread_truth
 
 MSK = ZoneInfo("Europe/Moscow")
 TRUTH = thread_truth()
@@ -46,9 +50,9 @@ review = "warnings"
 receipts = false
 
 [board]
-engine = "phpbb"
-url = "http://127.0.0.1:8081/"
-allow_insecure_http = true  # the saved board is served at http://127.0.0.1
+engine = "{engine}"
+url = "{url}"
+allow_insecure_http = true  # the saved boards are served at http://127.0.0.1
 thread = "2"
 gm_user = "Ведущий"
 password = "env:FORUMGM_TEST_GM"
@@ -63,26 +67,100 @@ players = [{players}]
 """
 
 
-def _config(lang: str) -> Any:
-    players = ", ".join(f'"{p["username"]}"' for p in TRUTH["players"])
-    deadline = DAY1_END.astimezone(MSK).strftime("%Y-%m-%d %H:%M")
-    return parse_config(GAME.format(lang=lang, players=players, deadline=deadline))
-
-
 def _target(request: httpx.Request) -> str:
-    """path?query with `sid` dropped and the query sorted, as the fake board keys pages."""
+    """path?query with `sid` dropped and the query sorted, as the fake boards key pages."""
     query = sorted((k, v) for k, v in parse_qsl(request.url.query.decode()) if k != "sid")
     return request.url.path + ("?" + "&".join(f"{k}={v}" for k, v in query) if query else "")
 
 
+@dataclass(frozen=True)
+class EngineCase:
+    """How one engine's saved board is built and how its requests read."""
+
+    engine: str
+    url: str
+    board: ModuleType
+    """The fixture-board module: `saved_board(lang)`, `make_board(fake)`."""
+    new_post: Callable[[str], str]
+    """The id the board gives the results post, per language."""
+    is_thread_page: Callable[[httpx.Request], bool]
+    last_page: str
+    """The target of the thread's last page (what a poll reads)."""
+    reply_path: str
+    login_path: str
+    sent_reads: Callable[[list[httpx.Request]], int]
+    """How many reads of the GM's sent messages are among these requests."""
+    before_reply: Callable[[httpx.Request], bool]
+    """Whether the request just before the reply is what the engine reads first (a form)."""
+    confirm_page: Callable[[str], str]
+    """The target read last: the board's page of the new post."""
+
+
+def _phpbb_sent(requests: list[httpx.Request]) -> int:
+    folders = [
+        dict(parse_qsl(r.url.query.decode())).get("folder")
+        for r in requests
+        if r.method == "GET" and r.url.path == "/ucp.php"
+    ]
+    return folders.count("outbox") + folders.count("sentbox")
+
+
+def _xenforo_sent(requests: list[httpx.Request]) -> int:
+    # The GM's sent messages are in the same conversations as the inbox: the freeze reads
+    # the list once for the inbox; every further read would be the sent box.
+    lists = [r for r in requests if r.method == "GET" and r.url.path == "/conversations/"]
+    return len(lists) - 1
+
+
+ENGINES = {
+    "phpbb": EngineCase(
+        engine="phpbb",
+        url="http://127.0.0.1:8081/",
+        board=phpbb_board,
+        new_post=lambda lang: phpbb_board.NEW_POST[lang],
+        is_thread_page=lambda r: r.url.path == "/viewtopic.php",
+        last_page="/viewtopic.php?start=60&t=2",
+        reply_path="/posting.php",
+        login_path="/ucp.php",
+        sent_reads=_phpbb_sent,
+        before_reply=lambda r: _target(r) == "/posting.php?mode=reply&t=2",
+        confirm_page=lambda new: f"/viewtopic.php?p={new}",
+    ),
+    "xenforo": EngineCase(
+        engine="xenforo",
+        url="http://127.0.0.1:8082/",
+        board=xenforo_board,
+        new_post=lambda lang: xenforo_board.NEW_POST,
+        is_thread_page=lambda r: r.url.path.startswith("/threads/2/"),
+        last_page="/threads/2/page-7",
+        reply_path="/threads/2/add-reply",
+        login_path="/login/login",
+        sent_reads=_xenforo_sent,
+        # XenForo takes the token of the page just read: no form is fetched first.
+        before_reply=lambda r: r.url.path.startswith(("/threads/2/", "/conversations/")),
+        confirm_page=lambda new: "/threads/2/page-7",
+    ),
+}
+
+
+def _config(case: EngineCase, lang: str) -> Any:
+    players = ", ".join(f'"{p["username"]}"' for p in TRUTH["players"])
+    deadline = DAY1_END.astimezone(MSK).strftime("%Y-%m-%d %H:%M")
+    return parse_config(
+        GAME.format(lang=lang, players=players, deadline=deadline, engine=case.engine, url=case.url)
+    )
+
+
+@pytest.mark.parametrize("engine", sorted(ENGINES))
 @pytest.mark.parametrize("lang", ["ru", "en"])
-def test_one_phase_on_the_saved_phpbb_board(tmp_path: Any, lang: str) -> None:
-    config = _config(lang)
+def test_one_phase_on_the_saved_board(tmp_path: Any, lang: str, engine: str) -> None:
+    case = ENGINES[engine]
+    config = _config(case, lang)
     assert config.start < FIRST_POST < DAY1_END
     store = open_store(f"sqlite:///{tmp_path / 'game.sqlite'}")
-    fake = saved_board(lang)
+    fake = case.board.saved_board(lang)
     clock = ManualClock(config.start)
-    board = make_board(fake)
+    board = case.board.make_board(fake)
     driver = GameDriver(store, board, config, clock=clock)
     assert driver.start()
     ph = store.current_phase(driver.game_id)
@@ -105,36 +183,32 @@ def test_one_phase_on_the_saved_phpbb_board(tmp_path: Any, lang: str) -> None:
 
     # -- the request log ----------------------------------------------------------------
     def topic_reads(start: int, stop: int) -> list[str]:
-        return [_target(r) for r in fake.requests[start:stop] if r.url.path == "/viewtopic.php"]
+        return [_target(r) for r in fake.requests[start:stop] if case.is_thread_page(r)]
 
     assert len(topic_reads(0, first_poll)) == 7  # the first poll reads the thread whole
     # The next poll starts at the page that held the last post seen: only the last page.
-    assert topic_reads(first_poll, second_poll) == ["/viewtopic.php?start=60&t=2"]
-    posts = [r for r in fake.requests if r.method == "POST" and r.url.path == "/posting.php"]
+    assert topic_reads(first_poll, second_poll) == [case.last_page]
+    posts = [r for r in fake.requests if r.method == "POST" and r.url.path == case.reply_path]
     assert len(posts) == 1, "the results were posted exactly once"
     post_at = fake.requests.index(posts[0])
     # After the deadline: every page read again (the freeze). A first send is never looked
     # for on the board (it cannot be there yet): no marker check at all before the reply.
     assert len(topic_reads(second_poll, post_at)) == 7
-    folders = [
-        dict(parse_qsl(r.url.query.decode())).get("folder")
-        for r in fake.requests[second_poll:post_at]
-        if r.method == "GET" and r.url.path == "/ucp.php"
-    ]
-    assert folders.count("outbox") == folders.count("sentbox") == 0
-    assert _target(fake.requests[post_at - 1]) == "/posting.php?mode=reply&t=2"  # the form
+    assert case.sent_reads(fake.requests[second_poll:post_at]) == 0
+    assert case.before_reply(fake.requests[post_at - 1])
     form = dict(parse_qsl(posts[0].content.decode(), keep_blank_values=True))
     marker = driver.marker("day 1", "results")
     assert find_markers(form["message"]) == [marker]
     assert PASSWORD not in form["message"]
     # The board's page of the new post is the last thing read; one login in all.
-    assert _target(fake.requests[-1]) == f"/viewtopic.php?p={NEW_POST[lang]}"
-    assert len(fake.posted("/ucp.php")) == 1
+    new_post = case.new_post(lang)
+    assert _target(fake.requests[-1]) == case.confirm_page(new_post)
+    assert len(fake.posted(case.login_path)) == 1
 
     # -- the outbox and the phase -------------------------------------------------------
     items = {i.marker: i for i in store.outbox(driver.game_id)}
     results = items[marker]
-    assert results.status is OutboxStatus.POSTED and results.board_id == NEW_POST[lang]
+    assert results.status is OutboxStatus.POSTED and results.board_id == new_post
     day_items = store.outbox(driver.game_id, "day 1")
     assert [i.marker for i in day_items] == [marker]  # no PMs: votecount has no private results
     # The opening post was never approved: the saved thread has the host's own (P01).
@@ -158,7 +232,7 @@ def test_one_phase_on_the_saved_phpbb_board(tmp_path: Any, lang: str) -> None:
     assert ("Итоги дня 1" in body) if lang == "ru" else ("Results of day 1" in body)
 
     # A restarted process finds the phase published and sends nothing again.
-    fake_again = saved_board(lang)
-    again = GameDriver(store, make_board(fake_again), config, clock=clock)
+    fake_again = case.board.saved_board(lang)
+    again = GameDriver(store, case.board.make_board(fake_again), config, clock=clock)
     assert asyncio.run(again.step(clock())) == "no more deadlines"
-    assert fake_again.posted("/posting.php") == []
+    assert fake_again.posted(case.reply_path) == []

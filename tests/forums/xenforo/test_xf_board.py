@@ -40,7 +40,7 @@ from forums import (
     User,
     board_factory,
 )
-from forums.xenforo import XenforoBoard
+from forums.xenforo import XenforoBoard, xenforo_board
 
 T = TypeVar("T")
 
@@ -48,7 +48,14 @@ T = TypeVar("T")
 def make(fake: FakeXenforo, time: FakeTime | None = None, **options: Any) -> XenforoBoard:
     time = time or FakeTime()
     return XenforoBoard(
-        BASE, USER, PASSWORD, client=fake.client(), clock=time, sleep=time.sleep, **options
+        BASE,
+        USER,
+        PASSWORD,
+        client=fake.client(),
+        clock=time,
+        sleep=time.sleep,
+        allow_insecure_http=True,
+        **options,
     )
 
 
@@ -79,7 +86,7 @@ def test_login_posts_the_form_with_its_token_and_stay_logged_in() -> None:
     assert sent["remember"] == "1"
     assert sent["_xfToken"] == "1796006587,5f2b3c0d1e4a6b7c8d9e0f1a2b3c4d5e"
     assert sent["_xfRedirect"] == "http://127.0.0.1:8082/"
-    assert isinstance(board, Board) and board_factory("xenforo") is XenforoBoard
+    assert isinstance(board, Board) and board_factory("xenforo") is xenforo_board
 
 
 def test_wrong_password_is_login_failed_with_the_boards_words() -> None:

@@ -128,6 +128,21 @@ def thread_page(
     posts = [*ARTICLES, *extra]
     pages = max(1, -(-len(posts) // per_page))
     chosen = posts[(page - 1) * per_page : page * per_page]
+    return render_page(chosen, page, pages, logged_in=logged_in)
+
+
+def render_page(
+    articles: list[str],
+    page: int,
+    pages: int,
+    *,
+    logged_in: bool = True,
+    slug: str = SLUG,
+    thread_id: str | None = None,
+    title: str | None = None,
+) -> str:
+    """The real page's frame around `articles`, with a pageNav (and, when `thread_id` or
+    `title` is given, that thread's id and title in place of 8276's)."""
     head, tail = _REAL[:_FIRST], _REAL[_LAST_END:]
     if logged_in:
         head = head.replace('data-logged-in="false"', 'data-logged-in="true"', 1)
@@ -138,21 +153,24 @@ def thread_page(
             count=1,
             flags=re.S,
         )
+    if thread_id is not None:
+        head = head.replace(
+            'data-content-key="thread-8276"', f'data-content-key="thread-{thread_id}"'
+        )
+        head = head.replace("a-dark-theme-option.8276", slug.removeprefix("threads/").rstrip("/"))
+    if title is not None:
+        head = head.replace(">a dark theme option<", f">{title}<")
     items = "".join(
         f'<li class="pageNav-page{" pageNav-page--current" if n == page else ""}">'
-        f'<a href="/{SLUG}page-{n}">{n}</a></li>'
+        f'<a href="/{slug}page-{n}">{n}</a></li>'
         for n in range(1, pages + 1)
     )
-    nav = f'<nav class="pageNavWrapper"><div class="pageNav"><ul class="pageNav-main">{items}</ul></div></nav>'
-    return (
-        head
-        + "\n".join(chosen)
-        + tail.replace(
-            '<div class="block-outer block-outer--after">',
-            nav + '<div class="block-outer block-outer--after">',
-            1,
-        )
+    nav = (
+        '<nav class="pageNavWrapper"><div class="pageNav"><ul class="pageNav-main">'
+        f"{items}</ul></div></nav>"
     )
+    after = '<div class="block-outer block-outer--after">'
+    return head + "\n".join(articles) + tail.replace(after, nav + after, 1)
 
 
 def post_ids(page: int, extra: int = 0) -> list[str]:
