@@ -131,7 +131,7 @@ class GameSession:
 
         `rewrite` lets the host's overrides replace (or drop, with None) a parsed order.
         """
-        _inputs, log = self._open()
+        inputs, log = self._open()
         source = Source(channel, post_id, url)
         parsed = parse_post(
             body,
@@ -148,6 +148,10 @@ class GameSession:
         log.warnings.extend(kept)
         events = self.ruleset.answer_parse_warnings(self.state, player, channel, kept)
         log.events.extend(events)
+        seen = self.ruleset.read_post(self.state, inputs, player, channel, body.text())
+        log.events.extend(seen.events)
+        log.warnings.extend(seen.warnings)
+        events, warnings = events + seen.events, warnings + seen.warnings
         for parsed_order in parsed.orders:
             order = rewrite(parsed_order) if rewrite is not None else parsed_order
             if order is None:

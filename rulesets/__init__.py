@@ -11,6 +11,7 @@ RULESET_MODULES = [
     "rulesets.votecount",
     "rulesets.yakuza",
     "rulesets.minimafik",
+    "rulesets.twelve_rooms",
 ]
 """Every ruleset package; one test walks this list."""
 

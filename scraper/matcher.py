@@ -58,6 +58,10 @@ _FUNCTION_WORDS = frozenset({
 """English words that cannot start a nick after «vote»: «that vote is terrible», «vote count»."""
 _LITERAL_QUOTE_RE = re.compile(r"\[(/?)quote(?:=[^\]\[\n]*)?\]", re.IGNORECASE)
 TRUNCATED = codes.TRUNCATED
+_ITEM_START_RE = re.compile(r"^[ \t]*\d{1,2}[.)](?=[ \t])", re.MULTILINE)
+_ITEM_RE = re.compile(r"(?<=[ \t])\d{1,2}\)(?=[ \t])")
+"""«1) вниз  2) голос Петя»: item numbers (grammars with `items`); linear, no backtracking."""
+_TEXT_LEAD = " \t:—–-"
 
 
 def drop_literal_quotes(text: str) -> str:
@@ -184,9 +188,20 @@ class _Parser:
         signatures = [i for i, raw in enumerate(self.lines) if raw in ("--", "-- ")]
         stop = signatures[0] if len(signatures) == 1 else len(self.lines)
         # «-- » opens a signature typed into the post: nothing after it counts.
-        for index in self.phrase_lines():
+        for index in self.command_lines():
             if index >= stop or self.line(index) or self.full:
                 break  # past the signature, the rest was an anonymous message, or enough read
+
+    def command_lines(self) -> list[int]:
+        """Lines with a phrase, and in a PM (grammars with `bare_name`) short lines that may
+        be only a nickname («Петя»: the vote)."""
+        found = self.phrase_lines()
+        if self.grammar.bare_name is None or self.channel is not Channel.PM:
+            return found
+        assert self.text is not None
+        first, size = self.text.first_word, self.resolver.max_words
+        short = [i for i in range(len(self.lines)) if 0 < first[i + 1] - first[i] <= size]
+        return sorted(set(found) | set(short))
 
     def phrase_lines(self) -> list[int]:
         """The lines where some phrase of the grammar starts, in order (most lines of a long
@@ -227,6 +242,8 @@ class _Parser:
             return False
         asks = self.grammar.question_is_hedge and ends_with_question
         question = asks and not anywhere
+        if not anywhere and self.bare_name(index, lo, hi):
+            return False
         pos = lo
         while pos < hi:
             phrase = self.compiled.phrase_at(words, pos, hi)
@@ -272,6 +289,33 @@ class _Parser:
             while self.grammar.chain and pos < hi and words[pos] in self.grammar.joiners:
                 pos += 1
         return False
+
+    def bare_name(self, index: int, lo: int, hi: int) -> bool:
+        """«3) Петя» in a PM: words that are only a roster name are the grammar's bare command."""
+        kind = self.grammar.bare_name
+        line = self.read(index)
+        if kind is None or self.channel is not Channel.PM or hi - lo > self.resolver.max_words:
+            return False
+        if self.compiled.phrase_at(line.words, lo, hi) is not None:
+            return False
+        found = self.resolver.match_words(line.words[lo:hi])
+        if not found.ok or found.words != hi - lo:
+            return False
+        self.commands += 1
+        text = line.raw.strip()
+        src = replace(self.source, line=index + 1, text=text[:_SOURCE_TEXT])
+        self.result.orders.append(
+            Order(
+                player=self.sender,
+                kind=kind,
+                targets=(found.name or self.sender,),
+                channel=self.channel,
+                at=self.at,
+                source=src,
+                form="bare_name",
+            )
+        )
+        return True
 
     def hedged(self, index: int, pos: int, size: int) -> bool:
         """A hedge before the phrase, or a condition word after it, in the same sentence."""
@@ -333,6 +377,9 @@ class _Parser:
         if form.arg is ArgKind.WORDS:
             self.result.orders.append(base.with_(args={"words": tuple(line.words[after:hi])}))
             return hi, False
+        if form.arg is ArgKind.TEXT:
+            self.result.orders.append(base.with_(args={"text": self.free_text(index, after)}))
+            return hi, True
         votes = form.kind is OrderKind.VOTE
         target = self.target(line, after, hi, allow_no_lynch=votes)
         next_line = False
@@ -457,6 +504,12 @@ class _Parser:
         # Suggestions for the word alone, not for the words after it («на Nekr0 в силе»).
         return not self.resolver.resolve(target.written).suggestions
 
+    def free_text(self, index: int, after: int) -> str:
+        """The text after the phrase as the player wrote it, later lines included."""
+        line = self.read(index)
+        first = line.raw[line.ends[after - 1] :] if after > 0 else line.raw
+        return "\n".join([first.lstrip(_TEXT_LEAD), *self.lines[index + 1 :]]).strip()
+
     def message_text(self, index: int, end: int | None) -> str:
         """The anonymous text: after the first colon past the name, later lines included."""
         line = self.read(index)
@@ -534,12 +587,18 @@ def parse_post(
     """
     src = source or Source(channel)
 
+    table = compiled(grammar)
+
     def read(text: str) -> ParseResult:
-        text = resolver.protect(drop_literal_quotes(strip_invisible(text)))
+        text = strip_invisible(text)
+        text = resolver.protect(table.replace_symbols(drop_literal_quotes(text)))
         truncated = None
         if max_chars is not None and len(text) > max_chars:
             truncated, text = len(text), cap_text(text, max_chars)
-        parser = _Parser(grammar, compiled(grammar), resolver, sender, channel, src, at)
+        if grammar.items:
+            # «1) вниз  2) голос Петя»: each numbered item is read as a line of its own.
+            text = _ITEM_RE.sub("\n", _ITEM_START_RE.sub(" ", text))
+        parser = _Parser(grammar, table, resolver, sender, channel, src, at)
         parser.text = read_text(text)
         parser.lines = parser.text.lines
         parser.run()

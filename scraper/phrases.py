@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import threading
 from collections import defaultdict
 from dataclasses import dataclass
@@ -57,6 +58,20 @@ class CompiledGrammar:
         # «голосую за мир»: the phrase already took «за», so «мир» alone must match too.
         no_lynch |= {w[1:] for w in no_lynch if len(w) > 1 and w[0] in grammar.prepositions}
         self._no_lynch = sorted(no_lynch, key=len, reverse=True)
+        signs = sorted(grammar.symbols, key=len, reverse=True)
+        self._symbols = dict(grammar.symbols)
+        self._symbols_re = (
+            re.compile(r"(^|:)([ \t]*)(" + "|".join(map(re.escape, signs)) + ")", re.MULTILINE)
+            if signs
+            else None
+        )
+
+    def replace_symbols(self, text: str) -> str:
+        """Signs that open a line or follow a colon become their words («↑» → « вверх »)."""
+        if self._symbols_re is None:
+            return text
+        table = self._symbols
+        return self._symbols_re.sub(lambda m: f"{m[1]}{m[2]} {table[m[3]]} ", text)
 
     def phrase_at(self, words: list[str], pos: int, end: int | None = None) -> Phrase | None:
         for phrase in self._phrases.get(words[pos], ()):

@@ -39,6 +39,9 @@ class ArgKind(StrEnum):
     self-words mean the sender) as ``{"player": name, "text": written}``, every other word
     as ``{"word": word}``, in order; ``args["raw"]`` keeps it as written, so symbols the
     words drop (◯ ⚫ → +) stay readable."""
+    TEXT = "text"
+    """Free text to the end of the message as ``args["text"]``, after an optional colon or
+    dash («анонимка: …»); nothing after it is read as a command."""
 
 
 @dataclass(frozen=True)
@@ -87,6 +90,14 @@ class Grammar:
     """Words that may join chained commands («и», «and»)."""
     text_words: frozenset[str] = frozenset()
     """Words that, followed by a colon, open a verbatim text in a CLAUSE («текст: …»)."""
+    symbols: Mapping[str, str] = field(default_factory=dict)
+    """Signs that stand for a word where they open a line or follow a colon
+    («↑» → «вверх», «Перемещение: ↑»); elsewhere they stay punctuation («Вася → Петя»)."""
+    items: bool = False
+    """Numbered items split a line into commands: «1) вниз 2) голос Петя»; an item number
+    opening a line («1.», «2)») is skipped."""
+    bare_name: OrderKind | None = None
+    """In a PM, a line (or item) that is only a roster name is this command (the vote)."""
 
     def forms_of(self, kind: OrderKind) -> tuple[CommandForm, ...]:
         return tuple(f for f in self.forms if f.kind is kind)

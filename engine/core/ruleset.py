@@ -23,7 +23,15 @@ from engine.core.warnings import ParseWarning
 
 
 class RulesError(Exception):
-    """A game or scenario that the ruleset cannot run (bad setup, unknown option)."""
+    """A game or scenario that the ruleset cannot run (bad setup, unknown option).
+
+    `where` names the game-file keys the error is about, most specific last, e.g.
+    ``("options", "layout")`` or ``("roles", "Вася")``, so `game validate` can give its line.
+    """
+
+    def __init__(self, message: str, *, where: tuple[str, ...] = ()) -> None:
+        super().__init__(message)
+        self.where = where
 
 
 @dataclass(frozen=True)
@@ -185,6 +193,13 @@ class Ruleset(ABC):
     ) -> list[Event]:
         """What the sender is told about text the parser could not take (e.g. a help reply)."""
         return []
+
+    def read_post(
+        self, state: GameState, inputs: PhaseInputs, player: str, channel: Channel, text: str
+    ) -> IntakeResult:
+        """A whole post or PM (its own text, quotes dropped), beside the commands in it: for
+        rules about what may be posted at all (twelve-rooms: the laughter room)."""
+        return IntakeResult()
 
     @abstractmethod
     def new_resolution(

@@ -123,7 +123,9 @@ def _feed(
         targets = tuple(_name(session, t) for t in raw.get("targets") or [])
         args = {k: v for k, v in raw.items() if k not in _ORDER_KEYS}
         kind = OrderKind.ORDER if targets or "targets" not in raw else OrderKind.CANCEL
-        at = _at(raw.get("at"), opened, sc, raw) or opened
+        # An order without `at` carries no time (twelve-rooms ranks such orders after timed
+        # ones); rulesets that need a time for it take the phase's opening.
+        at = _at(raw.get("at"), opened, sc, raw)
         session.submit(Order(player, kind, str(raw["action"]), targets, args, Channel.PM, at))
     for voter, target in phase.votes.items():
         player = _known_player(session, voter, sc, phase.votes)

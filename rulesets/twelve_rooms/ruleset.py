@@ -1,0 +1,189 @@
+"""The `twelve-rooms` ruleset: «12 комнат», a mafia game on a hidden map (seed 000)."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from engine.core import rng as rngmod
+from engine.core.events import Event
+from engine.core.grammar import Grammar
+from engine.core.model import GameState
+from engine.core.orders import Channel, Order
+from engine.core.phases import PhaseId
+from engine.core.ruleset import (
+    IntakeResult,
+    PhaseInputs,
+    Resolved,
+    Ruleset,
+    Seat,
+    Step,
+    VoteView,
+)
+from engine.core.warnings import ParseWarning
+from rulesets.twelve_rooms import codes
+from rulesets.twelve_rooms.context import Turn
+from rulesets.twelve_rooms.endturn import position_events, room_events
+from rulesets.twelve_rooms.grammar import GRAMMAR
+from rulesets.twelve_rooms.intake import Intake
+from rulesets.twelve_rooms.resolution import PLACEMENT_STEPS, TURN_STEPS, new_turn
+from rulesets.twelve_rooms.roles import DEFAULT_ROSTER
+from rulesets.twelve_rooms.rooms import LAUGHTER
+from rulesets.twelve_rooms.setup import (
+    OPTION_DEFAULTS,
+    check_options,
+    new_game,
+    setup_events,
+)
+from rulesets.twelve_rooms.state import alive, effective_status, living, role_state, room_type
+
+_TEXT_RE = re.compile(r"[^\W_]")
+
+
+class TwelveRooms(Ruleset):
+    id: ClassVar[str] = "twelve-rooms"
+    title: ClassVar[str] = "12 комнат"
+    grammar: ClassVar[Grammar] = GRAMMAR
+    option_defaults: ClassVar[Mapping[str, Any]] = OPTION_DEFAULTS
+    vote_channel: ClassVar[Channel] = Channel.PM
+    templates: ClassVar[str] = "rulesets.twelve_rooms.templates"
+
+    def check_options(self, options: dict[str, Any]) -> None:
+        check_options(options)
+
+    def setup(
+        self, seats: Sequence[Seat], options: Mapping[str, Any] | None, seed: int
+    ) -> tuple[GameState, list[Event]]:
+        opts = self.options(options)
+        state = new_game(self.id, seats, opts, seed)
+        report: list[Event] = []
+        if not opts["placement_phase"]:
+            # No `turn 0`: the placement report goes out with the opening (§2.1).
+            report = room_events(state, 0) + position_events(state)
+        return state, setup_events(state, report)
+
+    def starter_options(self) -> dict[str, Any]:
+        """What `forumgm game new` writes into [options] and [deal] for this ruleset."""
+        return {"rows": 3, "cols": 4, "start_rooms": {}, "deal": dict.fromkeys(DEFAULT_ROSTER, 1)}
+
+    # -- phases ----------------------------------------------------------------------------
+
+    def first_phase(self, state: GameState) -> PhaseId:
+        return PhaseId("turn", 0 if state.options["placement_phase"] else 1)
+
+    def next_phase(self, state: GameState) -> PhaseId:
+        current = state.phase or self.first_phase(state)
+        return PhaseId("turn", current.number + 1)
+
+    # -- intake and resolution -------------------------------------------------------------
+
+    def intake(self, state: GameState, inputs: PhaseInputs, order: Order) -> IntakeResult:
+        return Intake(state, inputs).take(order)
+
+    def keep_parse_warnings(
+        self, channel: Channel, warnings: list[ParseWarning]
+    ) -> list[ParseWarning]:
+        """The thread carries talk, not orders (§1): a misread name there is chatter."""
+        return [] if channel is Channel.THREAD else warnings
+
+    def answer_parse_warnings(
+        self, state: GameState, player: str, channel: Channel, warnings: list[ParseWarning]
+    ) -> list[Event]:
+        """A PM the parser could not take gets a reply, so the player can send it again."""
+        if channel is not Channel.PM or not state.has_player(player):
+            return []
+        if not alive(state.player(player)):
+            return []
+        return [
+            Event.private(player, "order_rejected", action=w.action or "order", reason=w.code)
+            for w in warnings
+            if not w.accepted
+        ]
+
+    def read_post(
+        self, state: GameState, inputs: PhaseInputs, player: str, channel: Channel, text: str
+    ) -> IntakeResult:
+        """Комната смеха: a thread post with letters or digits from there is flagged (§4, D21)."""
+        out = IntakeResult()
+        if channel is not Channel.THREAD or not state.has_player(player):
+            return out
+        p = state.player(player)
+        if (
+            alive(p)
+            and room_type(state, int(p.fields["room"])) == LAUGHTER
+            and _TEXT_RE.search(text)
+        ):
+            out.warnings.append(
+                ParseWarning(
+                    codes.LAUGHTER_VIOLATION,
+                    codes.MESSAGES[codes.LAUGHTER_VIOLATION],
+                    player,
+                    accepted=True,
+                )
+            )
+        return out
+
+    def new_resolution(self, state: GameState, inputs: PhaseInputs, rng: random.Random) -> Turn:
+        return new_turn(state, inputs, rng)
+
+    @property
+    def steps(self) -> Sequence[Step[Any]]:
+        return TURN_STEPS
+
+    def resolve(self, state: GameState, inputs: PhaseInputs) -> Resolved:
+        work = state.copy()
+        rng = rngmod.restore(work.rng)
+        ctx = self.new_resolution(work, inputs, rng)
+        for step in PLACEMENT_STEPS if inputs.phase.id.number == 0 else TURN_STEPS:
+            step.run(ctx)
+        ctx.state.rng = rngmod.snapshot(rng)
+        if not ctx.state.finished:
+            ctx.state.phase = PhaseId("turn", inputs.phase.id.number + 1)
+        return Resolved(ctx.events, ctx.state)
+
+    # -- views -----------------------------------------------------------------------------
+
+    def in_play(self, state: GameState) -> list[str]:
+        return living(state)
+
+    def player_view(self, state: GameState, name: str) -> dict[str, Any]:
+        """State fields of §12.4: the role-held ones flattened, `status` and `pending` derived."""
+        p = state.player(name)
+        view = super().player_view(state, name)
+        view.update(role_state(p))
+        turn = state.phase.number if state.phase is not None else 1
+        view["status"] = effective_status(state, p, turn)
+        view["pending"] = [str(k["cause"]) for k in p.fields.get("pending_kills", [])]
+        return view
+
+    def vote_view(self, state: GameState, inputs: PhaseInputs, *, public: bool) -> VoteView:
+        """Votes go by PM and are secret until the results; the host sees them as they come."""
+        phase = str(inputs.phase.id)
+        if public:
+            return VoteView(phase, True, {}, {}, [], None)
+        names = living(state)
+        votes: dict[str, str | None] = {}
+        totals: dict[str, int] = {}
+        for name in names:
+            order = inputs.votes.get(name)
+            target = order.target if order is not None else None
+            votes[name] = target
+            if target is not None:
+                weight = (
+                    1
+                    if inputs.phase.id.number == 1
+                    else int(state.player(name).fields.get("vote_weight", 1))
+                )
+                totals[target] = totals.get(target, 0) + weight
+        top = max(totals.values(), default=0)
+        leaders = [k for k, v in totals.items() if v == top]
+        return VoteView(
+            phase=phase,
+            secret=True,
+            votes=votes,
+            totals=totals,
+            not_voting=[n for n in names if votes[n] is None],
+            leader=leaders[0] if len(leaders) == 1 and top else None,
+        )
