@@ -461,7 +461,8 @@ class _Checker:
         except RulesError as exc:
             key = re.search(r"option ([\w.]+)", str(exc))
             path = key.group(1).strip(".").split(".") if key else [""]
-            self.problem(f"[options] {exc}", "options", *path)
+            where = _file_keys(exc, deal) or ("options", *path)
+            self.problem(f"[{where[0]}] {exc}", *where)
             return
         if players and not self.problems:
             seats = [Seat(n, roles.get(n)) for n in players]
@@ -472,8 +473,19 @@ class _Checker:
                 who = next((n for n in roles if str(exc).startswith(f"{n}:")), None)
                 option = re.match(r"option ([\w.]+)", str(exc))
                 where: tuple[str, ...] = ("deal",) if deal else ("roles",)
-                if who:
+                if exc.where:
+                    where = _file_keys(exc, deal)
+                elif who:
                     where = ("roles", who)
                 elif option:
                     where = ("options", *option.group(1).strip(".").split("."))
                 self.problem(f"setup: {exc}", *where)
+
+
+def _file_keys(exc: RulesError, deal: dict[str, int]) -> tuple[str, ...]:
+    """The game-file keys a ruleset's error names (`RulesError.where`); a deal the host
+    wrote as a [deal] table is that table, not [options] roles."""
+    where = tuple(exc.where)
+    if deal and where[:2] == ("options", "roles"):
+        return ("deal", *where[2:])
+    return where

@@ -49,6 +49,7 @@ RECEIPT_TYPES = {
     "anon_sent",
     "order_rejected",
     "thread_vote_reminder",
+    "turn_ack",
 }
 
 
@@ -324,7 +325,8 @@ class GameDriver:
         )
         number = log.phase.id.number
         public = [e for e in log.resolution if e.audience is Audience.PUBLIC]
-        ctx: dict[str, Any] = {"players": state.names}
+        # The turn number comes from the phase itself: "turn 0" is written "turn".
+        ctx: dict[str, Any] = {"players": state.names, "turn": number}
         drafts = [
             post_draft(
                 self.renderer.render_public(public, phase=ph.phase, context=ctx),

@@ -83,7 +83,7 @@ def s00_preparation(t: Turn) -> None:
             continue
         p = t.p(name)
         p.fields["warnings"] = int(p.fields.get("warnings", 0)) + 1
-        t.emit(Event.public("warning", player=name, count=p.fields["warnings"]))
+        t.emit(Event.public("warning", player=name, count=p.fields["warnings"], limit=limit))
         if p.fields["warnings"] >= limit:
             t.removed.add(name)
             t.eliminate(name, INACTIVITY)

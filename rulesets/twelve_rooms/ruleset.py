@@ -58,11 +58,10 @@ class TwelveRooms(Ruleset):
     ) -> tuple[GameState, list[Event]]:
         opts = self.options(options)
         state = new_game(self.id, seats, opts, seed)
-        report: list[Event] = []
-        if not opts["placement_phase"]:
-            # No `turn 0`: the placement report goes out with the opening (§2.1).
-            report = room_events(state, 0) + position_events(state)
-        return state, setup_events(state, report)
+        # Everybody learns his starting room (mafia: who shares each member's room); without
+        # a `turn 0` the cameras and the detector report with the opening post (§2.1, §3.8).
+        report = [] if opts["placement_phase"] else room_events(state, 0)
+        return state, setup_events(state, report + position_events(state))
 
     def starter_options(self) -> dict[str, Any]:
         """What `forumgm game new` writes into [options] and [deal] for this ruleset."""

@@ -287,7 +287,15 @@ def setup_events(state: GameState, placement_report: list[Event]) -> list[Event]
     events: list[Event] = []
     for p in state.players:
         role = ROLES[p.role or "citizen"]
-        skills = [{"skill": s, "kind": SKILLS[s].kind} for s in role.skills]
+        actives = role.actives
+        skills = [
+            {
+                "skill": s,
+                "kind": SKILLS[s].kind,
+                "slot": actives.index(s) + 1 if s in actives and len(actives) > 1 else None,
+            }
+            for s in role.skills
+        ]
         events.append(
             Event.private(p.name, "role_assigned", role=p.role, faction=p.faction, skills=skills)
         )

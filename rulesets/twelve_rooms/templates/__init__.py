@@ -1,0 +1,1 @@
+"""Jinja2 templates of the twelve-rooms ruleset, one folder per language."""

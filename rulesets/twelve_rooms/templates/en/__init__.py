@@ -1,0 +1,1 @@
+"""English templates of the twelve-rooms ruleset."""

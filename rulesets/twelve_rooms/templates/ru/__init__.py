@@ -1,0 +1,1 @@
+"""Russian templates of the twelve-rooms ruleset."""
