@@ -461,8 +461,8 @@ class _Checker:
         except RulesError as exc:
             key = re.search(r"option ([\w.]+)", str(exc))
             path = key.group(1).strip(".").split(".") if key else [""]
-            where = _file_keys(exc, deal) or ("options", *path)
-            self.problem(f"[{where[0]}] {exc}", *where)
+            keys = _file_keys(exc, deal) or ("options", *path)
+            self.problem(f"[{keys[0]}] {exc}", *keys)
             return
         if players and not self.problems:
             seats = [Seat(n, roles.get(n)) for n in players]
