@@ -24,7 +24,7 @@ from scraper.lines import Line, Text, read_text
 from scraper.nicknames import MatchStatus, NameResolver
 from scraper.normalize import lower, strip_invisible
 from scraper.phrases import CompiledGrammar, Phrase, compiled
-from scraper.wordforms import is_plain_word
+from scraper.wordforms import is_english_word, is_plain_word
 
 DEFAULT_MAX_CHARS = 20_000
 """Characters of one post or PM read by default (`[game] max_post_chars`); phpBB allows 60 000."""
@@ -39,6 +39,28 @@ _CONDITIONS = frozenset({"если", "if", "unless"})
 _POSSESSIVES = frozenset({"my", "your", "his", "her", "our", "their",
                           "мой", "твой", "его", "её", "ее", "наш", "ваш", "их", "свой"})  # fmt: skip
 """Right before a vote word, these make it a noun in talk: «мой голос на X в силе»."""
+_NEGATIONS = frozenset({"не", "нельзя", "никогда", "not", "don't", "dont", "never", "won't"})
+"""Right before a vote word, these make it talk: «не голосую за Васю», "I will not vote Bob"."""
+_DETERMINERS = frozenset(
+    {"a", "an", "the", "this", "that", "one", "any", "every", "another", "to", "этот", "тот"}
+)
+"""Articles make «vote» a noun ("a vote on raud would…", "one vote on a townie") and "to" an
+intention ("used to vote for SK"): talk (17378 #87, #153), unless a colon follows
+("I'm going to Vote: SleepyKrew", #252)."""
+_CLAUSE_MARKS = (",", "—", "–", "-", ":", "(", "→")
+_CLAUSE_WORDS = frozenset({"но", "а", "и", "but", "so"})
+_STRONG_VOTE_WORDS = frozenset(
+    {"vote", "unvote", "гз", "анвот", "nolynch", "виноват", "виновен", "виновна", "виновата"}
+)
+"""Single-word vote phrases that are never plain talk, so they open a clause unmarked."""
+_CHANGE_OF_MIND = frozenset({
+    "передумал", "передумала", "передумываю", "нет", "хотя", "вернее", "точнее", "меняю",
+    "переголосовываю", "переголосую", "actually", "instead", "switching", "changed",
+    "changing", "wait", "nope", "no", "nah", "scratch",
+})  # fmt: skip
+"""Words just before a later vote of one post that say the player changed his mind."""
+_CHANGE_WINDOW = 5
+"""How many words before the later vote such a word may stand («Нет, голосую за X»)."""
 _FUNCTION_WORDS = frozenset({
     "is", "was", "are", "be", "count", "counts", "tally", "please", "now", "yet", "again",
     "stays", "stay", "here", "there", "it", "this", "that", "the", "a", "an", "and", "or",
@@ -153,6 +175,8 @@ class _Parser:
     commands: int = 0
     full: bool = False
     """`MAX_COMMANDS` were read: the rest of the message is not."""
+    where: dict[int, int] = field(default_factory=dict)
+    """Order (by id) → the index in the post of the first word of its command."""
     _read: dict[int, Line] = field(default_factory=dict)
     _marks: dict[int, _Sentences] = field(default_factory=dict)
 
@@ -234,38 +258,52 @@ class _Parser:
         return False
 
     def segment(self, index: int, lo: int, hi: int, ends_with_question: bool) -> bool:
-        """Read the commands of words lo..hi of a line (the line, or one of its sentences)."""
+        """Read the commands of words lo..hi of a line (the line, or one of its sentences).
+
+        Where commands open a line (`line_start`), a vote may also open a clause later in
+        it («Гена прав, но голос за Лёшу», "ok fine, unvote, vote Bob", "switching: VOTE: Bob"),
+        and is then read as a vote in the middle of a sentence is: not after a hedge, a
+        negation or a possessive, not before a condition, not as the end of a question.
+        """
         line = self.read(index)
         words = line.words
-        anywhere = not self.grammar.line_start
-        if lo >= hi or (not anywhere and self.compiled.hedge_at(words, lo, hi)):
+        line_mode = self.grammar.line_start
+        if lo >= hi:
             return False
+        hedged_line = line_mode and self.compiled.hedge_at(words, lo, hi)
         asks = self.grammar.question_is_hedge and ends_with_question
-        question = asks and not anywhere
-        if not anywhere and self.bare_name(index, lo, hi):
+        if line_mode and self.bare_name(index, lo, hi):
             return False
         pos = lo
+        opening = line_mode  # the next phrase opens the line (or follows a chained command)
         while pos < hi:
             phrase = self.compiled.phrase_at(words, pos, hi)
-            # «выстрел в Васю?» asks rather than orders; «рейтинг?» is still a request.
-            if phrase is not None and question and phrase.form.kind is not OrderKind.REQUEST:
-                phrase = None
+            mid = not opening
             if (
                 phrase is not None
-                and anywhere
-                and pos > lo
-                and words[pos - 1] in _POSSESSIVES
-                and not line.colon_after(pos + len(phrase.words) - 1)  # «мой голос: X» votes
+                and line_mode
+                and mid
+                and not (self.grammar.clause_votes and self.clause_vote(line, pos, phrase))
             ):
                 phrase = None
-            if phrase is not None and anywhere and self.hedged(index, pos, len(phrase.words)):
+            # «выстрел в Васю?» asks rather than orders; «рейтинг?» is still a request.
+            if (
+                phrase is not None
+                and opening
+                and (
+                    hedged_line
+                    or (asks and phrase.form.kind is not OrderKind.REQUEST)
+                    or self.conditional(phrase.form, index, pos)
+                )
+            ):
+                phrase = None
+            if phrase is not None and mid and pos > lo and self.talk_before(line, pos, phrase):
+                phrase = None
+            if phrase is not None and mid and self.hedged(index, pos, len(phrase.words)):
                 pos += len(phrase.words)
                 continue
-            if phrase is not None and not anywhere and self.conditional(phrase.form, index, pos):
-                phrase = None
             if phrase is None:
-                if self.grammar.line_start:
-                    return False
+                opening = False
                 pos += 1
                 continue
             self.commands += 1
@@ -277,15 +315,23 @@ class _Parser:
             src = replace(self.source, line=index + 1, text=text[:_SOURCE_TEXT])
             mark = (len(self.result.orders), len(self.result.warnings))
             end, takes_rest = self.command(phrase, index, pos, after, hi, src)
+            for order in self.result.orders[mark[0] :]:
+                self.where[id(order)] = self.text_index(index, pos)
             if takes_rest:
                 return True
             # «голос за Васю?» at the end of a sentence asks; «голос за Alu — вдруг он прав?»
             # votes and then asks something else.
-            if asks and phrase.form.kind is not OrderKind.REQUEST and end >= hi:
-                del self.result.orders[mark[0] :], self.result.warnings[mark[1] :]
-            if self.grammar.line_start and not self.grammar.chain:
-                return False
+            s = line.sentence_of[pos]
+            question = line.sentence_asks[s] if line_mode else asks
+            asked = self.grammar.question_is_hedge and question and mid
+            if asked and phrase.form.kind is not OrderKind.REQUEST:
+                # …and a question with no player in it ("Can we vote scum now?") is talk.
+                ends = end >= (line.sentence_end[s] if line_mode else hi)
+                if ends or len(self.result.orders) == mark[0]:
+                    del self.result.orders[mark[0] :], self.result.warnings[mark[1] :]
+                    self.commands -= 1  # a PM that only asks is answered as saying nothing
             pos = max(end, after)
+            opening = line_mode and self.grammar.chain
             while self.grammar.chain and pos < hi and words[pos] in self.grammar.joiners:
                 pos += 1
         return False
@@ -316,6 +362,35 @@ class _Parser:
             )
         )
         return True
+
+    def text_index(self, index: int, pos: int) -> int:
+        """The index in the whole post of word `pos` of line `index`."""
+        assert self.text is not None
+        return self.text.first_word[index] + pos
+
+    def clause_vote(self, line: Line, pos: int, phrase: Phrase) -> bool:
+        """A vote phrase opening a clause inside a line: after a comma, a dash, a colon or
+        «но», «а», «и», "but", "so". Words that are also plain talk («голос», «виноват»,
+        «против», «мир») count there only with a colon after them («…, голос: Вася»)."""
+        if phrase.form.kind not in (OrderKind.VOTE, OrderKind.UNVOTE, OrderKind.NO_LYNCH):
+            return False
+        if pos == 0:
+            return True
+        gap = line.blank[line.ends[pos - 1] : line.starts[pos]]
+        opens = any(mark in gap for mark in _CLAUSE_MARKS) or line.words[pos - 1] in _CLAUSE_WORDS
+        if not opens:
+            return False
+        strong = len(phrase.words) > 1 or phrase.words[0] in _STRONG_VOTE_WORDS
+        return strong or line.colon_after(pos + len(phrase.words) - 1)
+
+    def talk_before(self, line: Line, pos: int, phrase: Phrase) -> bool:
+        """«мой голос на X в силе», «не голосую за Васю», "I will not vote Bob": the word
+        before the phrase makes it talk (a colon after it still makes it a vote)."""
+        before = line.words[pos - 1]
+        if before in _NEGATIONS:
+            return True
+        talk = before in _POSSESSIVES or before in _DETERMINERS
+        return talk and not line.colon_after(pos + len(phrase.words) - 1)
 
     def hedged(self, index: int, pos: int, size: int) -> bool:
         """A hedge before the phrase, or a condition word after it, in the same sentence."""
@@ -392,6 +467,11 @@ class _Parser:
             base = base.with_(args={"text": text})
         if target.status == "no_lynch":
             base = base.with_(kind=OrderKind.NO_LYNCH, targets=("no_lynch",))
+        elif target.status == "self" and form.kind is OrderKind.VOTE:
+            # «голос за меня», "vote me": talk, not a self-vote (issue 11, decided). A PM
+            # that says nothing else is answered as one with no command.
+            self.commands -= 1
+            return target.end, False
         elif target.status in ("ok", "self"):
             base = base.with_(targets=(target.name or self.sender,))
             if target.status == "self":
@@ -492,7 +572,10 @@ class _Parser:
         word = lower(target.written)
         if target.status == "unknown" and word in _FUNCTION_WORDS:
             return True
-        if target.status != "unknown" or not is_plain_word(word):
+        # An ordinary word: Russian from the dictionary, English when written in lower case
+        # ("vote worthy", "the vote reasons"; "vote Bob" names someone who is not playing).
+        english = target.written[:1].islower() and is_english_word(target.written)
+        if target.status != "unknown" or not (english or is_plain_word(word)):
             return False
         if line.colon_after(after - 1):
             return False  # «голос: Док»: a colon says a name was meant
@@ -537,9 +620,30 @@ class _Parser:
             ParseWarning(code, message, self.sender, src, target.choices, action)
         )
 
+    def conflicting(self, orders: list[Order]) -> bool:
+        """Two votes for different targets with no clear change of mind between them.
+
+        An unvote between them, or a word such as «передумал», «нет», "actually" between
+        them, says the player changed his mind: the last vote counts and nobody is warned.
+        """
+        assert self.text is not None
+        previous: Order | None = None
+        for order in orders:
+            if order.kind is OrderKind.UNVOTE:
+                previous = None
+            if order.kind not in _VOTES:
+                continue
+            if previous is not None and previous.targets != order.targets:
+                start, stop = self.where.get(id(previous), 0), self.where.get(id(order), 0)
+                start = max(start, stop - _CHANGE_WINDOW)
+                if not any(w in _CHANGE_OF_MIND for w in self.text.words[start:stop]):
+                    return True
+            previous = order
+        return False
+
     def finish(self, text: str, truncated: int | None) -> ParseResult:
         votes = [o for o in self.result.orders if o.kind in _VOTES]
-        if len(votes) > 1:
+        if len(votes) > 1 and self.conflicting(self.result.orders):
             last = votes[-1]
             self.result.warnings.append(
                 ParseWarning(

@@ -10,13 +10,16 @@ from enum import StrEnum
 
 from rapidfuzz import fuzz, process
 
-from scraper.normalize import fold, name_key, tokens
+from scraper.normalize import fold, is_cyrillic, lower, name_key, tokens
 from scraper.translit import is_latin, sound_key, to_cyrillic
-from scraper.wordforms import GROUPS, WordForms, declensions
+from scraper.wordforms import GROUPS, WordForms, declensions, is_ordinary_word
 
 _MAX_SUGGESTIONS = 5
 _SUGGESTION_CUTOFF = 70.0
 _MIN_PREFIX = 2
+_MIN_INNER = 4
+"""Letters an inner word of a nick needs to be a short form of it on its own."""
+_INNER_RE = re.compile(r"[A-ZА-ЯЁ]?[a-zа-яё]+|[A-ZА-ЯЁ]+(?![a-zа-яё])|\d+")
 _MAX_WORD = 64
 """Longer words are never a nickname's (a 60 KB «word» is not looked up at all)."""
 _PLACEHOLDER_BASE = 0xAC00
@@ -110,6 +113,12 @@ def _sounds(word: str, forms: WordForms) -> WordForms:
     }
 
 
+def inner_words(name: str) -> tuple[str, ...]:
+    """A nick cut into its words: spaces, underscores, CamelCase humps and digit runs
+    ("TheFroggyOne" → the, froggy, one; "Tangofox42" → tangofox, 42)."""
+    return tuple(fold(lower(w)) for w in _INNER_RE.findall(name.replace("ё", "е")))
+
+
 def _is_punctuation(name: str) -> bool:
     return bool(name.strip()) and not name_key(name)
 
@@ -149,6 +158,8 @@ class NameResolver:
         }
         keys = [name_key(n) for n in self.roster]
         self._folded_keys = [fold(k) for k in keys]
+        self._inner = [inner_words(n) for n in self.roster]
+        """Each name cut at its word, CamelCase and digit boundaries (folded, lowercase)."""
         folded_owners: dict[str, set[str]] = defaultdict(set)
         for key in keys:
             folded_owners[fold(key)].add(key)
@@ -258,6 +269,11 @@ class NameResolver:
             hit, exact = self._sound(keys), False
         if hit is None and self.lenient:
             hit, exact = self._loose(keys), False
+            if hit is None and ("-" in keys[0] or "'" in keys[0]):
+                # «pappums-scum»: a short form of a nick before the joiner.
+                head = min(i for i in (keys[0].find("-"), keys[0].find("'")) if i > 0)
+                hit = self._loose([keys[0][:head]])
+                head = head if hit is not None else 0
         if hit is None:
             return WordMatch(
                 MatchStatus.UNKNOWN, suggestions=self._suggest(keys) if suggest else ()
@@ -345,6 +361,7 @@ class NameResolver:
         return span, frozenset(best[span])
 
     def _loose(self, keys: list[str]) -> _Hit | None:
+        written = keys[0] if keys else ""
         keys = [fold(k) for k in keys]
         for span in range(len(keys), 0, -1):
             query = " ".join(keys[:span])
@@ -362,11 +379,39 @@ class NameResolver:
                         query in forms[g] for forms in entry.folded_forms for g in GROUPS
                     )
                 prefix = full.startswith(query)
-                if prefix or (span == 1 and (word_prefix or acronym)):
+                if (
+                    prefix
+                    or (span == 1 and (word_prefix or acronym))
+                    or (span == 1 and self._short_form(entry, query, written))
+                ):
                     players.add(entry.player)
             if players:
                 return span, frozenset(players)
         return None
+
+    def _short_form(self, entry: _Entry, query: str, written: str) -> bool:
+        """The short forms English boards use for long nicks (issue 11): the name's words
+        written together ("internetstranger"), the initials of a CamelCase name ("SK" for
+        SleepyKrew, "TFO" for TheFroggyOne), or one of its inner words of at least four
+        letters that is no ordinary English or Russian word ("Krew", "Froggy"; not "Stranger")."""
+        inner = self._inner[entry.player] if not entry.alias else ()
+        if len(entry.words) > 1 and query == fold("".join(entry.words)):
+            return True
+        letters = [w for w in inner if not w.isdigit()]
+        if len(letters) > 1 and query == "".join(w[0] for w in letters):
+            return True
+        if len(query) < _MIN_INNER:
+            return False
+        for word in inner[1:]:
+            if inner.count(word) > 1 or is_ordinary_word(word):
+                continue
+            # «голос за Макара» for ДедМакар: Russian inner words decline too.
+            if query == word or (
+                is_cyrillic(word)
+                and any(query in forms for forms in _folded(declensions(word)).values())
+            ):
+                return not is_ordinary_word(written)
+        return False
 
     def _suggest(self, keys: Sequence[str]) -> tuple[str, ...]:
         if not keys:
@@ -389,8 +434,8 @@ class NameResolver:
             for entry in self._entries:
                 if len(entry.words) > 1 and first == "".join(fold(w[0]) for w in entry.words):
                     scores[entry.player] = max(scores[entry.player], _SUGGESTION_CUTOFF)
-                for word in entry.words:
-                    w = fold(word)
+                inner = () if entry.alias else self._inner[entry.player]
+                for w in (*(fold(word) for word in entry.words), *inner[1:]):
                     if len(w) >= _MIN_PREFIX and (w.startswith(first) or first.startswith(w)):
                         scores[entry.player] = max(scores[entry.player], _SUGGESTION_CUTOFF)
         ranked = sorted(scores, key=lambda p: (-scores[p], p))

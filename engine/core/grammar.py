@@ -76,6 +76,9 @@ class Grammar:
     """Nouns naming actions after a cancel phrase: «проверки» → ("check",)."""
     line_start: bool = True
     """Commands must start a line; otherwise a phrase anywhere in a line counts."""
+    clause_votes: bool = True
+    """With `line_start`, a vote may also open a clause inside a line (after a comma, a
+    dash, a colon, «но», «а», «и», "but", "so")."""
     count_spoilers: bool = False
     hedges: tuple[str, ...] = ()
     """Words that make a line a hedge, not a command, when they come first («наверное»)."""

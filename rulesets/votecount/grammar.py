@@ -38,7 +38,8 @@ FORMS: tuple[CommandForm, ...] = (
 GRAMMAR = Grammar(
     forms=FORMS,
     prepositions=frozenset({"за", "против", "for", "on"}),
-    self_words=frozenset({"себя", "me", "myself"}),
+    # «голос за меня», "vote me": talk, not a self-vote (the matcher drops it).
+    self_words=frozenset({"себя", "меня", "me", "myself"}),
     no_lynch_words=NO_LYNCH_WORDS,
     line_start=False,
     count_spoilers=False,

@@ -80,6 +80,7 @@ class Votecount(Ruleset):
                 self.grammar,
                 count_spoilers=spoilers,
                 line_start=line_start or self.grammar.line_start,
+                clause_votes=not line_start,
             )
         return _GRAMMARS[switches]
 

@@ -10,10 +10,12 @@ from engine.corpus import all_items, run
 def test_corpus_size_and_sources() -> None:
     items = all_items()
     rulesets = Counter(i.ruleset for i in items)
-    assert len(items) >= 400
+    assert len(items) >= 600
     assert rulesets["classic"] >= 100 and rulesets["votecount"] >= 300
     assert len({i.id for i in items}) == len(items)
     assert any(i.cls == "phpbb_truth" for i in items)
+    issue_11 = [i for i in items if i.cls in ("short_form", "midline")]
+    assert len(issue_11) >= 40 and {i.ruleset for i in issue_11} == {"votecount", "classic"}
     classes = {i.cls for i in items}
     for needed in (
         "acronym",
@@ -29,6 +31,10 @@ def test_corpus_size_and_sources() -> None:
         "english",
         "chatter",
         "declined",
+        "short_form",
+        "midline",
+        "hidden",
+        "ambiguous",
     ):
         assert needed in classes
 

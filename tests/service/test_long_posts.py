@@ -34,15 +34,15 @@ ATTACK = (
 Host = Callable[..., str]
 
 
-def _host(tmp_path: Path) -> tuple[Host, LocalBoard, str, Path]:
+def _host(tmp_path: Path, names: list[str] = NAMES) -> tuple[Host, LocalBoard, str, Path]:
     url = f"sqlite:///{tmp_path / 'board.sqlite'}"
-    board, thread = local_board(url, NAMES)
+    board, thread = local_board(url, names)
     path = tmp_path / "game.toml"
     path.write_text(
         game_toml(
             url=url,
             thread=thread,
-            players=NAMES,
+            players=names,
             ruleset="votecount",
             review="warnings",
             password="env:TEST_GM_PASSWORD",
@@ -101,6 +101,29 @@ def test_a_vote_in_hidden_text_waits_for_the_host(tmp_path: Path) -> None:
     assert review.count("hidden_text") == 3
     votes = forumgm("2026-12-01T21:02+03:00", "votes", str(path))
     assert "Петя" in votes and "Маша" not in votes and "Вася" not in votes
+
+
+def test_short_nicks_and_votes_inside_a_sentence_as_players_write_them(tmp_path: Path) -> None:
+    names = ["TheFroggyOne", "SleepyKrew", "RaudhrGarm", "Internet Stranger", "lobstermania"]
+    forumgm, board, thread, path = _host(tmp_path, names)
+    at = datetime(2026, 12, 1, 20, tzinfo=MSK)
+    for author, text in [
+        ("TheFroggyOne", "I think Krew is scum. VOTE: Krew"),
+        ("RaudhrGarm", "vote Froggy\nActually, vote SK"),  # a change of mind: no warning
+        ("Internet Stranger", "ok fine, unvote, vote Garm"),
+        ("lobstermania", "vote me"),  # talk, not a self-vote
+        ("SleepyKrew", "Can we vote scum now? Would you vote TFO?"),  # questions: talk
+    ]:
+        board.post_as(author, thread, text, at=at)
+    forumgm("2026-12-01T21:00+03:00", "run", str(path), "--once")
+    review = forumgm("2026-12-01T21:01+03:00", "review", str(path))
+    assert "multiple_votes" not in review and "unknown_target" not in review
+    out = forumgm("2026-12-02T19:01+03:00", "run", str(path), "--once")
+    assert "wait for the host" not in out  # nothing for the host to look at
+    results = [p.body.full_text() for p in board.posts_after(thread, 1) if p.author == GM]
+    assert any("SleepyKrew" in text for text in results)
+    votes = forumgm("2026-12-02T19:02+03:00", "votes", str(path))
+    assert "RaudhrGarm" in votes and "lobstermania" not in votes
 
 
 def test_the_cap_is_a_game_option_with_a_clear_error() -> None:
