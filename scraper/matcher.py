@@ -83,7 +83,7 @@ TRUNCATED = codes.TRUNCATED
 _ITEM_START_RE = re.compile(r"^[ \t]*\d{1,2}[.)](?=[ \t])", re.MULTILINE)
 _ITEM_RE = re.compile(r"(?<=[ \t])\d{1,2}\)(?=[ \t])")
 """«1) вниз  2) голос Петя»: item numbers (grammars with `items`); linear, no backtracking."""
-_TEXT_LEAD = " \t:—–-"
+_TEXT_LEAD = ":—–-"
 
 
 def drop_literal_quotes(text: str) -> str:
@@ -590,8 +590,10 @@ class _Parser:
     def free_text(self, index: int, after: int) -> str:
         """The text after the phrase as the player wrote it, later lines included."""
         line = self.read(index)
-        first = line.raw[line.ends[after - 1] :] if after > 0 else line.raw
-        return "\n".join([first.lstrip(_TEXT_LEAD), *self.lines[index + 1 :]]).strip()
+        first = (line.raw[line.ends[after - 1] :] if after > 0 else line.raw).lstrip()
+        if first[:1] in _TEXT_LEAD:
+            first = first[1:]  # one separator: «анонимка: :)» keeps its smiley
+        return "\n".join([first, *self.lines[index + 1 :]]).strip()
 
     def message_text(self, index: int, end: int | None) -> str:
         """The anonymous text: after the first colon past the name, later lines included."""

@@ -196,11 +196,13 @@ class Turn(Resolution):
             if not new:
                 continue
             held["reliability_lost"] = True
+            # The skills keep their «two turns in a row» history from the dead role.
+            for skill in new:
+                last = role_state(dead).get("last_targets", {}).get(skill)
+                if last is not None:
+                    held.setdefault("last_targets", {})[skill] = last
             if len(new) == 1:
                 held.setdefault("inherited", []).append(new[0])
-                last = role_state(dead).get("last_targets", {}).get(new[0])
-                if last is not None:
-                    held.setdefault("last_targets", {})[new[0]] = last
                 self.tell(q.name, "skill_inherited", **{"from": dead.name, "skill": new[0]})
             else:
                 held.setdefault("offers", []).append({"from": dead.name, "skills": new})

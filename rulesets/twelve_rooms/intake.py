@@ -41,6 +41,8 @@ _TEXT_RE = re.compile(r"[^\W_]")
 """A letter or a digit: what the laughter room forbids (§4)."""
 
 ACK = "order_accepted"
+BALLOT = "ballot"
+"""The form of a vote given as a scenario's `votes:` entry (no time, no rank)."""
 
 
 def _label(order: Order) -> str:
@@ -160,6 +162,9 @@ class Intake:
             return self.reject(order, w.UNKNOWN_TARGET)
         kind = OrderKind.NO_LYNCH if target == NO_LYNCH else OrderKind.VOTE
         vote = order.with_(kind=kind, action="vote", targets=(target,))
+        if order.is_vote and order.source is None:
+            # A scenario's `votes:` entry carries no time and does not rank a player (§3.4).
+            vote = vote.with_(at=None, form=BALLOT)
         self.inputs.votes[order.player] = vote
         self.inputs.log.append(vote)
         # A vote for a dead player, or «не судить» where it is not allowed, is a vote for

@@ -10,8 +10,8 @@ from datetime import datetime
 from typing import Any
 
 from engine.core import rng as rngmod
-from engine.core.orders import VOTE_KINDS, Order
 from rulesets.twelve_rooms.context import PISTOL_SHOT, STICKY_ROOM, Turn
+from rulesets.twelve_rooms.intake import BALLOT
 from rulesets.twelve_rooms.roles import MAFIA, TURN_ACTIONS
 from rulesets.twelve_rooms.rooms import (
     COCOA,
@@ -28,18 +28,13 @@ from rulesets.twelve_rooms.rooms import (
 from rulesets.twelve_rooms.state import alive, grid_of, occupants, room, room_type
 
 
-def _timed(order: Order) -> bool:
-    """Votes of a scenario's `votes:` map carry no time; everything else carries its `at`."""
-    return order.at is not None and not (order.source is None and order.kind in VOTE_KINDS)
-
-
 def movement_order(t: Turn) -> list[str]:
     """Timed submitters by their latest part (ties: mafia first, then sign-up order), then
     untimed ones by their first order, then players who sent nothing (§3.4)."""
     first_seen: dict[str, int] = {}
     for index, order in enumerate(t.inputs.log):
-        untimed_vote = order.source is None and order.kind in VOTE_KINDS
-        if order.player not in first_seen and order.action in TURN_ACTIONS and not untimed_vote:
+        counts = order.action in TURN_ACTIONS and order.form != BALLOT
+        if counts and order.player not in first_seen:
             first_seen[order.player] = index
     keys: dict[str, tuple[Any, ...]] = {}
     for seat, name in enumerate(t.state.names):
@@ -49,7 +44,7 @@ def movement_order(t: Turn) -> list[str]:
         vote = t.inputs.votes.get(name)
         if vote is not None:
             parts.append(vote)
-        times: list[datetime] = [o.at for o in parts if _timed(o) and o.at is not None]
+        times: list[datetime] = [o.at for o in parts if o.at is not None]
         faction = 0 if t.p(name).faction == MAFIA else 1
         if times:
             keys[name] = (0, max(times).timestamp(), faction, seat)
