@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.core.ruleset import RulesError, Ruleset, Seat
+from engine.core.slots import Handover, SlotError, Slots
 from engine.credentials import CredentialsError, CredentialsRef
 from engine.schedule import Schedule, ScheduleError
 from forums.guard import insecure_url
@@ -94,6 +95,9 @@ class GameConfig:
     players: list[str]
     dead: list[str] = field(default_factory=list)
     replacements: dict[str, str] = field(default_factory=dict)
+    """`[players] replacements`: substitute → the player whose seat they took (chains allowed)."""
+    handovers: tuple[Handover, ...] = ()
+    """The same, with when each took over where the file says (`{replaces = …, at = …}`)."""
     aliases: dict[str, list[str]] = field(default_factory=dict)
     roles: dict[str, str] = field(default_factory=dict)
     deal: dict[str, int] = field(default_factory=dict)
@@ -243,6 +247,7 @@ class _Checker:
         schedule, start = self._schedule()
         players = self._players()
         dead = self._names("dead", players)
+        handovers = self._replacements(players)
         roles = self._str_map("roles")
         deal = {k: v for k, v in self._plain("deal").items()}
         for who in roles:
@@ -277,7 +282,8 @@ class _Checker:
             options=options,
             players=players,
             dead=dead,
-            replacements=self._str_map("players", "replacements"),
+            replacements={h.new: h.old for h in handovers},
+            handovers=handovers,
             aliases={k: list(v) for k, v in self._plain("players", "aliases").items()},
             roles=roles,
             deal=deal,
@@ -415,6 +421,39 @@ class _Checker:
             if n not in players:
                 self.problem(f"[players] {key}: {n!r} is not in players", "players", key)
         return names
+
+    def _replacements(self, players: list[str]) -> tuple[Handover, ...]:
+        """`new = "old"` or `new = {replaces = "old", at = 2026-12-03T12:00:00+03:00}`; the
+        chains are checked as a whole (a cycle, one name in two chains, no seat)."""
+        out = []
+        for new, value in self._plain("players", "replacements").items():
+            at = None
+            if isinstance(value, dict):
+                unknown = set(value) - {"replaces", "at"}
+                at = value.get("at")
+                if unknown or not isinstance(value.get("replaces"), str):
+                    self.problem(
+                        f'[players] replacements: {new}: write {new} = "old name" or '
+                        f'{{replaces = "old name", at = 2026-12-03T12:00:00+03:00}}',
+                        "players",
+                        "replacements",
+                    )
+                    continue
+                if at is not None and (not isinstance(at, datetime) or at.tzinfo is None):
+                    self.problem(
+                        f"[players] replacements: {new}: at must be a date and time with an "
+                        "offset (2026-12-03T12:00:00+03:00)",
+                        "players",
+                        "replacements",
+                    )
+                    continue
+                value = value["replaces"]
+            out.append(Handover(str(new), str(value), at=at))
+        try:
+            Slots(players, out)
+        except SlotError as exc:
+            self.problem(f"[players] {exc}", "players", "replacements")
+        return tuple(out)
 
     def _plain(self, table: str, key: str | None = None) -> dict[str, Any]:
         value = self.raw.get(table, {})

@@ -3,7 +3,10 @@
 ```yaml
 players: [Вася, Петя, SleepyKrew]     # in play, in seating order
 dead: [Оля]                           # out of play: votes by or for them do not count
-replacements: {SleepyKrew: kondi2424} # new: old — the substitute took the old player's slot
+replacements:                         # new: old — the substitute took the old player's slot
+  SleepyKrew: kondi2424               #   from the substitute's first post on
+  Новичок: {replaces: Вася, from_post: 284}   # or from a post number (or `at: 2026-12-03 12:00`)
+  Вася: Дима                          # chains in any order: Новичок replaced Вася, who replaced Дима
 aliases: {Петя: [Пётр, PT]}           # extra short forms the host accepts
 ```
 """
@@ -11,11 +14,14 @@ aliases: {Петя: [Пётр, PT]}           # extra short forms the host accep
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from engine.core.slots import Handover, SlotError
 from scraper.reading import Cast
 
 
@@ -44,17 +50,16 @@ def parse_players(doc: Any) -> Cast:
     twice = {n for n in players + dead if (players + dead).count(n) > 1}
     if twice:
         raise PlayersFileError(f"listed twice: {', '.join(sorted(twice))}")
-    replacements = doc.get("replacements") or {}
-    if not isinstance(replacements, Mapping):
-        raise PlayersFileError("replacements: expected a mapping new: old")
-    replacements = {str(k): str(v) for k, v in replacements.items()}
-    for new in replacements:
-        if new not in players and new not in dead:
-            raise PlayersFileError(f"replacements: {new} is neither in players nor in dead")
+    handovers = _handovers(doc.get("replacements") or {})
+    try:
+        cast = Cast(tuple(players), tuple(dead), {h.new: h.old for h in handovers}, {}, handovers)
+        cast.slots  # noqa: B018 - checks the chains: cycles, a name in two chains
+    except SlotError as exc:
+        raise PlayersFileError(str(exc)) from None
     aliases = doc.get("aliases") or {}
     if not isinstance(aliases, Mapping):
         raise PlayersFileError("aliases: expected a mapping name: [forms]")
-    everyone = set(players) | set(dead) | set(replacements.values())
+    everyone = set(cast.roster)
     clean: dict[str, tuple[str, ...]] = {}
     for name, forms in aliases.items():
         if str(name) not in everyone:
@@ -63,16 +68,71 @@ def parse_players(doc: Any) -> Cast:
         if not isinstance(forms, list):
             raise PlayersFileError(f"aliases: {name}: expected a list of forms")
         clean[str(name)] = tuple(str(f) for f in forms)
-    return Cast(tuple(players), tuple(dead), replacements, clean)
+    return replace(cast, aliases=clean)
+
+
+def _handovers(doc: Any) -> tuple[Handover, ...]:
+    """`replacements:` as handovers: `new: old` or `new: {replaces: old, from_post: N}`."""
+    if not isinstance(doc, Mapping):
+        raise PlayersFileError("replacements: expected a mapping new: old")
+    out = []
+    for new, value in doc.items():
+        if isinstance(value, str | int):
+            out.append(Handover(str(new), str(value)))
+            continue
+        if not isinstance(value, Mapping) or "replaces" not in value:
+            raise PlayersFileError(
+                f"replacements: {new}: expected the name they replaced, or "
+                "{replaces: name, from_post: number}"
+            )
+        unknown = set(value) - {"replaces", "from_post", "at"}
+        if unknown:
+            raise PlayersFileError(
+                f"replacements: {new}: unknown keys {', '.join(sorted(unknown))}"
+            )
+        post, at = value.get("from_post"), value.get("at")
+        if post is not None and (not isinstance(post, int) or isinstance(post, bool) or post < 0):
+            raise PlayersFileError(f"replacements: {new}: from_post must be a post number")
+        if at is not None:
+            at = _moment(new, at)
+        out.append(Handover(str(new), str(value["replaces"]), at=at, post=post))
+    return tuple(out)
+
+
+def _moment(new: object, value: object) -> datetime:
+    if isinstance(value, datetime):
+        moment = value
+    else:
+        try:
+            moment = datetime.fromisoformat(str(value))
+        except ValueError:
+            raise PlayersFileError(
+                f"replacements: {new}: at {value!r} is not a date and time"
+            ) from None
+    if moment.tzinfo is None:
+        raise PlayersFileError(f"replacements: {new}: at {value!r} needs a UTC offset (+03:00)")
+    return moment
+
+
+class _UniqueKeys(yaml.SafeLoader):
+    """A YAML loader that refuses a key given twice (YAML would keep the last silently)."""
+
+
+def _mapping(loader: _UniqueKeys, node: yaml.MappingNode) -> dict[Any, Any]:
+    keys = [loader.construct_object(k) for k, _ in node.value]
+    twice = sorted({str(k) for k in keys if keys.count(k) > 1})
+    if twice:
+        raise PlayersFileError(f"line {node.start_mark.line + 1}: {', '.join(twice)} given twice")
+    return loader.construct_mapping(node)
+
+
+_UniqueKeys.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _mapping)
 
 
 def load_players(path: str | Path) -> Cast:
     """Read a players file; `PlayersFileError` names the problem."""
     try:
-        doc = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as exc:
-        raise PlayersFileError(f"{path}: {exc}") from exc
-    try:
-        return parse_players(doc)
-    except PlayersFileError as exc:
+        text = Path(path).read_text(encoding="utf-8")
+        return parse_players(yaml.load(text, Loader=_UniqueKeys))
+    except (OSError, yaml.YAMLError, PlayersFileError) as exc:
         raise PlayersFileError(f"{path}: {exc}") from exc

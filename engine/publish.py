@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime, timedelta
 
 from engine.store import OutboxDraft, Store
@@ -103,9 +103,18 @@ class Publisher:
     """
 
     def __init__(
-        self, store: Store, board: Board, game_id: int, thread_id: str, gm_user: str
+        self,
+        store: Store,
+        board: Board,
+        game_id: int,
+        thread_id: str,
+        gm_user: str,
+        *,
+        recipient: Callable[[str], str] | None = None,
     ) -> None:
         self.store = store
+        self.recipient = recipient or (lambda name: name)
+        """A PM's addressee (a seat) → the account it goes to when it is sent (its holder)."""
         self.board = board
         self.game_id = game_id
         self.thread_id = thread_id
@@ -175,7 +184,8 @@ class Publisher:
                     board_id = await self.board.reply(self.thread_id, item.bbcode)
                 else:
                     subject = item.subject or ""
-                    board_id = await self.board.send_pm(list(item.recipients), subject, item.bbcode)
+                    to = list(dict.fromkeys(self.recipient(r) for r in item.recipients))
+                    board_id = await self.board.send_pm(to, subject, item.bbcode)
             except Exception as exc:  # kept for a retry; the error shows in `forumgm status`
                 failed = self.store.mark_failed(item.marker, f"{type(exc).__name__}: {exc}")
                 self._not_before[item.marker] = moment + retry_delay(failed.attempts)

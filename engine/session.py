@@ -19,7 +19,7 @@ from engine.core.phases import Phase
 from engine.core.ruleset import PhaseInputs, Ruleset, Seat
 from engine.core.warnings import ParseWarning
 from forums.records import PostBody
-from scraper.matcher import DEFAULT_MAX_CHARS, parse_post
+from scraper.matcher import DEFAULT_MAX_CHARS, ParseResult, parse_post
 from scraper.nicknames import NameResolver
 
 
@@ -116,6 +116,28 @@ class GameSession:
         log.warnings.extend(result.warnings)
         return result.events, result.warnings
 
+    def read(
+        self,
+        player: str,
+        body: PostBody,
+        channel: Channel,
+        *,
+        at: datetime | None = None,
+        post_id: str | None = None,
+        url: str | None = None,
+    ) -> ParseResult:
+        """Parse a post or PM with the ruleset's grammar, taking nothing."""
+        return parse_post(
+            body,
+            self.ruleset.grammar_for(self.state.options),
+            self.resolver,
+            sender=player,
+            channel=channel,
+            source=Source(channel, post_id, url),
+            at=at,
+            max_chars=self.max_post_chars,
+        )
+
     def submit_post(
         self,
         player: str,
@@ -132,17 +154,7 @@ class GameSession:
         `rewrite` lets the host's overrides replace (or drop, with None) a parsed order.
         """
         inputs, log = self._open()
-        source = Source(channel, post_id, url)
-        parsed = parse_post(
-            body,
-            self.ruleset.grammar_for(self.state.options),
-            self.resolver,
-            sender=player,
-            channel=channel,
-            source=source,
-            at=at,
-            max_chars=self.max_post_chars,
-        )
+        parsed = self.read(player, body, channel, at=at, post_id=post_id, url=url)
         kept = self.ruleset.keep_parse_warnings(channel, list(parsed.warnings))
         warnings: list[ParseWarning] = list(kept)
         log.warnings.extend(kept)

@@ -11,10 +11,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
+from functools import cached_property
 
 from engine.core import warnings as codes
 from engine.core.grammar import Grammar
 from engine.core.orders import Channel, Order, OrderKind, Source
+from engine.core.slots import Handover, Moment, Slots
 from engine.core.warnings import ParseWarning
 from forums.records import PostBody
 from scraper.matcher import ParseResult, parse_post
@@ -32,33 +34,49 @@ class Cast:
     dead: tuple[str, ...] = ()
     """Out of play: votes by them or for them do not count."""
     replacements: Mapping[str, str] = field(default_factory=dict)
-    """Substitute → the player whose slot they took; either name means the slot."""
+    """Substitute → the player whose slot they took; any holder's name means the slot.
+    Chains are allowed (A: B, B: C); without `handovers` each takes effect at the
+    substitute's first post (`settled`)."""
     aliases: Mapping[str, Sequence[str]] = field(default_factory=dict)
+    handovers: tuple[Handover, ...] = ()
+    """The same substitutions with when they happened (post numbers or times), where known."""
     _resolvers: dict[bool, NameResolver] = field(
         default_factory=dict, compare=False, repr=False, hash=False
     )
 
+    @cached_property
+    def slots(self) -> Slots:
+        timed = {h.new: h for h in self.handovers}
+        untimed = [Handover(new, old) for new, old in self.replacements.items() if new not in timed]
+        return Slots([*self.players, *self.dead], [*timed.values(), *untimed])
+
     @property
     def roster(self) -> tuple[str, ...]:
-        """Every name a post may mention: the living, the dead and replaced players."""
-        names = [*self.players, *self.dead]
-        names += [old for old in self.replacements.values() if old not in names]
-        names += [new for new in self.replacements if new not in names]
-        return tuple(dict.fromkeys(names))
+        """Every name a post may mention: the living, the dead and every holder of a slot."""
+        return tuple(dict.fromkeys([*self.players, *self.dead, *self.slots.names()]))
 
     def slot(self, name: str) -> str:
-        """The name a slot goes by: the one listed in play (substitute or original)."""
-        if name in self.players or name in self.dead:
-            return name
-        for new, old in self.replacements.items():
-            if name == old and (new in self.players or new in self.dead):
-                return new
-            if name == new and (old in self.players or old in self.dead):
-                return old
-        return name
+        """The name a slot goes by: the one listed in players or dead (any holder's name)."""
+        return self.slots.slot(name) or name
 
     def in_play(self, name: str) -> bool:
         return self.slot(name) in self.players
+
+    def acts_for_slot(self, name: str, when: Moment) -> bool:
+        """False for a former holder of a slot who speaks after someone took it over
+        (a message of unknown moment is not judged)."""
+        if self.slots.slot(name) is None or (when.at is None and when.post is None):
+            return True
+        return self.slots.holds(name, when)
+
+    def label(self, name: str) -> str:
+        """A slot as the host reads it: "A (replaced B, replaced C)"."""
+        return self.slots.label(self.slot(name))
+
+    def settled(self, first: Mapping[str, Moment]) -> Cast:
+        """Substitutions without a moment placed at the substitute's first post or PM."""
+        settled = self.slots.settled(first)
+        return replace(self, handovers=settled.handovers, _resolvers={})
 
     def resolver(self, *, lenient: bool) -> NameResolver:
         """The resolver over the whole roster (built once per cast and leniency)."""
@@ -85,13 +103,15 @@ def read_post(
     at: datetime | None = None,
     deadline: datetime | None = None,
     edited_at: datetime | None = None,
+    post_number: int | None = None,
 ) -> ParseResult:
     """Parse a post, then drop what the cast and the clock make invalid, with a warning each.
 
     - `late`: sent after `deadline` — nothing in it counts.
     - `edited_after_deadline`: sent before but edited after it; the board does not keep
       the text as it was, so the current text is read and the host is told (accepted).
-    - `sender_not_in_play` / `target_not_in_play`: a dead sender, a dead target.
+    - `sender_not_in_play` / `target_not_in_play`: a dead sender, a dead target, or a
+      sender whose slot someone else held at that moment (`at` / `post_number`).
     - `invalid_target`: a no-lynch vote where the game has none.
     Names are reported by slot: a substitute and the player he replaced are one slot.
     """
@@ -122,6 +142,10 @@ def read_post(
             out.warnings.append(
                 _warning(codes.SENDER_NOT_IN_PLAY, "the sender is out of play", slot_sender, src)
             )
+            continue
+        if not cast.acts_for_slot(sender, Moment(at, post_number)):
+            message = f"{sender} no longer plays this slot: {cast.label(slot_sender)}"
+            out.warnings.append(_warning(codes.SENDER_NOT_IN_PLAY, message, slot_sender, src))
             continue
         dead = [t for t in order.targets if t != NO_LYNCH and not cast.in_play(t)]
         if dead and order.kind is not OrderKind.REQUEST:

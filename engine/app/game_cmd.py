@@ -161,18 +161,36 @@ def start(
 @app.command("replace")
 def replace(
     path: Annotated[Path, typer.Argument(help="The game file.")],
-    old: Annotated[str, typer.Argument(help="The player leaving the slot.")],
+    old: Annotated[str, typer.Argument(help="The player leaving (or anyone who held the seat).")],
     new: Annotated[str, typer.Argument(help="The substitute's board account.")],
+    history: Annotated[
+        str,
+        typer.Option(
+            help="What the substitute gets besides the role PM: results (the seat's result "
+            "PMs so far) or none."
+        ),
+    ] = "results",
     db: Annotated[str | None, typer.Option("--db", help="Store URL.")] = None,
 ) -> None:
-    """A substitute takes over a slot; votes and orders by or for either name belong to it."""
+    """A substitute takes over a seat from now on: the former player's orders no longer count,
+    every PM for the seat goes to the substitute, who gets the role PM (and the history)."""
     from engine.app.service_cmd import driver_for
+    from engine.service.seats import HISTORY
     from engine.store.repo.base import StoreError
 
+    if history not in HISTORY:
+        raise typer.BadParameter(f"one of {', '.join(HISTORY)}", param_hint="--history")
     driver = driver_for(path, db)
     try:
-        driver.store.replace_player(driver.game_id, old, new)
+        seat = driver.replace(old, new, history=history)
     except StoreError as exc:
         typer.echo(str(exc))
         raise typer.Exit(1) from None
-    typer.echo(f"{new} now plays {old}'s slot")
+    typer.echo(f"{driver.slots().label(seat)} now plays seat {seat}")
+    item = driver.store.find_by_marker(driver.marker("handover", seat, new))
+    if item is not None and item.status.value == "draft":
+        typer.echo("The PM to the substitute waits until the game's start is approved.")
+    else:
+        typer.echo(
+            f"{new} gets the role PM{' and the seat history' if history == 'results' else ''}"
+        )

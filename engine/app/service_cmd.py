@@ -13,7 +13,7 @@ from rich.table import Table
 
 from engine.clock import Clock, ClockError, game_clock
 from engine.config import ConfigError, GameConfig, load_config
-from engine.core.orders import OrderKind
+from engine.core.orders import Order, OrderKind
 from engine.credentials import CredentialsError
 from engine.service.build import database_url, make_driver
 from engine.service.driver import GameDriver
@@ -207,16 +207,25 @@ def review(
 
 
 def votes(game: Annotated[Path, typer.Argument(help="The game file.")], db: Db = None) -> None:
-    """Every counted vote and unvote, with a link to its post."""
+    """Every counted vote and unvote, with a link to its post; a seat that changed hands shows
+    as "A (replaced B)", as it stood when the vote was cast."""
+    from engine.core.slots import Moment
+
     driver = driver_for(game, db)
+    slots = driver.slots()
+
+    def seat(name: str, order: Order) -> str:
+        key = slots.slot(name)
+        return slots.label(key, Moment(at=order.at) if order.at else None) if key else name
+
     table = Table("phase", "voter", "vote", "at", "source")
     for ph in driver.store.phases(driver.game_id):
         for stored in driver.store.parsed_orders(driver.game_id, ph.phase):
             order = stored.order
             if order.kind not in (OrderKind.VOTE, OrderKind.UNVOTE, OrderKind.NO_LYNCH):
                 continue
-            target = order.target or order.kind.value
+            target = seat(order.target, order) if order.target else order.kind.value
             at = order.at.isoformat(timespec="minutes") if order.at else ""
             link = order.source.url or order.source.post_id or "" if order.source else ""
-            table.add_row(ph.phase, order.player, target, at, str(link))
+            table.add_row(ph.phase, seat(order.player, order), target, at, str(link))
     out.print(table)

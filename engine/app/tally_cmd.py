@@ -26,6 +26,7 @@ from engine.app.board_options import (
 )
 from engine.core.orders import Channel, Source
 from engine.core.ruleset import RulesError, Ruleset, Seat
+from engine.core.slots import Moment
 from engine.core.warnings import ParseWarning
 from engine.players_file import PlayersFileError, load_players
 from engine.session import GameSession
@@ -162,10 +163,15 @@ class Tally:
     majority: int | None
     warnings: list[PostWarning] = field(default_factory=list)
     last_post: int | None = None
+    slots: dict[str, str] = field(default_factory=dict)
+    """Slot → "A (replaced B, replaced C)" as of the last post read, for slots that changed hands."""
 
     @property
     def not_voting(self) -> list[str]:
         return [v for v, t in self.votes.items() if t is None]
+
+    def label(self, name: str | None) -> str:
+        return self.slots.get(name, name) if name is not None else "—"
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -174,6 +180,7 @@ class Tally:
             "leader": self.leader,
             "majority": self.majority,
             "as_of_post": self.last_post,
+            "slots": self.slots,
             "warnings": [w.as_dict() for w in self.warnings],
         }
 
@@ -209,6 +216,11 @@ def tally_posts(
     grammar = ruleset.grammar_for(options)
     lenient = bool(options.get("lenient_names", False))
     no_lynch = bool(options.get("no_lynch", True))
+    # A substitution the players file gives no post for happens at the substitute's first.
+    first_seen: dict[str, Moment] = {}
+    for post in posts:
+        first_seen.setdefault(post.user, Moment(post.time, post.number))
+    cast = cast.settled(first_seen)
     session = _counting_session(ruleset, cast, no_lynch)
     warnings: list[PostWarning] = []
     read_to: int | None = None
@@ -228,6 +240,8 @@ def tally_posts(
             lenient=lenient,
             no_lynch=no_lynch,
             source=source,
+            at=post.time,
+            post_number=post.number,
         )
         said = ruleset.keep_parse_warnings(Channel.THREAD, list(result.warnings))
         for order in result.orders:
@@ -235,6 +249,8 @@ def tally_posts(
         warnings.extend(PostWarning(post.number, post, w) for w in said)
     assert session.inputs is not None
     view = session.ruleset.vote_view(session.state, session.inputs, public=True)
+    as_of = Moment(post=read_to) if read_to is not None else None
+    labels = {key: cast.slots.label(key, as_of) for key in cast.slots.keys}
     return Tally(
         votes=dict(view.votes),
         totals=dict(view.totals),
@@ -242,6 +258,7 @@ def tally_posts(
         majority=view.majority,
         warnings=warnings,
         last_post=read_to,
+        slots={key: label for key, label in labels.items() if label != key},
     )
 
 
@@ -286,17 +303,20 @@ def _table(result: Tally, out: Console) -> None:
     table.add_column("Voter")
     table.add_column("Votes for")
     for voter, target in result.votes.items():
-        table.add_row(voter, target or "—")
+        table.add_row(result.label(voter), result.label(target))
     out.print(table)
     out.print("Totals:")
     for target, count in result.totals.items():
-        voters = [v for v, t in result.votes.items() if t == target]
-        out.print(f"  {target} — {count} ({', '.join(voters)})")
+        voters = [result.label(v) for v, t in result.votes.items() if t == target]
+        out.print(f"  {result.label(target)} — {count} ({', '.join(voters)})")
     if not result.totals:
         out.print("  no votes")
-    out.print(f"Not voting: {', '.join(result.not_voting) or 'nobody'}")
+    not_voting = ", ".join(result.label(v) for v in result.not_voting)
+    out.print(f"Not voting: {not_voting or 'nobody'}")
     out.print(f"Majority: {result.majority}")
-    out.print(f"Leader: {result.leader or 'none (tie or no votes)'}")
+    out.print(
+        f"Leader: {result.label(result.leader) if result.leader else 'none (tie or no votes)'}"
+    )
     for item in result.warnings:
         w = item.warning
         choices = f" — choices: {', '.join(w.choices)}" if w.choices else ""

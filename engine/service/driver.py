@@ -20,14 +20,16 @@ from engine.core.model import GameState
 from engine.core.orders import Channel, Order
 from engine.core.phases import Phase
 from engine.core.ruleset import Ruleset
+from engine.core.slots import Slots
 from engine.core.warnings import ParseWarning
 from engine.publish import Markers, Publisher, pm_draft, post_draft
 from engine.render import Renderer
 from engine.service.posts import phase_opened_draft
 from engine.service.replay import Incoming, Replay, replay_phase
+from engine.service.seats import game_slots, handover_draft, holder_aliases, speakers
 from engine.service.vote_count import vote_count_draft
 from engine.session import GameSession
-from engine.store import OutboxDraft, Store
+from engine.store import OutboxDraft, Store, StoreError
 from engine.store.codec import order_from_json
 from engine.store.models import (
     GameStatus,
@@ -67,7 +69,9 @@ class GameDriver:
         self.thread_cursor: Cursor | None = None
         self.inbox_cursor: Cursor | None = None
         self.markers = Markers(store.get_game(self.game_id).marker_key, self.game_id)
-        self.publisher = Publisher(store, board, self.game_id, config.thread, config.gm_user)
+        self.publisher = Publisher(
+            store, board, self.game_id, config.thread, config.gm_user, recipient=self.holder
+        )
 
     def marker(self, *parts: object) -> str:
         """The outbox marker of one of this game's posts or PMs (an HMAC under its key)."""
@@ -163,45 +167,88 @@ class GameDriver:
                 fresh.add(pm.id)
         return fresh
 
-    def substitutes(self) -> dict[str, str]:
-        """Substitute account → the slot (original name) it plays (`game replace`)."""
-        rows = self.store.players(self.game_id, include_replaced=True)
-        by_id = {r.id: r for r in rows}
-        slots: dict[str, str] = {}
-        for row in rows:
-            if row.replaced_by is not None and row.replaced_by in by_id:
-                slot = slots.get(row.name, row.name)
-                slots[by_id[row.replaced_by].name] = slot
-        return slots
+    def slots(self) -> Slots:
+        """Who holds each seat over time (the game file's substitutions, then `game replace`)."""
+        c = self.config
+        return game_slots(self.store, self.game_id, c.players, c.handovers)
+
+    def holder(self, name: str) -> str:
+        """The account that holds `name`'s seat now (what is sent to a seat goes there)."""
+        slots = self.slots()
+        key = slots.slot(name)
+        return slots.current(key) if key is not None else name
+
+    def replace(self, name: str, substitute: str, *, history: str = "results") -> str:
+        """`substitute` takes over the seat `name` holds or held, from now on; they get the
+        role PM and, unless `history` is "none", the seat's result PMs. The seat's key."""
+        slots = self.slots()
+        seat = slots.slot(name)
+        if seat is None:
+            seats = ", ".join(slots.keys)
+            raise StoreError(f"{name!r} holds no seat in this game (seats: {seats})")
+        if slots.slot(substitute) is not None or substitute == self.config.gm_user:
+            raise StoreError(f"{substitute!r} already plays in this game")
+        previous = slots.current(seat)
+        self.store.replace_player(self.game_id, seat, substitute, at=self.clock())
+        words = "Замена: ваша роль" if self.config.language == "ru" else "Replacement: your role"
+        draft = handover_draft(
+            self.store,
+            self.game_id,
+            self.markers,
+            self.renderer,
+            seat=seat,
+            previous=previous,
+            substitute=substitute,
+            history=history,
+            subject=words,
+        )
+        self.store.enqueue(self.game_id, None, [draft])
+        if self._start_approved():
+            self.store.approve(self.game_id, None)
+        return seat
+
+    def _start_approved(self) -> bool:
+        """Whether the host let the game's opening go (its opening post is past the draft)."""
+        opening = self.store.find_by_marker(self.marker("opening"))
+        return opening is None or opening.status is not OutboxStatus.DRAFT
 
     def aliases(self) -> dict[str, list[str]]:
-        aliases = {k: list(v) for k, v in self.config.aliases.items()}
-        for account, slot in self.substitutes().items():
-            aliases.setdefault(slot, []).append(account)
-        for new, old in self.config.replacements.items():
-            aliases.setdefault(old, []).append(new)
-        return aliases
+        return holder_aliases(self.slots(), self.config.aliases)
 
     def _items(self, until: datetime, *, check_edits: bool = False) -> list[Incoming]:
         gm = self.config.gm_user.casefold()
-        slot = {**self.config.replacements, **self.substitutes()}
+        posts = [
+            p
+            for p in self.store.posts_as_of(self.game_id, self.config.thread, until)
+            if p.author.casefold() != gm and not p.deleted
+        ]
+        pms = [m for m in self.store.pms_as_of(self.game_id, until) if m.sender.casefold() != gm]
+        said = [(p.author, p.posted_at) for p in posts] + [(m.sender, m.sent_at) for m in pms]
+        _, speaker = speakers(self.slots(), said)
         items = [
             Incoming(
                 p.id,
                 Channel.THREAD,
-                slot.get(p.author, p.author),
+                speaker[p.author, p.posted_at].name,
                 p.posted_at,
                 p.body,
                 p.url,
                 self._edited_after(p, until) if check_edits else None,
+                refused=speaker[p.author, p.posted_at].refused,
             )
-            for p in self.store.posts_as_of(self.game_id, self.config.thread, until)
-            if p.author.casefold() != gm and not p.deleted
+            for p in posts
         ]
         items += [
-            Incoming(m.id, Channel.PM, slot.get(m.sender, m.sender), m.sent_at, m.body, m.url)
-            for m in self.store.pms_as_of(self.game_id, until)
-            if m.sender.casefold() != gm
+            Incoming(
+                m.id,
+                Channel.PM,
+                speaker[m.sender, m.sent_at].name,
+                m.sent_at,
+                m.body,
+                m.url,
+                refused=speaker[m.sender, m.sent_at].refused,
+            )
+            for m in pms
         ]
         return items
 

@@ -16,7 +16,7 @@ from engine.core.model import GameState
 from engine.core.orders import Channel, Order, OrderKind, Source
 from engine.core.phases import PhaseId
 from engine.core.ruleset import Ruleset
-from engine.core.warnings import EDITED_AFTER_DEADLINE, LATE, ParseWarning
+from engine.core.warnings import EDITED_AFTER_DEADLINE, LATE, SENDER_NOT_IN_PLAY, ParseWarning
 from engine.session import GameSession
 from engine.store.codec import order_ref
 from forums.records import PostBody
@@ -35,6 +35,8 @@ class Incoming:
     edited_after: str | None = None
     """Set at the deadline for a post changed after it: "kept" when the version of the
     deadline is known (and read), "unseen" when only the later version was ever seen."""
+    refused: str | None = None
+    """Why the author cannot speak for a seat then (a replaced player): nothing in it counts."""
 
 
 @dataclass
@@ -107,6 +109,9 @@ def replay_phase(
                 session.log.warnings.append(late)
                 replay.answers[item.id] = ([], [late])
             continue
+        if item.refused is not None:
+            replay.answers[item.id] = ([], _refuse(session, item))
+            continue
         assert session.inputs is not None
         taken_before = len(session.inputs.log)
         events, warnings = session.submit_post(
@@ -132,6 +137,18 @@ def replay_phase(
             warnings = [*warnings, edited]
         replay.answers[item.id] = (events, warnings)
     return replay
+
+
+def _refuse(session: GameSession, item: Incoming) -> list[ParseWarning]:
+    """A message by someone who does not hold the seat: its commands are `sender_not_in_play`."""
+    parsed = session.read(item.author, item.body, item.channel, at=item.at, post_id=item.id)
+    if not parsed.orders:
+        return []  # talk: nothing to refuse
+    source = Source(item.channel, item.id, item.url)
+    assert item.refused is not None and session.log is not None
+    refused = ParseWarning(SENDER_NOT_IN_PLAY, item.refused, item.author, source)
+    session.log.warnings.append(refused)
+    return [refused]
 
 
 def _edited_warning(item: Incoming) -> ParseWarning:

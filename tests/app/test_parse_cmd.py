@@ -43,7 +43,8 @@ def test_players_file(players: Path) -> None:
 @pytest.mark.parametrize(
     "text",
     ["players: Вася", "players: [Вася]\nfoo: 1", "players: [Вася]\ndead: [Вася]",
-     "players: [Вася]\naliases: {Петя: [П]}", "players: [Вася]\nreplacements: {Петя: Вася}"],
+     "players: [Вася]\naliases: {Петя: [П]}", "players: [Вася]\nreplacements: {Петя: Коля}",
+     "players: [Вася]\nreplacements: {Петя: Вася, Вася: Петя}"],
 )  # fmt: skip
 def test_bad_players_files(tmp_path: Path, text: str) -> None:
     path = tmp_path / "p.yaml"

@@ -78,7 +78,7 @@ def test_the_host_flow(game: tuple[Path, str, LocalBoard]) -> None:
     assert "Оля" in result.output and "Коля" in result.output
     assert "gm-secret" not in result.output
     result = runner.invoke(app, ["game", "replace", str(path), "Оля", "Лёша", "--db", db])
-    assert result.exit_code == 0 and "Лёша now plays Оля's slot" in result.output
+    assert result.exit_code == 0 and "Лёша (replaced Оля) now plays seat Оля" in result.output
 
 
 def test_missing_password_is_a_clear_error(

@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta, timezone
 import pytest
 
 from engine.core import GameState, PhaseId
-from engine.store import GameStatus, InvalidTransition, NotFound, PhaseStatus, Store
+from engine.store import GameStatus, InvalidTransition, NotFound, PhaseStatus, Store, StoreError
 from engine.store.models import Game
 
 from .conftest import T0, make_phase, make_state
@@ -68,7 +68,22 @@ def test_substitute_takes_the_seat(store: Store, game: Game) -> None:
     assert [p.name for p in store.players(game.id)] == ["Коля", "Петя"]
     everyone = store.players(game.id, include_replaced=True)
     old = next(p for p in everyone if p.name == "Вася")
-    assert old.replaced_by == sub.id
+    assert old.replaced_by == sub.id and old.since is None and sub.since is not None
+
+
+def test_replacing_a_former_holder_extends_the_chain(store: Store, game: Game) -> None:
+    store.add_player(game.id, "Вася", role="doctor")
+    first = store.replace_player(game.id, "Вася", "Коля", at=datetime(2026, 3, 2, tzinfo=UTC))
+    second = store.replace_player(game.id, "Вася", "Лёша", at=datetime(2026, 3, 3, tzinfo=UTC))
+    rows = {p.name: p for p in store.players(game.id, include_replaced=True)}
+    assert rows["Коля"].replaced_by == second.id and rows["Вася"].replaced_by == first.id
+    assert (second.seat, second.role, second.since) == (
+        1,
+        "doctor",
+        datetime(2026, 3, 3, tzinfo=UTC),
+    )
+    with pytest.raises(StoreError, match="already plays"):
+        store.replace_player(game.id, "Лёша", "Коля")
 
 
 def test_aware_datetimes_round_trip_as_utc(store: Store, game: Game) -> None:

@@ -93,6 +93,8 @@ class Player(Base):
     alive: Mapped[bool] = mapped_column(default=True)
     in_play: Mapped[bool] = mapped_column(default=True)
     replaced_by: Mapped[int | None] = mapped_column(ForeignKey("players.id", ondelete="SET NULL"))
+    since: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    """When a substitute took the seat over (None: held it from the start)."""
 
 
 class PhaseRecord(Base):

@@ -163,15 +163,27 @@ class GamesRepo(RepoBase):
             return list(s.scalars(query.order_by(Player.seat, Player.id)))
 
     def replace_player(
-        self, game_id: int, name: str, substitute: str, *, board_user_id: str | None = None
+        self,
+        game_id: int,
+        name: str,
+        substitute: str,
+        *,
+        at: datetime | None = None,
+        board_user_id: str | None = None,
     ) -> Player:
-        """A substitute takes over `name`'s seat, role and flags."""
+        """A substitute takes over the seat `name` holds or held (the chain grows at its end),
+        with its role and flags, from `at` on."""
         with self._sessions.begin() as s:
-            old = s.scalar(select(Player).where(Player.game_id == game_id, Player.name == name))
+            rows = list(s.scalars(select(Player).where(Player.game_id == game_id)))
+            by_name = {r.name: r for r in rows}
+            by_id = {r.id: r for r in rows}
+            old = by_name.get(name)
             if old is None:
                 raise NotFound(f"game {game_id} has no player {name!r}")
-            if old.replaced_by is not None:
-                raise StoreError(f"{name!r} has already been replaced")
+            if substitute in by_name:
+                raise StoreError(f"{substitute!r} already plays in this game")
+            while old.replaced_by is not None:  # the seat's current holder
+                old = by_id[old.replaced_by]
             new = Player(
                 game_id=game_id,
                 seat=old.seat,
@@ -181,6 +193,7 @@ class GamesRepo(RepoBase):
                 faction=old.faction,
                 alive=old.alive,
                 in_play=old.in_play,
+                since=at or utcnow(),
             )
             s.add(new)
             s.flush()

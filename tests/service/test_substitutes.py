@@ -1,0 +1,110 @@
+"""Issue 10 §4 and issue 11 §1 in a live game: a replaced player really leaves.
+
+Through the CLI with a game file, the local board and a chosen clock: Петя, the commissar,
+is replaced by Новичок in the middle of turn 1 and Новичок later by Лёша (a chain). Петя's
+later orders are refused (`sender_not_in_play`), every PM for the seat (receipts, the
+check result) goes to whoever holds it when it is sent, each substitute gets the role PM
+and the seat's history, and a vote naming any holder lands on the seat.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import datetime, timedelta
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+import pytest
+from typer.testing import CliRunner
+
+from engine.app.cli import app
+from engine.config import load_config
+from engine.service.build import make_driver
+from engine.store import open_store
+from forums.local import LocalBoard, ManualClock
+from tests.service.helpers import GM, game_toml, local_board
+
+MSK = ZoneInfo("Europe/Moscow")
+START = datetime(2026, 12, 1, 19, 0, tzinfo=MSK)
+PLAYERS = ["Вася", "Петя", "Маша", "Коля", "Оля"]
+ROLES = {"Вася": "mafioso", "Петя": "commissar", "Маша": "doctor", "Коля": "citizen"}
+ROLES["Оля"] = "citizen"
+
+
+class Host:
+    """A host at the terminal: a game file, a store, the CLI at chosen moments."""
+
+    def __init__(self, tmp_path: Path) -> None:
+        url = f"sqlite:///{tmp_path / 'board.sqlite'}"
+        self.clock = ManualClock(START)
+        self.board, thread = local_board(url, [*PLAYERS, "Новичок", "Лёша"], clock=self.clock)
+        self.thread = thread
+        self.path = tmp_path / "game.toml"
+        text = game_toml(url=url, thread=thread, players=PLAYERS, roles=ROLES, review="auto")
+        self.path.write_text(text.replace("env:UNUSED", "env:TEST_GM_PASSWORD"), "utf-8")
+        self.db = f"sqlite:///{tmp_path / 'store.sqlite'}"
+        self.runner = CliRunner(env={"TEST_GM_PASSWORD": "gm-secret", "COLUMNS": "200"})
+
+    def forumgm(self, at: datetime, command: str, *args: str) -> str:
+        """`forumgm COMMAND GAME-FILE ARGS… --db STORE` at the moment `at`."""
+        env = {"FORUMGM_NOW": at.isoformat()}
+        words = [*command.split(), str(self.path), *args, "--db", self.db]
+        result = self.runner.invoke(app, words, env=env)
+        assert result.exit_code == 0, result.output
+        return result.output
+
+    def pm(self, at: datetime, sender: str, text: str) -> None:
+        self.clock.set(at)
+        self.board.pm_as(sender, [GM], "ход", text)
+
+    def inbox(self, player: str) -> list[str]:
+        board = LocalBoard(self.board.db, player, "pw")
+        return [m.raw or "" for m in asyncio.run(board.inbox()).items]
+
+
+def test_a_replaced_player_keeps_nothing_and_the_substitutes_get_everything(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TEST_GM_PASSWORD", "gm-secret")
+    host = Host(tmp_path)
+    host.forumgm(START, "game start")
+    host.forumgm(START, "run", "--once")  # the opening and the role PMs
+    host.pm(START + timedelta(hours=1), "Петя", "проверка Васи")  # the seat's first check
+    host.forumgm(START + timedelta(hours=1, minutes=5), "run", "--once")
+    said = host.forumgm(START + timedelta(hours=2), "game replace", "Петя", "Новичок")
+    assert "Новичок (replaced Петя) now plays seat Петя" in said
+    # Петя still writes: his check does not count, and he hears nothing more.
+    host.pm(START + timedelta(hours=3), "Петя", "проверка Маши")
+    host.pm(START + timedelta(hours=3), "Коля", "голосую за Новичка")  # names the new holder
+    host.pm(START + timedelta(hours=3), "Оля", "голосую за Петю")  # names the old one
+    host.forumgm(START + timedelta(hours=3, minutes=5), "run", "--once")
+    said = host.forumgm(START + timedelta(hours=4), "game replace", "Петя", "Лёша")
+    assert "Лёша (replaced Новичок, replaced Петя) now plays seat Петя" in said
+    host.pm(START + timedelta(hours=5), "Новичок", "проверка Коли")  # replaced in turn
+    for voter in ("Вася", "Маша", "Лёша"):  # Лёша votes for the seat he now holds
+        host.pm(START + timedelta(hours=5), voter, "голосую за Колю")
+    host.forumgm(START + timedelta(days=1, minutes=5), "run", "--once")  # the deadline
+
+    shown = host.forumgm(START + timedelta(days=1, minutes=6), "votes")
+    assert "Лёша (replaced Новичок, replaced Петя)" in shown  # the seat's vote, cast by Лёша
+    driver = make_driver(load_config(host.path), open_store(host.db))
+    warnings = driver.store.parse_warnings(driver.game_id, "turn 1")
+    refused = [w.warning for w in warnings if w.warning.code == "sender_not_in_play"]
+    assert sorted(w.player or "" for w in refused) == ["Новичок", "Петя"]
+    assert "Петя no longer plays this seat" in refused[0].message + refused[1].message
+    orders = driver.store.parsed_orders(driver.game_id, "turn 1")
+    votes = {o.order.player: o.order.target for o in orders if o.order.kind == "vote"}
+    assert votes == {"Коля": "Петя", "Оля": "Петя", "Вася": "Коля", "Маша": "Коля", "Петя": "Коля"}
+
+    petya, novichok, lyosha = host.inbox("Петя"), host.inbox("Новичок"), host.inbox("Лёша")
+    assert len(petya) == 2  # his role PM and the receipt of his own first check, nothing after
+    assert any("Ваша роль" in pm for pm in petya)
+    handover = [pm for pm in novichok if "на замену" in pm]
+    assert len(handover) == 1 and "Комиссар" in handover[0]
+    later = [pm for pm in lyosha if "на замену" in pm]
+    assert len(later) == 1 and "Комиссар" in later[0] and "до вас — Новичок" in later[0]
+    # The check result of turn 1 (Петя's check of Вася, taken while he held the seat) goes to
+    # the holder at the time it is sent: Лёша.
+    results = [pm for pm in lyosha if "Результат проверки" in pm]
+    assert len(results) == 1 and "Вася" in results[0]
+    assert not any("Результат проверки" in pm for pm in petya + novichok)
