@@ -1,11 +1,17 @@
-"""`forumgm board check`: log in to a real board as the GM and show what forumgm can read."""
+"""`forumgm board check`: log in to a real board as the GM and show what forumgm can read.
+
+Without `--engine` the board's engine is found first from the markup of the URL's page,
+fetched over the adapters' pinned HTTP client with no credentials (forums.detect)."""
 
 from __future__ import annotations
 
 import asyncio
+import os
+from collections.abc import Callable
 from datetime import datetime
 from typing import Annotated, Any
 
+import httpx
 import typer
 from rich.console import Console
 
@@ -14,19 +20,49 @@ import forums.phpbb  # noqa: F401  (registers the "phpbb" engine)
 from engine.app.board_options import (
     DEFAULT_PASSWORD_ENV,
     BoardMaker,
-    Engine,
     Insecure,
     PasswordEnv,
-    Url,
     User,
     open_board,
 )
 from forums import Board, BoardError
+from forums.detect import Detection, detect_engine
+from forums.guard import insecure_url
+from forums.phpbb.client import PhpbbClient
 
 app = typer.Typer(help="Check a board connection.", no_args_is_help=True)
 
 make_board: BoardMaker | None = None
 """Tests set this to build the board over a mocked client; None uses the engine registry."""
+detect_client: Callable[[], httpx.AsyncClient] | None = None
+"""Tests set this to fetch the page engine detection reads over a mocked client."""
+
+UrlArg = Annotated[
+    str | None,
+    typer.Argument(help="The board's URL (or --url).", show_default=False, metavar="[URL]"),
+]
+UrlOption = Annotated[str | None, typer.Option("--url", help="The board's base URL.")]
+EngineOption = Annotated[
+    str | None,
+    typer.Option(
+        "--engine", help="Board engine (phpbb, mybb, …); found from the page if not given."
+    ),
+]
+
+
+async def detect(url: str, *, allow_insecure_http: bool) -> Detection:
+    """The engine of the board at `url`, from its page's markup; nothing but a GET is sent."""
+    http = PhpbbClient(
+        url,
+        client=detect_client() if detect_client is not None else None,
+        allow_insecure_http=allow_insecure_http,
+        max_tries=2,
+    )
+    try:
+        response = await http.get(url)
+    finally:
+        await http.aclose()
+    return detect_engine(response.text, response.headers.get("Content-Type", ""))
 
 
 def _snippet(text: str, limit: int = 160) -> str:
@@ -83,7 +119,8 @@ async def _first_page(board: Board, thread: str) -> dict[str, Any]:
     last = first if first.pages <= 1 else await topic_page(tid, (first.pages - 1) * first.per_page)
     return {
         "title": first.title,
-        "total": first.total_posts if first.total_posts is not None else "?",
+        # MyBB counts posts only on the last page.
+        "total": next((t for t in (first.total_posts, last.total_posts) if t is not None), "?"),
         "pages": first.pages,
         "per_page": first.per_page,
         "count": len(first.posts),
@@ -93,10 +130,11 @@ async def _first_page(board: Board, thread: str) -> dict[str, Any]:
 
 @app.command("check")
 def check(
-    url: Url,
-    user: User,
-    thread: Annotated[str, typer.Option("--thread", help="The game thread (topic id).")],
-    engine: Engine = "phpbb",
+    board_url: UrlArg = None,
+    url: UrlOption = None,
+    user: User = "",
+    thread: Annotated[str, typer.Option("--thread", help="The game thread (id or URL).")] = "",
+    engine: EngineOption = None,
     password_env: PasswordEnv = DEFAULT_PASSWORD_ENV,
     post_test: Annotated[
         bool, typer.Option("--post-test", help="Also post a test reply to the thread.")
@@ -104,17 +142,54 @@ def check(
     allow_insecure_http: Insecure = False,
 ) -> None:
     """Log in, read the first and last page of the thread and the inbox; post nothing
-    unless --post-test."""
+    unless --post-test. Without --engine the engine is found from the board's page first."""
     out = Console(highlight=False, soft_wrap=True)
 
     def fail(message: str) -> typer.Exit:
         out.print(message[0].upper() + message[1:] + ".")
         return typer.Exit(2)
 
+    if board_url and url and board_url != url:
+        raise fail(f"two board URLs given ({board_url} and --url {url}): give one")
+    target = board_url or url
+    missing = [
+        flag
+        for flag, value in (("URL", target), ("--user", user), ("--thread", thread))
+        if not value
+    ]
+    if missing:
+        raise fail(
+            f"board check needs {', '.join(missing)}: forumgm board check URL --user NAME --thread ID"
+        )
+    assert target is not None
+    refused = insecure_url(target, allow_insecure_http)
+    if refused:
+        raise fail(refused)
+    if not os.environ.get(password_env):
+        raise fail(f"set the GM's password in the environment variable {password_env}")
+    if engine is None:
+        try:
+            found = asyncio.run(detect(target, allow_insecure_http=allow_insecure_http))
+        except BoardError as exc:
+            out.print(
+                f"[bold red]{type(exc).__name__}[/]: cannot read {target} to find its engine: {exc}"
+            )
+            raise typer.Exit(1) from None
+        if found.engine is None:
+            out.print(f"{target}: {found.describe()}.", markup=False)
+            raise typer.Exit(2)
+        out.print(f"Detected {found.describe()}", markup=False)
+        engine = found.engine
     board = open_board(
-        engine, url, user, password_env, make_board, fail, allow_insecure_http=allow_insecure_http
+        engine,
+        target,
+        user,
+        password_env,
+        make_board,
+        fail,
+        allow_insecure_http=allow_insecure_http,
     )
-    out.print(f"Checking {engine} board {url} as {user}")
+    out.print(f"Checking {engine} board {target} as {user}")
     try:
         asyncio.run(_check(board, thread, post_test, out))
     except BoardError as exc:

@@ -1,0 +1,204 @@
+"""Which forum engine served a page: phpBB, MyBB or XenForo — or which one we do not support.
+
+Each engine leaves marks in every page it serves (a body id, a form key in the page's
+script, template comments, a "Powered by" line, the shape of its links). `SIGNATURES` lists
+them as data with a weight: a page is an engine's when its marks add up to at least
+`ENOUGH` and outweigh every other engine's. Engines forumgm does not support (vBulletin,
+Discourse, Invision, SMF, NodeBB) are recognised too, so the host hears "vBulletin 4.2.3
+is not supported" rather than "unknown". Pure: the caller fetches the page.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+
+__all__ = ["ENOUGH", "SIGNATURES", "SUPPORTED", "Detection", "Signature", "detect_engine"]
+
+
+@dataclass(frozen=True)
+class Signature:
+    product: str
+    """The engine's name as people know it ("MyBB", "vBulletin")."""
+    engine: str | None
+    """forumgm's engine name, None for an engine forumgm does not support."""
+    pattern: re.Pattern[str]
+    weight: int
+    label: str
+    """What the host is told was seen; `{0}` is the pattern's first group."""
+
+
+def _sig(product: str, engine: str | None, pattern: str, weight: int, label: str) -> Signature:
+    return Signature(product, engine, re.compile(pattern), weight, label)
+
+
+SIGNATURES: tuple[Signature, ...] = (
+    _sig("phpBB", "phpbb", r'<body[^>]*\bid="phpbb"', 3, 'body id="phpbb"'),
+    _sig(
+        "phpBB",
+        "phpbb",
+        r'Powered by <a href="https?://www\.phpbb\.com/?"',
+        3,
+        "“Powered by phpBB”",
+    ),
+    _sig("phpBB", "phpbb", r"styles/prosilver/", 2, "the prosilver style"),
+    _sig(
+        "phpBB",
+        "phpbb",
+        r"memberlist\.php\?[^\"'<>]*mode=viewprofile",
+        2,
+        "memberlist.php profiles",
+    ),
+    _sig(
+        "phpBB",
+        "phpbb",
+        r"posting\.php\?[^\"'<>]*mode=(?:reply|post|quote)",
+        2,
+        "posting.php forms",
+    ),
+    _sig("phpBB", "phpbb", r"\bucp\.php\?[^\"'<>]*mode=", 1, "ucp.php links"),
+    _sig("phpBB", "phpbb", r"\bviewtopic\.php\?[^\"'<>]*\b[tp]=\d", 1, "viewtopic.php links"),
+    _sig(
+        "MyBB",
+        "mybb",
+        r"<!-- start: (?:header|footer|headerinclude|postbit|redirect|index)\b",
+        3,
+        "MyBB template comments",
+    ),
+    _sig("MyBB", "mybb", r"var my_post_key = \"[0-9a-f]+\"", 3, "my_post_key"),
+    _sig(
+        "MyBB", "mybb", r'Powered By <a href="https?://(?:www\.)?mybb\.com', 3, "“Powered By MyBB”"
+    ),
+    _sig(
+        "MyBB",
+        "mybb",
+        r"member\.php\?action=profile&(?:amp;)?uid=\d",
+        2,
+        "member.php?action=profile links",
+    ),
+    _sig("MyBB", "mybb", r"jscripts/general\.js", 1, "jscripts/general.js"),
+    _sig("MyBB", "mybb", r"showthread\.php\?tid=\d", 1, "showthread.php?tid= links"),
+    _sig("XenForo 2", "xenforo", r'<html[^>]*\bid="XF"', 3, 'html id="XF"'),
+    _sig("XenForo 2", "xenforo", r"\bdata-xf-init=", 2, "data-xf-init attributes"),
+    _sig("XenForo 1", "xenforo", r'<html[^>]*\bid="XenForo"', 3, 'html id="XenForo"'),
+    _sig("XenForo 1", "xenforo", r"\bXenForo\.[A-Z][A-Za-z]+", 2, "XenForo scripts"),
+    _sig("XenForo", "xenforo", r"name=\"_xfToken\"", 2, "_xfToken"),
+    _sig("XenForo", "xenforo", r"Forum software by XenForo", 3, "“Forum software by XenForo”"),
+    _sig(
+        "vBulletin",
+        None,
+        r'<meta name="generator" content="(vBulletin[^"]*)"',
+        3,
+        "generator “{0}”",
+    ),
+    _sig("vBulletin", None, r"vbulletin[_a-z]*\.js", 2, "vBulletin scripts"),
+    _sig(
+        "vBulletin",
+        None,
+        r'Powered by <a href="https?://www\.vbulletin\.com',
+        3,
+        "“Powered by vBulletin”",
+    ),
+    _sig("vBulletin", None, r"\bSECURITYTOKEN\b", 1, "SECURITYTOKEN"),
+    _sig(
+        "Discourse",
+        None,
+        r'<meta name="generator" content="(Discourse[^"]*)"',
+        3,
+        "generator “{0}”",
+    ),
+    _sig("Discourse", None, r"data-discourse-setup|discourse-cdn", 2, "Discourse setup"),
+    _sig("Invision Community", None, r"\bipsQuote\b|\bips4\b|ipb\.vars", 2, "Invision markup"),
+    _sig("SMF", None, r"smf_scripturl|Powered by SMF", 3, "SMF scripts"),
+    _sig("NodeBB", None, r"\bnodebb\b", 2, "NodeBB config"),
+)
+ENOUGH = 3
+SUPPORTED = ("mybb", "phpbb", "xenforo")
+
+_DISCOURSE_JSON = ("post_stream", "topic_list", "latest_posts", "user_badges", "private_message")
+_TITLE = re.compile(r"<title[^>]*>\s*([^<]{1,120}?)\s*</title>", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Detection:
+    engine: str | None
+    """forumgm's engine name when supported, else None."""
+    product: str | None
+    """What served the page ("MyBB", "XenForo 2", "vBulletin 4.2.3"), None when unknown."""
+    seen: tuple[str, ...]
+    """The marks found, for the host."""
+
+    def describe(self) -> str:
+        marks = ", ".join(self.seen)
+        if self.engine is not None:
+            return f"{self.product} ({marks})"
+        supported = ", ".join(SUPPORTED)
+        if self.product is not None:
+            return (
+                f"{self.product} — not a supported engine (saw {marks}); forumgm supports "
+                f"{supported}"
+            )
+        return f"not a supported engine: {marks}; forumgm supports {supported}"
+
+
+def detect_engine(body: str, content_type: str = "") -> Detection:
+    """The engine that served `body` (the page as text), from its markup alone."""
+    text = body.lstrip("\ufeff")
+    if "json" in content_type.lower() or text.lstrip()[:1] in ("{", "["):
+        return _json(text)
+    scores: dict[str, int] = {}
+    seen: dict[str, list[str]] = {}
+    products: dict[str, str] = {}
+    for sig in SIGNATURES:
+        found = sig.pattern.search(text)
+        if found is None:
+            continue
+        key = sig.engine or sig.product
+        scores[key] = scores.get(key, 0) + sig.weight
+        seen.setdefault(key, []).append(sig.label.format(*found.groups()))
+        named = found.group(1) if found.groups() else sig.product
+        # The most specific name wins: "XenForo 2" over "XenForo", a generator's version.
+        if len(named) > len(products.get(key, "")):
+            products[key] = named
+    ranked = sorted(scores, key=lambda k: scores[k], reverse=True)
+    if ranked and scores[ranked[0]] >= ENOUGH:
+        best = ranked[0]
+        if len(ranked) == 1 or scores[ranked[1]] < scores[best]:
+            engine = best if best in SUPPORTED else None
+            return Detection(engine, products[best], tuple(seen[best]))
+    return Detection(None, None, (_what_page(text, content_type, seen),))
+
+
+def _what_page(text: str, content_type: str, seen: dict[str, list[str]]) -> str:
+    if not text.strip():
+        return "an empty answer"
+    kind = content_type.split(";")[0].strip()
+    kind = (
+        f"a {kind} page"
+        if kind
+        else ("an HTML page" if "<html" in text[:4000].lower() else "a page")
+    )
+    size = f"{len(text) // 1024} KB" if len(text) >= 1024 else f"{len(text)} bytes"
+    parts = [f"{kind} of {size}"]
+    title = _TITLE.search(text)
+    if title:
+        parts.append(f"titled “{title.group(1)}”")
+    marks = [m for found in seen.values() for m in found]
+    parts.append(f"with only {', '.join(marks)}" if marks else "with no forum engine's marks")
+    return " ".join(parts)
+
+
+def _json(text: str) -> Detection:
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return Detection(None, None, ("a JSON answer that does not parse",))
+    keys = set(data) if isinstance(data, dict) else set()
+    if isinstance(data, list) and data and isinstance(data[0], dict):
+        keys = set(data[0])
+    found = sorted(keys & set(_DISCOURSE_JSON))
+    if found:
+        return Detection(None, "Discourse", (f"a Discourse API answer ({', '.join(found)})",))
+    sample = ", ".join(sorted(keys)[:6]) or "no keys"
+    return Detection(None, None, (f"a JSON answer ({sample}), not a forum page",))

@@ -1,0 +1,97 @@
+"""Engine detection over every saved full page: phpBB 3.0 and 3.3, MyBB, XenForo 1 and 2 — and
+the engines forumgm does not support, which it names instead of guessing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from forums.detect import detect_engine
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
+SETS = {
+    "phpbb/3.3.10/ru": "phpbb",
+    "phpbb/3.3.10/en": "phpbb",
+    "phpbb/real": "phpbb",  # phpBB 3.0: prosilver and a custom theme
+    "mybb/1.8.37": "mybb",
+    "xenforo/xenforo.com": "xenforo",  # XenForo 2
+    "xenforo/sufficientvelocity": "xenforo",  # XenForo 1
+}
+
+
+def read(path: Path) -> str:
+    raw = path.read_bytes()
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:  # vBulletin 3 serves ISO-8859-1
+        return raw.decode("latin-1")
+
+
+def full_pages() -> list[tuple[str, str]]:
+    """(path, engine) of each saved whole HTML document (fragments, feeds, JSON and the empty
+    body of a 302 are not pages)."""
+    pages = []
+    for folder, engine in SETS.items():
+        for path in sorted((FIXTURES / folder).glob("*.html")):
+            if "</html>" in read(path).lower():
+                pages.append((str(path.relative_to(FIXTURES)), engine))
+    return pages
+
+
+PAGES = full_pages()
+
+
+def test_every_set_has_its_pages() -> None:
+    counts = {folder: sum(p.startswith(folder + "/") for p, _ in PAGES) for folder in SETS}
+    assert counts["mybb/1.8.37"] >= 49 and counts["phpbb/3.3.10/ru"] >= 45
+    assert counts["phpbb/real"] == 2 and counts["xenforo/xenforo.com"] == 1
+    assert counts["xenforo/sufficientvelocity"] == 1
+
+
+@pytest.mark.parametrize(("name", "engine"), PAGES)
+def test_detection_names_the_engine_of_every_saved_full_page(name: str, engine: str) -> None:
+    found = detect_engine(read(FIXTURES / name))
+    assert found.engine == engine, found.describe()
+    assert found.seen
+
+
+def test_xenforo_versions_and_what_was_seen() -> None:
+    xf2 = detect_engine(read(FIXTURES / "xenforo/xenforo.com/thread_view.html"))
+    xf1 = detect_engine(read(FIXTURES / "xenforo/sufficientvelocity/thread_page54.html"))
+    assert (xf2.product, xf1.product) == ("XenForo 2", "XenForo 1")
+    mybb = detect_engine(read(FIXTURES / "mybb/1.8.37/showthread_p1.html"))
+    assert mybb.describe().startswith("MyBB (") and "my_post_key" in mybb.describe()
+    phpbb = detect_engine(read(FIXTURES / "phpbb/real/phpBB.html"))
+    assert 'body id="phpbb"' in phpbb.seen
+
+
+@pytest.mark.parametrize(
+    ("name", "product"),
+    [
+        ("vbulletin/vBulletin3.html", "vBulletin 3.8.11"),
+        ("vbulletin/vBulletin4.html", "vBulletin 4.2.3"),
+        ("vbulletin/vBulletin5.html", "vBulletin 5.5.2"),
+        ("discourse/discourse_api_topic.json", "Discourse"),
+        ("discourse/criticalfallibilism_t_2144_posts.json", "Discourse"),
+    ],
+)
+def test_unsupported_engines_are_named_not_guessed(name: str, product: str) -> None:
+    kind = "application/json" if name.endswith(".json") else "text/html"
+    found = detect_engine(read(FIXTURES / "unsupported" / name), kind)
+    assert (found.engine, found.product) == (None, product)
+    said = found.describe()
+    assert f"{product} — not a supported engine (saw " in said
+    assert "forumgm supports mybb, phpbb, xenforo" in said
+
+
+def test_a_page_of_no_forum_says_what_it_saw() -> None:
+    page = "<html><head><title>My cooking blog</title></head><body>Soup.</body></html>"
+    said = detect_engine(page, "text/html; charset=utf-8").describe()
+    assert said.startswith("not a supported engine: a text/html page of 74 bytes")
+    assert "titled “My cooking blog” with no forum engine's marks" in said
+    assert detect_engine("").describe().startswith("not a supported engine: an empty answer")
+    assert "not a forum page" in detect_engine('{"status": "ok"}').describe()
+    # A stray mark is not enough: one phpBB-looking link in a blog post.
+    found = detect_engine(page.replace("Soup.", '<a href="/viewtopic.php?t=5">a thread</a>'))
+    assert found.engine is None and "with only viewtopic.php links" in found.describe()
