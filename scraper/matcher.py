@@ -24,6 +24,7 @@ from scraper.lines import Line, Text, read_text
 from scraper.nicknames import MatchStatus, NameResolver
 from scraper.normalize import lower, strip_invisible
 from scraper.phrases import CompiledGrammar, Phrase, compiled
+from scraper.prefixes import opens_with_tag, phase_tag, proxy
 from scraper.wordforms import is_english_word, is_plain_word
 
 DEFAULT_MAX_CHARS = 20_000
@@ -175,6 +176,10 @@ class _Parser:
     commands: int = 0
     full: bool = False
     """`MAX_COMMANDS` were read: the rest of the message is not."""
+    phase: str | None = None
+    """The phase tag in force («ночь 3:» on this line or an earlier one)."""
+    proxy_for: str | None = None
+    """The faction-mate this line orders for («за Петю:»)."""
     where: dict[int, int] = field(default_factory=dict)
     """Order (by id) → the index in the post of the first word of its command."""
     _read: dict[int, Line] = field(default_factory=dict)
@@ -220,6 +225,19 @@ class _Parser:
         """Lines with a phrase, and in a PM (grammars with `bare_name`) short lines that may
         be only a nickname («Петя»: the vote)."""
         found = self.phrase_lines()
+        if self.grammar.phase_tags:  # a tag alone on its line files the lines after it
+            assert self.text is not None
+            words, first = self.text.words, self.text.first_word
+            tags = self.grammar.phase_tags
+            found = sorted(
+                set(found)
+                | {
+                    i
+                    for i in range(len(self.lines))
+                    if first[i + 1] > first[i]
+                    and opens_with_tag(words[first[i] : first[i] + 2], tags)
+                }
+            )
         if self.grammar.bare_name is None or self.channel is not Channel.PM:
             return found
         assert self.text is not None
@@ -245,7 +263,20 @@ class _Parser:
     def line(self, index: int) -> bool:
         line = self.read(index)
         if self.grammar.line_start:
-            return self.segment(index, 0, len(line), line.asks)
+            lo = 0
+            if self.grammar.phase_tags:
+                tag, lo = phase_tag(line, 0, self.grammar.phase_tags)
+                self.phase = tag or self.phase
+            self.proxy_for = None
+            if self.grammar.proxies:
+                member, after = proxy(line, lo, self.resolver)
+                ordering = member is not None and after < len(line)
+                if ordering and self.compiled.phrase_at(line.words, after, len(line)):
+                    self.proxy_for, lo = member, after
+            mark = len(self.result.orders)
+            done = self.segment(index, lo, len(line), line.asks)
+            self.mark_orders(mark)
+            return done
         # Votes anywhere in a line: each sentence is read on its own, so a hedge or a
         # question mark in one sentence says nothing about the next.
         lo = 0
@@ -362,6 +393,20 @@ class _Parser:
             )
         )
         return True
+
+    def mark_orders(self, start: int) -> None:
+        """The phase tag and the proxy of the line go with each order read from it."""
+        extra = {"phase": self.phase, "proxy_for": self.proxy_for}
+        extra = {k: v for k, v in extra.items() if v is not None}
+        if not extra:
+            return
+        for i in range(start, len(self.result.orders)):
+            order = self.result.orders[i]
+            where = self.where.pop(id(order), None)
+            order = order.with_(args={**order.args, **extra})
+            self.result.orders[i] = order
+            if where is not None:
+                self.where[id(order)] = where
 
     def text_index(self, index: int, pos: int) -> int:
         """The index in the whole post of word `pos` of line `index`."""

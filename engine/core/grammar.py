@@ -76,6 +76,12 @@ class Grammar:
     """Nouns naming actions after a cancel phrase: «проверки» → ("check",)."""
     line_start: bool = True
     """Commands must start a line; otherwise a phrase anywhere in a line counts."""
+    phase_tags: frozenset[str] = frozenset()
+    """Words of a phase tag opening order lines («ночь 3:», «night 3:»; «N3:» always with
+    any of them): the orders get ``args["phase"] = "night N"`` (yakuza.md §13, D7)."""
+    proxies: bool = False
+    """«за Петю: катана Вася» / «Петя — катана Вася» orders for another player: the orders
+    get ``args["proxy_for"]`` (yakuza.md D6)."""
     clause_votes: bool = True
     """With `line_start`, a vote may also open a clause inside a line (after a comma, a
     dash, a colon, «но», «а», «и», "but", "so")."""

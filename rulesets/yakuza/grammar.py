@@ -218,4 +218,7 @@ GRAMMAR = Grammar(
     ),
     chain=True,
     joiners=frozenset({"и", "and"}),
+    # «ночь 3: …», «N3: …», «на ночь 4 — …» and «за Петю: катана Вася» (§13, D6, D7).
+    phase_tags=frozenset({"ночь", "night"}),
+    proxies=True,
 )

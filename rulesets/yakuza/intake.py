@@ -21,6 +21,7 @@ from rulesets.yakuza.roles import (
     ACTIONS,
     COMA,
     DAY_ACTIONS,
+    MAFIA,
     NO_LYNCH,
     NOT_PLAGIARIZABLE,
     OBSERVABLE,
@@ -28,12 +29,26 @@ from rulesets.yakuza.roles import (
     TEAM_ROLES,
     YAKUZA,
 )
-from rulesets.yakuza.state import alive, day_actions, has_trait, is_extra, may_act_in, night_actions
+from rulesets.yakuza.state import (
+    alive,
+    day_actions,
+    has_trait,
+    is_extra,
+    may_act_in,
+    night_actions,
+)
 
 CANNOT_ACT = "cannot_act"
 CANNOT_VOTE = "cannot_vote"
 TOO_MANY_TARGETS = "too_many_targets"
 MULTIPLE_ACTIONS = "multiple_actions"
+
+PROXY_REPLACED = "proxy_replaced"
+TAGGED = "tagged"
+"""`inputs.data` / `state.data` key: night number → player → slot → an order for that night
+sent with a phase tag (D7)."""
+PROXY = "proxy"
+"""`inputs.data` key: member → slot → the order a faction-mate gave for him tonight (D6)."""
 
 MAIN = "main"
 """The ledger slot of a player's one main action; extras use their action id."""
@@ -177,6 +192,10 @@ class Intake:
             return self.reject(order, w.SENDER_NOT_IN_PLAY)
         if order.kind is OrderKind.REQUEST:
             return self.reject(order, w.UNKNOWN_COMMAND)
+        if order.args.get("phase") is not None:
+            return self.tagged(order, str(order.args["phase"]))
+        if order.args.get("proxy_for") is not None:
+            return self.proxy(order, str(order.args["proxy_for"]))
         structured = order.source is None
         wanted = order.candidates or ((order.action,) if order.action else ())
         is_day = order.is_vote or (bool(wanted) and all(a in DAY_ACTIONS for a in wanted))
@@ -203,6 +222,86 @@ class Intake:
         if order.kind is OrderKind.CANCEL:
             return self.cancel(order, wanted, day=False)
         return self.night_order(order, wanted)
+
+    # -- phase tags and proxies (§10.1, §13, D6, D7) ---------------------------------------
+
+    def tagged(self, order: Order, phase: str) -> IntakeResult:
+        """«ночь 3: …»: for the current night (or, by day, the next one) as if untagged; for
+        a later night kept until then; for a night that is over, `late`."""
+        plain = order.with_(args={k: v for k, v in order.args.items() if k != "phase"})
+        try:
+            number = int(phase.split()[1])
+        except (IndexError, ValueError):
+            return self.reject(order, w.BAD_PARAMETER)
+        current = self.inputs.phase.id
+        upcoming = current.number if current.kind == "night" else current.number + 1
+        if number < upcoming:
+            return self.reject(plain, w.LATE)
+        if number == upcoming:
+            return self.take(plain)
+        if plain.channel is Channel.THREAD:
+            self.warn(plain, w.THREAD_ORDER_IGNORED, action=_label(plain))
+            return self.out
+        if plain.is_vote or plain.args.get("proxy_for") is not None:
+            return self.reject(plain, w.NOT_ALLOWED)
+        p = self.state.player(order.player)
+        wanted = plain.candidates or ((plain.action,) if plain.action else ())
+        action = next((a for a in wanted if a in night_actions(p)), None)
+        if action is None:
+            return self.reject(plain, w.ACTION_NOT_AVAILABLE, action=wanted[0] if wanted else None)
+        later: dict[str, Any] = self.inputs.data.setdefault(TAGGED, {})
+        slots = later.setdefault(str(number), {}).setdefault(order.player, {})
+        slots[action if is_extra(p, action) else MAIN] = {
+            "action": action,
+            "targets": list(plain.targets),
+            "args": {k: list(v) if isinstance(v, tuple) else v for k, v in plain.args.items()},
+        }
+        self.ack(order.player, "order_accepted", action=action, targets=list(plain.targets),
+                 night=number)  # fmt: skip
+        return self.out
+
+    def proxy(self, order: Order, member_name: str) -> IntakeResult:
+        """«за Петю: катана Вася» (D6): a faction-mate's night order for a member, by PM and
+        at night only; taken when the member sends nothing himself (his own order wins)."""
+        plain = order.with_(args={k: v for k, v in order.args.items() if k != "proxy_for"})
+        if member_name == order.player:
+            return self.take(plain)
+        if plain.channel is Channel.THREAD:
+            self.warn(plain, w.THREAD_ORDER_IGNORED, action=_label(plain))
+            return self.out
+        if not self.options["proxy_orders"] or not self.night or plain.is_vote:
+            return self.reject(plain, w.NOT_ALLOWED)  # day-time proxies are refused
+        sender = self.state.player(order.player)
+        if not self.state.has_player(member_name):
+            return self.reject(plain, w.UNKNOWN_TARGET)
+        member = self.state.player(member_name)
+        if not alive(member):
+            return self.reject(plain, w.TARGET_NOT_IN_PLAY)
+        if sender.faction != member.faction or sender.faction not in (MAFIA, YAKUZA):
+            return self.reject(plain, w.NOT_ALLOWED)
+        if self.inputs.orders.get(member_name):
+            return self.reject(plain, w.NOT_ALLOWED)  # the member gave his own orders
+        wanted = plain.candidates or ((plain.action,) if plain.action else ())
+        action = next((a for a in wanted if a in night_actions(member)), None)
+        if action is None:
+            return self.reject(plain, w.ACTION_NOT_AVAILABLE, action=wanted[0] if wanted else None)
+        mine = plain.with_(player=member_name, action=action, candidates=())
+        try:
+            registered = check_night(self.state, member, mine)
+        except Reject as exc:
+            return self.reject(plain, exc.code, action=action)
+        registered = registered.with_(args={**registered.args, "proxy_by": order.player})
+        proxies: dict[str, dict[str, Order]] = self.inputs.data.setdefault(PROXY, {})
+        proxies.setdefault(member_name, {})[action if is_extra(member, action) else MAIN] = (
+            registered
+        )
+        self.inputs.log.append(registered)
+        targets = list(registered.targets)
+        self.ack(order.player, "order_accepted", action=action, targets=targets,
+                 proxy_for=member_name)  # fmt: skip
+        self.ack(member_name, "order_accepted", action=action, targets=targets,
+                 proxy_by=order.player)  # fmt: skip
+        return self.out
 
     # -- day: votes (§9.2) -----------------------------------------------------------------
 
@@ -318,6 +417,12 @@ class Intake:
         except Reject as exc:
             return self.reject(order, exc.code, action=action)
         fresh = self._new_post(order, "post")
+        replaced = self.inputs.data.get(PROXY, {}).pop(order.player, None)
+        if replaced:
+            message = "the member's own order replaces what a faction-mate ordered for him"
+            self.out.warnings.append(
+                ParseWarning(PROXY_REPLACED, message, order.player, order.source, (), action, True)
+            )
         slots = self.inputs.orders.setdefault(order.player, {})
         if fresh:
             slots.clear()

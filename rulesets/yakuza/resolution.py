@@ -18,7 +18,7 @@ from engine.core.orders import Order
 from engine.core.ruleset import PhaseInputs, Resolution, Step
 from rulesets.yakuza import win
 from rulesets.yakuza.hp import ceil, change, clamp, day_damage, healing, night_damage
-from rulesets.yakuza.intake import Reject, check_night
+from rulesets.yakuza.intake import PROXY, TAGGED, Reject, check_night
 from rulesets.yakuza.roles import (
     ACTIONS,
     BOUNTY,
@@ -124,6 +124,11 @@ def _snapshot(ctx: Phase) -> None:
 
 
 def new_phase(state: GameState, inputs: PhaseInputs, rng: random.Random) -> Phase:
+    # Orders tagged for a later night (D7) wait in the state until that night.
+    for number, players in (inputs.data.get(TAGGED) or {}).items():
+        waiting = state.data.setdefault(TAGGED, {}).setdefault(number, {})
+        for name, slots in players.items():
+            waiting.setdefault(name, {}).update(slots)
     ctx = Phase(state, inputs, rng)
     _snapshot(ctx)
     if inputs.phase.id.kind == "night":
@@ -140,9 +145,19 @@ def new_phase(state: GameState, inputs: PhaseInputs, rng: random.Random) -> Phas
 def _night_acts(state: GameState, inputs: PhaseInputs) -> list[Act]:
     """This night's valid orders, plus orders sent for it during the day (D7)."""
     advance: dict[str, list[dict[str, Any]]] = state.data.pop("advance", {}) or {}
+    tagged = (state.data.get(TAGGED) or {}).pop(str(inputs.phase.id.number), {})
+    if not state.data.get(TAGGED):
+        state.data.pop(TAGGED, None)
+    proxies: dict[str, dict[str, Order]] = inputs.data.get(PROXY) or {}
     acts: list[Act] = []
     for name in state.names:
         orders: list[Order] = list(inputs.orders.get(name, {}).values())
+        # Latest applicable first (D7): tonight's own orders, orders sent by day for
+        # tonight, orders tagged for tonight earlier, then a faction-mate's (D6).
+        if not orders and name not in advance and name in tagged:
+            advance[name] = list(tagged[name].values())
+        if not orders and name not in advance and name in proxies:
+            orders = list(proxies[name].values())
         if not orders and name in advance and alive(state.player(name)):
             slots: dict[str, Order] = {}
             for raw in advance[name]:
