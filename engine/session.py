@@ -126,7 +126,11 @@ class GameSession:
         post_id: str | None = None,
         url: str | None = None,
     ) -> ParseResult:
-        """Parse a post or PM with the ruleset's grammar, taking nothing."""
+        """Parse a post or PM with the ruleset's grammar, taking nothing.
+
+        The result depends only on the arguments and `parse_context()`, so it may be kept
+        and handed to `submit_parsed` again instead of parsing the same post twice.
+        """
         return parse_post(
             body,
             self.ruleset.grammar_for(self.state.options),
@@ -153,14 +157,43 @@ class GameSession:
 
         `rewrite` lets the host's overrides replace (or drop, with None) a parsed order.
         """
-        inputs, log = self._open()
         parsed = self.read(player, body, channel, at=at, post_id=post_id, url=url)
+        return self.submit_parsed(player, channel, parsed, body.text(), rewrite=rewrite)
+
+    def parse_context(self) -> dict[str, Any]:
+        """Everything besides the post that `read` reads: grammar, roster, aliases, cap."""
+        return {
+            "ruleset": self.ruleset.id,
+            "grammar": self.ruleset.grammar_for(self.state.options),
+            "names": list(self.state.names),
+            "aliases": {k: list(v) for k, v in sorted(self.aliases.items())},
+            "lenient": bool(self.state.options.get("lenient_names", False)),
+            "max_chars": self.max_post_chars,
+        }
+
+    @property
+    def reads_posts(self) -> bool:
+        """Whether the ruleset reads whole posts besides their commands (`read_post`)."""
+        return type(self.ruleset).read_post is not Ruleset.read_post
+
+    def submit_parsed(
+        self,
+        player: str,
+        channel: Channel,
+        parsed: ParseResult,
+        text: str,
+        *,
+        rewrite: Callable[[Order], Order | None] | None = None,
+    ) -> tuple[list[Event], list[ParseWarning]]:
+        """Take what `read` parsed: its warnings as the ruleset keeps them, the post's `text`
+        as the ruleset reads whole posts (only where `reads_posts`), then each order."""
+        inputs, log = self._open()
         kept = self.ruleset.keep_parse_warnings(channel, list(parsed.warnings))
         warnings: list[ParseWarning] = list(kept)
         log.warnings.extend(kept)
         events = self.ruleset.answer_parse_warnings(self.state, player, channel, kept)
         log.events.extend(events)
-        seen = self.ruleset.read_post(self.state, inputs, player, channel, body.text())
+        seen = self.ruleset.read_post(self.state, inputs, player, channel, text)
         log.events.extend(seen.events)
         log.warnings.extend(seen.warnings)
         events, warnings = events + seen.events, warnings + seen.warnings

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 import rulesets
@@ -17,7 +17,7 @@ from engine.clock import local_time
 from engine.config import GameConfig
 from engine.core.events import Audience, Event
 from engine.core.model import GameState
-from engine.core.orders import Channel, Order
+from engine.core.orders import Order
 from engine.core.phases import Phase
 from engine.core.ruleset import Ruleset
 from engine.core.slots import Slots
@@ -25,8 +25,9 @@ from engine.core.warnings import ParseWarning
 from engine.publish import Markers, Publisher, pm_draft, post_draft
 from engine.render import Renderer
 from engine.service.posts import phase_opened_draft
-from engine.service.replay import Incoming, Replay, replay_phase
-from engine.service.seats import game_slots, handover_draft, holder_aliases, speakers
+from engine.service.reader import HostInputs, PhaseReader
+from engine.service.replay import Replay
+from engine.service.seats import game_slots, handover_draft, holder_aliases
 from engine.service.vote_count import vote_count_draft
 from engine.session import GameSession
 from engine.store import OutboxDraft, Store, StoreError
@@ -40,7 +41,7 @@ from engine.store.models import (
 )
 from engine.store.repo.raw import Recorded
 from forums.board import Board
-from forums.records import Cursor, Post
+from forums.records import Cursor
 
 Clock = Callable[[], datetime]
 RECEIPT_TYPES = {
@@ -68,6 +69,14 @@ class GameDriver:
         self.game_id = self._ensure_game()
         self.thread_cursor: Cursor | None = None
         self.inbox_cursor: Cursor | None = None
+        self.reader = PhaseReader(
+            store,
+            self.game_id,
+            config.thread,
+            config.gm_user,
+            self.ruleset,
+            max_post_chars=config.max_post_chars,
+        )
         self.markers = Markers(store.get_game(self.game_id).marker_key, self.game_id)
         self.publisher = Publisher(
             store, board, self.game_id, config.thread, config.gm_user, recipient=self.holder
@@ -144,28 +153,35 @@ class GameDriver:
 
     # -- reading -------------------------------------------------------------------------
 
-    async def read(self, *, full: bool) -> set[str]:
-        """Fetch posts and PMs into the store; returns the ids that are new or changed."""
-        page = await self.board.thread_posts(
-            self.config.thread, since=None if full else self.thread_cursor
-        )
-        inbox = await self.board.inbox(since=None if full else self.inbox_cursor)
+    async def read(self, *, full: bool, phase: PhaseRecord | None = None) -> set[str]:
+        """Fetch posts and PMs into the store; returns the ids that are new or changed.
+
+        A poll reads on from where the last recorded read ended. `full` (the deadline) reads
+        `phase` again from where it began — every page of the phase, catching edits and
+        deletions — or the whole thread when that is not known.
+        """
+        if full:
+            start = (phase.read_from if phase is not None else None) or {}
+            thread_since, inbox_since = _cursor(start.get("thread")), _cursor(start.get("inbox"))
+        else:
+            # The store's cursors: another process may have driven the game meanwhile.
+            self.thread_cursor, self.inbox_cursor = self.store.read_cursors(self.game_id)
+            thread_since, inbox_since = self.thread_cursor, self.inbox_cursor
+        page = await self.board.thread_posts(self.config.thread, since=thread_since)
+        inbox = await self.board.inbox(since=inbox_since)
         self.thread_cursor, self.inbox_cursor = page.cursor, inbox.cursor
         self.publisher.saw_thread(page.items, page.cursor)
-        fresh: set[str] = set()
-        for post in page.items:
-            if (
-                self.store.record_post(self.game_id, post, seen_at=self.clock())
-                is not Recorded.UNCHANGED
-            ):
-                fresh.add(post.id)
-        for pm in inbox.items:
-            if (
-                self.store.record_pm(self.game_id, pm, seen_at=self.clock())
-                is not Recorded.UNCHANGED
-            ):
-                fresh.add(pm.id)
-        return fresh
+        recorded = self.store.record_read(
+            self.game_id,
+            page.items,
+            inbox.items,
+            seen_at=self.clock(),
+            thread_cursor=page.cursor,
+            inbox_cursor=inbox.cursor,
+        )
+        self.reader.noted(recorded)
+        fresh = {i for i, r in recorded.posts.items() if r is not Recorded.UNCHANGED}
+        return fresh | {i for i, r in recorded.pms.items() if r is not Recorded.UNCHANGED}
 
     def slots(self) -> Slots:
         """Who holds each seat over time (the game file's substitutions, then `game replace`)."""
@@ -215,50 +231,6 @@ class GameDriver:
     def aliases(self) -> dict[str, list[str]]:
         return holder_aliases(self.slots(), self.config.aliases)
 
-    def _items(self, until: datetime, *, check_edits: bool = False) -> list[Incoming]:
-        gm = self.config.gm_user.casefold()
-        posts = [
-            p
-            for p in self.store.posts_as_of(self.game_id, self.config.thread, until)
-            if p.author.casefold() != gm and not p.deleted
-        ]
-        pms = [m for m in self.store.pms_as_of(self.game_id, until) if m.sender.casefold() != gm]
-        said = [(p.author, p.posted_at) for p in posts] + [(m.sender, m.sent_at) for m in pms]
-        _, speaker = speakers(self.slots(), said)
-        items = [
-            Incoming(
-                p.id,
-                Channel.THREAD,
-                speaker[p.author, p.posted_at].name,
-                p.posted_at,
-                p.body,
-                p.url,
-                self._edited_after(p, until) if check_edits else None,
-                refused=speaker[p.author, p.posted_at].refused,
-            )
-            for p in posts
-        ]
-        items += [
-            Incoming(
-                m.id,
-                Channel.PM,
-                speaker[m.sender, m.sent_at].name,
-                m.sent_at,
-                m.body,
-                m.url,
-                refused=speaker[m.sender, m.sent_at].refused,
-            )
-            for m in pms
-        ]
-        return items
-
-    def _edited_after(self, post: Post, until: datetime) -> str | None:
-        """Whether a post changed after `until`, and whether its version of then is known."""
-        if post.edit is not None and post.edit.at is not None and post.edit.at > until:
-            return "unseen"  # the earliest content forumgm has appeared after the deadline
-        history = self.store.post_history(self.game_id, post.id)
-        return "kept" if any(r.valid_from > until for r in history) else None
-
     def order_overrides(self, ph: PhaseRecord) -> dict[str, Order | None]:
         """The host's latest decision for each overridden order (None: dropped)."""
         latest: dict[str, Order | None] = {}
@@ -268,30 +240,26 @@ class GameDriver:
         return latest
 
     def replay(self, ph: PhaseRecord, until: datetime) -> Replay:
-        fixes = {
-            (w.warning.source.post_id, w.warning.source.line): (w.warning, w.fix)
-            for w in self.store.parse_warnings(self.game_id, ph.phase)
-            if w.resolved_by_host and w.warning.source and w.warning.source.post_id
-        }
-        previous = [p for p in self.store.phases(self.game_id) if p.deadline < ph.deadline]
-        since = max((p.deadline for p in previous), default=ph.opened_at - timedelta(seconds=1))
-        replay = replay_phase(
-            self.ruleset,
-            ph.state_before,
-            ph.phase,
-            ph.opened_at,
-            ph.deadline,
-            self._items(until, check_edits=until >= ph.deadline),
-            since=since,
-            aliases=self.aliases(),
-            fixes=fixes,
-            overrides=self.order_overrides(ph),
-            max_post_chars=self.config.max_post_chars,
+        """The phase as of `until`, from the stored posts and PMs and the host's decisions
+        (a poll takes only its new items on top of the last replay; see `PhaseReader`)."""
+        slots = self.slots()
+        aliases = holder_aliases(slots, self.config.aliases)
+        version = (
+            self.store.overrides_version(self.game_id, ph.phase),
+            tuple(slots.keys),
+            tuple(slots.handovers),
+            tuple(sorted((k, tuple(v)) for k, v in aliases.items())),
         )
-        log = replay.session.log
-        assert replay.session.inputs is not None and log is not None
-        self.store.save_parse(self.game_id, ph.phase, replay.session.inputs.log, log.warnings)
-        return replay
+
+        def host() -> HostInputs:
+            fixes = {
+                (w.warning.source.post_id, w.warning.source.line): (w.warning, w.fix)
+                for w in self.store.parse_warnings(self.game_id, ph.phase)
+                if w.resolved_by_host and w.warning.source and w.warning.source.post_id
+            }
+            return HostInputs(aliases, slots, fixes, self.order_overrides(ph))
+
+        return self.reader.replay(ph, until, version=version, host=host)
 
     async def poll(self, ph: PhaseRecord, now: datetime) -> int:
         """Read what is new, take it, and answer: ratings in the thread, one receipt PM per player."""
@@ -354,7 +322,7 @@ class GameDriver:
 
     async def freeze(self, ph: PhaseRecord, now: datetime) -> None:
         """Read every page again (edits and deletions), then take no more commands."""
-        await self.read(full=True)
+        await self.read(full=True, phase=ph)
         self.store.freeze_phase(self.game_id, ph.phase, at=now)
 
     def resolve(self, ph: PhaseRecord) -> list[ParseWarning]:
@@ -421,7 +389,16 @@ class GameDriver:
         if deadline is None:
             return None  # the host's list of deadlines has run out: nothing to schedule
         state.phase = self.ruleset.next_phase(GameState.from_json(ph.state_before))
-        opened = self.store.open_phase(self.game_id, Phase(state.phase, now, deadline), state)
+        # The next phase's posts come after what this one read last: its deadline re-read
+        # starts there.
+        thread, inbox = self.store.read_cursors(self.game_id)
+        read_from = {
+            "thread": thread.data if thread is not None else None,
+            "inbox": inbox.data if inbox is not None else None,
+        }
+        opened = self.store.open_phase(
+            self.game_id, Phase(state.phase, now, deadline), state, read_from=read_from
+        )
         previous = self.store.events(self.game_id, ph.phase)
         draft = phase_opened_draft(self.markers, self.ruleset, self.renderer, opened, previous)
         if draft is not None:
@@ -467,3 +444,7 @@ class GameDriver:
                     if self.store.get_game(self.game_id).status is GameStatus.FINISHED
                     else "no more deadlines"
                 )
+
+
+def _cursor(data: object) -> Cursor | None:
+    return Cursor(data) if isinstance(data, dict) else None

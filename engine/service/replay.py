@@ -7,7 +7,7 @@ host's fixes, so a restarted process resolves exactly as the first one would hav
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -20,6 +20,7 @@ from engine.core.warnings import EDITED_AFTER_DEADLINE, LATE, SENDER_NOT_IN_PLAY
 from engine.session import GameSession
 from engine.store.codec import order_ref
 from forums.records import PostBody
+from scraper.matcher import ParseResult
 
 
 @dataclass(frozen=True)
@@ -37,13 +38,84 @@ class Incoming:
     deadline is known (and read), "unseen" when only the later version was ever seen."""
     refused: str | None = None
     """Why the author cannot speak for a seat then (a replaced player): nothing in it counts."""
+    key: str | None = None
+    """The parse cache key of this content (`engine.service.parsed`), if the caller keeps one."""
+    parsed: ParseResult | None = None
+    """What parsing `body` gives, when the cache knew it (`body` may then be left empty,
+    unless the ruleset reads whole posts: `GameSession.reads_posts`)."""
+
+    @property
+    def order(self) -> tuple[datetime, str]:
+        """Where the item falls in the phase: arrival time, then board id."""
+        return (self.at, self.id)
+
+
+Rewrite = Callable[[Order], Order | None]
 
 
 @dataclass
 class Replay:
+    """A phase being read: the session, and what taking each item produced.
+
+    Items go in through `take`, in arrival order; a poll may take more items later, in the
+    same order, and gets what a replay of all of them at once would give.
+    """
+
     session: GameSession
     answers: dict[str, tuple[list[Event], list[ParseWarning]]] = field(default_factory=dict)
     """Item id → what taking that item produced (acks, ratings, warnings)."""
+    since: datetime | None = None
+    fixes: Mapping[tuple[str, int | None], tuple[ParseWarning, str]] = field(default_factory=dict)
+    rewrite: Rewrite | None = None
+    parsed_now: dict[str, tuple[datetime, ParseResult]] = field(default_factory=dict)
+    """Cache key → (time, result) of the items parsed here (not found in the cache)."""
+    last: tuple[datetime, str] | None = None
+    """The arrival order of the last item taken."""
+
+    def take(self, item: Incoming) -> None:
+        session = self.session
+        self.last = item.order if self.last is None else max(self.last, item.order)
+        if self.since is not None and item.at <= self.since:
+            return
+        assert session.inputs is not None and session.log is not None
+        if item.at < session.inputs.phase.opened_at:
+            if item.channel is Channel.PM:
+                late = ParseWarning(
+                    LATE,
+                    "sent between the deadline and the next phase",
+                    item.author,
+                    Source(item.channel, item.id, item.url),
+                )
+                session.log.warnings.append(late)
+                self.answers[item.id] = ([], [late])
+            return
+        taken_before = len(session.inputs.log)
+        parsed = item.parsed
+        if parsed is None:
+            parsed = session.read(
+                item.author, item.body, item.channel, at=item.at, post_id=item.id, url=item.url
+            )
+            if item.key is not None:
+                self.parsed_now[item.key] = (item.at, parsed)
+        if item.refused is not None:
+            self.answers[item.id] = ([], _refuse(session, item, parsed))
+            return
+        text = item.body.text() if session.reads_posts else ""
+        events, warnings = session.submit_parsed(
+            item.author, item.channel, parsed, text, rewrite=self.rewrite
+        )
+        for (post_id, line), (warning, choice) in self.fixes.items():
+            if post_id == item.id and (order := fix_order(warning, choice, item.at)) is not None:
+                e, w = session.submit(
+                    order.with_(source=Source(item.channel, item.id, item.url, line))
+                )
+                events, warnings = events + e, warnings + w
+        commands = len(session.inputs.log) > taken_before or events or warnings
+        if item.edited_after == "unseen" or (item.edited_after == "kept" and commands):
+            edited = _edited_warning(item)
+            session.log.warnings.append(edited)
+            warnings = [*warnings, edited]
+        self.answers[item.id] = (events, warnings)
 
 
 def fix_order(warning: ParseWarning, fix: str, at: datetime) -> Order | None:
@@ -57,6 +129,36 @@ def fix_order(warning: ParseWarning, fix: str, at: datetime) -> Order | None:
         return None
     kind = OrderKind.REQUEST if warning.action.endswith("_request") else OrderKind.ORDER
     return Order(warning.player, kind, warning.action, (fix,), channel=channel, at=at)
+
+
+def start_replay(
+    ruleset: Ruleset,
+    state_before: Mapping[str, object],
+    phase: str,
+    opened_at: datetime,
+    deadline: datetime,
+    *,
+    since: datetime,
+    aliases: Mapping[str, Sequence[str]] | None = None,
+    fixes: Mapping[tuple[str, int | None], tuple[ParseWarning, str]] | None = None,
+    overrides: Mapping[str, Order | None] | None = None,
+    max_post_chars: int | None = None,
+) -> Replay:
+    """The phase opened from its starting state, ready to `take` items."""
+    table = dict(overrides or {})
+
+    def rewrite(order: Order) -> Order | None:
+        ref = order_ref(order)
+        if ref not in table:
+            return order
+        replacement = table[ref]
+        return None if replacement is None else replacement.with_(source=order.source, at=order.at)
+
+    state = GameState.from_json(dict(state_before))
+    state.phase = PhaseId.parse(phase)
+    session = GameSession(ruleset, state, aliases, max_post_chars=max_post_chars)
+    session.open_phase(opened_at, deadline)
+    return Replay(session, since=since, fixes=dict(fixes or {}), rewrite=rewrite)
 
 
 def replay_phase(
@@ -80,68 +182,25 @@ def replay_phase(
     (post id, line) to the host's choice, applied right after that post; `overrides` maps
     a parsed order's ref to the host's replacement (None: dropped).
     """
-    table = dict(overrides or {})
-
-    def rewrite(order: Order) -> Order | None:
-        ref = order_ref(order)
-        if ref not in table:
-            return order
-        replacement = table[ref]
-        return None if replacement is None else replacement.with_(source=order.source, at=order.at)
-
-    state = GameState.from_json(dict(state_before))
-    state.phase = PhaseId.parse(phase)
-    session = GameSession(ruleset, state, aliases, max_post_chars=max_post_chars)
-    session.open_phase(opened_at, deadline)
-    replay = Replay(session)
-    for item in sorted(items, key=lambda i: (i.at, i.id)):
-        if item.at <= since:
-            continue
-        if item.at < opened_at:
-            if item.channel is Channel.PM:
-                late = ParseWarning(
-                    LATE,
-                    "sent between the deadline and the next phase",
-                    item.author,
-                    Source(item.channel, item.id, item.url),
-                )
-                assert session.log is not None
-                session.log.warnings.append(late)
-                replay.answers[item.id] = ([], [late])
-            continue
-        if item.refused is not None:
-            replay.answers[item.id] = ([], _refuse(session, item))
-            continue
-        assert session.inputs is not None
-        taken_before = len(session.inputs.log)
-        events, warnings = session.submit_post(
-            item.author,
-            item.body,
-            item.channel,
-            at=item.at,
-            post_id=item.id,
-            url=item.url,
-            rewrite=rewrite,
-        )
-        for (post_id, line), (warning, choice) in (fixes or {}).items():
-            if post_id == item.id and (order := fix_order(warning, choice, item.at)) is not None:
-                e, w = session.submit(
-                    order.with_(source=Source(item.channel, item.id, item.url, line))
-                )
-                events, warnings = events + e, warnings + w
-        commands = len(session.inputs.log) > taken_before or events or warnings
-        if item.edited_after == "unseen" or (item.edited_after == "kept" and commands):
-            edited = _edited_warning(item)
-            assert session.log is not None
-            session.log.warnings.append(edited)
-            warnings = [*warnings, edited]
-        replay.answers[item.id] = (events, warnings)
+    replay = start_replay(
+        ruleset,
+        state_before,
+        phase,
+        opened_at,
+        deadline,
+        since=since,
+        aliases=aliases,
+        fixes=fixes,
+        overrides=overrides,
+        max_post_chars=max_post_chars,
+    )
+    for item in sorted(items, key=lambda i: i.order):
+        replay.take(item)
     return replay
 
 
-def _refuse(session: GameSession, item: Incoming) -> list[ParseWarning]:
+def _refuse(session: GameSession, item: Incoming, parsed: ParseResult) -> list[ParseWarning]:
     """A message by someone who does not hold the seat: its commands are `sender_not_in_play`."""
-    parsed = session.read(item.author, item.body, item.channel, at=item.at, post_id=item.id)
     if not parsed.orders:
         return []  # talk: nothing to refuse
     source = Source(item.channel, item.id, item.url)

@@ -62,14 +62,16 @@ class LocalForum:
 
     # Users
 
-    def add_user(self, name: str, password: str) -> User:
+    def add_user(self, name: str, password: str | None) -> User:
+        """A board account; `password` None makes one that cannot log in (a simulated player
+        acting through `post_as`/`pm_as`, which needs no costly password hash)."""
         name = name.strip()
         if not name:
             raise ValueError("a user needs a name")
         row = {
             "name": name,
             "name_key": t.name_key(name),
-            "password_hash": t.hash_password(password),
+            "password_hash": t.hash_password(password) if password is not None else t.NO_LOGIN,
         }
         try:
             with self.db.begin() as conn:

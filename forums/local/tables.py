@@ -22,6 +22,7 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
     create_engine,
+    event,
 )
 from sqlalchemy.engine import Dialect
 from sqlalchemy.pool import StaticPool
@@ -43,7 +44,16 @@ def make_engine(url: str) -> Engine:
     engine = create_engine(url)
     if engine.dialect.name == "sqlite":
         private_sqlite(engine.url.database)  # password hashes; often the store's file too
+        event.listen(engine, "connect", _write_ahead_log)
     return engine
+
+
+def _write_ahead_log(dbapi_connection: Any, _record: Any) -> None:
+    # A rehearsal posts a lot: commits append to a log instead of syncing the file twice.
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.close()
 
 
 metadata = MetaData()
@@ -138,6 +148,10 @@ pm_recipients = Table(
 
 SCRYPT_N = 2**14
 """scrypt cost; the hash records it, so lowering it (tests do) keeps old hashes valid."""
+
+
+NO_LOGIN = "!"
+"""The password hash of an account no password opens."""
 
 
 def name_key(name: str) -> str:

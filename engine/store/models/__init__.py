@@ -19,6 +19,7 @@ from engine.store.models.results import (
     OutboxKind,
     OutboxStatus,
     OverrideTarget,
+    ParseCacheRow,
     ParsedOrderRow,
     ParseWarningRow,
 )
@@ -36,6 +37,7 @@ __all__ = [
     "OutboxKind",
     "OutboxStatus",
     "OverrideTarget",
+    "ParseCacheRow",
     "ParseWarningRow",
     "ParsedOrderRow",
     "PhaseRecord",

@@ -71,6 +71,9 @@ class Game(Base):
     """`GameState.to_json()` as of the last resolved (or set-up) phase."""
     marker_key: Mapped[str | None] = mapped_column(String(64))
     """The key outbox markers are an HMAC under (None: a game from before keyed markers)."""
+    thread_cursor: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    """Where the last recorded read of the thread ended (the board's opaque cursor)."""
+    inbox_cursor: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow, onupdate=utcnow)
 
@@ -110,6 +113,9 @@ class PhaseRecord(Base):
     status: Mapped[PhaseStatus] = mapped_column(enum_type(PhaseStatus), default=PhaseStatus.OPEN)
     state_before: Mapped[dict[str, Any]] = mapped_column(JSON)
     state_after: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    read_from: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    """The board cursors as the phase opened (`{"thread": …, "inbox": …}`): its deadline
+    re-read starts there (None: from the start of the thread and the inbox)."""
     frozen_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
     resolved_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
     published_at: Mapped[datetime | None] = mapped_column(UTCDateTime())

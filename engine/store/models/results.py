@@ -92,6 +92,28 @@ class ParseWarningRow(Base):
     ref: Mapped[str] = mapped_column(String(64), index=True)
 
 
+class ParseCacheRow(Base):
+    """What parsing one content of a post or PM gave under one parse context.
+
+    A cache: `key` hashes everything the parse reads (the content, sender, time, roster,
+    grammar, parser code), so a replay takes the stored result instead of parsing again
+    and still gets exactly what parsing would give.
+    """
+
+    __tablename__ = "parse_cache"
+    __table_args__ = (
+        UniqueConstraint("game_id", "key"),
+        Index("ix_parse_cache_game_id_at", "game_id", "at"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    key: Mapped[str] = mapped_column(String(64))
+    at: Mapped[datetime] = mapped_column(UTCDateTime())
+    """When the post or PM was made: a phase's replay loads the results of its window."""
+    result: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+
 class HostOverride(Base):
     """A host decision: an order replaced or dropped, or the fix chosen for a warning."""
 

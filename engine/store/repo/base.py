@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 from sqlalchemy import Engine, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from engine.core import PhaseId
 from engine.store.models import Game, PhaseRecord
+
+
+def aware(value: datetime | str) -> datetime:
+    """A datetime from an aggregate (MIN, MAX), which skips the column's type: SQLite hands
+    back naive UTC (or text)."""
+    moment = datetime.fromisoformat(value) if isinstance(value, str) else value
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
 class StoreError(Exception):
@@ -40,6 +49,17 @@ def get_game_row(session: Session, game_id: int) -> Game:
     if game is None:
         raise NotFound(f"no game with id {game_id}")
     return game
+
+
+def get_phase_id(session: Session, game_id: int, phase: PhaseId | str) -> int:
+    """The phase's row id alone (its state JSON stays unread)."""
+    name = str(PhaseId.parse(phase) if isinstance(phase, str) else phase)
+    found = session.scalar(
+        select(PhaseRecord.id).where(PhaseRecord.game_id == game_id, PhaseRecord.phase == name)
+    )
+    if found is None:
+        raise NotFound(f"game {game_id} has no phase {name!r}")
+    return int(found)
 
 
 def get_phase_row(session: Session, game_id: int, phase: PhaseId | str) -> PhaseRecord:

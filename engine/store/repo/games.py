@@ -17,6 +17,7 @@ from engine.store.repo.base import (
     NotFound,
     RepoBase,
     StoreError,
+    aware,
     get_game_row,
     get_phase_row,
 )
@@ -200,8 +201,16 @@ class GamesRepo(RepoBase):
             old.replaced_by = new.id
         return new
 
-    def open_phase(self, game_id: int, phase: Phase, state: GameState) -> PhaseRecord:
-        """Start taking commands for `phase`; `state` is the state it starts from."""
+    def open_phase(
+        self,
+        game_id: int,
+        phase: Phase,
+        state: GameState,
+        *,
+        read_from: Mapping[str, Any] | None = None,
+    ) -> PhaseRecord:
+        """Start taking commands for `phase`; `state` is the state it starts from, and
+        `read_from` the board cursors its deadline re-read starts at (None: the start)."""
         with self._sessions.begin() as s:
             get_game_row(s, game_id).status = GameStatus.RUNNING
             row = PhaseRecord(
@@ -211,6 +220,7 @@ class GamesRepo(RepoBase):
                 deadline=phase.deadline,
                 status=PhaseStatus.OPEN,
                 state_before=state.to_json(),
+                read_from=dict(read_from) if read_from is not None else None,
             )
             s.add(row)
         return row
@@ -225,8 +235,24 @@ class GamesRepo(RepoBase):
             return list(s.scalars(query.order_by(PhaseRecord.opened_at, PhaseRecord.id)))
 
     def current_phase(self, game_id: int) -> PhaseRecord | None:
-        phases = self.phases(game_id)
-        return phases[-1] if phases else None
+        """The latest phase: one row (the others' states stay unread)."""
+        query = (
+            select(PhaseRecord)
+            .where(PhaseRecord.game_id == game_id)
+            .order_by(PhaseRecord.opened_at.desc(), PhaseRecord.id.desc())
+            .limit(1)
+        )
+        with self._sessions() as s:
+            return s.scalar(query)
+
+    def previous_deadline(self, game_id: int, before: datetime) -> datetime | None:
+        """The latest deadline of the game's phases that ended before `before`."""
+        query = select(func.max(PhaseRecord.deadline)).where(
+            PhaseRecord.game_id == game_id, PhaseRecord.deadline < before
+        )
+        with self._sessions() as s:
+            found = s.scalar(query)
+        return aware(found) if found is not None else None
 
     def freeze_phase(
         self, game_id: int, phase: PhaseId | str, *, at: datetime | None = None

@@ -25,6 +25,7 @@ from engine.store.repo.base import (
     NotFound,
     RepoBase,
     get_game_row,
+    get_phase_id,
     get_phase_row,
 )
 from engine.store.repo.games import apply_state
@@ -67,8 +68,8 @@ class OutboxRepo(RepoBase):
         self, game_id: int, phase: PhaseId | str, *, audience: Audience | None = None
     ) -> list[Event]:
         with self._sessions() as s:
-            ph = get_phase_row(s, game_id, phase)
-            query = select(EventRow).where(EventRow.phase_id == ph.id)
+            phase_id = get_phase_id(s, game_id, phase)
+            query = select(EventRow).where(EventRow.phase_id == phase_id)
             if audience is not None:
                 query = query.where(EventRow.audience == audience)
             rows = s.scalars(query.order_by(EventRow.seq))
@@ -112,8 +113,9 @@ class OutboxRepo(RepoBase):
         """Store drafts; a draft under an existing draft's marker replaces its content."""
         out = []
         with self._sessions.begin() as s:
-            get_game_row(s, game_id)
-            phase_id = get_phase_row(s, game_id, phase).id if phase is not None else None
+            if phase is None:
+                get_game_row(s, game_id)
+            phase_id = get_phase_id(s, game_id, phase) if phase is not None else None
             for draft in items:
                 row = s.scalar(select(OutboxItem).where(OutboxItem.marker == draft.marker))
                 if row is None:
@@ -136,7 +138,7 @@ class OutboxRepo(RepoBase):
             if phase is None:
                 query = query.where(OutboxItem.phase_id.is_(None))
             else:
-                query = query.where(OutboxItem.phase_id == get_phase_row(s, game_id, phase).id)
+                query = query.where(OutboxItem.phase_id == get_phase_id(s, game_id, phase))
             rows = list(s.scalars(query.order_by(OutboxItem.id)))
             now = utcnow()
             for row in rows:
@@ -161,7 +163,7 @@ class OutboxRepo(RepoBase):
         with self._sessions() as s:
             query = select(OutboxItem).where(OutboxItem.game_id == game_id)
             if phase is not None:
-                query = query.where(OutboxItem.phase_id == get_phase_row(s, game_id, phase).id)
+                query = query.where(OutboxItem.phase_id == get_phase_id(s, game_id, phase))
             return list(s.scalars(query.order_by(OutboxItem.id)))
 
     def find_by_marker(self, marker: str) -> OutboxItem | None:

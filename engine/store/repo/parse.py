@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, func, insert, select
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 
 from engine.core import Order, ParseWarning, PhaseId, Source
@@ -15,10 +18,11 @@ from engine.store.models import (
     HostOverride,
     OrderStatus,
     OverrideTarget,
+    ParseCacheRow,
     ParsedOrderRow,
     ParseWarningRow,
 )
-from engine.store.repo.base import NotFound, RepoBase, get_phase_row
+from engine.store.repo.base import NotFound, RepoBase, get_phase_id
 
 
 @dataclass(frozen=True)
@@ -95,6 +99,75 @@ def _reapply_overrides(s: Session, phase_id: int) -> None:
                 warning.resolved_by_host, warning.fix = True, ov.fix
 
 
+def _order_values(game_id: int, phase_id: int, seq: int, item: Order | StoredOrder) -> dict:
+    stored = item if isinstance(item, StoredOrder) else StoredOrder(item)
+    o, src = stored.order, stored.order.source
+    return {
+        "game_id": game_id,
+        "phase_id": phase_id,
+        "seq": seq,
+        "player": o.player,
+        "kind": o.kind,
+        "action": o.action,
+        "targets": list(o.targets),
+        "args": dict(o.args),
+        "candidates": list(o.candidates),
+        "form": o.form,
+        "channel": o.channel,
+        "source_id": src.post_id if src else None,
+        "source_url": src.url if src else None,
+        "line": src.line if src else None,
+        "text": src.text if src else "",
+        "at": o.at,
+        "status": stored.status,
+        "ref": order_ref(o),
+    }
+
+
+def _warning_values(game_id: int, phase_id: int, seq: int, w: ParseWarning) -> dict:
+    src = w.source
+    return {
+        "game_id": game_id,
+        "phase_id": phase_id,
+        "seq": seq,
+        "code": w.code,
+        "message": w.message,
+        "player": w.player,
+        "action": w.action,
+        "accepted": w.accepted,
+        "channel": src.channel if src else None,
+        "source_id": src.post_id if src else None,
+        "source_url": src.url if src else None,
+        "line": src.line if src else None,
+        "text": src.text if src else "",
+        "choices": list(w.choices),
+        "resolved_by_host": False,
+        "fix": None,
+        "ref": warning_ref(w),
+    }
+
+
+def _insert_parse(
+    s: Session,
+    game_id: int,
+    phase_id: int,
+    orders: Iterable[Order | StoredOrder],
+    warnings: Iterable[ParseWarning],
+    first: tuple[int, int],
+) -> None:
+    order_rows = [_order_values(game_id, phase_id, n, o) for n, o in enumerate(orders, first[0])]
+    warning_rows = [
+        _warning_values(game_id, phase_id, n, w) for n, w in enumerate(warnings, first[1])
+    ]
+    # One multi-row statement per table, however many rows.
+    if order_rows:
+        s.execute(insert(ParsedOrderRow), order_rows)
+    if warning_rows:
+        s.execute(insert(ParseWarningRow), warning_rows)
+    if order_rows or warning_rows:
+        _reapply_overrides(s, phase_id)
+
+
 class ParseRepo(RepoBase):
     def save_parse(
         self,
@@ -105,64 +178,72 @@ class ParseRepo(RepoBase):
     ) -> None:
         """Replace the phase's parse results in one transaction; host overrides carry over."""
         with self._sessions.begin() as s:
-            ph = get_phase_row(s, game_id, phase)
-            s.execute(delete(ParsedOrderRow).where(ParsedOrderRow.phase_id == ph.id))
-            s.execute(delete(ParseWarningRow).where(ParseWarningRow.phase_id == ph.id))
-            for seq, item in enumerate(orders, 1):
-                stored = item if isinstance(item, StoredOrder) else StoredOrder(item)
-                o, src = stored.order, stored.order.source
-                s.add(
-                    ParsedOrderRow(
-                        game_id=game_id,
-                        phase_id=ph.id,
-                        seq=seq,
-                        player=o.player,
-                        kind=o.kind,
-                        action=o.action,
-                        targets=list(o.targets),
-                        args=dict(o.args),
-                        candidates=list(o.candidates),
-                        form=o.form,
-                        channel=o.channel,
-                        source_id=src.post_id if src else None,
-                        source_url=src.url if src else None,
-                        line=src.line if src else None,
-                        text=src.text if src else "",
-                        at=o.at,
-                        status=stored.status,
-                        ref=order_ref(o),
-                    )
-                )
-            for seq, w in enumerate(warnings, 1):
-                src = w.source
-                s.add(
-                    ParseWarningRow(
-                        game_id=game_id,
-                        phase_id=ph.id,
-                        seq=seq,
-                        code=w.code,
-                        message=w.message,
-                        player=w.player,
-                        action=w.action,
-                        accepted=w.accepted,
-                        channel=src.channel if src else None,
-                        source_id=src.post_id if src else None,
-                        source_url=src.url if src else None,
-                        line=src.line if src else None,
-                        text=src.text if src else "",
-                        choices=list(w.choices),
-                        ref=warning_ref(w),
-                    )
-                )
-            s.flush()
-            _reapply_overrides(s, ph.id)
+            phase_id = get_phase_id(s, game_id, phase)
+            s.execute(delete(ParsedOrderRow).where(ParsedOrderRow.phase_id == phase_id))
+            s.execute(delete(ParseWarningRow).where(ParseWarningRow.phase_id == phase_id))
+            _insert_parse(s, game_id, phase_id, orders, warnings, (1, 1))
+
+    def append_parse(
+        self,
+        game_id: int,
+        phase: PhaseId | str,
+        orders: Sequence[Order | StoredOrder],
+        warnings: Sequence[ParseWarning],
+        *,
+        after: tuple[int, int],
+    ) -> None:
+        """Add parse results after the first `after` (orders, warnings) stored ones — what a
+        poll's newly read posts gave; the stored ones stay as they are."""
+        with self._sessions.begin() as s:
+            phase_id = get_phase_id(s, game_id, phase)
+            for model, kept in ((ParsedOrderRow, after[0]), (ParseWarningRow, after[1])):
+                # Rows past `after` are from an interrupted poll: they are parsed again.
+                s.execute(delete(model).where(model.phase_id == phase_id, model.seq > kept))
+            _insert_parse(s, game_id, phase_id, orders, warnings, (after[0] + 1, after[1] + 1))
+
+    def overrides_version(self, game_id: int, phase: PhaseId | str) -> int:
+        """Grows with every host decision on the phase (0: none yet)."""
+        with self._sessions() as s:
+            phase_id = get_phase_id(s, game_id, phase)
+            found = s.scalar(
+                select(func.max(HostOverride.id)).where(HostOverride.phase_id == phase_id)
+            )
+        return int(found or 0)
+
+    # -- the parse cache --------------------------------------------------------------
+
+    def parse_cache(
+        self, game_id: int, when: datetime, *, after: datetime | None = None
+    ) -> dict[str, dict[str, Any]]:
+        """Cached parse results (key → result) of posts and PMs made in (`after`, `when`]."""
+        query = select(ParseCacheRow.key, ParseCacheRow.result).where(
+            ParseCacheRow.game_id == game_id, ParseCacheRow.at <= when
+        )
+        if after is not None:
+            query = query.where(ParseCacheRow.at > after)
+        with self._sessions() as s:
+            return {key: result for key, result in s.execute(query)}
+
+    def save_parse_cache(
+        self, game_id: int, entries: Sequence[tuple[str, datetime, dict[str, Any]]]
+    ) -> None:
+        """Keep parse results (key, time of the post, result); a key stored already stays."""
+        if not entries:
+            return
+        rows = [{"game_id": game_id, "key": k, "at": at, "result": r} for k, at, r in entries]
+        with self._sessions.begin() as s:
+            if self.engine.dialect.name == "postgresql":
+                statement: Any = pg_insert(ParseCacheRow).on_conflict_do_nothing()
+            else:
+                statement = sqlite_insert(ParseCacheRow).on_conflict_do_nothing()
+            s.execute(statement, rows)
 
     def parsed_orders(
         self, game_id: int, phase: PhaseId | str, *, status: OrderStatus | None = None
     ) -> list[StoredOrder]:
         with self._sessions() as s:
-            ph = get_phase_row(s, game_id, phase)
-            query = select(ParsedOrderRow).where(ParsedOrderRow.phase_id == ph.id)
+            phase_id = get_phase_id(s, game_id, phase)
+            query = select(ParsedOrderRow).where(ParsedOrderRow.phase_id == phase_id)
             if status is not None:
                 query = query.where(ParsedOrderRow.status == status)
             return [_order_row(r) for r in s.scalars(query.order_by(ParsedOrderRow.seq))]
@@ -171,8 +252,8 @@ class ParseRepo(RepoBase):
         self, game_id: int, phase: PhaseId | str, *, unresolved_only: bool = False
     ) -> list[StoredWarning]:
         with self._sessions() as s:
-            ph = get_phase_row(s, game_id, phase)
-            query = select(ParseWarningRow).where(ParseWarningRow.phase_id == ph.id)
+            phase_id = get_phase_id(s, game_id, phase)
+            query = select(ParseWarningRow).where(ParseWarningRow.phase_id == phase_id)
             if unresolved_only:
                 query = query.where(ParseWarningRow.resolved_by_host.is_(False))
             return [_warning_row(r) for r in s.scalars(query.order_by(ParseWarningRow.seq))]
@@ -215,25 +296,27 @@ class ParseRepo(RepoBase):
 
     def overrides(self, game_id: int, phase: PhaseId | str) -> list[HostOverride]:
         with self._sessions() as s:
-            ph = get_phase_row(s, game_id, phase)
-            query = select(HostOverride).where(HostOverride.phase_id == ph.id)
+            phase_id = get_phase_id(s, game_id, phase)
+            query = select(HostOverride).where(HostOverride.phase_id == phase_id)
             return list(s.scalars(query.order_by(HostOverride.id)))
 
     def effective_orders(self, game_id: int, phase: PhaseId | str) -> list[Order]:
         """The orders resolution takes, in arrival order: the accepted ones, and in place
         of each overridden one the host's latest replacement unless it was dropped."""
         with self._sessions() as s:
-            ph = get_phase_row(s, game_id, phase)
+            phase_id = get_phase_id(s, game_id, phase)
             latest: dict[str, dict[str, Any] | None] = {}
             for ov in s.scalars(
                 select(HostOverride)
-                .where(HostOverride.phase_id == ph.id, HostOverride.target == OverrideTarget.ORDER)
+                .where(
+                    HostOverride.phase_id == phase_id, HostOverride.target == OverrideTarget.ORDER
+                )
                 .order_by(HostOverride.id)
             ):
                 latest[ov.ref] = ov.order
             rows = s.scalars(
                 select(ParsedOrderRow)
-                .where(ParsedOrderRow.phase_id == ph.id)
+                .where(ParsedOrderRow.phase_id == phase_id)
                 .order_by(ParsedOrderRow.seq)
             )
             out: list[Order] = []

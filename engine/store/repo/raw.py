@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
-from sqlalchemy import func, select
+from sqlalchemy import func, insert, or_, select, update
+from sqlalchemy.orm import Session
 
 from engine.store.codec import body_from_json, body_to_json, content_hash
-from engine.store.models import RawPM, RawPMRevision, RawPost, RawPostRevision, utcnow
-from engine.store.repo.base import RepoBase, get_game_row
-from forums.records import EditInfo, Post, PrivateMessage
+from engine.store.models import Game, RawPM, RawPMRevision, RawPost, RawPostRevision, utcnow
+from engine.store.repo.base import NotFound, RepoBase, aware
+from forums.records import Cursor, EditInfo, Post, PostBody, PrivateMessage
 
 
 class Recorded(StrEnum):
@@ -34,6 +36,34 @@ class _Revision(Protocol):
 
 
 R = TypeVar("R", bound=_Revision)
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class StoredItem:
+    """A post or PM as a phase's replay needs it; its body is loaded apart, when needed."""
+
+    id: str
+    author: str
+    at: datetime
+    url: str | None
+    revision: int
+    """The row id of the revision in force (`post_bodies`/`pm_bodies` load its body)."""
+    digest: str
+    """That revision's content hash."""
+    deleted: bool = False
+    edit: EditInfo | None = None
+    changed_after: bool = False
+    """A content that appeared after the moment asked for is known."""
+
+
+@dataclass(frozen=True)
+class ReadRecorded:
+    """What recording one read found, by board id: thread posts and PMs apart (their ids
+    are separate sequences on most boards)."""
+
+    posts: dict[str, Recorded]
+    pms: dict[str, Recorded]
 
 
 def _as_of(revisions: Sequence[R], when: datetime) -> R:
@@ -50,116 +80,311 @@ def _as_of(revisions: Sequence[R], when: datetime) -> R:
     return current
 
 
+_CHUNK = 500
+"""Ids per IN (…) list: well under every backend's limit of bound parameters."""
+
+
+def _chunks(items: Sequence[T]) -> Iterator[Sequence[T]]:
+    for start in range(0, len(items), _CHUNK):
+        yield items[start : start + _CHUNK]
+
+
+def _require_game(s: Session, game_id: int) -> None:
+    # The id alone: loading the game row would decode its whole state JSON.
+    if s.scalar(select(Game.id).where(Game.id == game_id)) is None:
+        raise NotFound(f"no game with id {game_id}")
+
+
+def _last_revisions(
+    s: Session, owner: Any, columns: Sequence[Any], ids: Sequence[int]
+) -> dict[int, Any]:
+    """The latest revision of each row (`columns` of it, `rev` first), by the row's id."""
+    last: dict[int, Any] = {}
+    for chunk in _chunks(ids):
+        for found in s.execute(select(owner, *columns).where(owner.in_(chunk))):
+            if found[0] not in last or found[1] > last[found[0]][1]:
+                last[found[0]] = found
+    return last
+
+
+_POST_FIELDS = (
+    *("thread_id", "number", "url", "author", "author_id", "posted_at", "deleted"),
+    *("deleted_seen_at", "edit_by", "edit_at", "edit_count"),
+)
+_PM_FIELDS = ("sender", "sender_id", "sent_at", "recipients", "subject", "url")
+
+
+def _apply(
+    s: Session,
+    model: type[RawPost] | type[RawPM],
+    revision_model: type[RawPostRevision] | type[RawPMRevision],
+    owner: str,
+    game_id: int,
+    board_id: Any,
+    seen: datetime,
+    inserts: list[dict[str, Any]],
+    updates: list[dict[str, Any]],
+    touched: list[int],
+    revisions: list[tuple[Any, dict[str, Any]]],
+) -> None:
+    """Write one batch: a statement per kind of change, however many posts or PMs."""
+    if inserts:
+        s.execute(insert(model), inserts)
+        keys = [row[board_id.key] for row in inserts]
+        new_ids: dict[str, int] = {}
+        for chunk in _chunks(keys):
+            query = select(board_id, model.id).where(model.game_id == game_id, board_id.in_(chunk))
+            new_ids.update((key, rid) for key, rid in s.execute(query))
+    if updates:
+        s.execute(update(model), updates)  # by primary key, as one executemany per shape
+    for chunk in _chunks(touched):
+        s.execute(update(model).where(model.id.in_(chunk)).values(last_seen_at=seen))
+    if revisions:
+        rows = [
+            {**values, owner: ref if isinstance(ref, int) else new_ids[ref]}
+            for ref, values in revisions
+        ]
+        s.execute(insert(revision_model), rows)
+
+
+def _known(
+    s: Session, model: type[RawPost] | type[RawPM], board_id: Any, game_id: int, ids: list[str]
+) -> dict[str, Any]:
+    """The stored rows (no bodies) of these board ids."""
+    columns = [c for c in model.__table__.columns if c.key not in ("raw", "body")]
+    found: dict[str, Any] = {}
+    for chunk in _chunks(ids):
+        query = select(*columns).where(model.game_id == game_id, board_id.in_(chunk))
+        found.update((row._mapping[board_id.key], row) for row in s.execute(query))
+    return found
+
+
+def _record_posts(
+    s: Session, game_id: int, posts: Sequence[Post], seen: datetime
+) -> dict[str, Recorded]:
+    """Upsert posts by board id in the session's transaction: one query finds the known
+    ones, and one statement writes each kind of change, however many posts."""
+    by_id = {post.id: post for post in posts}  # a post read twice in one sync: the last read
+    rows = _known(s, RawPost, RawPost.post_id, game_id, list(by_id))
+    digests = {post_id: content_hash(post.raw, post.body) for post_id, post in by_id.items()}
+    # A post deleted and served without its body keeps the content it had.
+    keeps = {pid for pid, p in by_id.items() if p.deleted and not p.body.runs and p.raw is None}
+    changed = [
+        row.id for pid, row in rows.items() if row.content_hash != digests[pid] and pid not in keeps
+    ]
+    previous = _last_revisions(
+        s,
+        RawPostRevision.raw_post_id,
+        (RawPostRevision.rev, RawPostRevision.valid_from, RawPostRevision.edit_at),
+        changed,
+    )
+    results: dict[str, Recorded] = {}
+    inserts: list[dict[str, Any]] = []
+    updates: list[dict[str, Any]] = []
+    touched: list[int] = []
+    revisions: list[tuple[Any, dict[str, Any]]] = []
+    for post_id, post in by_id.items():
+        edit = post.edit
+        digest = digests[post_id]
+        row = rows.get(post_id)
+        values: dict[str, Any] = {
+            "thread_id": post.thread_id,
+            "number": post.number,
+            "url": post.url,
+            "author": post.author,
+            "author_id": post.author_id,
+            "posted_at": post.posted_at,
+            "deleted": post.deleted,
+            "deleted_seen_at": ((row.deleted_seen_at if row else None) or seen)
+            if post.deleted
+            else None,
+            "edit_by": edit.by if edit else None,
+            "edit_at": edit.at if edit else None,
+            "edit_count": edit.count if edit else 0,
+        }
+        last = previous.get(row.id) if row is not None else None
+        if row is None:
+            result = Recorded.NEW
+        else:
+            result = Recorded.CHANGED if post.deleted != row.deleted else Recorded.UNCHANGED
+        new_content = row is None or (row.content_hash != digest and post_id not in keeps)
+        if new_content:
+            if last is None:
+                valid_from = edit.at if edit and edit.at else post.posted_at
+            elif (
+                edit
+                and edit.at
+                and edit.at > last.valid_from
+                and (last.edit_at is None or edit.at > last.edit_at)
+            ):
+                # The board's edit time is when this content appeared; a poll only
+                # notices it later. A stale edit time (no new notice) proves nothing.
+                valid_from = min(edit.at, seen)
+            else:
+                valid_from = seen
+            body = body_to_json(post.body)
+            values.update(raw=post.raw, body=body, content_hash=digest)
+            revision = {
+                "rev": last.rev + 1 if last is not None else 1,
+                "content_hash": digest,
+                "raw": post.raw,
+                "body": body,
+                "edit_by": values["edit_by"],
+                "edit_at": values["edit_at"],
+                "edit_count": values["edit_count"],
+                "seen_at": seen,
+                "valid_from": valid_from,
+            }
+            revisions.append((post_id if row is None else row.id, revision))
+            if result is Recorded.UNCHANGED:
+                result = Recorded.CHANGED
+        if row is None:
+            inserts.append(
+                {"game_id": game_id, "post_id": post_id, "first_seen_at": seen, **values}
+                | {"last_seen_at": seen}
+            )
+        elif new_content or any(getattr(row, f) != values[f] for f in _POST_FIELDS):
+            updates.append({"id": row.id, "last_seen_at": seen, **values})
+        else:
+            touched.append(row.id)
+        results[post_id] = result
+    _apply(
+        s,
+        RawPost,
+        RawPostRevision,
+        "raw_post_id",
+        game_id,
+        RawPost.post_id,
+        seen,
+        inserts,
+        updates,
+        touched,
+        revisions,
+    )
+    return results
+
+
+def _record_pms(
+    s: Session, game_id: int, pms: Sequence[PrivateMessage], seen: datetime
+) -> dict[str, Recorded]:
+    """Upsert PMs by board id in the session's transaction, as `_record_posts` does posts."""
+    by_id = {pm.id: pm for pm in pms}
+    rows = _known(s, RawPM, RawPM.pm_id, game_id, list(by_id))
+    digests = {pm_id: content_hash(pm.raw, pm.body) for pm_id, pm in by_id.items()}
+    changed = [row.id for pid, row in rows.items() if row.content_hash != digests[pid]]
+    previous = _last_revisions(s, RawPMRevision.raw_pm_id, (RawPMRevision.rev,), changed)
+    results: dict[str, Recorded] = {}
+    inserts: list[dict[str, Any]] = []
+    updates: list[dict[str, Any]] = []
+    touched: list[int] = []
+    revisions: list[tuple[Any, dict[str, Any]]] = []
+    for pm_id, pm in by_id.items():
+        digest = digests[pm_id]
+        row = rows.get(pm_id)
+        values: dict[str, Any] = {
+            "sender": pm.sender,
+            "sender_id": pm.sender_id,
+            "sent_at": pm.sent_at,
+            "recipients": list(pm.recipients),
+            "subject": pm.subject,
+            "url": pm.url,
+        }
+        result = Recorded.NEW if row is None else Recorded.UNCHANGED
+        new_content = row is None or row.content_hash != digest
+        if new_content:
+            last = previous.get(row.id) if row is not None else None
+            body = body_to_json(pm.body)
+            values.update(raw=pm.raw, body=body, content_hash=digest)
+            revision = {
+                "rev": last.rev + 1 if last is not None else 1,
+                "content_hash": digest,
+                "subject": pm.subject,
+                "raw": pm.raw,
+                "body": body,
+                "seen_at": seen,
+                "valid_from": pm.sent_at if last is None else seen,
+            }
+            revisions.append((pm_id if row is None else row.id, revision))
+            if result is Recorded.UNCHANGED:
+                result = Recorded.CHANGED
+        if row is None:
+            inserts.append(
+                {"game_id": game_id, "pm_id": pm_id, "first_seen_at": seen, **values}
+                | {"last_seen_at": seen}
+            )
+        elif new_content or any(getattr(row, f) != values[f] for f in _PM_FIELDS):
+            updates.append({"id": row.id, "last_seen_at": seen, **values})
+        else:
+            touched.append(row.id)
+        results[pm_id] = result
+    _apply(
+        s,
+        RawPM,
+        RawPMRevision,
+        "raw_pm_id",
+        game_id,
+        RawPM.pm_id,
+        seen,
+        inserts,
+        updates,
+        touched,
+        revisions,
+    )
+    return results
+
+
 class RawRepo(RepoBase):
     def record_post(self, game_id: int, post: Post, *, seen_at: datetime | None = None) -> Recorded:
         """Upsert a post by board id, adding a revision when its content hash changes."""
-        seen = seen_at or utcnow()
-        edit = post.edit
-        # A post deleted and served without its body keeps the content it had.
-        keep_content = post.deleted and not post.body.runs and post.raw is None
-        digest = content_hash(post.raw, post.body)
-        with self._sessions.begin() as s:
-            get_game_row(s, game_id)
-            row = s.scalar(
-                select(RawPost).where(RawPost.game_id == game_id, RawPost.post_id == post.id)
-            )
-            previous = None
-            if row is None:
-                row = RawPost(game_id=game_id, post_id=post.id, first_seen_at=seen)
-                result = Recorded.NEW
-            else:
-                previous = s.scalar(
-                    select(RawPostRevision)
-                    .where(RawPostRevision.raw_post_id == row.id)
-                    .order_by(RawPostRevision.rev.desc())
-                    .limit(1)
-                )
-                result = Recorded.UNCHANGED
-                if post.deleted != row.deleted:
-                    result = Recorded.CHANGED
-            row.thread_id, row.number, row.url = post.thread_id, post.number, post.url
-            row.author, row.author_id, row.posted_at = post.author, post.author_id, post.posted_at
-            row.last_seen_at = seen
-            row.deleted = post.deleted
-            row.deleted_seen_at = (row.deleted_seen_at or seen) if post.deleted else None
-            if previous is None or (row.content_hash != digest and not keep_content):
-                if previous is None:
-                    valid_from = edit.at if edit and edit.at else post.posted_at
-                elif (
-                    edit
-                    and edit.at
-                    and edit.at > previous.valid_from
-                    and (previous.edit_at is None or edit.at > previous.edit_at)
-                ):
-                    # The board's edit time is when this content appeared; a poll only
-                    # notices it later. A stale edit time (no new notice) proves nothing.
-                    valid_from = min(edit.at, seen)
-                else:
-                    valid_from = seen
-                row.raw, row.body, row.content_hash = post.raw, body_to_json(post.body), digest
-                s.add(row)
-                s.flush()
-                s.add(
-                    RawPostRevision(
-                        raw_post_id=row.id,
-                        rev=previous.rev + 1 if previous else 1,
-                        content_hash=digest,
-                        raw=post.raw,
-                        body=row.body,
-                        edit_by=edit.by if edit else None,
-                        edit_at=edit.at if edit else None,
-                        edit_count=edit.count if edit else 0,
-                        seen_at=seen,
-                        valid_from=valid_from,
-                    )
-                )
-                if result is Recorded.UNCHANGED:
-                    result = Recorded.CHANGED
-            row.edit_by = edit.by if edit else None
-            row.edit_at = edit.at if edit else None
-            row.edit_count = edit.count if edit else 0
-        return result
+        return self.record_read(game_id, [post], (), seen_at=seen_at).posts[post.id]
 
     def record_pm(
         self, game_id: int, pm: PrivateMessage, *, seen_at: datetime | None = None
     ) -> Recorded:
         """Upsert a PM by board id, adding a revision when its content hash changes."""
+        return self.record_read(game_id, (), [pm], seen_at=seen_at).pms[pm.id]
+
+    def record_read(
+        self,
+        game_id: int,
+        posts: Sequence[Post],
+        pms: Sequence[PrivateMessage],
+        *,
+        seen_at: datetime | None = None,
+        thread_cursor: Cursor | None = None,
+        inbox_cursor: Cursor | None = None,
+    ) -> ReadRecorded:
+        """Record one read of the board in one transaction: its posts and PMs (one query
+        finds the known ones), and the cursors to read on from, which commit with them."""
         seen = seen_at or utcnow()
-        digest = content_hash(pm.raw, pm.body)
         with self._sessions.begin() as s:
-            get_game_row(s, game_id)
-            row = s.scalar(select(RawPM).where(RawPM.game_id == game_id, RawPM.pm_id == pm.id))
-            last = None
-            if row is None:
-                row = RawPM(game_id=game_id, pm_id=pm.id, first_seen_at=seen)
-                result = Recorded.NEW
-            else:
-                last = s.scalar(
-                    select(func.max(RawPMRevision.rev)).where(RawPMRevision.raw_pm_id == row.id)
-                )
-                result = Recorded.UNCHANGED
-            row.sender, row.sender_id, row.sent_at = pm.sender, pm.sender_id, pm.sent_at
-            row.recipients, row.subject, row.url = list(pm.recipients), pm.subject, pm.url
-            row.last_seen_at = seen
-            if last is None or row.content_hash != digest:
-                row.raw, row.body, row.content_hash = pm.raw, body_to_json(pm.body), digest
-                s.add(row)
-                s.flush()
-                s.add(
-                    RawPMRevision(
-                        raw_pm_id=row.id,
-                        rev=(last or 0) + 1,
-                        content_hash=digest,
-                        subject=pm.subject,
-                        raw=pm.raw,
-                        body=row.body,
-                        seen_at=seen,
-                        valid_from=pm.sent_at if last is None else seen,
-                    )
-                )
-                if result is Recorded.UNCHANGED:
-                    result = Recorded.CHANGED
-        return result
+            _require_game(s, game_id)
+            recorded = ReadRecorded(
+                _record_posts(s, game_id, posts, seen) if posts else {},
+                _record_pms(s, game_id, pms, seen) if pms else {},
+            )
+            cursors: dict[str, Any] = {}
+            if thread_cursor is not None:
+                cursors["thread_cursor"] = thread_cursor.data
+            if inbox_cursor is not None:
+                cursors["inbox_cursor"] = inbox_cursor.data
+            if cursors:
+                s.execute(update(Game).where(Game.id == game_id).values(**cursors))
+        return recorded
+
+    def read_cursors(self, game_id: int) -> tuple[Cursor | None, Cursor | None]:
+        """The thread and inbox cursors the last recorded read ended at."""
+        with self._sessions() as s:
+            found = s.execute(
+                select(Game.thread_cursor, Game.inbox_cursor).where(Game.id == game_id)
+            ).first()
+        if found is None:
+            raise NotFound(f"no game with id {game_id}")
+        thread, inbox = found
+        return (
+            Cursor(thread) if thread is not None else None,
+            Cursor(inbox) if inbox is not None else None,
+        )
 
     def posts_as_of(self, game_id: int, thread_id: str, when: datetime) -> list[Post]:
         """The thread's posts made by `when`, each with the content it had then."""
@@ -249,3 +474,179 @@ class RawRepo(RepoBase):
                 .order_by(RawPostRevision.rev)
             )
             return list(s.scalars(query))
+
+    # -- what a phase's replay reads: light rows first, bodies only where needed ----------
+
+    def posts_in(
+        self,
+        game_id: int,
+        thread_id: str,
+        when: datetime,
+        *,
+        after: datetime | None = None,
+        ids: Sequence[str] | None = None,
+    ) -> list[StoredItem]:
+        """The thread's posts made in (`after`, `when`] (or those of `ids`), each with the
+        revision in force at `when`: two queries, no bodies."""
+        where = [RawPost.game_id == game_id, RawPost.thread_id == thread_id]
+        where.append(RawPost.posted_at <= when)
+        if after is not None:
+            where.append(RawPost.posted_at > after)
+        if ids is not None:
+            where.append(RawPost.post_id.in_(ids))
+        posts = select(
+            RawPost.id,
+            RawPost.post_id,
+            RawPost.author,
+            RawPost.posted_at,
+            RawPost.url,
+            RawPost.deleted_seen_at,
+        ).where(*where)
+        revisions = (
+            select(
+                RawPostRevision.raw_post_id,
+                RawPostRevision.id,
+                RawPostRevision.rev,
+                RawPostRevision.valid_from,
+                RawPostRevision.content_hash,
+                RawPostRevision.edit_by,
+                RawPostRevision.edit_at,
+                RawPostRevision.edit_count,
+            )
+            .join(RawPost, RawPost.id == RawPostRevision.raw_post_id)
+            .where(*where)
+        )
+        with self._sessions() as s:
+            rows = list(s.execute(posts.order_by(RawPost.number, RawPost.id)))
+            history: dict[int, list[Any]] = defaultdict(list)
+            for rev in s.execute(revisions):
+                history[rev.raw_post_id].append(rev)
+        items = []
+        for row in rows:
+            revs = history[row.id]
+            rev = _as_of(revs, when)
+            edited = rev.edit_count or rev.edit_at is not None
+            items.append(
+                StoredItem(
+                    id=row.post_id,
+                    author=row.author,
+                    at=row.posted_at,
+                    url=row.url,
+                    revision=rev.id,
+                    digest=rev.content_hash,
+                    deleted=row.deleted_seen_at is not None and row.deleted_seen_at <= when,
+                    edit=EditInfo(rev.edit_by, rev.edit_at, rev.edit_count) if edited else None,
+                    changed_after=any(r.valid_from > when for r in revs),
+                )
+            )
+        return items
+
+    def pms_in(
+        self,
+        game_id: int,
+        when: datetime,
+        *,
+        after: datetime | None = None,
+        ids: Sequence[str] | None = None,
+    ) -> list[StoredItem]:
+        """The PMs sent in (`after`, `when`] (or those of `ids`), oldest first, each with the
+        revision in force at `when`: two queries, no bodies."""
+        where = [RawPM.game_id == game_id, RawPM.sent_at <= when]
+        if after is not None:
+            where.append(RawPM.sent_at > after)
+        if ids is not None:
+            where.append(RawPM.pm_id.in_(ids))
+        pms = select(RawPM.id, RawPM.pm_id, RawPM.sender, RawPM.sent_at, RawPM.url).where(*where)
+        revisions = (
+            select(
+                RawPMRevision.raw_pm_id,
+                RawPMRevision.id,
+                RawPMRevision.rev,
+                RawPMRevision.valid_from,
+                RawPMRevision.content_hash,
+            )
+            .join(RawPM, RawPM.id == RawPMRevision.raw_pm_id)
+            .where(*where)
+        )
+        with self._sessions() as s:
+            rows = list(s.execute(pms.order_by(RawPM.sent_at, RawPM.id)))
+            history: dict[int, list[Any]] = defaultdict(list)
+            for rev in s.execute(revisions):
+                history[rev.raw_pm_id].append(rev)
+        items = []
+        for row in rows:
+            revs = history[row.id]
+            rev = _as_of(revs, when)
+            items.append(
+                StoredItem(
+                    id=row.pm_id,
+                    author=row.sender,
+                    at=row.sent_at,
+                    url=row.url,
+                    revision=rev.id,
+                    digest=rev.content_hash,
+                    changed_after=any(r.valid_from > when for r in revs),
+                )
+            )
+        return items
+
+    def post_bodies(self, revisions: Sequence[int]) -> dict[int, PostBody]:
+        """The bodies of post revisions, by revision id."""
+        return self._bodies(RawPostRevision, revisions)
+
+    def pm_bodies(self, revisions: Sequence[int]) -> dict[int, PostBody]:
+        return self._bodies(RawPMRevision, revisions)
+
+    def _bodies(
+        self, model: type[RawPostRevision] | type[RawPMRevision], ids: Sequence[int]
+    ) -> dict[int, PostBody]:
+        found: dict[int, PostBody] = {}
+        with self._sessions() as s:
+            for chunk in _chunks(list(ids)):
+                query = select(model.id, model.body).where(model.id.in_(chunk))
+                found.update((rid, body_from_json(body)) for rid, body in s.execute(query))
+        return found
+
+    def window_counts(
+        self, game_id: int, thread_id: str, after: datetime | None, when: datetime
+    ) -> tuple[int, int]:
+        """How many posts and PMs the store has in (`after`, `when`]: one query."""
+        posts = select(func.count(RawPost.id)).where(
+            RawPost.game_id == game_id,
+            RawPost.thread_id == thread_id,
+            RawPost.posted_at <= when,
+            *([RawPost.posted_at > after] if after is not None else []),
+        )
+        pms = select(func.count(RawPM.id)).where(
+            RawPM.game_id == game_id,
+            RawPM.sent_at <= when,
+            *([RawPM.sent_at > after] if after is not None else []),
+        )
+        with self._sessions() as s:
+            found = s.execute(select(posts.scalar_subquery(), pms.scalar_subquery())).one()
+        return int(found[0]), int(found[1])
+
+    def first_messages(self, game_id: int, thread_id: str, when: datetime) -> dict[str, datetime]:
+        """Each author's first post (not deleted as of `when`) or PM by `when`: one query."""
+        posts = (
+            select(RawPost.author, func.min(RawPost.posted_at))
+            .where(
+                RawPost.game_id == game_id,
+                RawPost.thread_id == thread_id,
+                RawPost.posted_at <= when,
+                or_(RawPost.deleted_seen_at.is_(None), RawPost.deleted_seen_at > when),
+            )
+            .group_by(RawPost.author)
+        )
+        pms = (
+            select(RawPM.sender, func.min(RawPM.sent_at))
+            .where(RawPM.game_id == game_id, RawPM.sent_at <= when)
+            .group_by(RawPM.sender)
+        )
+        first: dict[str, datetime] = {}
+        with self._sessions() as s:
+            for author, at in [*s.execute(posts), *s.execute(pms)]:
+                moment = aware(at)
+                if author not in first or moment < first[author]:
+                    first[author] = moment
+        return first

@@ -1,0 +1,349 @@
+"""A phase's posts and PMs through its replay: whole from the store, or only what is new.
+
+Resolution and every host-facing read replay the phase from the stored posts and PMs (as
+they read at the given moment) and the host's decisions, exactly as before. Two things make
+that cheap: parse results are kept per content of a post or PM (`engine.service.parsed`),
+so only new or changed content is parsed; and a poll whose new items all come after what
+the last replay took — same phase, same host decisions, same names, nothing taken since
+changed — takes just those items into the last replay, which then reads exactly as a full
+replay of all of them would. Whenever that cannot be shown, the phase is replayed in full.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from engine.core.orders import Channel, Order
+from engine.core.ruleset import Ruleset
+from engine.core.slots import Handover, Slots
+from engine.core.warnings import ParseWarning
+from engine.service.parsed import context_key, item_key, result_from_json, result_to_json
+from engine.service.replay import Incoming, Replay, start_replay
+from engine.service.seats import Speaker, speakers
+from engine.store import Store
+from engine.store.models import PhaseRecord
+from engine.store.repo.raw import ReadRecorded, Recorded, StoredItem
+from forums.records import PostBody
+from scraper.matcher import ParseResult
+
+_EMPTY = PostBody()
+Fixes = Mapping[tuple[str, int | None], tuple[ParseWarning, str]]
+
+
+@dataclass(frozen=True)
+class HostInputs:
+    """What a replay takes besides the posts: names, substitutes and the host's decisions."""
+
+    aliases: Mapping[str, Sequence[str]]
+    slots: Slots
+    """Who holds each seat over time (untimed handovers not yet settled)."""
+    fixes: Fixes
+    overrides: Mapping[str, Order | None]
+
+
+@dataclass
+class _Live:
+    """The last replay of an open phase, and what it stands on."""
+
+    phase: str
+    key: tuple[Any, ...]
+    replay: Replay
+    context: str
+    """The parse context's key (`engine.service.parsed.context_key`)."""
+    since: datetime
+    until: datetime
+    slots: Slots
+    settled: tuple[Handover, ...]
+    """The handovers as the messages so far settled them."""
+    posts: set[str]
+    pms: set[str]
+    """Every post and PM of the window the replay considered (taken or not)."""
+    saved: tuple[list[Order], list[ParseWarning]]
+    """The orders and warnings stored for the phase (what a poll appends after)."""
+
+
+@dataclass
+class ReadStats:
+    """Counters a test or benchmark can read."""
+
+    parsed: int = 0
+    full: int = 0
+    incremental: int = 0
+
+
+@dataclass
+class PhaseReader:
+    """Replays one game's phases for its driver, parsing only what is new."""
+
+    store: Store
+    game_id: int
+    thread: str
+    gm_user: str
+    ruleset: Ruleset
+    max_post_chars: int | None = None
+    stats: ReadStats = field(default_factory=ReadStats)
+    _parsed: dict[str, ParseResult] = field(default_factory=dict)
+    _live: _Live | None = None
+    _fresh: tuple[set[str], set[str]] = field(default_factory=lambda: (set(), set()))
+
+    def noted(self, recorded: ReadRecorded) -> None:
+        """A read recorded these posts and PMs: the new and changed ones are fresh."""
+        self._fresh[0].update(i for i, r in recorded.posts.items() if r is not Recorded.UNCHANGED)
+        self._fresh[1].update(i for i, r in recorded.pms.items() if r is not Recorded.UNCHANGED)
+
+    def forget(self) -> None:
+        """Drop the last replay (the phase moved on, or its inputs changed under it)."""
+        self._live = None
+
+    def replay(
+        self,
+        ph: PhaseRecord,
+        until: datetime,
+        *,
+        version: tuple[Any, ...],
+        host: Callable[[], HostInputs],
+    ) -> Replay:
+        """The phase as of `until`. `version` changes whenever `host()` would give other
+        inputs (the host's decisions, substitutes); `host` is called only when needed."""
+        key = (ph.phase, ph.opened_at, ph.deadline, version)
+        live = self._live
+        if live is not None and until < ph.deadline and live.key == key and until >= live.until:
+            replay = self._poll(live, ph, until)
+            if replay is not None:
+                return replay
+        return self._full(ph, until, key, host())
+
+    # -- a whole phase -----------------------------------------------------------------
+
+    def _full(
+        self, ph: PhaseRecord, until: datetime, key: tuple[Any, ...], host: HostInputs
+    ) -> Replay:
+        self.stats.full += 1
+        since = self.store.previous_deadline(self.game_id, ph.deadline)
+        if since is None:
+            since = ph.opened_at - timedelta(seconds=1)
+        self._fresh[0].clear()
+        self._fresh[1].clear()
+        posts = self.store.posts_in(self.game_id, self.thread, until, after=since)
+        pms = self.store.pms_in(self.game_id, until, after=since)
+        replay = start_replay(
+            self.ruleset,
+            ph.state_before,
+            ph.phase,
+            ph.opened_at,
+            ph.deadline,
+            since=since,
+            aliases=host.aliases,
+            fixes=host.fixes,
+            overrides=host.overrides,
+            max_post_chars=self.max_post_chars,
+        )
+        context = context_key(replay.session.parse_context())
+        settled, speaker = self._speakers(host.slots, posts, pms, until)
+        items = self._incoming(
+            context,
+            posts,
+            pms,
+            speaker,
+            until,
+            ph.deadline,
+            since=since,
+            bodies=replay.session.reads_posts,
+        )
+        for item in sorted(items, key=lambda i: i.order):
+            replay.take(item)
+        self._keep(replay)
+        session = replay.session
+        assert session.inputs is not None and session.log is not None
+        orders, warnings = list(session.inputs.log), list(session.log.warnings)
+        self.store.save_parse(self.game_id, ph.phase, orders, warnings)
+        self._live = None
+        if until < ph.deadline:
+            self._live = _Live(
+                ph.phase,
+                key,
+                replay,
+                context,
+                since,
+                until,
+                host.slots,
+                settled,
+                {p.id for p in posts},
+                {m.id for m in pms},
+                (orders, warnings),
+            )
+        return replay
+
+    # -- a poll on top of the last replay ----------------------------------------------
+
+    def _poll(self, live: _Live, ph: PhaseRecord, until: datetime) -> Replay | None:
+        fresh_posts, fresh_pms = self._fresh
+        if fresh_posts & live.posts or fresh_pms & live.pms:
+            return None  # something already taken changed (an edit, a deletion)
+        posts = (
+            self.store.posts_in(
+                self.game_id, self.thread, until, after=live.since, ids=sorted(fresh_posts)
+            )
+            if fresh_posts
+            else []
+        )
+        pms = (
+            self.store.pms_in(self.game_id, until, after=live.since, ids=sorted(fresh_pms))
+            if fresh_pms
+            else []
+        )
+        counts = self.store.window_counts(self.game_id, self.thread, live.since, until)
+        if counts != (len(live.posts) + len(posts), len(live.pms) + len(pms)):
+            return None  # the store has items this process did not read (another process)
+        settled, speaker = self._speakers(live.slots, posts, pms, until)
+        if settled != live.settled:
+            return None  # a substitute's first message placed a handover: read it all again
+        replay = live.replay
+        items = self._incoming(
+            live.context,
+            posts,
+            pms,
+            speaker,
+            until,
+            ph.deadline,
+            since=live.since,
+            bodies=replay.session.reads_posts,
+        )
+        if replay.last is not None and any(i.order <= replay.last for i in items):
+            return None  # something new falls before what was taken: read it in its place
+        self.stats.incremental += 1
+        for item in sorted(items, key=lambda i: i.order):
+            replay.take(item)
+        self._keep(replay)
+        self._append_parse(live, ph)
+        live.until = until
+        live.posts.update(p.id for p in posts)
+        live.pms.update(m.id for m in pms)
+        fresh_posts.clear()
+        fresh_pms.clear()
+        return replay
+
+    def _append_parse(self, live: _Live, ph: PhaseRecord) -> None:
+        session = live.replay.session
+        assert session.inputs is not None and session.log is not None
+        orders, warnings = session.inputs.log, session.log.warnings
+        saved_orders, saved_warnings = live.saved
+        kept = len(saved_orders) <= len(orders) and len(saved_warnings) <= len(warnings)
+        kept = kept and all(a is b for a, b in zip(saved_orders, orders, strict=False))
+        kept = kept and all(a is b for a, b in zip(saved_warnings, warnings, strict=False))
+        if kept:
+            self.store.append_parse(
+                self.game_id,
+                ph.phase,
+                orders[len(saved_orders) :],
+                warnings[len(saved_warnings) :],
+                after=(len(saved_orders), len(saved_warnings)),
+            )
+        else:  # a ruleset rewrote what it had taken: store the whole list again
+            self.store.save_parse(self.game_id, ph.phase, orders, warnings)
+        live.saved = (list(orders), list(warnings))
+
+    # -- items and the parse cache -----------------------------------------------------
+
+    def _incoming(
+        self,
+        context: str,
+        posts: Sequence[StoredItem],
+        pms: Sequence[StoredItem],
+        speaker: Mapping[tuple[str, datetime], Speaker],
+        until: datetime,
+        deadline: datetime,
+        *,
+        since: datetime,
+        bodies: bool = False,
+    ) -> list[Incoming]:
+        """The items the phase takes, each with its cached parse or, failing that, its body
+        (with both when `bodies`: the ruleset reads whole posts too)."""
+        gm = self.gm_user.casefold()
+        check_edits = until >= deadline
+        chosen: list[tuple[Channel, StoredItem, Speaker, str | None]] = []
+        for p in posts:
+            if p.author.casefold() != gm and not p.deleted:
+                edited = _edited_after(p, until) if check_edits else None
+                chosen.append((Channel.THREAD, p, speaker[p.author, p.at], edited))
+        for m in pms:
+            if m.author.casefold() != gm:
+                chosen.append((Channel.PM, m, speaker[m.author, m.at], None))
+        keys = [
+            item_key(context, ch.value, s.id, who.name, s.at, s.url, s.digest)
+            for ch, s, who, _ in chosen
+        ]
+        missing = [k for k in keys if k not in self._parsed]
+        if len(missing) > 1:  # one new post is not worth a query: it was never parsed
+            stored = self.store.parse_cache(self.game_id, until, after=since)
+            for k in missing:
+                if k in stored:
+                    self._parsed[k] = result_from_json(stored[k])
+        need: dict[Channel, list[int]] = {Channel.THREAD: [], Channel.PM: []}
+        for (ch, s, _, _), k in zip(chosen, keys, strict=True):
+            if bodies or k not in self._parsed:
+                need[ch].append(s.revision)
+        loaded: dict[Channel, dict[int, PostBody]] = {Channel.THREAD: {}, Channel.PM: {}}
+        if need[Channel.THREAD]:
+            loaded[Channel.THREAD] = self.store.post_bodies(need[Channel.THREAD])
+        if need[Channel.PM]:
+            loaded[Channel.PM] = self.store.pm_bodies(need[Channel.PM])
+        return [
+            Incoming(
+                s.id,
+                ch,
+                who.name,
+                s.at,
+                loaded[ch].get(s.revision, _EMPTY),
+                s.url,
+                edited,
+                refused=who.refused,
+                key=k,
+                parsed=self._parsed.get(k),
+            )
+            for (ch, s, who, edited), k in zip(chosen, keys, strict=True)
+        ]
+
+    def _speakers(
+        self,
+        slots: Slots,
+        posts: Sequence[StoredItem],
+        pms: Sequence[StoredItem],
+        until: datetime,
+    ) -> tuple[tuple[Handover, ...], dict[tuple[str, datetime], Speaker]]:
+        """The seat each message speaks for. A handover without a time is placed at the
+        substitute's first message in the whole game, so those are looked up when needed."""
+        gm = self.gm_user.casefold()
+        said = [(p.author, p.at) for p in posts if not p.deleted] + [(m.author, m.at) for m in pms]
+        if any(not h.timed for h in slots.handovers):
+            first = self.store.first_messages(self.game_id, self.thread, until)
+            said += [(author, at) for author, at in first.items() if author.casefold() != gm]
+        said = [(author, at) for author, at in said if author.casefold() != gm]
+        settled, speaker = speakers(slots, said)
+        for p in posts:  # deleted posts are not read, but have a name all the same
+            speaker.setdefault((p.author, p.at), Speaker(p.author))
+        return settled.handovers, speaker
+
+    def _keep(self, replay: Replay) -> None:
+        """Keep what this replay parsed: in memory, and in the store for other processes."""
+        if not replay.parsed_now:
+            return
+        self.stats.parsed += len(replay.parsed_now)
+        entries = []
+        for k, (at, result) in replay.parsed_now.items():
+            self._parsed[k] = result
+            data = result_to_json(result)
+            if data is not None:
+                entries.append((k, at, data))
+        replay.parsed_now.clear()
+        self.store.save_parse_cache(self.game_id, entries)
+
+
+def _edited_after(item: StoredItem, until: datetime) -> str | None:
+    """Whether a post changed after `until`, and whether its version of then is known."""
+    if item.edit is not None and item.edit.at is not None and item.edit.at > until:
+        return "unseen"  # the earliest content forumgm has appeared after the deadline
+    return "kept" if item.changed_after else None
