@@ -20,6 +20,7 @@ from urllib.parse import parse_qs, urljoin, urlsplit
 import httpx
 
 from forums.board import PMPage, ThreadPage
+from forums.browser import BrowserLogin
 from forums.errors import (
     BoardError,
     CaptchaRequired,
@@ -91,6 +92,8 @@ class PhpbbBoard:
         flood_wait: float = 15.0,
         flood_retries: int = 2,
         allow_insecure_http: bool = False,
+        browser: bool = False,
+        browser_login: BrowserLogin | None = None,
     ) -> None:
         self.base_url = base_url.rstrip("/") + "/"
         self.username = username
@@ -112,6 +115,10 @@ class PhpbbBoard:
         self._me: User | None = None
         self._relogins_left = 1
         self._members: dict[str, User] = {}
+        self.browser = browser
+        """Log in through Chromium (`forums.browser`): boards that only let a browser in."""
+        self._browser_login = browser_login
+        self._allow_insecure_http = allow_insecure_http
 
     def __repr__(self) -> str:
         return f"PhpbbBoard({self.base_url!r}, {self.username!r})"
@@ -121,6 +128,8 @@ class PhpbbBoard:
     async def login(self) -> User:
         """Log in with the board's form (form token, "remember me"); the GM's `User`."""
         self._me = None
+        if self.browser:
+            return await self._login_with_browser()
         url = self.http.url("ucp.php", {"mode": "login"})
         response = await self.http.get(url)
         html, url = response.text, str(response.url)
@@ -160,6 +169,27 @@ class PhpbbBoard:
             raise LoginFailed(
                 f"{self.base_url}: after logging in as {self.username!r} the board shows "
                 f"{name or 'a guest'}"
+            )
+        return self._logged_in(html, url)
+
+    async def _login_with_browser(self) -> User:
+        """Chromium logs in (JS challenge, login widget); httpx goes on with its cookies."""
+        from forums.browser import browser_login, install_cookies
+
+        cookies = await (self._browser_login or browser_login)(
+            self.http.url("ucp.php", {"mode": "login"}),
+            self.username,
+            self._password.reveal(),
+            user_agent=self.http.http.headers.get("User-Agent", ""),
+            allow_insecure_http=self._allow_insecure_http,
+        )
+        install_cookies(self.http.http, cookies)
+        response = await self.http.get(self.http.url("index.php"))
+        html, url = response.text, str(response.url)
+        name = forms.logged_in_as(html)
+        if name is None or name.casefold() != self.username.casefold():
+            raise LoginFailed(
+                f"{self.base_url}: after the browser login the board shows {name or 'a guest'}"
             )
         return self._logged_in(html, url)
 

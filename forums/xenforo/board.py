@@ -27,6 +27,7 @@ from urllib.parse import quote, urljoin
 import httpx
 
 from forums.board import PMPage, ThreadPage
+from forums.browser import BrowserLogin
 from forums.errors import (
     BoardError,
     CaptchaRequired,
@@ -53,7 +54,6 @@ from forums.xenforo.thread import ThreadView, parse_thread_page, thread_id_of
 log = logging.getLogger("forums.xenforo")
 
 Clock = Callable[[], datetime]
-BrowserLogin = Callable[..., Any]
 
 CAPTCHA = (
     ".g-recaptcha, .h-captcha, .cf-turnstile, [data-xf-init~='re-captcha'], "
@@ -118,6 +118,7 @@ class XenforoBoard:
         self.flood_retries = flood_retries
         self.browser = browser
         self._browser_login = browser_login
+        self._allow_insecure_http = allow_insecure_http
         self._me: User | None = None
         self._csrf: str | None = None
         self._relogins_left = 1
@@ -185,7 +186,7 @@ class XenforoBoard:
 
     async def _login_with_browser(self) -> User:
         """A real browser logs in (JS challenges, login widgets) and hands over its cookies."""
-        from forums.browser import browser_login
+        from forums.browser import browser_login, install_cookies
 
         run = self._browser_login or browser_login
         cookies = await run(
@@ -193,12 +194,9 @@ class XenforoBoard:
             self.username,
             self._password.reveal(),
             user_agent=self.http.http.headers.get("User-Agent", ""),
+            allow_insecure_http=self._allow_insecure_http,
         )
-        self.http.http.cookies.clear()
-        for cookie in cookies:
-            self.http.http.cookies.set(
-                cookie["name"], cookie["value"], domain=cookie.get("domain", ""), path="/"
-            )
+        install_cookies(self.http.http, cookies)
         response = await self.http.get(self.base_url)
         return self._check_login(response.text, str(response.url))
 
