@@ -20,6 +20,7 @@ import forums.phpbb  # noqa: F401  (registers the "phpbb" engine)
 from engine.app.board_options import (
     DEFAULT_PASSWORD_ENV,
     BoardMaker,
+    Browser,
     Insecure,
     PasswordEnv,
     User,
@@ -140,6 +141,7 @@ def check(
         bool, typer.Option("--post-test", help="Also post a test reply to the thread.")
     ] = False,
     allow_insecure_http: Insecure = False,
+    browser: Browser = False,
 ) -> None:
     """Log in, read the first and last page of the thread and the inbox; post nothing
     unless --post-test. Without --engine the engine is found from the board's page first."""
@@ -188,6 +190,7 @@ def check(
         make_board,
         fail,
         allow_insecure_http=allow_insecure_http,
+        browser=browser,
     )
     out.print(f"Checking {engine} board {target} as {user}")
     try:

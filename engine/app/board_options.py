@@ -27,6 +27,14 @@ Insecure = Annotated[
     ),
 ]
 
+Browser = Annotated[
+    bool,
+    typer.Option(
+        "--browser",
+        help="Log in through the system Chromium (boards with a JavaScript challenge).",
+    ),
+]
+
 BoardMaker = Callable[..., Board]
 
 
@@ -39,6 +47,7 @@ def open_board(
     fail: Callable[[str], typer.Exit],
     *,
     allow_insecure_http: bool = False,
+    browser: bool = False,
 ) -> Board:
     """The named board with the password from the environment (never a flag or a file).
 
@@ -54,13 +63,14 @@ def open_board(
     password = os.environ.get(password_env)
     if not password:
         raise fail(f"set the GM's password in the environment variable {password_env}")
+    options = {"browser": True} if browser else {}
     if maker is not None:
-        return maker(engine, url, user, password)
+        return maker(engine, url, user, password, **options)
     from engine.service.build import load_adapters  # the service's imports, only when used
 
     load_adapters()
     try:
         extra = {"allow_insecure_http": True} if allow_insecure_http else {}
-        return board_factory(engine)(url, user, password, **extra)
+        return board_factory(engine)(url, user, password, **extra, **options)
     except KeyError as exc:
         raise fail(str(exc.args[0])) from None

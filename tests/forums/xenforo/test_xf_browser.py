@@ -21,8 +21,10 @@ from typing import Any
 from urllib.parse import parse_qsl
 
 import pytest
+from typer.testing import CliRunner
 from xf_helpers import PASSWORD, USER, fixture, thread_page
 
+from engine.app.cli import app
 from forums import BoardError
 from forums.browser import BrowserMissing, browser_available, browser_login
 from forums.xenforo import XenforoBoard
@@ -86,6 +88,9 @@ def _handler(board: JsBoard) -> type[BaseHTTPRequestHandler]:
                 page = int(self.path.rsplit("page-", 1)[1].strip("/") or 1)
             if self.path == "/" or self.path.startswith("/threads/8276/"):
                 self._send(200, thread_page(page, logged_in=logged_in))
+            elif self.path == "/conversations/":
+                empty = "synthetic/synthetic-conversation-list-empty.html"
+                self._send(200, fixture(empty if logged_in else "synthetic/synthetic-login.html"))
             else:
                 self._send(404, "<html><body>not here</body></html>")
 
@@ -180,6 +185,24 @@ def test_a_wrong_password_in_the_browser_is_login_failed(js_board: tuple[JsBoard
     with pytest.raises(BoardError) as caught:
         asyncio.run(go())
     assert "wrong" not in str(caught.value)
+
+
+@needs_browser
+def test_board_check_with_browser_as_a_host_runs_it(
+    js_board: tuple[JsBoard, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    state, url = js_board
+    monkeypatch.setenv("FORUMGM_GM_PASSWORD", PASSWORD)
+    args = ["board", "check", "--engine", "xenforo", "--url", url, "--user", USER]
+    args += ["--thread", "8276", "--allow-insecure-http"]
+    without = CliRunner().invoke(app, args)
+    assert without.exit_code == 1 and "Traceback" not in without.output
+    result = CliRunner().invoke(app, [*args, "--browser"])
+    assert result.exit_code == 0, result.output
+    assert f"Logged in as {USER} (user id 58)" in result.output
+    assert "last post: #8 (id 1358710) by sub_ubi" in result.output
+    assert "Inbox: 0 private messages" in result.output
+    assert state.logins == 1 and PASSWORD not in result.output
 
 
 def test_no_chromium_is_a_clear_error_naming_what_to_install(
