@@ -18,6 +18,7 @@ COMMANDS = {
     "scenario": "engine.app.scenario_cmd:app",
     "game": "engine.app.game_cmd:app",
     "board": "engine.app.board_cmd:app",
+    "map": "engine.app.map_cmd:map_",
 }
 """Subcommand → where it lives ("module:function", or "module:app" for a typer.Typer group).
 Each module is imported only when its command runs, so keep heavy imports out of this file."""

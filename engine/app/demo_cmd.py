@@ -19,14 +19,17 @@ def demo(
     ),
     quiet: Annotated[bool, typer.Option(help="Print only the winner.")] = False,
     ruleset: Annotated[
-        str, typer.Option(help="classic, or yakuza (18 players; --players is ignored).")
+        str,
+        typer.Option(
+            help="classic, yakuza (18 players) or twelve-rooms (10); --players is for classic."
+        ),
     ] = "classic",
 ) -> None:
     """Play a seeded `classic` game with simulated players, posting to a local board."""
     if lang not in ("ru", "en"):
         raise typer.BadParameter("ru or en", param_hint="--lang")
-    if ruleset not in ("classic", "yakuza"):
-        raise typer.BadParameter("classic or yakuza", param_hint="--ruleset")
+    if ruleset not in ("classic", "yakuza", "twelve-rooms"):
+        raise typer.BadParameter("classic, yakuza or twelve-rooms", param_hint="--ruleset")
     result = run_demo(seed, players, lang, database, quiet=quiet, ruleset=ruleset)
     if quiet:
         typer.echo(f"winner: {result.winner} after {result.turns} turns")

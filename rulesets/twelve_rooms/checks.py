@@ -137,6 +137,8 @@ def _one(state: GameState, order: Order) -> str:
 
 
 def _two(state: GameState, order: Order) -> tuple[str, ...]:
+    if len(order.targets) < 2 and order.args.get("words"):
+        raise Reject(w.UNKNOWN_TARGET)  # «обмен Васю и Хрюшу»: the second is nobody's name
     if len(order.targets) != 2 or order.targets[0] == order.targets[1]:
         raise Reject(w.BAD_PARAMETER)
     return tuple(_known(state, n).name for n in order.targets)

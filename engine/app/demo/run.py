@@ -74,6 +74,11 @@ def run_demo(
     gm_password: str | None = None,
     ruleset: str = "classic",
 ) -> DemoResult:
+    if ruleset == "twelve-rooms":
+        from engine.app.demo.twelve_bots import TwelveShow, play_twelve
+
+        twelve = TwelveShow(quiet=quiet, width=width, lang=lang)
+        return asyncio.run(play_twelve(seed, lang, database, twelve, gm_password=gm_password))
     if ruleset == "yakuza":
         from engine.app.demo.yakuza_bots import play_yakuza
 

@@ -1,0 +1,43 @@
+"""`forumgm map GAME.toml`: the host's map of a twelve-rooms game, from the store."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from engine.app.service_cmd import Db, _config, out
+from engine.service.build import database_url
+from engine.store import open_store
+
+
+def map_(
+    game: Annotated[Path, typer.Argument(help="The game file.")],
+    db: Db = None,
+    svg: Annotated[
+        Path | None, typer.Option(help="Also write the map as an SVG picture to this file.")
+    ] = None,
+    lang: Annotated[str | None, typer.Option(help="ru or en (default: the game's).")] = None,
+) -> None:
+    """Rooms, their types and counters, and who is where with which role (secret: host only)."""
+    from rulesets.twelve_rooms.mapview import svg_map, text_map
+
+    config = _config(game)
+    if config.ruleset != "twelve-rooms":
+        out.print(f"{game}: the map is for twelve-rooms games (this one is {config.ruleset})")
+        raise typer.Exit(2)
+    language = lang or config.language
+    if language not in ("ru", "en"):
+        raise typer.BadParameter("ru or en", param_hint="--lang")
+    store = open_store(database_url(db))
+    board = store.find_board(config.url, config.gm_user)
+    found = store.find_game(board.id, config.thread) if board is not None else None
+    state = store.load_state(found.id) if found is not None else None
+    if state is None:
+        out.print(f"{game}: the game has not started (forumgm game start {game})")
+        raise typer.Exit(1)
+    out.print(text_map(state, language), markup=False)
+    if svg is not None:
+        svg.write_text(svg_map(state, language), encoding="utf-8")
+        out.print(f"wrote {svg}")
