@@ -23,24 +23,8 @@ from tests.service.helpers import GM, game_toml, local_board
 
 MSK = ZoneInfo("Europe/Moscow")
 NAMES = ["Вася", "Петя", "Маша", "Коля", "Оля", "Гена", "Лена", "Орёл", "Катя", "Серёга"]
-ROLES = dict(
-    zip(
-        NAMES,
-        [
-            "observer",
-            "guarantor",
-            "custodian",
-            "manager",
-            "savior",
-            "executor",
-            "warden",
-            "minister",
-            "interrogator",
-            "deputy",
-        ],  # fmt: skip
-        strict=True,
-    )
-)
+DEAL = "observer guarantor custodian manager savior executor warden minister interrogator deputy"
+ROLES = dict(zip(NAMES, DEAL.split(), strict=True))
 ROOMS = dict(zip(NAMES, [5, 7, 9, 11, 7, 9, 10, 9, 3, 6], strict=True))
 OPTIONS = """[options]
 layout = ["safe", "isolated", "sticky", "inverted", "detector", "cocoa",
