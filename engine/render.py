@@ -14,6 +14,7 @@ import jinja2
 
 from engine.core.events import Audience, Event, private_events
 from engine.core.ruleset import Ruleset
+from engine.wording import Wording, a_an, capfirst
 
 __all__ = [
     "LeakError",
@@ -156,9 +157,11 @@ class Renderer:
         *,
         tz: str | tzinfo = DEFAULT_TZ,
         texts: str | None = None,
+        genders: Mapping[str, str] | None = None,
     ) -> None:
         self.templates_package = templates_package
         self.lang = lang
+        self.wording = Wording(lang, genders)
         self.tz: tzinfo = ZoneInfo(tz) if isinstance(tz, str) else tz
         texts_module = texts or templates_package.rpartition(".")[0] + ".texts"
         try:
@@ -187,8 +190,12 @@ class Renderer:
             keep_trailing_newline=False,
         )
         self.env.filters.update(
-            nick=nick,
-            plain=plain_nick,
+            nick=self.nick,
+            plain=self.plain,
+            subject=self.subject,
+            agree=self.agree,
+            capfirst=capfirst,
+            a_an=a_an,
             text=bbcode_safe,
             plural_ru=plural_ru,
             plural_en=plural_en,
@@ -201,18 +208,48 @@ class Renderer:
             by_role_order=self.by_role_order,
         )
         self.env.globals.update(
-            lang=lang, plural_ru=plural_ru, plural_en=plural_en, unknown_event=_unknown_event
+            lang=lang,
+            plural_ru=plural_ru,
+            plural_en=plural_en,
+            unknown_event=_unknown_event,
+            gender=self.wording.gender,
         )
 
     @classmethod
     def for_ruleset(
-        cls, ruleset: Ruleset, lang: str = "ru", *, tz: str | tzinfo = DEFAULT_TZ
+        cls,
+        ruleset: Ruleset,
+        lang: str = "ru",
+        *,
+        tz: str | tzinfo = DEFAULT_TZ,
+        genders: Mapping[str, str] | None = None,
     ) -> Renderer:
         if not ruleset.templates:
             raise RenderError(f"ruleset {ruleset.id} declares no templates")
-        return cls(ruleset.templates, lang, tz=tz)
+        return cls(ruleset.templates, lang, tz=tz, genders=genders)
 
     # -- filters ---------------------------------------------------------------------
+
+    def plain(self, name: object, case: str | None = None) -> str:
+        """A nickname as plain text in a case (`engine.wording`): «Колю», «Nekr0»."""
+        try:
+            return plain_nick(self.wording.case(plain_nick(name), case))
+        except ValueError as exc:
+            raise RenderError(str(exc)) from exc
+
+    def nick(self, name: object, case: str | None = None) -> str:
+        """A nickname in bold, in a case: «Голос за [b]Колю[/b] принят»."""
+        return f"[b]{self.plain(name, case)}[/b]"
+
+    def subject(self, name: object, case: str = "nom") -> str:
+        """The name a verb agrees with: «[b]Маша[/b]», or «игрок [b]Nekr0[/b]» (gender unknown)."""
+        if self.wording.needs_player_word(name):
+            return f"{self.wording.player_word(case)} {nick(name)}"
+        return self.nick(name, case)
+
+    def agree(self, text: object, name: object) -> str:
+        """`{masculine|feminine}` (or `{m|f|unknown}`) in `text` chosen for `name`'s gender."""
+        return self.wording.agree(text, plain_nick(name))
 
     def term(self, value: object, table: str, default: str | None = None) -> str:
         """`value` looked up in one of the ruleset's word tables for this language."""
