@@ -9,11 +9,14 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
+from engine.clock import local_time
 from engine.core.ruleset import RulesError, Ruleset, Seat
 from engine.core.slots import Handover, SlotError, Slots
 from engine.credentials import CredentialsError, CredentialsRef
-from engine.schedule import Schedule, ScheduleError
+from engine.schedule import Schedule, ScheduleError, zone
+from engine.wording import parse_gender
 from forums.guard import insecure_url
 
 BOARD_ENGINES = ("local", "mybb", "phpbb", "xenforo")
@@ -45,7 +48,7 @@ _TABLES = {
     },
     "schedule": {"timezone", "deadlines", "start"},
     "options": None,
-    "players": {"players", "dead", "replacements", "aliases"},
+    "players": {"players", "dead", "replacements", "aliases", "gender", "visible_roles"},
     "roles": None,
     "deal": None,
 }
@@ -59,11 +62,20 @@ API_KEY_ENGINES = ("xenforo",)
 
 @dataclass(frozen=True)
 class ConfigProblem:
+    """One problem (or, with `warning`, something to know) in a game file, where it is."""
+
     line: int | None
     message: str
+    table: str | None = None
+    warning: bool = False
 
     def __str__(self) -> str:
-        return f"line {self.line}: {self.message}" if self.line else self.message
+        kind = "warning: " if self.warning else ""
+        if self.line:
+            return f"line {self.line}: {kind}{self.message}"
+        if self.table and not self.message.startswith(f"[{self.table}]"):
+            return f"[{self.table}] (not in the file): {kind}{self.message}"
+        return f"{kind}{self.message}"
 
 
 class ConfigError(Exception):
@@ -112,18 +124,31 @@ class GameConfig:
     """Log in with a real browser (JS challenges, login widgets), then go on over HTTP."""
     api_key: CredentialsRef | None = None
     """Where the board's REST API key is (XenForo): the adapter uses the API, not pages."""
+    genders: dict[str, str] = field(default_factory=dict)
+    """`[players] gender`: name → "m" or "f", for texts that agree with a player."""
+    visible_roles: dict[str, str] = field(default_factory=dict)
+    """`[players] visible_roles`: name → public role id (yakuza's явные роли)."""
+    deal_option: str = "roles"
+    """The ruleset option `[deal]` fills (`Ruleset.deal_option`)."""
+    warnings: list[ConfigProblem] = field(default_factory=list)
+    """What the host should know but that does not stop the game (an unset password…)."""
 
     def seats(self) -> list[Seat]:
         """The seating order with the host's roles; dead players start out of play."""
         return [
-            Seat(name, self.roles.get(name), state={"alive": False} if name in self.dead else {})
+            Seat(
+                name,
+                self.roles.get(name),
+                visible_role=self.visible_roles.get(name),
+                state={"alive": False} if name in self.dead else {},
+            )
             for name in self.players
         ]
 
     def ruleset_options(self) -> dict[str, Any]:
         options = dict(self.options)
         if self.deal:
-            options["roles"] = dict(self.deal)
+            options[self.deal_option] = dict(self.deal)
         return options
 
 
@@ -171,7 +196,27 @@ class _Lines:
         return None
 
 
-def load_config(path: str | Path, *, rulesets: Mapping[str, Ruleset] | None = None) -> GameConfig:
+@dataclass(frozen=True)
+class Checks:
+    """What a file is checked against besides itself; each part is skipped when not given.
+
+    `rulesets` are the registered ones; `now` refuses a start or first
+    deadline already past (unless `allow_past`, which makes it a warning); `environ` is
+    where an `env:` password must be set (a warning when it is not).
+    """
+
+    rulesets: Mapping[str, Ruleset] | None = None
+    now: datetime | None = None
+    allow_past: bool = False
+    environ: Mapping[str, str] | None = None
+
+
+def load_config(
+    path: str | Path,
+    *,
+    rulesets: Mapping[str, Ruleset] | None = None,
+    checks: Checks | None = None,
+) -> GameConfig:
     """Read and check a game file; raises ConfigError listing every problem found."""
     name = str(path)
     try:
@@ -180,11 +225,15 @@ def load_config(path: str | Path, *, rulesets: Mapping[str, Ruleset] | None = No
         raise ConfigError(
             name, [ConfigProblem(None, f"cannot read: {exc.strerror or exc}")]
         ) from exc
-    return parse_config(text, name, rulesets=rulesets)
+    return parse_config(text, name, rulesets=rulesets, checks=checks)
 
 
 def parse_config(
-    text: str, name: str = "<game.toml>", *, rulesets: Mapping[str, Ruleset] | None = None
+    text: str,
+    name: str = "<game.toml>",
+    *,
+    rulesets: Mapping[str, Ruleset] | None = None,
+    checks: Checks | None = None,
 ) -> GameConfig:
     try:
         raw = tomllib.loads(text)
@@ -193,19 +242,23 @@ def parse_config(
         raise ConfigError(
             name, [ConfigProblem(int(found.group(1)) if found else None, f"not valid TOML: {exc}")]
         ) from exc
-    return _Checker(raw, _Lines(text), name, rulesets).run()
+    checks = checks or Checks()
+    if rulesets is not None:
+        checks = Checks(rulesets, checks.now, checks.allow_past, checks.environ)
+    return _Checker(raw, _Lines(text), name, checks).run()
 
 
 class _Checker:
-    def __init__(
-        self, raw: dict[str, Any], lines: _Lines, name: str, rulesets: Mapping[str, Ruleset] | None
-    ) -> None:
+    def __init__(self, raw: dict[str, Any], lines: _Lines, name: str, checks: Checks) -> None:
         self.raw, self.lines, self.name = raw, lines, name
-        self.rulesets = rulesets
+        self.checks = checks
+        self.rulesets = checks.rulesets
         self.problems: list[ConfigProblem] = []
+        self.warnings: list[ConfigProblem] = []
 
-    def problem(self, message: str, *path: str) -> None:
-        self.problems.append(ConfigProblem(self.lines.line(*path), message))
+    def problem(self, message: str, *path: str, warning: bool = False) -> None:
+        found = ConfigProblem(self.lines.line(*path), message, path[0] if path else None, warning)
+        (self.warnings if warning else self.problems).append(found)
 
     def get(self, table: str, key: str, kind: type | tuple[type, ...], default: Any = ...) -> Any:
         value = self.raw.get(table, {}).get(key, default)
@@ -229,9 +282,14 @@ class _Checker:
             elif _TABLES[table] is not None:
                 for key in value:
                     if key not in _TABLES[table]:  # type: ignore[operator]
-                        self.problem(f"unknown key `{key}` in [{table}]", table, key)
+                        known = ", ".join(sorted(_TABLES[table] or ()))
+                        self.problem(
+                            f"unknown key `{key}` in [{table}] (known: {known})", table, key
+                        )
         ruleset_id = self.get("game", "ruleset", str)
         seed = self.get("game", "seed", int, 0)
+        title = self.get("game", "title", str, "")
+        receipts = self.get("game", "receipts", bool, True)
         language = self.get("game", "language", str, "ru")
         if language not in ("ru", "en"):
             self.problem(f"[game] language: ru or en, got {language!r}", "game", "language")
@@ -241,8 +299,8 @@ class _Checker:
         vote_count = self._vote_count()
         max_post_chars = self._max_post_chars()
         insecure = self._insecure_http()
+        engine, url, thread, gm_user = self._board()
         password = self._password()
-        engine = self._engine()
         browser, api_key = self._access(engine)
         schedule, start = self._schedule()
         players = self._players()
@@ -254,28 +312,33 @@ class _Checker:
             if who not in players:
                 self.problem(f"[roles] {who!r} is not in players", "roles", who)
         for role, count in deal.items():
-            if not isinstance(count, int) or count < 0:
+            if not isinstance(count, int) or isinstance(count, bool) or count < 0:
                 self.problem(f"[deal] {role}: expected a count, got {count!r}", "deal", role)
+        genders = self._genders(players)
+        visible = self._player_map("visible_roles", players)
         options = self._plain("options")
+        deal_option = "roles"
         if ruleset_id is not None and self.rulesets is not None:
             self._resolve_paths(ruleset_id, options)
-            self._check_ruleset(ruleset_id, options, deal, roles, players)
+            deal_option = self._check_ruleset(ruleset_id, options, deal, roles, visible, players)
+        if schedule is not None and start is not None:
+            self._timing(schedule, start)
         if self.problems:
             raise ConfigError(self.name, self.problems)
         assert password is not None and schedule is not None and start is not None
         return GameConfig(
             path=self.name,
             ruleset=ruleset_id,
-            title=self.get("game", "title", str, ""),
+            title=title,
             seed=seed,
             language=language,
             review=review,
-            receipts=self.get("game", "receipts", bool, True),
+            receipts=receipts,
             engine=engine,
-            url=self.get("board", "url", str),
+            url=url,
             allow_insecure_http=insecure,
-            thread=str(self.get("board", "thread", (str, int))),
-            gm_user=self.get("board", "gm_user", str),
+            thread=thread,
+            gm_user=gm_user,
             password=password,
             schedule=schedule,
             start=start,
@@ -291,6 +354,10 @@ class _Checker:
             max_post_chars=max_post_chars,
             browser=browser,
             api_key=api_key,
+            genders=genders,
+            visible_roles=visible,
+            deal_option=deal_option,
+            warnings=self.warnings,
         )
 
     def _insecure_http(self) -> bool:
@@ -342,12 +409,29 @@ class _Checker:
                 )
         return browser, api_key
 
+    def _board(self) -> tuple[str, str, str, str]:
+        engine = self._engine()
+        url = self.get("board", "url", str)
+        thread = self.get("board", "thread", (str, int))
+        gm_user = self.get("board", "gm_user", str)
+        if url is not None:
+            trouble = url_problem(engine, url)
+            if trouble:
+                self.problem(f"[board] url: {trouble}", "board", "url")
+        if thread is not None and (not str(thread).strip() or " " in str(thread).strip()):
+            self.problem(
+                f"[board] thread: expected the thread's id, got {thread!r}", "board", "thread"
+            )
+        if gm_user is not None and not gm_user.strip():
+            self.problem("[board] gm_user is empty", "board", "gm_user")
+        return engine, url, str(thread) if thread is not None else "", gm_user
+
     def _password(self) -> CredentialsRef | None:
         text = self.get("board", "password", str)
         if text is None:
             return None
         try:
-            return CredentialsRef.parse(text)
+            ref = CredentialsRef.parse(text)
         except CredentialsError:
             # Never echo the value: it may be the password itself.
             self.problem(
@@ -357,17 +441,33 @@ class _Checker:
                 "password",
             )
             return None
+        environ = self.checks.environ
+        if ref.kind == "env" and environ is not None and not environ.get(ref.name):
+            self.problem(
+                f"[board] password: the environment variable {ref.name} is not set; "
+                "`game start` and `run` need it",
+                "board",
+                "password",
+                warning=True,
+            )
+        return ref
 
     def _schedule(self) -> tuple[Schedule | None, datetime | None]:
         tz = self.get("schedule", "timezone", str, "Europe/Moscow")
         rule = self.get("schedule", "deadlines", (str, list))
         start_text = self.get("schedule", "start", str)
         schedule = start = None
-        if rule is not None:
+        if tz is not None:
+            try:
+                zone(tz)
+            except ScheduleError as exc:
+                self.problem(f"[schedule] timezone: {exc}", "schedule", "timezone")
+                return None, None
+        if rule is not None and tz is not None:
             try:
                 schedule = Schedule.parse(rule, tz)
             except ScheduleError as exc:
-                self.problem(f"[schedule] {exc}", "schedule", "deadlines")
+                self.problem(f"[schedule] deadlines: {exc}", "schedule", "deadlines")
         if start_text is not None and schedule is not None:
             try:
                 start = datetime.fromisoformat(start_text)
@@ -478,14 +578,74 @@ class _Checker:
             if isinstance(value, str) and value and not Path(value).is_absolute():
                 options[key] = str(Path(self.name).parent / value)
 
+    def _genders(self, players: list[str]) -> dict[str, str]:
+        genders: dict[str, str] = {}
+        for name, given in self._player_map("gender", players).items():
+            try:
+                genders[name] = parse_gender(given)
+            except ValueError as exc:
+                self.problem(f"[players] gender: {name!r}: {exc}", "players", "gender")
+        return genders
+
+    def _player_map(self, key: str, players: list[str]) -> dict[str, str]:
+        """A `[players]` table keyed by player name (gender, visible_roles)."""
+        value = (
+            self.raw.get("players", {}).get(key, {})
+            if isinstance(self.raw.get("players"), dict)
+            else {}
+        )
+        if not isinstance(value, dict):
+            self.problem(
+                f'[players] {key}: expected a table such as {{ "Маша" = "…" }}', "players", key
+            )
+            return {}
+        for name in value:
+            if name not in players:
+                self.problem(f"[players] {key}: {name!r} is not in players", "players", key)
+        return {str(k): str(v) for k, v in value.items()}
+
+    def _timing(self, schedule: Schedule, start: datetime) -> None:
+        """A start or first deadline already past would resolve the first phase by lot at once."""
+        now = self.checks.now
+        if now is None:
+            return
+        first = schedule.deadline_after(start)
+        if first is None:
+            self.problem(
+                f"[schedule] deadlines: none after the start {local_time(start, schedule.tz)}",
+                "schedule",
+                "deadlines",
+            )
+            return
+        hint = "" if self.checks.allow_past else "; move it, or pass --allow-past"
+        said = "" if not self.checks.allow_past else " (allowed by --allow-past)"
+        if first <= now:
+            self.problem(
+                f"[schedule] the first deadline {local_time(first, schedule.tz)} is already past "
+                f"(now {local_time(now, schedule.tz)}): turn 1 would be resolved at once{said}{hint}",
+                "schedule",
+                "start",
+                warning=self.checks.allow_past,
+            )
+        elif start < now:
+            self.problem(
+                f"[schedule] start {local_time(start, schedule.tz)} is already past (now "
+                f"{local_time(now, schedule.tz)}): the first phase is shorter than planned{said}{hint}",
+                "schedule",
+                "start",
+                warning=self.checks.allow_past,
+            )
+
     def _check_ruleset(
         self,
         ruleset_id: str,
         options: dict[str, Any],
         deal: dict[str, int],
         roles: dict[str, str],
+        visible: dict[str, str],
         players: list[str],
-    ) -> None:
+    ) -> str:
+        """Check the file against its ruleset; returns the option `[deal]` fills."""
         assert self.rulesets is not None
         ruleset = self.rulesets.get(ruleset_id)
         if ruleset is None:
@@ -493,38 +653,101 @@ class _Checker:
             self.problem(
                 f"[game] unknown ruleset {ruleset_id!r} (known: {known})", "game", "ruleset"
             )
-            return
-        merged = dict(options, roles=dict(deal)) if deal else dict(options)
+            return "roles"
+        deal_option = ruleset.deal_option
+        if deal and deal_option is None:
+            self.problem(f"[deal] {ruleset_id} deals no roles; remove [deal]", "deal")
+            return "roles"
+        deal_option = deal_option or "roles"
+        known_roles = ruleset.role_ids
+        for key in deal:
+            role = key.partition("@")[0]
+            if known_roles and role not in known_roles and key not in ruleset.deal_groups:
+                groups = ", ".join(ruleset.deal_groups)
+                self.problem(
+                    f"[deal] unknown role {key!r} for {ruleset_id} (roles: {', '.join(known_roles)}"
+                    + (f"; teams: {groups})" if groups else ")"),
+                    "deal",
+                    key,
+                )
+        for who, role in roles.items():
+            if known_roles and role not in known_roles:
+                self.problem(
+                    f"[roles] {who}: unknown role {role!r} for {ruleset_id} "
+                    f"(roles: {', '.join(known_roles)})",
+                    "roles",
+                    who,
+                )
+        if visible and not ruleset.visible_role_ids:
+            self.problem(
+                f"[players] visible_roles: {ruleset_id} has no visible roles",
+                "players",
+                "visible_roles",
+            )
+        for who, role in visible.items():
+            if ruleset.visible_role_ids and role not in ruleset.visible_role_ids:
+                self.problem(
+                    f"[players] visible_roles: {who}: unknown visible role {role!r} "
+                    f"(known: {', '.join(ruleset.visible_role_ids)})",
+                    "players",
+                    "visible_roles",
+                )
+        merged = dict(options, **{deal_option: dict(deal)}) if deal else dict(options)
         try:
             ruleset.options(merged)
         except RulesError as exc:
-            key = re.search(r"option ([\w.]+)", str(exc))
-            path = key.group(1).strip(".").split(".") if key else [""]
-            keys = _file_keys(exc, deal) or ("options", *path)
+            named = re.search(r"option ([\w.]+)", str(exc))
+            path = named.group(1).strip(".").split(".") if named else [""]
+            keys = _file_keys(exc, deal, deal_option) or ("options", *path)
             self.problem(f"[{keys[0]}] {exc}", *keys)
-            return
+            return deal_option
+        dealt_by_default = bool(ruleset.option_defaults.get(deal_option))
+        needs_roles = ruleset.deal_option is not None and not dealt_by_default
+        if needs_roles and not deal and len(roles) < len(players):
+            self.problem(
+                "no roles are given: add a [deal] table (role = count) or a [roles] table "
+                "(name = role)",
+                "deal",
+            )
+            return deal_option
         if players and not self.problems:
-            seats = [Seat(n, roles.get(n)) for n in players]
+            seats = [Seat(n, roles.get(n), visible_role=visible.get(n)) for n in players]
             try:
                 ruleset.setup(seats, merged, 0)
             except RulesError as exc:
                 # «Вася: unknown role 'bosss'» points at Вася's line of [roles].
-                who = next((n for n in roles if str(exc).startswith(f"{n}:")), None)
+                seat = next((n for n in roles if str(exc).startswith(f"{n}:")), None)
                 option = re.match(r"option ([\w.]+)", str(exc))
-                where: tuple[str, ...] = ("deal",) if deal else ("roles",)
+                table = "deal" if deal else "roles"
+                where: tuple[str, ...] = (table,)
                 if exc.where:
-                    where = _file_keys(exc, deal)
-                elif who:
-                    where = ("roles", who)
+                    where = _file_keys(exc, deal, deal_option)
+                elif seat:
+                    where = ("roles", seat)
                 elif option:
                     where = ("options", *option.group(1).strip(".").split("."))
-                self.problem(f"setup: {exc}", *where)
+                self.problem(f"[{table}] the ruleset cannot deal this game: {exc}", *where)
+        return deal_option
 
 
-def _file_keys(exc: RulesError, deal: dict[str, int]) -> tuple[str, ...]:
+def _file_keys(exc: RulesError, deal: dict[str, int], deal_option: str) -> tuple[str, ...]:
     """The game-file keys a ruleset's error names (`RulesError.where`); a deal the host
     wrote as a [deal] table is that table, not [options] roles."""
     where = tuple(exc.where)
-    if deal and where[:2] == ("options", "roles"):
+    if deal and where[:2] == ("options", deal_option):
         return ("deal", *where[2:])
     return where
+
+
+def url_problem(engine: str | None, url: str) -> str | None:
+    """Why `url` cannot be a board of `engine` (None: it can)."""
+    text = url.strip()
+    if engine == "local":
+        # The local board lives in a database: its URL is the database's.
+        if not re.match(r"^(sqlite|postgresql)(\+\w+)?://", text):
+            return f"{url!r}: the local board's url is its database, e.g. sqlite:///board.sqlite"
+        return None
+    parts = urlsplit(text)
+    if parts.scheme not in ("http", "https") or not parts.hostname or " " in text:
+        return f"{url!r} is not a board address; write e.g. https://forum.example.org/"
+    return None

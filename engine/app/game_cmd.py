@@ -2,21 +2,31 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from datetime import datetime
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, TypeVar
 
 import typer
 from rich.console import Console
 
-import rulesets
-from engine.config import BOARD_ENGINES, ConfigError, load_config
-from engine.core.ruleset import get_ruleset, registered
-from engine.schedule import Schedule, ScheduleError
+from engine.app.game_file import known_rulesets, load_game
+from engine.config import BOARD_ENGINES, ConfigError, ConfigProblem, GameConfig, url_problem
+from engine.schedule import Schedule, ScheduleError, zone
 
 app = typer.Typer(help="Game configuration files.", no_args_is_help=True)
 
+AllowPast = Annotated[
+    bool,
+    typer.Option(
+        "--allow-past",
+        help="Accept a start or first deadline already past (turn 1 may be resolved at once).",
+    ),
+]
+
 TEMPLATE = """\
-# forumgm game file. `forumgm game validate {path}` checks it.
+# forumgm game file. `forumgm game validate {path}` checks it; docs/host-guide.md explains
+# every key.
 [game]
 ruleset = "{ruleset}"
 title = "{title}"
@@ -45,77 +55,143 @@ players = [{players}]
 dead = []
 replacements = {{}}          # new = "old": a substitute takes over the slot
 aliases = {{}}               # "name" = ["short", "forms"] (quote Cyrillic names)
-
+gender = {{}}                # "name" = "m" or "f", where the name does not tell
+{visible}
 [deal]                       # roles dealt by the seeded RNG; or a [roles] table name = "role"
 {deal}
 """
 
+T = TypeVar("T")
 
-def _rulesets() -> dict[str, object]:
-    rulesets.load_all()
-    return {rid: get_ruleset(rid) for rid in registered()}
+
+def _print_problems(out: Console, problems: list[ConfigProblem]) -> None:
+    for problem in problems:
+        out.print(f"  {problem}", markup=False)
 
 
 @app.command("validate")
-def validate(files: Annotated[list[Path], typer.Argument(help="Game TOML files.")]) -> None:
+def validate(
+    files: Annotated[list[Path], typer.Argument(help="Game TOML files.")],
+    allow_past: AllowPast = False,
+) -> None:
     """Check game files; every problem is printed with its line. Exit 1 if any."""
+    from engine.app.service_cmd import command_clock
+
     out = Console(highlight=False, soft_wrap=True)
+    now = command_clock()()
     bad = False
     for path in files:
         try:
-            config = load_config(path, rulesets=_rulesets())  # type: ignore[arg-type]
+            config = load_game(path, now=now, allow_past=allow_past)
         except ConfigError as exc:
             bad = True
             out.print(f"[bold red]{path}[/]: {len(exc.problems)} problem(s)")
-            for problem in exc.problems:
-                out.print(f"  {problem}", markup=False)
+            _print_problems(out, exc.problems)
             continue
         out.print(
             f"[green]OK[/] {path}: {config.ruleset}, {len(config.players)} players, "
             f"deadlines {config.schedule.describe()}, review {config.review}"
         )
+        _print_problems(out, config.warnings)
     raise typer.Exit(1 if bad else 0)
+
+
+def _ask(question: str, check: Callable[[str], T], default: str | None = None) -> T:
+    """Ask until the answer passes `check` (which raises ValueError with what is wrong)."""
+    while True:
+        answer = typer.prompt(question, default=default) if default is not None else None
+        if answer is None:
+            answer = typer.prompt(question)
+        try:
+            return check(str(answer).strip())
+        except ValueError as exc:
+            typer.echo(str(exc))
+
+
+def _one_of(choices: list[str]) -> Callable[[str], str]:
+    def check(answer: str) -> str:
+        if answer not in choices:
+            raise ValueError(f"{answer!r}: one of {', '.join(choices)}")
+        return answer
+
+    return check
+
+
+def _counts(text: str, known: tuple[str, ...], groups: tuple[str, ...]) -> dict[str, int]:
+    """`mafioso=2, commissar=1` → {"mafioso": 2, "commissar": 1}, every role id checked."""
+    counts: dict[str, int] = {}
+    for part in (p.strip() for p in text.split(",")):
+        if not part:
+            continue
+        role, sep, number = (x.strip() for x in part.partition("="))
+        if not sep or not number.isdigit():
+            raise ValueError(f"{part!r}: write role=count, e.g. mafioso=2")
+        if known and role.partition("@")[0] not in known and role not in groups:
+            raise ValueError(f"unknown role {role!r} (roles: {', '.join((*groups, *known))})")
+        counts[role] = counts.get(role, 0) + int(number)
+    return counts
 
 
 @app.command("new")
 def new(path: Annotated[Path, typer.Argument(help="Where to write the game file.")]) -> None:
-    """Write a game file by answering questions."""
+    """Write a game file by answering questions; each answer is checked as it is given."""
+    from engine.app.service_cmd import command_clock
+
     if path.exists() and not typer.confirm(f"{path} exists. Overwrite?", default=False):
         raise typer.Exit(1)
-    rulesets.load_all()
-    known = ", ".join(registered())
-    ruleset = typer.prompt(f"Ruleset ({known})", default="classic")
+    now = command_clock()()
+    known = known_rulesets()
+    ruleset_id = _ask(f"Ruleset ({', '.join(known)})", _one_of(list(known)), "classic")
+    ruleset = known[ruleset_id]
     title = typer.prompt("Title", default="Мафия")
-    engine = typer.prompt(f"Board engine ({', '.join(BOARD_ENGINES)})", default="phpbb")
-    url = typer.prompt("Board URL")
-    thread = typer.prompt("Game thread id")
-    gm_user = typer.prompt("GM account name")
+    engines = list(BOARD_ENGINES)
+    engine = _ask(f"Board engine ({', '.join(engines)})", _one_of(engines), "phpbb")
+    if engine == "local":
+        typer.echo("The local board is a rehearsal board: `forumgm board local init` creates it.")
+
+    def board_url(answer: str) -> str:
+        trouble = url_problem(engine, answer)
+        if trouble:
+            raise ValueError(trouble)
+        return answer
+
+    local_default = "sqlite:///rehearsal-board.sqlite" if engine == "local" else None
+    url = _ask("Board URL", board_url, local_default)
+    thread = _ask("Game thread id", _nonempty("the thread id"), "1" if engine == "local" else None)
+    gm_user = _ask("GM account name", _nonempty("the GM account"), None)
     env = typer.prompt(
         "Environment variable holding the GM password", default="FORUMGM_GM_PASSWORD"
     )
-    timezone = typer.prompt("Time zone", default="Europe/Moscow")
-    while True:
-        deadlines = typer.prompt("Deadlines", default="every day 19:00")
+    timezone = _ask("Time zone", _zone, "Europe/Moscow")
+    deadlines = _ask("Deadlines", lambda a: (Schedule.parse(a, timezone), a)[1], "every day 19:00")
+    schedule = Schedule.parse(deadlines, timezone)
+
+    def start_time(answer: str) -> str:
         try:
-            Schedule.parse(deadlines, timezone)
-            break
-        except ScheduleError as exc:
-            typer.echo(str(exc))
-    start = typer.prompt("First phase opens at (YYYY-MM-DD HH:MM)")
-    names = [n.strip() for n in typer.prompt("Players, comma-separated").split(",") if n.strip()]
-    deal = typer.prompt("Roles to deal, e.g. mafioso=2, commissar=1 (empty: none)", default="")
-    deal_lines = "\n".join(
-        f"{k.strip()} = {v.strip()}"
-        for k, _, v in (p.partition("=") for p in deal.split(","))
-        if k.strip()
-    )
+            when = datetime.fromisoformat(answer)
+        except ValueError:
+            raise ValueError(f"{answer!r}: write YYYY-MM-DD HH:MM, e.g. 2026-12-05 19:00") from None
+        when = when.replace(tzinfo=schedule.tz) if when.tzinfo is None else when
+        if when < now:
+            raise ValueError(f"{answer} is already past: give a time to come")
+        return answer
+
+    start = _ask("First phase opens at (YYYY-MM-DD HH:MM)", start_time)
+    names = _ask("Players, comma-separated", _names)
+    deal_lines, visible_lines = "", ""
+    if ruleset.deal_option is not None:
+        deal_lines = _deal(ruleset, names)
+    if ruleset.visible_role_ids:
+        visible_lines = _visible(ruleset.visible_role_ids, names)
     text = TEMPLATE.format(
         path=path,
-        ruleset=ruleset,
+        ruleset=ruleset_id,
         title=title.replace('"', "'"),
         seed=typer.prompt("Seed", default=1, type=int),
-        language=typer.prompt("Language (ru, en)", default="ru"),
-        review=typer.prompt("Review (always, warnings, auto)", default="warnings"),
+        language=_ask("Language (ru, en)", _one_of(["ru", "en"]), "ru"),
+        review=_ask(
+            "Review (always, warnings, auto)", _one_of(["always", "warnings", "auto"]), "warnings"
+        ),
         engine=engine,
         url=url,
         thread=thread,
@@ -124,33 +200,121 @@ def new(path: Annotated[Path, typer.Argument(help="Where to write the game file.
         timezone=timezone,
         deadlines=deadlines,
         start=start,
-        players=", ".join('"' + n.replace('"', "'") + '"' for n in names),
+        players=", ".join(_quoted(n) for n in names),
+        visible=visible_lines,
         deal=deal_lines,
     )
     path.write_text(text, encoding="utf-8")
     typer.echo(f"Wrote {path}.")
     try:
-        load_config(path, rulesets=_rulesets())  # type: ignore[arg-type]
+        config = load_game(path, now=now)
     except ConfigError as exc:
         typer.echo("It needs attention:")
         for problem in exc.problems:
             typer.echo(f"  {problem}")
         raise typer.Exit(1) from None
     typer.echo("It is valid.")
+    for warning in config.warnings:
+        typer.echo(f"  {warning}")
+
+
+def _quoted(name: str) -> str:
+    return '"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _nonempty(what: str) -> Callable[[str], str]:
+    def check(answer: str) -> str:
+        if not answer:
+            raise ValueError(f"{what} is needed")
+        return answer
+
+    return check
+
+
+def _zone(answer: str) -> str:
+    try:
+        zone(answer)
+    except ScheduleError as exc:
+        raise ValueError(str(exc)) from None
+    return answer
+
+
+def _names(answer: str) -> list[str]:
+    names = [n.strip() for n in answer.split(",") if n.strip()]
+    if len(names) < 2:
+        raise ValueError("a game needs at least two players, separated by commas")
+    if len({n.casefold() for n in names}) != len(names):
+        raise ValueError("a name is listed twice")
+    return names
+
+
+def _deal(ruleset: object, names: list[str]) -> str:
+    """The [deal] lines; seats left over are honest citizens where the ruleset has them."""
+    role_ids: tuple[str, ...] = getattr(ruleset, "role_ids", ())
+    groups: tuple[str, ...] = getattr(ruleset, "deal_groups", ())
+    filler = "citizen" if "citizen" in role_ids else None
+
+    def check(answer: str) -> dict[str, int]:
+        counts = _counts(answer, role_ids, groups)
+        total = sum(counts.values())
+        if total > len(names):
+            raise ValueError(f"{total} roles for {len(names)} players")
+        if filler is None and total and total != len(names):
+            raise ValueError(f"{total} roles for {len(names)} players: give one role per player")
+        return counts
+
+    example = "mafioso=2, commissar=1" if "mafioso" in role_ids else "role=count"
+    counts = _ask(
+        f"Roles to deal, e.g. {example} (the other seats: {filler or 'none'}; empty: none)",
+        check,
+        "",
+    )
+    if counts and filler is not None and sum(counts.values()) < len(names):
+        counts[filler] = counts.get(filler, 0) + len(names) - sum(counts.values())
+        typer.echo(f"The other seats are dealt as {filler}: {counts[filler]} in all.")
+    return "\n".join(f"{_quoted(k) if '@' in k else k} = {v}" for k, v in counts.items())
+
+
+def _visible(visible_ids: tuple[str, ...], names: list[str]) -> str:
+    def check(answer: str) -> dict[str, str]:
+        chosen: dict[str, str] = {}
+        for part in (p.strip() for p in answer.split(",")):
+            if not part:
+                continue
+            who, sep, role = (x.strip() for x in part.partition("="))
+            if not sep or who not in names:
+                raise ValueError(f"{part!r}: write player=visible_role for a listed player")
+            if role not in visible_ids:
+                raise ValueError(f"unknown visible role {role!r} (known: {', '.join(visible_ids)})")
+            if role in chosen.values():
+                raise ValueError(f"{role} is taken: one player per visible role")
+            chosen[who] = role
+        return chosen
+
+    chosen = _ask("Visible roles, player=role, comma-separated (empty: none)", check, "")
+    pairs = ", ".join(f"{_quoted(k)} = {_quoted(v)}" for k, v in chosen.items())
+    return f"visible_roles = {{ {pairs} }}\n" if chosen else "visible_roles = {}\n"
 
 
 @app.command("start")
 def start(
     path: Annotated[Path, typer.Argument(help="The game file.")],
-    db: Annotated[str | None, typer.Option("--db", help="Store URL.")] = None,
+    db: Annotated[str | None, typer.Option("--db", help="Store URL or SQLite file.")] = None,
+    allow_past: AllowPast = False,
 ) -> None:
     """Deal roles and queue the opening post and every role PM for the host's approval."""
-    from engine.app.service_cmd import driver_for
+    from engine.app.service_cmd import command_clock, config_or_exit, driver_for
 
-    driver = driver_for(path, db)
-    if not driver.start():
+    clock = command_clock()
+    driver = driver_for(path, db, clock=clock)
+    if driver.store.load_state(driver.game_id) is not None:
         typer.echo(f"game {driver.game_id} has already started")
         raise typer.Exit(1)
+    # Only a game yet to start is held to its start time: a past one would be resolved at once.
+    config: GameConfig = config_or_exit(path, now=clock(), allow_past=allow_past)
+    for warning in config.warnings:
+        typer.echo(f"{path}: {warning}")
+    driver.start()
     drafts = driver.store.outbox(driver.game_id)
     waiting = sum(1 for i in drafts if i.status == "draft")
     typer.echo(f"game {driver.game_id} started: {len(drafts)} posts and PMs queued")
@@ -170,7 +334,7 @@ def replace(
             "PMs so far) or none."
         ),
     ] = "results",
-    db: Annotated[str | None, typer.Option("--db", help="Store URL.")] = None,
+    db: Annotated[str | None, typer.Option("--db", help="Store URL or SQLite file.")] = None,
 ) -> None:
     """A substitute takes over a seat from now on: the former player's orders no longer count,
     every PM for the seat goes to the substitute, who gets the role PM (and the history)."""

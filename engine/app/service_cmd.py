@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import signal
+from datetime import datetime
 from pathlib import Path
 from typing import Annotated
 
@@ -12,7 +13,7 @@ from rich.console import Console
 from rich.table import Table
 
 from engine.clock import Clock, ClockError, game_clock
-from engine.config import ConfigError, GameConfig, load_config
+from engine.config import ConfigError, GameConfig
 from engine.core.orders import Order, OrderKind
 from engine.credentials import CredentialsError
 from engine.service.build import database_url, make_driver
@@ -37,13 +38,14 @@ class _Out:
 out = _Out()
 
 
-def _config(path: Path) -> GameConfig:
-    import rulesets
-    from engine.core.ruleset import get_ruleset, registered
+def config_or_exit(
+    path: Path, *, now: datetime | None = None, allow_past: bool = False
+) -> GameConfig:
+    """The checked game file, or every problem printed and exit 2."""
+    from engine.app.game_file import load_game
 
-    rulesets.load_all()
     try:
-        return load_config(path, rulesets={r: get_ruleset(r) for r in registered()})
+        return load_game(path, now=now, allow_past=allow_past)
     except ConfigError as exc:
         out.print(str(exc), markup=False)
         raise typer.Exit(2) from None
@@ -61,7 +63,7 @@ def command_clock() -> Clock:
 def driver_for(
     path: Path, db: str | None, store: Store | None = None, *, clock: Clock | None = None
 ) -> GameDriver:
-    config = _config(path)
+    config = config_or_exit(path)
     clock = clock or command_clock()
     try:
         return make_driver(config, store or open_store(database_url(db)), clock=clock)

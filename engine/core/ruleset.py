@@ -142,6 +142,15 @@ class Ruleset(ABC):
     """The package holding this ruleset's Jinja2 templates (``<lang>/<name>.j2``)."""
     path_options: ClassVar[tuple[str, ...]] = ()
     """Options that name a file; a game file's relative path is read from its folder."""
+    role_ids: ClassVar[tuple[str, ...]] = ()
+    """Every role id a host may deal or give (game files list them in errors)."""
+    deal_option: ClassVar[str | None] = None
+    """The option a game file's `[deal]` table fills ({role: count}); None: the file deals
+    no roles this way."""
+    deal_groups: ClassVar[tuple[str, ...]] = ()
+    """Keys `[deal]` takes besides role ids (e.g. yakuza's teams)."""
+    visible_role_ids: ClassVar[tuple[str, ...]] = ()
+    """Public roles a game file may give (`[players] visible_roles`); empty: none."""
 
     def options(self, given: Mapping[str, Any] | None) -> dict[str, Any]:
         """The defaults with the host's options applied; unknown options are an error."""

@@ -65,7 +65,9 @@ class GameDriver:
         self.config = config
         self.clock = clock
         self.ruleset: Ruleset = rulesets.find(config.ruleset)
-        self.renderer = Renderer.for_ruleset(self.ruleset, config.language, tz=config.schedule.tz)
+        self.renderer = Renderer.for_ruleset(
+            self.ruleset, config.language, tz=config.schedule.tz, genders=config.genders
+        )
         self.game_id = self._ensure_game()
         self.thread_cursor: Cursor | None = None
         self.inbox_cursor: Cursor | None = None

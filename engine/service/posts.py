@@ -28,7 +28,13 @@ def renderer_for(renderer: Renderer, template: str) -> Renderer:
         renderer.env.get_template(f"{template}.j2")
     except jinja2.TemplateNotFound:
         texts = renderer.templates_package.rpartition(".")[0] + ".texts"
-        return Renderer(GENERIC_TEMPLATES, renderer.lang, tz=renderer.tz, texts=texts)
+        return Renderer(
+            GENERIC_TEMPLATES,
+            renderer.lang,
+            tz=renderer.tz,
+            texts=texts,
+            genders=renderer.wording.genders,
+        )
     return renderer
 
 

@@ -65,6 +65,8 @@ class Classic(Ruleset):
     option_defaults: ClassVar[Mapping[str, Any]] = OPTION_DEFAULTS
     vote_channel: ClassVar[Channel] = Channel.PM
     templates: ClassVar[str] = "rulesets.classic.templates"
+    role_ids: ClassVar[tuple[str, ...]] = tuple(ROLES)
+    deal_option: ClassVar[str | None] = "roles"
 
     def check_options(self, options: dict[str, Any]) -> None:
         for key, allowed in _CHOICES.items():
@@ -203,7 +205,8 @@ def _deal(seats: Sequence[Seat], opts: dict[str, Any], rng: random.Random) -> li
         for key, count in wanted.items():
             role, _, clan = str(key).partition("@")
             if role not in ROLES:
-                raise RulesError(f"option roles: unknown role {role!r}")
+                known = ", ".join(ROLES)
+                raise RulesError(f"option roles: unknown role {role!r} (known: {known})")
             faction = ROLES[role].faction
             if faction == CLAN:
                 faction = clan or MAFIA

@@ -109,6 +109,10 @@ class Yakuza(Ruleset):
     option_defaults: ClassVar[Mapping[str, Any]] = OPTION_DEFAULTS
     vote_channel: ClassVar[Channel] = Channel.THREAD
     templates: ClassVar[str] = "rulesets.yakuza.templates"
+    role_ids: ClassVar[tuple[str, ...]] = tuple(ROLES)
+    deal_option: ClassVar[str | None] = "setup"
+    deal_groups: ClassVar[tuple[str, ...]] = tuple(TEAM_ROLES)
+    visible_role_ids: ClassVar[tuple[str, ...]] = VISIBLE_ROLES
     phase_kind: ClassVar[str] = "night"
 
     def check_options(self, options: dict[str, Any]) -> None:
@@ -135,7 +139,8 @@ class Yakuza(Ruleset):
         visibles = [s.visible_role or NO_VISIBLE for s in seats]
         for seat, visible in zip(seats, visibles, strict=True):
             if visible != NO_VISIBLE and visible not in VISIBLE_ROLES:
-                raise RulesError(f"{seat.name}: unknown visible role {visible!r}")
+                known = ", ".join(VISIBLE_ROLES)
+                raise RulesError(f"{seat.name}: unknown visible role {visible!r} (known: {known})")
         used = [v for v in visibles if v != NO_VISIBLE]
         if len(set(used)) != len(used):
             raise RulesError("visible roles are unique: one player per visible role")
@@ -279,7 +284,8 @@ def _deal(seats: Sequence[Seat], opts: dict[str, Any], rng: random.Random) -> li
         elif key in ROLES:
             pool.extend([key] * int(count))
         else:
-            raise RulesError(f"option setup: unknown role or team {key!r}")
+            known = ", ".join([*TEAM_ROLES, *ROLES])
+            raise RulesError(f"option setup: unknown role or team {key!r} (known: {known})")
     for seat in seats:
         if seat.role is not None and seat.role in pool:
             pool.remove(seat.role)

@@ -8,7 +8,7 @@ from typer.testing import CliRunner
 
 from engine.app.cli import app
 
-runner = CliRunner()
+runner = CliRunner(env={"FORUMGM_NOW": "2026-11-30T12:00+03:00"})  # before the start
 
 GAME = """\
 [game]

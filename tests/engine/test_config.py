@@ -47,6 +47,9 @@ citizen = 3
 """
 
 
+BEFORE_START = "2026-11-30T12:00+03:00"
+
+
 def known() -> dict[str, object]:
     rulesets.load_all()
     return {r: get_ruleset(r) for r in registered()}
@@ -91,7 +94,10 @@ def test_ruleset_options_and_setup_are_checked() -> None:
     with pytest.raises(ConfigError, match="team_shot_by"):
         parse_config(bad, rulesets=known())  # type: ignore[arg-type]
     short = GOOD.replace("citizen = 3", "citizen = 2")
-    with pytest.raises(ConfigError, match="setup: option roles lists 6 roles for 7 players"):
+    with pytest.raises(
+        ConfigError,
+        match=r"\[deal\] the ruleset cannot deal this game: option roles lists 6 roles for 7 players",
+    ):
         parse_config(short, rulesets=known())  # type: ignore[arg-type]
 
 
@@ -144,7 +150,7 @@ def test_credentials_from_the_environment_only() -> None:
 def test_cli_validate(tmp_path: Path) -> None:
     good = tmp_path / "game.toml"
     good.write_text(GOOD, encoding="utf-8")
-    runner = CliRunner()
+    runner = CliRunner(env={"FORUMGM_NOW": BEFORE_START, "FORUMGM_GM_PASSWORD": "x"})
     result = runner.invoke(app, ["game", "validate", str(good)])
     assert result.exit_code == 0 and "OK" in result.output and "7 players" in result.output
     bad = tmp_path / "bad.toml"
@@ -174,7 +180,8 @@ def test_cli_new_writes_a_valid_file(tmp_path: Path) -> None:
             "warnings",
         ]
     )
-    result = CliRunner().invoke(app, ["game", "new", str(path)], input=answers + "\n")
+    runner = CliRunner(env={"FORUMGM_NOW": BEFORE_START})
+    result = runner.invoke(app, ["game", "new", str(path)], input=answers + "\n")
     assert result.exit_code == 0, result.output
     assert "It is valid." in result.output
     assert 'password = "env:GM_PW"' in path.read_text(encoding="utf-8")

@@ -16,7 +16,9 @@ from typer.testing import CliRunner
 from engine.app.cli import app
 from tests.service.helpers import game_toml, local_board
 
-runner = CliRunner(env={"COLUMNS": "200"})
+runner = CliRunner(
+    env={"COLUMNS": "200", "FORUMGM_NOW": "2026-11-30T12:00+03:00"}
+)  # before the start
 PLAYERS = ["Вася", "Петя", "Маша", "Коля", "Оля"]
 ROLES = {"Вася": "commissar", "Петя": "mafioso", "Маша": "doctor", "Коля": "citizen"}
 

@@ -52,10 +52,12 @@ def game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, str, Lo
 
 def test_the_host_flow(game: tuple[Path, str, LocalBoard]) -> None:
     path, db, board = game
-    result = runner.invoke(app, ["game", "start", str(path), "--db", db])
+    result = runner.invoke(app, ["game", "start", str(path), "--db", db, "--allow-past"])
     assert result.exit_code == 0, result.output
     assert "wait for approval" in result.output
-    assert runner.invoke(app, ["game", "start", str(path), "--db", db]).exit_code == 1
+    assert (
+        runner.invoke(app, ["game", "start", str(path), "--db", db, "--allow-past"]).exit_code == 1
+    )
     result = runner.invoke(app, ["review", str(path), "--db", db, "--preview"])
     assert "Ваша роль" in result.output and "6 draft(s)" in result.output
     assert runner.invoke(app, ["review", str(path), "--db", db, "--approve"]).exit_code == 0
@@ -117,7 +119,7 @@ def test_the_gm_password_is_in_no_log_row_or_error(
 
     path, db, board = game
     caplog.set_level(logging.DEBUG)
-    runner.invoke(app, ["game", "start", str(path), "--db", db])
+    runner.invoke(app, ["game", "start", str(path), "--db", db, "--allow-past"])
     runner.invoke(app, ["review", str(path), "--db", db, "--approve"])
     board.pm_as("Оля", ["Ведущий"], "ход", "голосую за Петю")
     result = runner.invoke(app, ["run", str(path), "--db", db, "--once"])
@@ -135,7 +137,7 @@ def test_the_gm_password_is_in_no_log_row_or_error(
 
 def test_the_host_overrides_orders_before_resolution(game: tuple[Path, str, LocalBoard]) -> None:
     path, db, board = game
-    runner.invoke(app, ["game", "start", str(path), "--db", db])
+    runner.invoke(app, ["game", "start", str(path), "--db", db, "--allow-past"])
     runner.invoke(app, ["review", str(path), "--db", db, "--approve"])
     board.pm_as("Коля", ["Ведущий"], "ход", "голосую за Машу")  # he meant Петя, he says later
     board.pm_as("Оля", ["Ведущий"], "ход", "голосую за Машу")

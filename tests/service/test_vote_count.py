@@ -38,7 +38,7 @@ CLASSIC_ROLES = {
 }
 
 
-def game_file(ruleset: str, every: str, url: str = "x", thread: str = "1") -> str:
+def game_file(ruleset: str, every: str, url: str = "sqlite://", thread: str = "1") -> str:
     return game_toml(
         url=url,
         thread=thread,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Protocol
@@ -15,7 +15,6 @@ from engine.app.demo.show import Show
 from engine.config import GameConfig
 from engine.core.events import Event
 from engine.core.model import GameState
-from engine.core.ruleset import Seat
 from engine.credentials import CredentialsRef
 from engine.publish import marker_line
 from engine.schedule import Schedule
@@ -42,16 +41,6 @@ class Players(Protocol):
     def learn(self, events: Iterable[Event], /) -> None:
         """Take in a phase's events (each bot reads only its own private ones)."""
         ...
-
-
-@dataclass
-class DemoConfig(GameConfig):
-    """A game config that also deals visible roles (yakuza); game files cannot say them yet."""
-
-    visible_roles: dict[str, str] = field(default_factory=dict)
-
-    def seats(self) -> list[Seat]:
-        return [replace(s, visible_role=self.visible_roles.get(s.name)) for s in super().seats()]
 
 
 @dataclass
@@ -90,9 +79,9 @@ def demo_table(database: Path, names: list[str], title: str, gm_password: str | 
 
 def demo_config(
     table: DemoTable, ruleset: str, seed: int, lang: str, names: list[str]
-) -> DemoConfig:
+) -> GameConfig:
     """The game file the demo would have, built in code; the board is handed in directly."""
-    return DemoConfig(
+    return GameConfig(
         path="<demo>",
         ruleset=ruleset,
         title="",

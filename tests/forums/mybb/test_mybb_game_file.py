@@ -29,7 +29,7 @@ start = "2026-11-26 19:00"
 players = ["Вася", "вася2", "Лёха"]
 """
 
-runner = CliRunner()
+runner = CliRunner(env={"FORUMGM_NOW": "2026-11-20T12:00+03:00"})  # before the start
 
 
 def test_game_validate_takes_mybb_and_names_the_engines_for_a_typo(tmp_path: Path) -> None:
@@ -60,8 +60,7 @@ def test_game_new_offers_mybb(tmp_path: Path) -> None:
         "every day 19:00",
         "2026-12-01 19:00",
         "Вася, Петя, Маша",
-        "",
-        "3",
+        "3",  # votecount deals no roles: no question about them
         "ru",
         "warnings",
     ]
