@@ -26,7 +26,7 @@ from engine.config import parse_config
 from engine.service.build import make_board
 from forums.xenforo import XenforoApiBoard, XenforoBoard, xenforo_board
 
-runner = CliRunner()
+runner = CliRunner(env={"FORUMGM_NOW": "2026-11-30T12:00+03:00"})  # before the start
 ARGS = [
     "board",
     "check",
