@@ -22,6 +22,8 @@ from forums.guard import insecure_url
 BOARD_ENGINES = ("local", "mybb", "phpbb", "xenforo")
 """The board engines a game file may name: each is an adapter registered under that name
 (tests/forums/test_engines.py keeps this list and the registry equal)."""
+START_GRACE = timedelta(minutes=15)
+"""A start this little past is no surprise: the host starts the game at its start time."""
 REVIEW_MODES = ("always", "warnings", "auto")
 """always: the host approves every phase; warnings: only phases with parse warnings; auto: never wait."""
 
@@ -627,7 +629,7 @@ class _Checker:
                 "start",
                 warning=self.checks.allow_past,
             )
-        elif start < now:
+        elif start < now - START_GRACE:
             self.problem(
                 f"[schedule] start {local_time(start, schedule.tz)} is already past (now "
                 f"{local_time(now, schedule.tz)}): the first phase is shorter than planned{said}{hint}",
