@@ -6,7 +6,8 @@ the one the truth file expects. A send that may have reached the board already i
 for on the last page alone.
 
 The same test runs per engine (`ENGINES`): phpBB on the saved 3.3.10 pages, XenForo on the
-same thread served as XenForo 2 pages (tests/service/xenforo_fixture_board.py). An engine
+same thread served as XenForo 2 pages (tests/service/xenforo_fixture_board.py), MyBB on the
+real MyBB 1.8.37 board of the same game (thread 1 there, with its own truth file). An engine
 case says how its board is built and how its requests read (which are thread pages, which
 is the reply, which read the GM's sent messages); the phase and its checks are shared.
 """
@@ -31,6 +32,7 @@ from engine.service.driver import GameDriver
 from engine.store import open_store
 from engine.store.models import OutboxStatus, PhaseStatus
 from forums.local import ManualClock
+from tests.service import mybb_fixture_board as mybb_board
 from tests.service import phpbb_fixture_board as phpbb_board
 from tests.service import xenforo_fixture_board as xenforo_board
 from tests.service.phpbb_fixture_board import PASSWORD, thread_truth
@@ -38,7 +40,6 @@ from tests.service.phpbb_fixture_board import PASSWORD, thread_truth
 MSK = ZoneInfo("Europe/Moscow")
 TRUTH = thread_truth()
 DAY1_END = datetime.fromisoformat(TRUTH["deadlines"]["day1"])
-FINAL = TRUTH["expected_tallies"]["day1_final (GM post P39)"]
 FIRST_POST = datetime.fromisoformat(TRUTH["posts"][0]["posted_at"]["utc"])
 
 GAME = """\
@@ -53,7 +54,7 @@ receipts = false
 engine = "{engine}"
 url = "{url}"
 allow_insecure_http = true  # the saved boards are served at http://127.0.0.1
-thread = "2"
+thread = "{thread}"
 gm_user = "Ведущий"
 password = "env:FORUMGM_TEST_GM"
 
@@ -94,6 +95,13 @@ class EngineCase:
     """Whether the request just before the reply is what the engine reads first (a form)."""
     confirm_page: Callable[[str], str]
     """The target read last: the board's page of the new post."""
+    thread: str = "2"
+    truth: dict[str, Any] | None = None
+    """The board's own truth file when it is not the phpBB board's (players, tallies)."""
+
+    @property
+    def facts(self) -> dict[str, Any]:
+        return self.truth or TRUTH
 
 
 def _phpbb_sent(requests: list[httpx.Request]) -> int:
@@ -103,6 +111,11 @@ def _phpbb_sent(requests: list[httpx.Request]) -> int:
         if r.method == "GET" and r.url.path == "/ucp.php"
     ]
     return folders.count("outbox") + folders.count("sentbox")
+
+
+def _mybb_sent(requests: list[httpx.Request]) -> int:
+    reads = [r for r in requests if r.method == "GET" and r.url.path == "/private.php"]
+    return sum(dict(parse_qsl(r.url.query.decode())).get("fid") == "2" for r in reads)
 
 
 def _xenforo_sent(requests: list[httpx.Request]) -> int:
@@ -140,21 +153,37 @@ ENGINES = {
         before_reply=lambda r: r.url.path.startswith(("/threads/2/", "/conversations/")),
         confirm_page=lambda new: "/threads/2/page-7",
     ),
+    "mybb": EngineCase(
+        engine="mybb",
+        url="http://127.0.0.1:8082/",
+        board=mybb_board,
+        new_post=lambda lang: mybb_board.NEW_POST,
+        is_thread_page=lambda r: r.url.path == "/showthread.php",
+        last_page="/showthread.php?mode=linear&page=7&tid=1",
+        reply_path="/newreply.php",
+        login_path="/member.php",
+        sent_reads=_mybb_sent,
+        before_reply=lambda r: _target(r) == "/newreply.php?tid=1",
+        confirm_page=lambda new: f"/showthread.php?mode=linear&pid={new}&tid=1",
+        thread="1",
+        truth=mybb_board.thread_truth(),
+    ),
 }
 
 
 def _config(case: EngineCase, lang: str) -> Any:
-    players = ", ".join(f'"{p["username"]}"' for p in TRUTH["players"])
+    players = ", ".join(f'"{p["username"]}"' for p in case.facts["players"])
     deadline = DAY1_END.astimezone(MSK).strftime("%Y-%m-%d %H:%M")
-    return parse_config(
-        GAME.format(lang=lang, players=players, deadline=deadline, engine=case.engine, url=case.url)
-    )
+    values = {"engine": case.engine, "url": case.url, "thread": case.thread}
+    return parse_config(GAME.format(lang=lang, players=players, deadline=deadline, **values))
 
 
 @pytest.mark.parametrize("engine", sorted(ENGINES))
 @pytest.mark.parametrize("lang", ["ru", "en"])
 def test_one_phase_on_the_saved_board(tmp_path: Any, lang: str, engine: str) -> None:
     case = ENGINES[engine]
+    assert case.facts["deadlines"]["day1"] == TRUTH["deadlines"]["day1"]
+    final = case.facts["expected_tallies"]["day1_final (GM post P39)"]
     config = _config(case, lang)
     assert config.start < FIRST_POST < DAY1_END
     store = open_store(f"sqlite:///{tmp_path / 'game.sqlite'}")
@@ -219,12 +248,12 @@ def test_one_phase_on_the_saved_board(tmp_path: Any, lang: str, engine: str) -> 
     # -- the lynch, as the truth file expects at the end of day 1 -----------------------
     events = store.events(driver.game_id, "day 1")
     (tally,) = [e for e in events if e.type == "vote_tally"]
-    assert tally.fields["votes"] == FINAL["each_players_vote"]
-    expected = {row["target"]: row["count"] for row in FINAL["tally"]}
+    assert tally.fields["votes"] == final["each_players_vote"]
+    expected = {row["target"]: row["count"] for row in final["tally"]}
     assert tally.fields["totals"] == expected
-    assert tally.fields["not_voting"] == FINAL["not_voting"]
+    assert tally.fields["not_voting"] == final["not_voting"]
     lynched = [e.fields["player"] for e in events if e.type == "lynch"]
-    top = max(FINAL["tally"], key=lambda row: row["count"])["target"]
+    top = max(final["tally"], key=lambda row: row["count"])["target"]
     assert lynched == [top] == ["Лёха"]
     assert TRUTH["deaths"][0]["player"] == "Лёха"
     body = form["message"]
