@@ -33,6 +33,7 @@ from forums.phpbb.board import _Secret
 from forums.phpbb.client import PhpbbClient, Sleep
 from forums.records import Cursor, EditInfo, Post, PrivateMessage, User
 from forums.xenforo.board import XenforoBoard
+from forums.xenforo.conversations import PMState
 from forums.xenforo.pages import flood_seconds
 
 log = logging.getLogger("forums.xenforo")
@@ -318,49 +319,23 @@ class XenforoApiBoard:
 
     async def _messages(self, since: Cursor | None, mine: bool) -> PMPage:
         await self._ensure_login()
-        state = since.data if since is not None else {}
-        after = state.get("last_id") if isinstance(state.get("last_id"), int) else 0
-        latest = state.get("latest") if isinstance(state.get("latest"), int) else 0
-        stored = state.get("pages") if isinstance(state.get("pages"), dict) else {}
-        pages: dict[str, int] = {
-            str(k): int(v) for k, v in (stored or {}).items() if isinstance(v, int)
-        }
-        found: dict[str, PrivateMessage] = {}
-        newest = int(latest or 0)
-        for conversation in await self._conversations(int(latest or 0)):
+        state = PMState.of(since)
+        for conversation in await self._conversations(state.latest):
             cid = str(conversation.get("conversation_id"))
-            newest = max(newest, int(conversation.get("last_message_date") or 0))
-            page = pages.get(cid, 1)
+            page = state.page(cid)
             while True:
                 body = await self._call(
                     "GET", f"conversations/{cid}/messages" + (f"?page={page}" if page > 1 else "")
                 )
                 for item in body.get("messages") or []:
                     if isinstance(item, dict):
-                        record = self._message_record(item, conversation)
-                        found.setdefault(record.id, record)
-                last = int((body.get("pagination") or {}).get("last_page") or page)
+                        state.add(self._message_record(item, conversation))
+                last = int(_obj(body.get("pagination")).get("last_page") or page)
                 if page >= last:
                     break
                 page += 1
-            pages[cid] = page
-        me = (self._me.name if self._me else self.username).casefold()
-        chosen = sorted(
-            (
-                m
-                for m in found.values()
-                if int(m.id) > int(after or 0) and (m.sender.casefold() == me) == mine
-            ),
-            key=lambda m: int(m.id),
-        )
-        cursor = Cursor(
-            {
-                "last_id": max([int(after or 0), *(int(m.id) for m in chosen)]),
-                "latest": newest,
-                "pages": pages,
-            }
-        )
-        return PMPage(items=chosen, cursor=cursor)
+            state.read(cid, page, int(conversation.get("last_message_date") or 0))
+        return state.result(self._me.name if self._me else self.username, mine)
 
     async def inbox(self, since: Cursor | None = None) -> PMPage:
         return await self._messages(since, mine=False)

@@ -39,11 +39,12 @@ from forums.errors import (
 )
 from forums.phpbb.board import _Secret
 from forums.phpbb.client import PhpbbClient, Sleep
-from forums.records import Cursor, Post, PrivateMessage, User
+from forums.records import Cursor, Post, User
 from forums.xenforo import pages
 from forums.xenforo.conversations import (
     ConversationRow,
     ConversationView,
+    PMState,
     conversation_id_of,
     parse_conversation_list,
     parse_conversation_view,
@@ -355,41 +356,19 @@ class XenforoBoard:
     async def _messages(self, since: Cursor | None, mine: bool) -> PMPage:
         self._begin()
         await self._ensure_login()
-        state = since.data if since is not None else {}
-        after = _int(state.get("last_id"))
-        latest = _int(state.get("latest"))
-        stored = state.get("pages")
-        read_pages: dict[str, int] = (
-            {str(k): _int(v) or 1 for k, v in stored.items()} if isinstance(stored, dict) else {}
-        )
-        found: dict[str, PrivateMessage] = {}
-        newest_activity = latest
-        next_pages: dict[str, int] = dict(read_pages)
-        for row in await self._active_rows(latest):
-            if row.latest_at is not None:
-                newest_activity = max(newest_activity, int(row.latest_at.timestamp()))
-            page = read_pages.get(row.id, 1)
+        state = PMState.of(since)
+        for row in await self._active_rows(state.latest):
+            page = state.page(row.id)
             while True:
                 view = await self.conversation_page(row, page)
                 for message in view.messages:
-                    found.setdefault(message.id, message)
+                    state.add(message)
                 if view.page >= view.pages:
                     break
                 page = view.page + 1
-            next_pages[row.id] = view.page
-        me = (self._me.name if self._me else self.username).casefold()
-        chosen = [
-            m for m in found.values() if int(m.id) > after and (m.sender.casefold() == me) == mine
-        ]
-        chosen.sort(key=lambda m: int(m.id))
-        cursor = Cursor(
-            {
-                "last_id": max([after, *(int(m.id) for m in chosen)]),
-                "latest": newest_activity,
-                "pages": next_pages,
-            }
-        )
-        return PMPage(items=chosen, cursor=cursor)
+            activity = int(row.latest_at.timestamp()) if row.latest_at is not None else None
+            state.read(row.id, view.page, activity)
+        return state.result(self._me.name if self._me else self.username, mine)
 
     async def inbox(self, since: Cursor | None = None) -> PMPage:
         """Conversation messages to the GM (first messages and replies), oldest first."""
@@ -534,10 +513,6 @@ class XenforoBoard:
         message_id = max(mine, key=lambda m: int(m.id)).id
         log.info("started conversation %s (message %s) with %s", conversation, message_id, names)
         return message_id
-
-
-def _int(value: Any) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
 
 def _json(response: httpx.Response) -> dict[str, Any] | None:

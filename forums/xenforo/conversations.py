@@ -10,24 +10,27 @@ the conversation page gives the messages, in the same `article.message` shape as
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, tzinfo
 from urllib.parse import urljoin
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
+from forums.board import PMPage
 from forums.errors import LayoutChanged
-from forums.records import PrivateMessage
+from forums.records import Cursor, PrivateMessage
 from forums.xenforo import pages
 from forums.xenforo.body import xf_body
 from forums.xenforo.dates import node_time
 from forums.xenforo.pages import Visitor
 from forums.xenforo.selectors import CONVERSATIONS_XF2, XF2, ConversationSelectors
+from forums.xenforo.thread import message_header
 
 __all__ = [
     "ConversationList",
     "ConversationRow",
     "ConversationView",
+    "PMState",
     "conversation_id_of",
     "parse_conversation_list",
     "parse_conversation_view",
@@ -78,6 +81,64 @@ class ConversationView:
     pages: int
     visitor: Visitor | None
     csrf: str | None
+
+
+@dataclass
+class PMState:
+    """A PM cursor read back: `{"last_id", "latest", "pages"}` (see `forums.xenforo.board`).
+
+    `found` collects the messages of the conversations read in one poll; `page()` says
+    where to start in a conversation and `read()` records where its reading ended."""
+
+    after: int = 0
+    latest: int = 0
+    pages: dict[str, int] = field(default_factory=dict)
+    newest: int = 0
+    found: dict[str, PrivateMessage] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, since: Cursor | None) -> PMState:
+        data = since.data if since is not None else {}
+
+        def number(value: object) -> int:
+            return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+        stored = data.get("pages")
+        pages = (
+            {str(k): number(v) or 1 for k, v in stored.items()} if isinstance(stored, dict) else {}
+        )
+        latest = number(data.get("latest"))
+        return cls(number(data.get("last_id")), latest, pages, latest)
+
+    def page(self, conversation: str) -> int:
+        return self.pages.get(conversation, 1)
+
+    def read(self, conversation: str, last_page: int, activity: int | None) -> None:
+        self.pages[conversation] = last_page
+        if activity is not None:
+            self.newest = max(self.newest, activity)
+
+    def add(self, message: PrivateMessage) -> None:
+        self.found.setdefault(message.id, message)
+
+    def result(self, me: str, mine: bool) -> PMPage:
+        """The new messages by `me` (mine) or to `me`, oldest first, and the next cursor."""
+        chosen = sorted(
+            (
+                m
+                for m in self.found.values()
+                if int(m.id) > self.after and (m.sender.casefold() == me.casefold()) == mine
+            ),
+            key=lambda m: int(m.id),
+        )
+        cursor = Cursor(
+            {
+                "last_id": max([self.after, *(int(m.id) for m in chosen)]),
+                "latest": self.newest,
+                "pages": dict(self.pages),
+            }
+        )
+        return PMPage(items=chosen, cursor=cursor)
 
 
 def conversation_id_of(href: str) -> str | None:
@@ -223,24 +284,9 @@ def _message(
     if found is None:
         raise LayoutChanged(url, f"a conversation message without an id ({raw_id!r})")
     message_id = found.group(1)
-    sender = (node.attributes.get("data-author") or "").strip()
-    link = node.css_first(sel.message_author)
-    if not sender:
-        sender = _text(link)
-    if not sender:
-        raise LayoutChanged(url, f"message {message_id} has no author")
-    sender_id = None
-    if link is not None:
-        sender_id = link.attributes.get("data-user-id") or pages.member_id(
-            link.attributes.get("href")
-        )
-    stamp = node.css_first(sel.message_time)
-    if stamp is None:
-        raise LayoutChanged(url, f"message {message_id} has no time")
-    try:
-        sent_at = node_time(stamp, tz=tz, now=now)
-    except ValueError as exc:
-        raise LayoutChanged(url, f"message {message_id}: unreadable time ({exc})") from None
+    sender, sender_id, sent_at = message_header(
+        node, sel.message_author, sel.message_time, url, f"message {message_id}", tz=tz, now=now
+    )
     content = node.css_first(sel.message_body)
     if content is None:
         raise LayoutChanged(url, f"message {message_id} has no body ({sel.message_body})")

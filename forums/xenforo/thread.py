@@ -24,7 +24,13 @@ from forums.xenforo.dates import node_time, server_offset
 from forums.xenforo.pages import Visitor
 from forums.xenforo.selectors import THREAD_VARIANTS, ThreadSelectors
 
-__all__ = ["DEFAULT_PER_PAGE", "ThreadView", "parse_thread_page", "thread_id_of"]
+__all__ = [
+    "DEFAULT_PER_PAGE",
+    "ThreadView",
+    "message_header",
+    "parse_thread_page",
+    "thread_id_of",
+]
 
 DEFAULT_PER_PAGE = 20
 """XenForo's default messages per page, used only when a one-page thread cannot show it."""
@@ -202,24 +208,9 @@ def _parse_post(
     if not post_id.isdigit():
         raise LayoutChanged(url, f"a post without an id ({raw_id!r})")
     where = f"post {post_id}"
-    author = (node.attributes.get("data-author") or "").strip()
-    link = node.css_first(selectors.author_link)
-    if not author:
-        author = _text(link)
-    if not author:
-        raise LayoutChanged(url, f"{where} has no author")
-    author_id = None
-    if link is not None:
-        author_id = link.attributes.get("data-user-id") or pages.member_id(
-            link.attributes.get("href")
-        )
-    stamp = node.css_first(selectors.time)
-    if stamp is None:
-        raise LayoutChanged(url, f"{where} has no time ({selectors.time})")
-    try:
-        posted_at = node_time(stamp, tz=tz, now=now)
-    except ValueError as exc:
-        raise LayoutChanged(url, f"{where}: unreadable time ({exc})") from None
+    author, author_id, posted_at = message_header(
+        node, selectors.author_link, selectors.time, url, where, tz=tz, now=now
+    )
     classes = set((node.attributes.get("class") or "").split())
     deleted = selectors.deleted_class in classes
     content = node.css_first(selectors.body)
@@ -248,6 +239,38 @@ def _parse_post(
         deleted=deleted,
         raw=raw,
     )
+
+
+def message_header(
+    node: LexborNode,
+    author_link: str,
+    time: str,
+    url: str,
+    where: str,
+    *,
+    tz: tzinfo | None,
+    now: datetime,
+) -> tuple[str, str | None, datetime]:
+    """(author, user id, time) of a post or conversation message: `data-author` first,
+    the profile link's name otherwise; the id from `data-user-id` or the `/members/` URL."""
+    author = (node.attributes.get("data-author") or "").strip()
+    link = node.css_first(author_link)
+    if not author:
+        author = _text(link)
+    if not author:
+        raise LayoutChanged(url, f"{where} has no author")
+    author_id = None
+    if link is not None:
+        author_id = link.attributes.get("data-user-id") or pages.member_id(
+            link.attributes.get("href")
+        )
+    stamp = node.css_first(time)
+    if stamp is None:
+        raise LayoutChanged(url, f"{where} has no time ({time})")
+    try:
+        return author, author_id, node_time(stamp, tz=tz, now=now)
+    except ValueError as exc:
+        raise LayoutChanged(url, f"{where}: unreadable time ({exc})") from None
 
 
 def _post_url(url: str, post_id: str) -> str:

@@ -6,16 +6,14 @@ one is checked against the schema of its operation and status before it is serve
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 from urllib.parse import parse_qs
 
 import httpx
 import pytest
 from openapi_check import check, errors, response_schema
-from xf_helpers import BASE, FakeTime, FakeXenforo, as_json
+from xf_helpers import BASE, FakeTime, FakeXenforo, as_json, run
 
 from forums import (
     Board,
@@ -150,16 +148,6 @@ def board_with(fake: FakeXenforo, time: FakeTime | None = None, **options: Any) 
         allow_insecure_http=True,
         **options,
     )
-
-
-def run(board: XenforoApiBoard, action: Callable[[XenforoApiBoard], Awaitable[T]]) -> T:
-    async def go() -> T:
-        try:
-            return await action(board)
-        finally:
-            await board.close()
-
-    return asyncio.run(go())
 
 
 def the_board() -> FakeXenforo:

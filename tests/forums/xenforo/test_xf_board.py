@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 import httpx
@@ -23,6 +21,7 @@ from xf_helpers import (
     html,
     post_ids,
     redirect,
+    run,
     thread_page,
 )
 
@@ -57,16 +56,6 @@ def make(fake: FakeXenforo, time: FakeTime | None = None, **options: Any) -> Xen
         allow_insecure_http=True,
         **options,
     )
-
-
-def run(board: XenforoBoard, action: Callable[[XenforoBoard], Awaitable[T]]) -> T:
-    async def go() -> T:
-        try:
-            return await action(board)
-        finally:
-            await board.close()
-
-    return asyncio.run(go())
 
 
 def thread_gets(fake: FakeXenforo) -> list[str]:

@@ -11,17 +11,20 @@ synthetic ones in fixtures/xenforo/synthetic/ (see its README).
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import parse_qsl, urlsplit
 
 import httpx
 import respx
+
+from forums import Board
 
 ROOT = Path(__file__).resolve().parents[3]
 FIXTURES = ROOT / "fixtures" / "xenforo"
@@ -54,6 +57,20 @@ class FakeTime:
 
 
 Responder = str | httpx.Response | Exception | Callable[[httpx.Request], httpx.Response]
+T = TypeVar("T")
+B = TypeVar("B", bound=Board)
+
+
+def run(board: B, action: Callable[[B], Awaitable[T]]) -> T:
+    """Run one board action in a fresh event loop, closing the board after."""
+
+    async def go() -> T:
+        try:
+            return await action(board)
+        finally:
+            await board.close()
+
+    return asyncio.run(go())
 
 
 def html(body: str, status: int = 200, **headers: str) -> httpx.Response:
