@@ -7,7 +7,7 @@ one is checked against the schema of its operation and status before it is serve
 from __future__ import annotations
 
 import logging
-from typing import Any, TypeVar
+from typing import Any
 from urllib.parse import parse_qs
 
 import httpx
@@ -28,7 +28,6 @@ from forums import (
 )
 from forums.xenforo import XenforoApiBoard
 
-T = TypeVar("T")
 KEY = "fGh7-api-key-Kq2"
 GM = {"user_id": 58, "username": "Ведущий"}
 ALU = {"user_id": 65, "username": "Alu"}

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from typing import Any, TypeVar
+from typing import Any
 
 import httpx
 import pytest
@@ -40,8 +40,6 @@ from forums import (
     board_factory,
 )
 from forums.xenforo import XenforoBoard, xenforo_board
-
-T = TypeVar("T")
 
 
 def make(fake: FakeXenforo, time: FakeTime | None = None, **options: Any) -> XenforoBoard:
