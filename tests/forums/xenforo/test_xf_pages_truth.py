@@ -243,3 +243,31 @@ def test_posts_that_lost_their_markup_are_layout_changed() -> None:
         with pytest.raises(LayoutChanged) as caught:
             parse_thread_page(broken, XF2["url"], tz=None, now=datetime.now(UTC))
         assert what in caught.value.what
+
+
+def test_xf1_recent_times_carry_data_time_and_win_over_the_zone() -> None:
+    # XF1 shows times of the last week as `abbr.DateTime[data-time]` (derived: the first
+    # post's date string replaced by that form, as XF1 renders "Today at …").
+    html = load(XF1["source"]).replace(
+        '<span class="DateTime" title="Oct 30, 2014 at 10:48 PM">Oct 30, 2014</span>',
+        '<abbr class="DateTime" data-time="1499094000" data-diff="19436" '
+        'data-datestring="Jul 3, 2017" data-timestring="10:00 AM">Today at 10:00 AM</abbr>',
+        1,
+    )
+    view = parse_thread_page(html, XF1["url"], tz=CHICAGO, now=datetime(2017, 7, 3, 20, tzinfo=UTC))
+    assert view.posts[0].posted_at == datetime(2017, 7, 3, 15, 0, tzinfo=UTC)
+    assert view.posts[1].posted_at == datetime.fromisoformat(XF1["posts"][1]["posted_at"])
+
+
+def test_a_deleted_post_a_moderator_sees_is_flagged_with_no_body() -> None:
+    # Derived: the real first post marked as XF2 shows a soft-deleted post to moderators.
+    html = load(XF2["source"]).replace(
+        'class="message message--post js-post js-inlineModContainer  "',
+        'class="message message--post message--deleted js-post js-inlineModContainer  "',
+        1,
+    )
+    html = re.sub(r'<div class="bbWrapper">it would.*?</div>', "", html, count=1, flags=re.S)
+    view = parse_thread_page(html, XF2["url"], tz=None, now=datetime.now(UTC))
+    first = view.posts[0]
+    assert first.deleted and first.body.full_text() == "" and first.id == "114210"
+    assert not any(p.deleted for p in view.posts[1:])
