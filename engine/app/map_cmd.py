@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from engine.app.service_cmd import Db, _config, out
+from engine.app.service_cmd import Db, config_or_exit, out
 from engine.service.build import database_url
 from engine.store import open_store
 
@@ -23,7 +23,7 @@ def map_(
     """Rooms, their types and counters, and who is where with which role (secret: host only)."""
     from rulesets.twelve_rooms.mapview import svg_map, text_map
 
-    config = _config(game)
+    config = config_or_exit(game)
     if config.ruleset != "twelve-rooms":
         out.print(f"{game}: the map is for twelve-rooms games (this one is {config.ruleset})")
         raise typer.Exit(2)
