@@ -242,8 +242,15 @@ class _Parser:
             return found
         assert self.text is not None
         first, size = self.text.first_word, self.resolver.max_words
-        short = [i for i in range(len(self.lines)) if 0 < first[i + 1] - first[i] <= size]
-        return sorted(set(found) | set(short))
+        taken = set(found)
+        short = [
+            i
+            for i in range(len(self.lines))
+            if 0 < first[i + 1] - first[i] <= size and i not in taken
+        ]
+        # Each candidate is tokenised and looked up: at most MAX_COMMANDS of them, so a post of
+        # thousands of one-word lines costs what a real order message does.
+        return sorted(taken | set(short[:MAX_COMMANDS]))
 
     def phrase_lines(self) -> list[int]:
         """The lines where some phrase of the grammar starts, in order (most lines of a long
@@ -323,8 +330,14 @@ class _Parser:
                 and opening
                 and (
                     hedged_line
-                    or (asks and phrase.form.kind is not OrderKind.REQUEST)
-                    or self.conditional(phrase.form, index, pos)
+                    or (
+                        # A question mark or «если» after a free-text command is its text's.
+                        phrase.form.arg is not ArgKind.TEXT
+                        and (
+                            (asks and phrase.form.kind is not OrderKind.REQUEST)
+                            or self.conditional(phrase.form, index, pos)
+                        )
+                    )
                 )
             ):
                 phrase = None

@@ -49,7 +49,7 @@ deadlines = "{deadlines}"
 start = "{start}"
 
 [options]
-
+{options}
 [players]
 players = [{players}]
 dead = []
@@ -185,6 +185,7 @@ def new(path: Annotated[Path, typer.Argument(help="Where to write the game file.
         visible_lines = _visible(ruleset.visible_role_ids, names)
     text = TEMPLATE.format(
         path=path,
+        options=ruleset.game_file_options(names),
         ruleset=ruleset_id,
         title=title.replace('"', "'"),
         seed=typer.prompt("Seed", default=1, type=int),

@@ -172,6 +172,11 @@ class Ruleset(ABC):
     ) -> tuple[GameState, list[Event]]:
         """A new game: state at the start of the first phase and the setup events."""
 
+    def game_file_options(self, players: Sequence[str]) -> str:
+        """What `forumgm game new` writes into the [options] table for these players (TOML
+        lines, comments welcome); nothing by default."""
+        return ""
+
     phase_kind: ClassVar[str] = "turn"
     """The kind of phase a game is a sequence of ("turn", "day"); rulesets with day and
     night override `first_phase`/`next_phase`."""

@@ -30,7 +30,7 @@ from rulesets.twelve_rooms.grammar import GRAMMAR
 from rulesets.twelve_rooms.intake import Intake
 from rulesets.twelve_rooms.resolution import PLACEMENT_STEPS, TURN_STEPS, new_turn
 from rulesets.twelve_rooms.roles import DEFAULT_ROSTER
-from rulesets.twelve_rooms.rooms import LAUGHTER
+from rulesets.twelve_rooms.rooms import LAUGHTER, ROOM_TYPES
 from rulesets.twelve_rooms.setup import (
     OPTION_DEFAULTS,
     check_options,
@@ -63,9 +63,18 @@ class TwelveRooms(Ruleset):
         report = [] if opts["placement_phase"] else room_events(state, 0)
         return state, setup_events(state, report + position_events(state))
 
-    def starter_options(self) -> dict[str, Any]:
-        """What `forumgm game new` writes into [options] and [deal] for this ruleset."""
-        return {"rows": 3, "cols": 4, "start_rooms": {}, "deal": dict.fromkeys(DEFAULT_ROSTER, 1)}
+    def game_file_options(self, players: Sequence[str]) -> str:
+        """The map's shape, turn 0, a commented layout and the rooms chosen at sign-up."""
+        rooms = "\n".join(f'# "{name}" = 1' for name in players)
+        layout = ", ".join(f'"{kind}"' for kind in ROOM_TYPES)
+        return (
+            "rows = 3                     # the map: rows × cols rooms, numbered row by row\n"
+            "cols = 4\n"
+            "placement_phase = true       # turn 0: the mafia may change its starting rooms\n"
+            f"# layout = [{layout}]  # default: a random map from the seed\n"
+            "[options.start_rooms]        # the room each player chose at sign-up (else random)\n"
+            f"{rooms}\n"
+        )
 
     # -- phases ----------------------------------------------------------------------------
 

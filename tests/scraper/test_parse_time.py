@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from engine.core.orders import Channel
 from forums.bbcode import parse_bbcode
 from rulesets.classic.grammar import GRAMMAR as CLASSIC
+from rulesets.twelve_rooms.grammar import GRAMMAR as TWELVE
 from rulesets.votecount.grammar import GRAMMAR as VOTECOUNT
 from rulesets.yakuza.grammar import GRAMMAR as YAKUZA
 from scraper.matcher import MAX_COMMANDS, TRUNCATED, cap_text, parse_post
@@ -27,6 +28,7 @@ READERS = (
     (VOTECOUNT, NameResolver(ROSTER, lenient=True), Channel.THREAD),
     (CLASSIC, NameResolver(ROSTER), Channel.PM),
     (YAKUZA, NameResolver(ROSTER), Channel.PM),
+    (TWELVE, NameResolver(ROSTER), Channel.PM),  # symbols, numbered items, bare names, free text
 )
 BUDGET = 0.100
 LIMIT = 64_000
@@ -39,6 +41,7 @@ UNITS = (
     "анонимка для Пети: ", "[vote]Вася[/vote]", "[unvote]", "голос: ", "за ", "???", "\n",
     "vote zzz ", "[quote=a b=", "[color=#fff]", "[size=1]", "vote [b]", "ГЗ ", "не, ",
     "a\n", "a.\n", "мой голос\n", "за мир ", "если голос за Васю\n", "Ва", "vote Mr. ",
+    "1) ", " ↑", ": →", "Вася\n", "анонимка: ", "АС1 ", "6-7 ", "наследую ас1 ",
 )  # fmt: skip
 
 

@@ -141,3 +141,37 @@ def test_one_turn_on_the_local_board(game: tuple[Path, str, LocalBoard, str]) ->
     assert "1. Безопасная комната" in shown and "Маша — Блюститель" in shown
     assert "*Петя — Поручитель" in shown and "Оля" not in shown
     assert path.with_suffix(".svg").read_text(encoding="utf-8").startswith("<svg")
+
+
+def test_game_new_offers_the_ruleset_and_validate_names_the_lines(tmp_path: Path) -> None:
+    path = tmp_path / "new.toml"
+    answers = [
+        "twelve-rooms", "12 комнат", "local", f"sqlite:///{tmp_path / 'b.sqlite'}", "1",
+        GM, "", "", "", "2026-12-01 15:00", ", ".join(NAMES), "", "", "", "",
+    ]  # fmt: skip
+    result = runner.invoke(app, ["game", "new", str(path)], input="\n".join(answers) + "\n")
+    assert result.exit_code == 0, result.output
+    assert "twelve-rooms" in result.output.splitlines()[0] and "It is valid." in result.output
+    text = path.read_text(encoding="utf-8")
+    assert "rows = 3" in text and "[options.start_rooms]" in text and "manager = 1" in text
+    broken = (
+        text.replace("rows = 3 ", "rows = 0 ")
+        .replace('# "Вася" = 1', '"Вася" = 13')
+        .replace("manager = 1", "wizard = 1")
+    )
+    lines = broken.splitlines()
+    for variant, key, words in (
+        (broken.replace("rows = 0 ", "rows = 3 "), '"Вася" = 13', "room 13 is not 1–12"),
+        (broken, "rows = 0", "option rows"),
+    ):
+        path.write_text(variant, encoding="utf-8")
+        result = runner.invoke(app, ["game", "validate", str(path)])
+        assert result.exit_code == 1
+        line = next(i for i, s in enumerate(lines, start=1) if s.startswith(key))
+        assert f"line {line}: " in result.output and words in result.output, result.output
+    fixed = broken.replace("rows = 0 ", "rows = 3 ").replace('"Вася" = 13', '"Вася" = 5')
+    path.write_text(fixed, encoding="utf-8")
+    result = runner.invoke(app, ["game", "validate", str(path)])
+    line = next(i for i, s in enumerate(lines, start=1) if s.startswith("wizard"))
+    assert result.exit_code == 1 and f"line {line}: [deal]" in result.output, result.output
+    assert "unknown role 'wizard'" in result.output
