@@ -23,7 +23,8 @@ def map_(
     """Rooms, their types and counters, and who is where with which role (secret: host only)."""
     from rulesets.twelve_rooms.mapview import svg_map, text_map
 
-    config = config_or_exit(game)
+    # A game that has started may have a start in the past: the map only reads it.
+    config = config_or_exit(game, allow_past=True)
     if config.ruleset != "twelve-rooms":
         out.print(f"{game}: the map is for twelve-rooms games (this one is {config.ruleset})")
         raise typer.Exit(2)

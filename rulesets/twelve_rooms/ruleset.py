@@ -29,7 +29,7 @@ from rulesets.twelve_rooms.endturn import position_events, room_events
 from rulesets.twelve_rooms.grammar import GRAMMAR
 from rulesets.twelve_rooms.intake import Intake
 from rulesets.twelve_rooms.resolution import PLACEMENT_STEPS, TURN_STEPS, new_turn
-from rulesets.twelve_rooms.roles import DEFAULT_ROSTER
+from rulesets.twelve_rooms.roles import ROLES
 from rulesets.twelve_rooms.rooms import LAUGHTER, ROOM_TYPES
 from rulesets.twelve_rooms.setup import (
     OPTION_DEFAULTS,
@@ -49,6 +49,8 @@ class TwelveRooms(Ruleset):
     option_defaults: ClassVar[Mapping[str, Any]] = OPTION_DEFAULTS
     vote_channel: ClassVar[Channel] = Channel.PM
     templates: ClassVar[str] = "rulesets.twelve_rooms.templates"
+    role_ids: ClassVar[tuple[str, ...]] = tuple(ROLES)
+    deal_option: ClassVar[str | None] = "roles"
 
     def check_options(self, options: dict[str, Any]) -> None:
         check_options(options)

@@ -20,7 +20,7 @@ OPTION_DEFAULTS: dict[str, Any] = {
     "layout": None,
     "start_rooms": {},
     "placement_phase": True,
-    "roles": None,
+    "roles": dict.fromkeys(DEFAULT_ROSTER, 1),
     "missed_votes_limit": 2,
     "no_lynch_turns": [1],
     "safe_capacity": 3,
@@ -41,7 +41,8 @@ OPTION_DEFAULTS: dict[str, Any] = {
     "room_state": {},
 }
 """§13 (the deadline is the game file's [schedule]); `start_rooms` are the rooms players
-chose at sign-up, `placement_phase` opens the game with `turn 0`, `roles` is the deal."""
+chose at sign-up, `placement_phase` opens the game with `turn 0`, `roles` is the deal (the
+seed's ten by default; seats it leaves are citizens)."""
 
 _MINIMUM = {
     "rows": 1,
@@ -194,23 +195,17 @@ def deal(seats: Sequence[Seat], opts: Mapping[str, Any], rng: random.Random) -> 
     open_seats = [s for s in seats if s.role is None]
     if not open_seats:
         return [str(s.role) for s in seats]
-    if opts["roles"] is not None:
-        pool = [role for role, count in dict(opts["roles"]).items() for _ in range(int(count))]
-        where: tuple[str, ...] = ("options", "roles")
-    else:
-        pool = list(DEFAULT_ROSTER)
-        where = ("roles",)
-        if len(seats) > len(pool):
-            pool += ["citizen"] * (len(seats) - len(pool))
+    pool = [role for role, count in dict(opts["roles"]).items() for _ in range(int(count))]
     for seat in seats:
         if seat.role is not None and seat.role in pool:
             pool.remove(seat.role)
-    if len(pool) != len(open_seats):
+    if len(pool) > len(open_seats):
         raise RulesError(
-            f"the deal has {len(pool)} roles for {len(open_seats)} players without one"
-            + ("" if opts["roles"] is not None else " (the seed's ten; give a [deal])"),
-            where=where,
+            f"the deal has {len(pool)} roles for {len(open_seats)} players without one",
+            where=("options", "roles"),
         )
+    # Seats the deal does not fill are honest citizens (§6.3, D52).
+    pool += ["citizen"] * (len(open_seats) - len(pool))
     rng.shuffle(pool)
     dealt = iter(pool)
     return [s.role if s.role is not None else next(dealt) for s in seats]

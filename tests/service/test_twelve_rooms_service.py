@@ -149,29 +149,28 @@ def test_game_new_offers_the_ruleset_and_validate_names_the_lines(tmp_path: Path
         "twelve-rooms", "12 комнат", "local", f"sqlite:///{tmp_path / 'b.sqlite'}", "1",
         GM, "", "", "", "2026-12-01 15:00", ", ".join(NAMES), "", "", "", "",
     ]  # fmt: skip
-    result = runner.invoke(app, ["game", "new", str(path)], input="\n".join(answers) + "\n")
+    now = {"FORUMGM_NOW": at(9).isoformat()}
+    result = runner.invoke(
+        app, ["game", "new", str(path)], input="\n".join(answers) + "\n", env=now
+    )
     assert result.exit_code == 0, result.output
     assert "twelve-rooms" in result.output.splitlines()[0] and "It is valid." in result.output
     text = path.read_text(encoding="utf-8")
-    assert "rows = 3" in text and "[options.start_rooms]" in text and "manager = 1" in text
-    broken = (
-        text.replace("rows = 3 ", "rows = 0 ")
-        .replace('# "Вася" = 1', '"Вася" = 13')
-        .replace("manager = 1", "wizard = 1")
-    )
+    assert "rows = 3" in text and "[options.start_rooms]" in text and '# "Вася" = 1' in text
+    broken = text.replace("rows = 3 ", "rows = 0 ").replace('# "Вася" = 1', '"Вася" = 13')
+    broken += "wizard = 1\n"  # into [deal], the file's last table
     lines = broken.splitlines()
     for variant, key, words in (
         (broken.replace("rows = 0 ", "rows = 3 "), '"Вася" = 13', "room 13 is not 1–12"),
         (broken, "rows = 0", "option rows"),
+        (
+            broken.replace("rows = 0 ", "rows = 3 ").replace('"Вася" = 13', '"Вася" = 5'),
+            "wizard",
+            "unknown role 'wizard'",
+        ),
     ):
         path.write_text(variant, encoding="utf-8")
-        result = runner.invoke(app, ["game", "validate", str(path)])
+        result = runner.invoke(app, ["game", "validate", str(path)], env=now)
         assert result.exit_code == 1
         line = next(i for i, s in enumerate(lines, start=1) if s.startswith(key))
         assert f"line {line}: " in result.output and words in result.output, result.output
-    fixed = broken.replace("rows = 0 ", "rows = 3 ").replace('"Вася" = 13', '"Вася" = 5')
-    path.write_text(fixed, encoding="utf-8")
-    result = runner.invoke(app, ["game", "validate", str(path)])
-    line = next(i for i, s in enumerate(lines, start=1) if s.startswith("wizard"))
-    assert result.exit_code == 1 and f"line {line}: [deal]" in result.output, result.output
-    assert "unknown role 'wizard'" in result.output
