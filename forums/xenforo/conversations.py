@@ -21,10 +21,17 @@ from forums.errors import LayoutChanged
 from forums.records import Cursor, PrivateMessage
 from forums.xenforo import pages
 from forums.xenforo.body import xf_body
-from forums.xenforo.dates import node_time
+from forums.xenforo.dates import node_time, server_offset
 from forums.xenforo.pages import Visitor
-from forums.xenforo.selectors import CONVERSATIONS_XF2, XF2, ConversationSelectors
-from forums.xenforo.thread import message_header
+from forums.xenforo.selectors import (
+    CONVERSATIONS_XF1,
+    CONVERSATIONS_XF2,
+    XF1,
+    XF2,
+    ConversationSelectors,
+    ThreadSelectors,
+)
+from forums.xenforo.thread import message_header, page_numbers
 
 __all__ = [
     "ConversationList",
@@ -152,14 +159,22 @@ def _text(node: LexborNode | None) -> str:
     return " ".join(node.text(deep=True, separator=" ").split())
 
 
-def _page_numbers(tree: LexborHTMLParser) -> tuple[int, int]:
-    nav = tree.css_first(XF2.page_nav)
-    if nav is None:
-        return 1, 1
-    numbers = [int(t) for t in (_text(a) for a in tree.css(XF2.page_links)) if t.isdigit()]
-    current = _text(tree.css_first(XF2.current_page))
-    page = int(current) if current.isdigit() else 1
-    return page, max([page, *numbers])
+def _variant(
+    tree: LexborHTMLParser, given: ConversationSelectors | None
+) -> tuple[ConversationSelectors, ThreadSelectors]:
+    """The selectors for this page's XenForo version (its page navigation is the thread's)."""
+    if pages.version(tree) == 1:
+        return given or CONVERSATIONS_XF1, XF1
+    return given or CONVERSATIONS_XF2, XF2
+
+
+def _zone(html: str, tz: tzinfo | None) -> tzinfo | None:
+    return tz if tz is not None else server_offset(html)
+
+
+def _base(tree: LexborHTMLParser, url: str) -> str:
+    node = tree.css_first("base[href]")
+    return urljoin(url, node.attributes.get("href") or "") if node is not None else url
 
 
 def parse_conversation_list(
@@ -168,20 +183,23 @@ def parse_conversation_list(
     *,
     tz: tzinfo | None,
     now: datetime,
-    selectors: ConversationSelectors = CONVERSATIONS_XF2,
+    selectors: ConversationSelectors | None = None,
 ) -> ConversationList:
     """The rows of one page of the conversation list, newest activity first as served."""
     tree = LexborHTMLParser(html)
+    selectors, nav = _variant(tree, selectors)
+    tz = _zone(html, tz)
     nodes = tree.css(selectors.list_row)
     if not nodes:
         kind = pages.classify(tree)
         if kind is not pages.PageKind.CONVERSATION_LIST:
             raise LayoutChanged(url, f"not a conversation list: a {kind.value} page")
-        said = " ".join(_text(n) for n in tree.css(".blockMessage, .block-body"))
+        said = " ".join(_text(n) for n in tree.css(".blockMessage, .block-body, #content"))
         if not _EMPTY.search(said):
             raise LayoutChanged(url, "a conversation list with no rows and no 'empty' notice")
-    rows = [_row(node, url, tz=tz, now=now, sel=selectors) for node in nodes]
-    page, count = _page_numbers(tree)
+    base = _base(tree, url)
+    rows = [_row(node, base, tz=tz, now=now, sel=selectors) for node in nodes]
+    page, count = page_numbers(tree, nav)
     return ConversationList(url, rows, page, count, pages.visitor(tree))
 
 
@@ -220,7 +238,7 @@ def _row(
         starter_id=starter_id,
         recipients=recipients,
         latest_at=latest,
-        unread="is-unread" in classes,
+        unread=bool(classes & {"is-unread", "unread"}),  # 2.x, 1.x
     )
 
 
@@ -231,11 +249,13 @@ def parse_conversation_view(
     participants: tuple[str, ...] = (),
     tz: tzinfo | None,
     now: datetime,
-    selectors: ConversationSelectors = CONVERSATIONS_XF2,
+    selectors: ConversationSelectors | None = None,
 ) -> ConversationView:
     """The messages on one page of a conversation. Each message's recipients are the
     `participants` (from the list row) other than its sender."""
     tree = LexborHTMLParser(html)
+    selectors, nav = _variant(tree, selectors)
+    tz = _zone(html, tz)
     conversation_id = conversation_id_of(url)
     root = tree.css_first("html")
     key = (root.attributes.get("data-content-key") or "") if root is not None else ""
@@ -256,7 +276,7 @@ def parse_conversation_view(
     messages = [
         _message(node, url, title, participants, tz=tz, now=now, sel=selectors) for node in nodes
     ]
-    page, count = _page_numbers(tree)
+    page, count = page_numbers(tree, nav)
     return ConversationView(
         url,
         conversation_id,

@@ -97,3 +97,16 @@ CONVERSATIONS_XF2 = ConversationSelectors(
     message_body=".message-body .bbWrapper",
     view_title="h1.p-title-value",
 )
+
+CONVERSATIONS_XF1 = ConversationSelectors(
+    list_row="li.discussionListItem[id^='conversation-']",
+    row_title="h3.title a",
+    row_starter=".posterDate a.username",
+    row_recipients=".recipients a.username",
+    row_latest_time=".lastPostInfo .DateTime",
+    message="li.message[id^='message-']",
+    message_author=".messageUserBlock a.username, .userText a.username",
+    message_time=".messageMeta .datePermalink .DateTime, .messageMeta .DateTime",
+    message_body="blockquote.messageText",
+    view_title=".titleBar h1",
+)

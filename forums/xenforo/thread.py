@@ -28,6 +28,7 @@ __all__ = [
     "DEFAULT_PER_PAGE",
     "ThreadView",
     "message_header",
+    "page_numbers",
     "parse_thread_page",
     "thread_id_of",
 ]
@@ -103,7 +104,7 @@ def parse_thread_page(
     if not title:
         head = tree.css_first("meta[property='og:title']")
         title = (head.attributes.get("content") or "") if head is not None else ""
-    page, pages_count = _page_numbers(tree, selectors)
+    page, pages_count = page_numbers(tree, selectors)
     per_page = DEFAULT_PER_PAGE
     if page < pages_count or len(nodes) > DEFAULT_PER_PAGE:
         per_page = len(nodes)
@@ -179,7 +180,8 @@ def _thread_id(tree: LexborHTMLParser, url: str) -> str | None:
     return None
 
 
-def _page_numbers(tree: LexborHTMLParser, selectors: ThreadSelectors) -> tuple[int, int]:
+def page_numbers(tree: LexborHTMLParser, selectors: ThreadSelectors) -> tuple[int, int]:
+    """(page, pages) from the page navigation (1.x states both in `data-page`/`data-last`)."""
     nav = tree.css_first(selectors.page_nav)
     if nav is None:
         return 1, 1

@@ -82,3 +82,45 @@ def test_the_synthetic_view_gives_each_message_with_its_recipients_and_flags() -
     assert any(r.struck and "Лёху" in r.text for r in first.body.runs)
     with pytest.raises(LayoutChanged):
         parse_conversation_view(load("synthetic/synthetic-login.html"), url, tz=None, now=NOW)
+
+
+def test_xenforo_1_conversation_pages() -> None:
+    # Synthetic in the frame of the real XF1 page; the messages are two real XF1 posts.
+    base = "https://forums.sufficientvelocity.com/"
+    listing = parse_conversation_list(
+        load("synthetic/synthetic-xf1-conversation-list.html"),
+        f"{base}conversations/",
+        tz=None,
+        now=NOW,
+    )
+    (row,) = listing.rows
+    assert (row.id, row.title, row.starter, row.starter_id) == (
+        "550",
+        "Голосование, день 1",
+        "Crow",
+        "1923",
+    )
+    assert row.url == f"{base}conversations/golosovanie-den-1.550/"  # against the page's <base>
+    assert row.participants == ("Crow", "Kinematics", "TheBleachDoctor") and row.unread
+    # No zone given: the page's own offset (serverTimeInfo, UTC-5) reads "Jul 1, 2017 at 9:05 PM".
+    assert row.latest_at is not None and row.latest_at.isoformat() == "2017-07-01T21:05:00-05:00"
+    assert listing.visitor is not None and listing.visitor.name == "Kinematics"
+    view = parse_conversation_view(
+        load("synthetic/synthetic-xf1-conversation-view.html"),
+        row.url,
+        participants=row.participants,
+        tz=None,
+        now=NOW,
+    )
+    assert view.conversation_id == "550" and view.title == "Голосование, день 1"
+    crow, doctor = view.messages
+    assert (crow.id, crow.sender, crow.sender_id) == ("7701", "Crow", "1923")
+    assert crow.recipients == ("Kinematics", "TheBleachDoctor")
+    assert [r.quote_author for r in crow.body.runs if r.quoted][:1] == ["Higure"]
+    assert "OOC behavior? which part?" in crow.body.text()
+    assert (doctor.id, doctor.sender, doctor.recipients) == (
+        "7702",
+        "TheBleachDoctor",
+        ("Crow", "Kinematics"),
+    )
+    assert view.csrf == "4076,1499113436,8d4b44da51107c625c458332cccdd981e5cd1b37"
