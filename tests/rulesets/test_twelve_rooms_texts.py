@@ -107,6 +107,7 @@ def private_events() -> list[Event]:
         to("status_compare", targets=["Вася", "Коля"], result="different"),
         to("guilt_check", target="Коля", result="guilty"),
         to("guilt_check", target="Коля", result="not_detected"),
+        to("guilt_check", target="Nekr0", result="guilty"),
         to("route", target="Вася", rooms=[1, 4, 12, 12]),
         to(
             "door_report",
@@ -116,6 +117,7 @@ def private_events() -> list[Event]:
         to("role_changed", role="observer"),
         to("inherit_offer", **{"from": "Коля", "skills": ["i_said", "hush"]}),
         to("skill_inherited", **{"from": "Коля", "skill": "rest"}),
+        to("inherit_offer", **{"from": "Оля", "skills": ["therapy", "sow_doubt"]}),
         to(
             "room_guess_result",
             guess="detector",

@@ -128,7 +128,7 @@ def test_one_turn_on_the_local_board(game: tuple[Path, str, LocalBoard, str]) ->
     assert "Поручитель" not in results  # no role reaches the thread
     vasya = dict(inbox(board, "Вася"))["Итоги хода 1"]
     assert "Вы в комнате [b]9[/b]. Вес вашего голоса: 2." in vasya
-    assert "«Путевой лист» игрока [b]Петя[/b]: 7 → 7." in vasya
+    assert "«Путевой лист» [b]Пети[/b]: 7 → 7." in vasya
     assert "Вы в комнате [b]1[/b]" in dict(inbox(board, "Маша"))["Итоги хода 1"]
     assert "чувство вины обнаружено" in dict(inbox(board, "Катя"))["Итоги хода 1"]
     assert "Итоги хода 1" not in dict(inbox(board, "Оля"))  # the dead get no reports
