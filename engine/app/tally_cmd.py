@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -31,8 +31,9 @@ from engine.core.warnings import ParseWarning
 from engine.players_file import PlayersFileError, load_players
 from engine.session import GameSession
 from forums import Board, BoardError
+from forums.mybb.html import mybb_html_to_postbody
 from forums.phpbb.html import html_to_postbody
-from forums.records import Post
+from forums.records import Post, PostBody
 from rulesets import find
 from scraper.reading import Cast, read_post
 
@@ -42,6 +43,12 @@ COUNTING_RULESET = "votecount"
 # A tally has no deadline of its own (--until is the cut), so the day spans all time.
 _DAWN = datetime(1970, 1, 1, tzinfo=UTC)
 _DUSK = datetime(9000, 1, 1, tzinfo=UTC)
+
+READERS: dict[str, Callable[[str], PostBody]] = {
+    "phpbb": html_to_postbody,
+    "mybb": mybb_html_to_postbody,
+}
+"""How each engine's exported post HTML (`Post.raw`) is read."""
 
 make_board: BoardMaker | None = None
 """Tests set this to build the board over a mocked client; None uses the engine registry."""
@@ -204,6 +211,7 @@ def tally_posts(
     first: int | None = None,
     last: int | None = None,
     gm: str | None = None,
+    reader: Callable[[str], PostBody] = html_to_postbody,
 ) -> Tally:
     """The count after reading posts numbered `first`..`last` (inclusive) in thread order.
 
@@ -232,7 +240,7 @@ def tally_posts(
             continue
         source = Source(Channel.THREAD, post.id)
         result = read_post(
-            html_to_postbody(post.content),
+            reader(post.content),
             grammar,
             cast,
             sender=post.user,
@@ -347,8 +355,8 @@ def tally(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Print the vote count as of a post of an exported thread (exit 2 on bad input)."""
-    if engine != "phpbb":
-        raise _fail(f"--engine {engine}: only phpbb post HTML can be read so far")
+    if engine not in READERS:
+        raise _fail(f"--engine {engine}: post HTML of {', '.join(READERS)} can be read")
     try:
         cast = load_players(players)
         rules = find(ruleset)
@@ -357,7 +365,9 @@ def tally(
         raise _fail(str(exc)) from exc
     if gm is None and thread and thread[0].user not in cast.roster:
         gm = thread[0].user
-    result = tally_posts(thread, rules, cast, first=first, last=until, gm=gm or None)
+    result = tally_posts(
+        thread, rules, cast, first=first, last=until, gm=gm or None, reader=READERS[engine]
+    )
     if as_json:
         typer.echo(json.dumps(result.as_dict(), ensure_ascii=False, indent=2))
         return

@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import re
 
-from selectolax.lexbor import LexborNode
+from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from forums.phpbb.html import concat_bodies, html_to_postbody
 from forums.records import PostBody
 
-__all__ = ["SMILIES", "mybb_postbody"]
+__all__ = ["SMILIES", "mybb_html_to_postbody", "mybb_postbody"]
 
 SMILIES = {
     "smile": ":)",
@@ -96,3 +96,9 @@ def _read(node: LexborNode, base_url: str) -> PostBody:
     copy = node.clone()
     _fix_tree(copy)
     return html_to_postbody(copy, base_url=base_url)
+
+
+def mybb_html_to_postbody(html: str, *, base_url: str = "") -> PostBody:
+    """The `PostBody` of a post's body HTML as a string (`Post.raw`, an exported thread)."""
+    root = LexborHTMLParser(f"<div>{html}</div>").css_first("div")
+    return mybb_postbody(root, base_url=base_url) if root is not None else PostBody()
