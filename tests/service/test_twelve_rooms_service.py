@@ -110,6 +110,10 @@ def test_one_turn_on_the_local_board(game: tuple[Path, str, LocalBoard, str]) ->
     receipts = dict(inbox(board, "Вася"))["Ведущий: принято"]
     assert "Принято: направление — вверх." in receipts
     assert "Голос принят: [b]Коля[/b]." in receipts and "Ход получен полностью." in receipts
+    # The store keeps each order with its PM's time: a replay ranks the players the same way.
+    stored = open_store(db).parsed_orders(1, "turn 1")
+    times = {(o.order.player, o.order.action): o.order.at for o in stored}
+    assert times[("Маша", "move")] == at(16, 30) and times[("Вася", "vote")] == at(17, 30)
     gena = dict(inbox(board, "Гена"))["Ведущий: принято"]
     assert "Не принято: «Обмен» — такого игрока нет." in gena
 
