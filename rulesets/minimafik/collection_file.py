@@ -411,26 +411,42 @@ def load_collection(path: str | Path) -> Collection:
 
 
 _BY_KEY: dict[str, Collection] = {}
+STORED = "json"
+"""A game state keeps its collection as ``{"json": "<the checked document>"}``: one string
+is cheap to copy with the state every phase and is its own cache key."""
+
+
+def stored(collection: Collection) -> dict[str, str]:
+    """The form a game state keeps a collection in (see `STORED`)."""
+    return {STORED: json.dumps(collection.as_doc(), sort_keys=True, ensure_ascii=False)}
 
 
 def collection_of(value: Any) -> Collection:
-    """The collection an option value names: None (the sample), a file path, or a document.
+    """The collection an option value names: None (the sample), a file path, a document
+    (a scenario's inline cards) or the stored form of a game state.
 
-    Documents (the form a game state keeps) are cached by their content, so intake and
-    resolution, called for every order, do not check the same cards again.
+    Stored and inline documents are cached by their content, so intake and resolution,
+    called for every order, do not check the same cards again.
     """
     if value is None or value == "sample":
         return sample_collection()
     if isinstance(value, str | Path):
         return load_collection(value)
     if isinstance(value, Mapping):
-        key = json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
-        hit = _BY_KEY.get(key)
-        if hit is None:
-            hit = parse_collection(dict(value), str(value.get("source") or "<options.collection>"))
-            if len(_BY_KEY) > 32:
-                _BY_KEY.clear()
-            _BY_KEY[key] = hit
+        if set(value) == {STORED} and isinstance(value[STORED], str):
+            key = value[STORED]
+            hit = _BY_KEY.get(key)
+            if hit is None:
+                doc = json.loads(key)
+                hit = parse_collection(doc, str(doc.get("source") or "<stored collection>"))
+        else:
+            key = json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
+            hit = _BY_KEY.get(key)
+            if hit is None:
+                hit = parse_collection(dict(value), str(value.get("source") or "<options.collection>"))
+        if len(_BY_KEY) > 32:
+            _BY_KEY.clear()
+        _BY_KEY[key] = hit
         return hit
     raise CollectionError(f"collection: expected a file path, got {value!r}")
 

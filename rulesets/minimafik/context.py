@@ -79,13 +79,13 @@ class Turn(Resolution):
     def p(self, name: str) -> PlayerState:
         return self.state.player(name)
 
-    def tell(self, to: str, type: str, **fields: Any) -> None:
+    def tell(self, to: str, type: str, /, **fields: Any) -> None:
         self.private.append(Event.private(to, type, **fields))
 
-    def announce(self, type: str, **fields: Any) -> None:
+    def announce(self, type: str, /, **fields: Any) -> None:
         self.public.append(Event.public(type, **fields))
 
-    def emit_private(self, to: str, type: str, **fields: Any) -> None:
+    def emit_private(self, to: str, type: str, /, **fields: Any) -> None:
         """A private event that goes out at once (the start-of-phase steps)."""
         self.emit(Event.private(to, type, **fields))
 

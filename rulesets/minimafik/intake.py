@@ -151,7 +151,7 @@ class Intake:
             )
         return self.out
 
-    def ack(self, player: str, type: str, **fields: Any) -> None:
+    def ack(self, player: str, type: str, /, **fields: Any) -> None:
         self.out.events.append(Event.private(player, type, **fields))
 
     # -- the ledger ----------------------------------------------------------------------

@@ -8,7 +8,12 @@ from typing import Any
 
 from engine.core.model import PlayerState
 from engine.core.ruleset import RulesError, Seat
-from rulesets.minimafik.collection_file import CollectionError, collection_of, with_visible_roles
+from rulesets.minimafik.collection_file import (
+    CollectionError,
+    collection_of,
+    stored,
+    with_visible_roles,
+)
 from rulesets.minimafik.deck import buildable
 from rulesets.minimafik.roles import (
     BOSS,
@@ -50,10 +55,12 @@ OPTION_DEFAULTS: dict[str, Any] = {
     "leader_discount": 1,
     "reveal_role_on_death": "none",
     "message_max_chars": 500,
+    "lenient_names": True,
 }
 """`collection`/`visible_roles`: a file path (or, in a scenario, the document itself);
 `characters`: player → character name, or → {name, visible_role}; `setup`/`roles`: the
-secret roles dealt ({role: count}, or a list; `[deal]` in a game file is `roles`)."""
+secret roles dealt ({role: count}, or a list; `[deal]` in a game file is `roles`);
+`lenient_names`: a unique prefix or the first word of a longer name is enough («Клифф», §12.1)."""
 
 _COUNTS = {
     "hand_size": 1,
@@ -102,8 +109,9 @@ def check(options: dict[str, Any]) -> None:
     for key, allowed in _CHOICES.items():
         if options[key] not in allowed:
             raise RulesError(f"option {key}: {options[key]!r} is not one of {', '.join(allowed)}")
-    if not isinstance(options["mafia_other_colours_include_neutral"], bool):
-        raise RulesError("option mafia_other_colours_include_neutral: expected true or false")
+    for key in ("mafia_other_colours_include_neutral", "lenient_names"):
+        if not isinstance(options[key], bool):
+            raise RulesError(f"option {key}: expected true or false")
     if not isinstance(options["characters"], Mapping):
         raise RulesError('option characters: expected a table player = "character name"')
     try:
@@ -115,7 +123,7 @@ def check(options: dict[str, Any]) -> None:
             else "collection"
         )
         raise RulesError(f"option {key}: {exc}") from exc
-    options["collection"] = coll.as_doc()
+    options["collection"] = stored(coll)
     options["visible_roles"] = None  # merged into the collection document
     for who, char in options["characters"].items():
         visible = char.get("visible_role") if isinstance(char, Mapping) else None
@@ -125,9 +133,14 @@ def check(options: dict[str, Any]) -> None:
                 f"option characters.{who}: unknown visible role {visible!r} "
                 f"(known: {', '.join(sorted(known))})"
             )
-    setup = role_counts(options)
+    role_counts(options)
+
+
+def check_buildable(roles: Sequence[str], options: Mapping[str, Any]) -> None:
+    """A game that starts with the draft needs a legal deck for each mafia member (§5.2)."""
+    coll = collection_of(options["collection"])
     for role in (BOSS, KILLER):
-        if setup.get(role):
+        if role in roles:
             problem = buildable(role, coll, options)
             if problem:
                 raise RulesError(f"option collection: {problem}")
@@ -201,7 +214,7 @@ def seat_fields(seat: Seat, role: str, options: Mapping[str, Any]) -> PlayerStat
         raise RulesError(
             f"option characters.{seat.name}: expected a name or {{name, visible_role}}"
         )
-    known = set(VISIBLE_ROLES) | set(options["collection"].get("visible_roles", {}))
+    known = set(VISIBLE_ROLES) | set(collection_of(options["collection"]).visible_roles)
     if visible is not None and visible not in known:
         raise RulesError(
             f"option characters.{seat.name}: unknown visible role {visible!r} (known: {', '.join(sorted(known))})"

@@ -32,6 +32,7 @@ from rulesets.minimafik.intake import Intake
 from rulesets.minimafik.options import (
     OPTION_DEFAULTS,
     check,
+    check_buildable,
     check_unique_visible,
     deal,
     seat_fields,
@@ -94,6 +95,8 @@ class Minimafik(Ruleset):
             if leader:
                 state.data["leader"] = p.name
         state.data["started"] = bool(started)
+        if not started:
+            check_buildable([p.role or "" for p in living], opts)
         events = self._setup_events(state, rng)
         state.rng = rngmod.snapshot(rng)
         return state, events

@@ -242,14 +242,14 @@ def test_a_collection_too_small_for_a_mafia_deck_is_refused(tmp_path: Path) -> N
     path = tmp_path / "small.yaml"
     path.write_text(GOOD_CARD, encoding="utf-8")
     with pytest.raises(RulesError, match="deck needs"):
-        RULESET.options({"collection": str(path)})
+        RULESET.setup([Seat(f"P{i}") for i in range(4)], {"collection": str(path)}, 1)
 
 
 def test_the_game_keeps_its_cards_in_the_state(tmp_path: Path) -> None:
     seats = [Seat(f"P{i}") for i in range(8)]
     state, _ = RULESET.setup(seats, None, 1)
-    assert isinstance(state.options["collection"], dict)
-    assert len(state.options["collection"]["cards"]) == 18
+    assert list(state.options["collection"]) == ["json"]  # one string: cheap to copy
+    assert len(collection_of(state.options["collection"]).cards) == 18
 
 
 def test_every_primitive_is_documented() -> None:
