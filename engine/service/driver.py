@@ -127,13 +127,14 @@ class GameDriver:
         self.store.save_state(
             self.game_id, session.state, in_play=self.ruleset.in_play(session.state)
         )
+        context = self.ruleset.render_context(session.state)
         drafts = [
-            post_draft(self.renderer.render_event_post(e), self.marker("opening"))
+            post_draft(self.renderer.render_event_post(e, **context), self.marker("opening"))
             for e in log.events
             if e.audience is Audience.PUBLIC and e.type == "game_started"
         ]
         for player in session.state.names:
-            body = self.renderer.render_private(log.events, player)
+            body = self.renderer.render_private(log.events, player, context=context)
             if body:
                 marker = self.marker("role", player)
                 drafts.append(pm_draft(player, self._subject("role"), body, marker))
@@ -283,8 +284,9 @@ class GameDriver:
                     for to in event.to:
                         per_player[to].append(event)
         batch = ",".join(sorted(fresh))
+        context = self.ruleset.render_context(replay.session.state)
         for player, mine in sorted(per_player.items()):
-            body = self.renderer.render_private(mine, player)
+            body = self.renderer.render_private(mine, player, context=context)
             if body:
                 marker = self.marker(ph.phase, "receipt", player, batch)
                 drafts.append(pm_draft(player, self._subject("receipt"), body, marker))
@@ -343,7 +345,8 @@ class GameDriver:
         number = log.phase.id.number
         public = [e for e in log.resolution if e.audience is Audience.PUBLIC]
         # The turn number comes from the phase itself: "turn 0" is written "turn".
-        ctx: dict[str, Any] = {"players": state.names, "turn": number}
+        context = self.ruleset.render_context(state)
+        ctx: dict[str, Any] = {**context, "players": state.names, "turn": number}
         drafts = [
             post_draft(
                 self.renderer.render_public(public, phase=ph.phase, context=ctx),
@@ -351,7 +354,7 @@ class GameDriver:
             )
         ]
         for player in state.names:
-            body = self.renderer.render_private(log.resolution, player)
+            body = self.renderer.render_private(log.resolution, player, context=context)
             if body:
                 marker = self.marker(ph.phase, "results-pm", player)
                 drafts.append(pm_draft(player, self._subject("results", number), body, marker))

@@ -50,9 +50,11 @@ def phase_opened_draft(
     if any(e.is_public and e.type in OPENING_EVENTS for e in previous):
         return None
     kind, _, number = opened.phase.partition(" ")
-    state_in_play = ruleset.in_play(_state(opened))
+    state = _state(opened)
+    state_in_play = ruleset.in_play(state)
     body = renderer_for(renderer, "phase_opened").render_post(
         "phase_opened",
+        **ruleset.render_context(state),
         phase=opened.phase,
         kind=kind,
         number=int(number) if number.isdigit() else None,

@@ -443,7 +443,9 @@ def collection_of(value: Any) -> Collection:
             key = json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
             hit = _BY_KEY.get(key)
             if hit is None:
-                hit = parse_collection(dict(value), str(value.get("source") or "<options.collection>"))
+                hit = parse_collection(
+                    dict(value), str(value.get("source") or "<options.collection>")
+                )
         if len(_BY_KEY) > 32:
             _BY_KEY.clear()
         _BY_KEY[key] = hit

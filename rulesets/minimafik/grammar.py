@@ -67,7 +67,7 @@ COMMANDS: tuple[CommandForm, ...] = (
     CommandForm(
         OrderKind.VOTE, ("вече", "голос на вече", "голосую на вече"), ArgKind.PLAYER, form="vece"
     ),
-    CommandForm(OrderKind.VOTE, ("vece",), ArgKind.PLAYER, form="vece", lang="en"),
+    CommandForm(OrderKind.VOTE, ("veche", "vece"), ArgKind.PLAYER, form="vece", lang="en"),
     CommandForm(
         OrderKind.VOTE,
         ("голос", "голос за", "голосую за", "голосую", "голосую против", "против"),

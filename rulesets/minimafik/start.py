@@ -90,7 +90,8 @@ def s2_rebuild_offers(turn: Turn) -> None:
     for p in turn.living():
         if only_blanks(hand(p)):
             p.fields["can_rebuild"] = True
-            turn.emit_private(p.name, "rebuild_available")
+            by = "picks" if p.faction == LAW else "deck"
+            turn.emit_private(p.name, "rebuild_available", by=by)
             if p.faction == LAW:
                 if not p.fields.get("offers"):
                     p.fields["offers"] = draft_offers(turn.rng, turn.coll, turn.state.options)

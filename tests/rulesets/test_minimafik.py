@@ -62,7 +62,9 @@ def test_the_resolution_reads_like_the_rulebook() -> None:
 def test_setup_deals_one_boss_one_killer_and_draft_offers() -> None:
     seats = [Seat(n) for n in NAMES]
     state, events = RULESET.setup(seats, None, 5)
-    assert sorted(p.role or "" for p in state.players) == sorted(["boss", "killer"] + ["citizen"] * 6)
+    assert sorted(p.role or "" for p in state.players) == sorted(
+        ["boss", "killer"] + ["citizen"] * 6
+    )
     assert RULESET.first_phase(state) == PhaseId("draft")
     offers = [e for e in events if e.type == "draft_offers"]
     assert len(offers) == 6
@@ -141,8 +143,11 @@ def _feed(session: GameSession, rng: random.Random, at: datetime) -> None:
     living = [p for p in state.players if alive(p)]
     names = [p.name for p in living]
     for p in living:
-        def order(action: str, targets: tuple[str, ...] = (), **args: object) -> None:
-            session.submit(Order(p.name, OrderKind.ORDER, action, targets, args, Channel.PM, at))
+
+        def order(
+            action: str, targets: tuple[str, ...] = (), name: str = p.name, **args: object
+        ) -> None:
+            session.submit(Order(name, OrderKind.ORDER, action, targets, args, Channel.PM, at))
 
         if kind == "draft" or p.fields.get("can_rebuild"):
             if p.faction == "law":
@@ -178,19 +183,17 @@ def _feed(session: GameSession, rng: random.Random, at: datetime) -> None:
             elif rng.random() < 0.5:
                 order("armor", (rng.choice(names),))
             if rng.random() < 0.7:
-                session.submit(
-                    Order(p.name, OrderKind.VOTE, targets=(rng.choice(names),), at=at)
-                )
+                session.submit(Order(p.name, OrderKind.VOTE, targets=(rng.choice(names),), at=at))
         else:
             if rng.random() < 0.8:
-                session.submit(
-                    Order(p.name, OrderKind.VOTE, targets=(rng.choice(names),), at=at)
-                )
+                session.submit(Order(p.name, OrderKind.VOTE, targets=(rng.choice(names),), at=at))
             if leader(state) == p.name:
                 order("punishment", choice=rng.choice(["beating", "execution"]))
 
 
-def _check(session: GameSession, events: list[Event], phase: str, renderers: list[Renderer]) -> None:
+def _check(
+    session: GameSession, events: list[Event], phase: str, renderers: list[Renderer]
+) -> None:
     state = session.state
     living = [p for p in state.players if alive(p)]
     for p in state.players:
@@ -220,7 +223,10 @@ def _check(session: GameSession, events: list[Event], phase: str, renderers: lis
         assert sizes.fields["counts"] == {p.name: len(p.fields["hand"]) for p in living}
     before = {p for p in session.history[-1].in_play_before} if session.history else set()
     for e in events:
-        if e.audience is Audience.PRIVATE and e.type not in ACKS | {"role_assigned", "draft_offers"}:
+        if e.audience is Audience.PRIVATE and e.type not in ACKS | {
+            "role_assigned",
+            "draft_offers",
+        }:
             (to,) = e.to
             assert to in before, (e.type, to)
     context = RULESET.render_context(state)
@@ -228,7 +234,7 @@ def _check(session: GameSession, events: list[Event], phase: str, renderers: lis
         r.render_public(
             [e for e in public if e.type != "game_started"],
             phase=phase,
-            context={"players": state.names, **context},
+            context={"players": state.names, "turn": PhaseId.parse(phase).number, **context},
         )
         for name in state.names:
             r.render_private(events, name, context=context)
@@ -274,6 +280,15 @@ def test_a_phase_resolves_the_same_twice() -> None:
     session.open_phase(START, START + timedelta(days=1))
     assert session.inputs is not None
     a = RULESET.resolve(session.state, session.inputs)
-    b = RULESET.resolve(session.state, PhaseInputs(session.inputs.phase, dict(session.inputs.votes), session.inputs.orders, session.inputs.log, session.inputs.data))
+    b = RULESET.resolve(
+        session.state,
+        PhaseInputs(
+            session.inputs.phase,
+            dict(session.inputs.votes),
+            session.inputs.orders,
+            session.inputs.log,
+            session.inputs.data,
+        ),
+    )
     assert a.state.to_json() == b.state.to_json()
     assert [e.as_dict() for e in a.events] == [e.as_dict() for e in b.events]
