@@ -21,15 +21,18 @@ def demo(
     ruleset: Annotated[
         str,
         typer.Option(
-            help="classic, yakuza (18 players) or twelve-rooms (10); --players is for classic."
+            help="classic, yakuza (18 players), twelve-rooms (10) or minimafik (8 characters); "
+            "--players is for classic."
         ),
     ] = "classic",
 ) -> None:
     """Play a seeded `classic` game with simulated players, posting to a local board."""
     if lang not in ("ru", "en"):
         raise typer.BadParameter("ru or en", param_hint="--lang")
-    if ruleset not in ("classic", "yakuza", "twelve-rooms"):
-        raise typer.BadParameter("classic, yakuza or twelve-rooms", param_hint="--ruleset")
+    if ruleset not in ("classic", "yakuza", "twelve-rooms", "minimafik"):
+        raise typer.BadParameter(
+            "classic, yakuza, twelve-rooms or minimafik", param_hint="--ruleset"
+        )
     result = run_demo(seed, players, lang, database, quiet=quiet, ruleset=ruleset)
     if quiet:
         typer.echo(f"winner: {result.winner} after {result.turns} turns")

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from engine.app.demo.bots import Table
 from engine.app.demo.play import DemoResult, demo_config, demo_table, play_game
-from engine.app.demo.show import Show, YakuzaShow
+from engine.app.demo.show import MinimafikShow, Show, YakuzaShow
 
 NAMES = [
     "Вася",
@@ -79,6 +79,11 @@ def run_demo(
 
         twelve = TwelveShow(quiet=quiet, width=width, lang=lang)
         return asyncio.run(play_twelve(seed, lang, database, twelve, gm_password=gm_password))
+    if ruleset == "minimafik":
+        from engine.app.demo.minimafik_bots import play_minimafik
+
+        shown: Show = MinimafikShow(quiet=quiet, width=width, lang=lang)
+        return asyncio.run(play_minimafik(seed, lang, database, shown, gm_password=gm_password))
     if ruleset == "yakuza":
         from engine.app.demo.yakuza_bots import play_yakuza
 

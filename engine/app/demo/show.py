@@ -18,6 +18,7 @@ _WORDS = {
     "ru": {
         "intro": "Демо: классическая мафия, {n} игроков, локальный форум, SQLite",
         "yakuza_intro": "Демо: Мафия против Якудзы, 18 игроков, локальный форум, SQLite",
+        "minimafik_intro": "Демо: Минимафик, 8 персонажей, колоды карт, локальный форум, SQLite",
         "turn": "Ход {n} — дедлайн {deadline}",
         "votes": "Голоса в личке ведущему (видит только ведущий)",
         "voter": "Игрок",
@@ -31,6 +32,7 @@ _WORDS = {
     "en": {
         "intro": "Demo: classic mafia, {n} players, local board, SQLite",
         "yakuza_intro": "Demo: Mafia vs Yakuza, 18 players, local board, SQLite",
+        "minimafik_intro": "Demo: Minimafik, 8 characters with card decks, local board, SQLite",
         "turn": "Turn {n} — deadline {deadline}",
         "votes": "Votes sent to the GM by PM (only the GM sees them)",
         "voter": "Player",
@@ -112,6 +114,15 @@ class YakuzaShow(Show):
             f"[bold green]{state.winner} — {self.turns} phases, "
             f"{len(store.outbox(game_id))} GM posts and PMs[/]"
         )
+
+
+class MinimafikShow(YakuzaShow):
+    """The minimafik demo's view: votes are secret PMs, so the GM's table is shown."""
+
+    shows_votes = True
+
+    def intro(self, state: GameState, players: int) -> None:
+        self.console.print(self.words["minimafik_intro"])
 
 
 def _bbcode(post: str) -> str:
