@@ -20,7 +20,7 @@ from engine.service.build import database_url, make_driver
 from engine.service.driver import GameDriver
 from engine.service.runner import Cadence, Service, drive_once, owner_id
 from engine.store import Store, open_store
-from engine.store.models import OutboxStatus
+from engine.store.models import OutboxStatus, PhaseRecord
 
 Db = Annotated[
     str | None,
@@ -194,6 +194,8 @@ def review(
                 f"{mark} #{stored_warning.id} {w.code} {w.player or ''} {text!r}{choices}{fixed}",
                 markup=False,
             )
+        if ph.status.value == "open":
+            _progress(driver, ph)
     drafts = [i for i in store.outbox(driver.game_id) if i.status is OutboxStatus.DRAFT]
     out.print(f"{len(drafts)} draft(s) wait for approval")
     if preview:
@@ -206,6 +208,18 @@ def review(
         if ph is not None:
             store.approve(driver.game_id, ph.phase)
         out.print("approved: `forumgm run` publishes them")
+
+
+def _progress(driver: GameDriver, ph: PhaseRecord) -> None:
+    """How the open phase stands, in the ruleset's words (e.g. who has built a deck)."""
+    session = driver.replay(ph, min(driver.clock(), ph.deadline)).session
+    if session.inputs is None:
+        return
+    lines = driver.ruleset.progress(session.state, session.inputs)
+    if lines:
+        out.print(f"{ph.phase}, so far:")
+        for line in lines:
+            out.print(f"  {line}", markup=False)
 
 
 def votes(game: Annotated[Path, typer.Argument(help="The game file.")], db: Db = None) -> None:

@@ -47,21 +47,20 @@ class MinimafikTable:
 
     def learn(self, events: Iterable[Event]) -> None:
         for e in events:
-            if e.audience is Audience.PUBLIC and e.type == "beaten_reveal":
-                if "attack" in e.fields["colours"]:
-                    for bot in self.suspects.values():
-                        bot[e.fields["player"]] += 2
+            beaten = e.type == "beaten_reveal" and "attack" in e.fields.get("colours", ())
+            if e.audience is Audience.PUBLIC and beaten:
+                for counts in self.suspects.values():
+                    counts[e.fields["player"]] += 2
             if e.audience is not Audience.PRIVATE or not e.to:
                 continue
             bot = self.suspects.get(e.to[0])
             if bot is None:
                 continue
-            if e.type == "faction_result" and e.fields["faction"] == "mafia":
+            found = (e.type == "faction_result" and e.fields["faction"] == "mafia") or (
+                e.type == "role_result" and e.fields["role"] != "citizen"
+            )
+            if found:
                 bot[e.fields["target"]] += 10
-            elif e.type == "role_result" and e.fields["role"] != "citizen":
-                bot[e.fields["target"]] += 10
-            elif e.type == "damage_taken":
-                bot.update({n: 1 for n in bot})  # someone hit: everyone a little suspect
 
     # -- whom to name ------------------------------------------------------------------
 
