@@ -72,14 +72,18 @@ class GameSession:
         session.pending_setup = events
         return session
 
+    def all_aliases(self) -> dict[str, list[str]]:
+        """The host's aliases and the ruleset's own other names of players (characters)."""
+        aliases = {k: list(v) for k, v in self.aliases.items()}
+        for name, more in self.ruleset.name_aliases(self.state).items():
+            aliases.setdefault(name, []).extend(m for m in more if m not in aliases[name])
+        return aliases
+
     @property
     def resolver(self) -> NameResolver:
         if self._resolver is None:
             lenient = bool(self.state.options.get("lenient_names", False))
-            aliases = {k: list(v) for k, v in self.aliases.items()}
-            for name, more in self.ruleset.name_aliases(self.state).items():
-                aliases.setdefault(name, []).extend(m for m in more if m not in aliases[name])
-            self._resolver = NameResolver(self.state.names, aliases, lenient=lenient)
+            self._resolver = NameResolver(self.state.names, self.all_aliases(), lenient=lenient)
         return self._resolver
 
     def open_phase(
@@ -166,7 +170,7 @@ class GameSession:
             "ruleset": self.ruleset.id,
             "grammar": self.ruleset.grammar_for(self.state.options),
             "names": list(self.state.names),
-            "aliases": {k: list(v) for k, v in sorted(self.aliases.items())},
+            "aliases": dict(sorted(self.all_aliases().items())),
             "lenient": bool(self.state.options.get("lenient_names", False)),
             "max_chars": self.max_post_chars,
         }
