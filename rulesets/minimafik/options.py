@@ -34,8 +34,7 @@ OPTION_DEFAULTS: dict[str, Any] = {
     "collection": None,
     "visible_roles": None,
     "characters": {},
-    "setup": None,
-    "roles": None,
+    "setup": dict(DEFAULT_SETUP),
     "hand_size": 5,
     "starting_points": 1,
     "law_draft_picks": 10,
@@ -58,8 +57,9 @@ OPTION_DEFAULTS: dict[str, Any] = {
     "lenient_names": True,
 }
 """`collection`/`visible_roles`: a file path (or, in a scenario, the document itself);
-`characters`: player → character name, or → {name, visible_role}; `setup`/`roles`: the
-secret roles dealt ({role: count}, or a list; `[deal]` in a game file is `roles`);
+`characters`: player → character name, or → {name, visible_role}; `setup`: the secret
+roles dealt ({role: count} or a list; a game file's `[deal]` table fills it; citizens fill
+the seats left);
 `lenient_names`: a unique prefix or the first word of a longer name is enough («Клифф», §12.1)."""
 
 _COUNTS = {
@@ -147,24 +147,27 @@ def check_buildable(roles: Sequence[str], options: Mapping[str, Any]) -> None:
 
 
 def role_counts(options: Mapping[str, Any]) -> dict[str, int]:
-    """The secret roles to deal: `roles` (the game file's [deal]) or `setup` or the default."""
-    raw = options.get("roles") or options.get("setup") or DEFAULT_SETUP
-    key = "roles" if options.get("roles") else "setup"
+    """The secret roles to deal (`setup`, a game file's [deal]); citizens fill the rest."""
+    raw = options.get("setup") or DEFAULT_SETUP
     if isinstance(raw, list):
         counts: dict[str, int] = {}
         for role in raw:
             counts[str(role)] = counts.get(str(role), 0) + 1
         raw = counts
     if not isinstance(raw, Mapping):
-        raise RulesError(f"option {key}: expected {{role: count}} or a list of roles")
+        raise RulesError("option setup: expected {role: count} or a list of roles")
     out = {}
     for role, count in raw.items():
         if role not in ROLES:
             raise RulesError(
-                f"option {key}.{role}: unknown role {role!r} (known: {', '.join(ROLES)})"
+                f"option setup.{role}: unknown role {role!r} (known: {', '.join(ROLES)})",
+                where=("options", "setup", str(role)),
             )
         if isinstance(count, bool) or not isinstance(count, int) or count < 0:
-            raise RulesError(f"option {key}.{role}: expected a count, got {count!r}")
+            raise RulesError(
+                f"option setup.{role}: expected a count, got {count!r}",
+                where=("options", "setup", str(role)),
+            )
         out[str(role)] = count
     return out
 

@@ -39,7 +39,7 @@ from rulesets.minimafik.options import (
 )
 from rulesets.minimafik.progress import host_progress
 from rulesets.minimafik.resolution import DRAFT_STEPS, PHASE_STEPS, START_STEPS
-from rulesets.minimafik.roles import DRAFT, LAW, ROLES
+from rulesets.minimafik.roles import DRAFT, LAW, ROLES, VISIBLE_ROLES
 from rulesets.minimafik.start import next_phase, s2_rebuild_offers
 from rulesets.minimafik.state import alive, alive_names, character, colours_of, hand, view
 
@@ -53,6 +53,9 @@ class Minimafik(Ruleset):
     templates: ClassVar[str] = "rulesets.minimafik.templates"
     phase_kind: ClassVar[str] = "night"
     path_options: ClassVar[tuple[str, ...]] = ("collection", "visible_roles")
+    role_ids: ClassVar[tuple[str, ...]] = tuple(ROLES)
+    deal_option: ClassVar[str | None] = "setup"
+    visible_role_ids: ClassVar[tuple[str, ...]] = VISIBLE_ROLES
 
     def check_options(self, options: dict[str, Any]) -> None:
         check(options)
@@ -269,7 +272,3 @@ def _placeholder_phase() -> Any:
 
     now = datetime(2000, 1, 1, tzinfo=UTC)
     return Phase(PhaseId("setup"), now, now + timedelta(seconds=1))
-
-
-def role_ids() -> list[str]:
-    return list(ROLES)

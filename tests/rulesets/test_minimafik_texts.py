@@ -25,7 +25,13 @@ RULESET = rulesets.find("minimafik")
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = ROOT / "tests" / "rulesets" / "golden" / "minimafik"
 NICKS = ["Cornix", "Ингероид", "Destiny", "Alu", "VanSLis"]
-CHARACTERS = {"Cornix": "Ворон", "Ингероид": "Бадди", "Destiny": "Grillby", "Alu": "Mr. Fiks"}
+CHARACTERS = {
+    "Cornix": "Ворон",
+    "Ингероид": "Бадди",
+    "Destiny": "Grillby",
+    "Alu": "Клифф Бут",
+    "VanSLis": "Труп",
+}
 ME = "Cornix"
 DEADLINE = "2026-12-02T16:00:00+00:00"
 OFFERS = [["strike", "shield"], ["peek", "stash"]]

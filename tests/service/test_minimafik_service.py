@@ -84,7 +84,7 @@ def test_the_draft_and_a_night_through_the_service(tmp_path: Path) -> None:
     opening = board.posts_after(thread, 0)
     assert len(opening) == 1
     assert "Минимафик: игра начинается" in opening[0].body.full_text()
-    assert "Ворон (Cornix)" in opening[0].body.full_text()
+    assert "Cornix — Ворон" in opening[0].body.full_text()
     offers = _inbox(board, "Cornix")[-1].body.full_text()
     assert "Ваша тайная роль: Мирный житель" in offers and "1. а) «" in offers
 
