@@ -27,7 +27,7 @@ from scraper.matcher import ParseResult
 
 _ROOT = Path(__file__).resolve().parents[2]
 _PARSER_SOURCES = ("scraper", "engine/core", "forums/records.py")
-_PARSER_PACKAGES = ("pymorphy3", "pymorphy3-dicts-ru", "rapidfuzz")
+_PARSER_PACKAGES = ("pymorphy3", "pymorphy3-dicts-ru", "rapidfuzz", "pyspellchecker")
 
 
 @cache
