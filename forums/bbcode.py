@@ -160,16 +160,20 @@ class _Renderer:
         if name == "url":
             frame.link = len(self.links)
             self.links.append((_unquote(arg) if arg else None, []))
-        self.open_tags.setdefault(name, []).append(frame)
-        self._keys.clear()
+        frames = self.open_tags.setdefault(name, [])
+        frames.append(frame)
+        if len(frames) == 1 or frame.hidden or name == "quote":
+            self._keys.clear()  # the flags of what follows may change
         if name == "vote":
             self.emit("VOTE: ")
 
     def close(self, name: str) -> None:
         frames = self.open_tags.get(name)
         if frames:
-            self._hiding -= frames.pop().hidden
-            self._keys.clear()
+            frame = frames.pop()
+            self._hiding -= frame.hidden
+            if not frames or frame.hidden or name == "quote":
+                self._keys.clear()
             if name == "list":
                 self.start_line()
             if name == "vote":

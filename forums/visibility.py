@@ -39,6 +39,7 @@ BIDI_CLOSE = "\u202c"
 BIDI_CONTROLS = frozenset(
     "\u200e\u200f\u061c\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
 )
+_BIDI_RE = re.compile("[" + "".join(sorted(BIDI_CONTROLS)) + "]")
 
 
 def _channel(text: str) -> float:
@@ -94,7 +95,7 @@ def reading_order_pieces(text: str, depth: list[int]) -> list[tuple[str, bool]]:
     from one call to the next; a line break closes them all, as it ends a paragraph.
     Each piece comes with whether it is shown reversed.
     """
-    if not any(ch in BIDI_CONTROLS for ch in text) and not depth:
+    if not depth and _BIDI_RE.search(text) is None:
         return [(text, False)]
     pieces: list[tuple[str, bool]] = []
     start = 0

@@ -31,6 +31,8 @@ DEFAULT_MAX_CHARS = 20_000
 """Characters of one post or PM read by default (`[game] max_post_chars`); phpBB allows 60 000."""
 MAX_COMMANDS = 50
 """Commands read from one post or PM; no real order message has more."""
+MAX_LINES = 200
+"""Lines holding a command word read from one post or PM (talk ones included)."""
 _SOURCE_TEXT = 1_000
 """Characters of a command's line kept as its source (what the host sees in review)."""
 
@@ -217,7 +219,10 @@ class _Parser:
         signatures = [i for i, raw in enumerate(self.lines) if raw in ("--", "-- ")]
         stop = signatures[0] if len(signatures) == 1 else len(self.lines)
         # «-- » opens a signature typed into the post: nothing after it counts.
-        for index in self.command_lines():
+        for count, index in enumerate(self.command_lines()):
+            if count >= MAX_LINES:
+                self.full = True  # thousands of lines of «мой голос»: no order message
+                break
             if index >= stop or self.line(index) or self.full:
                 break  # past the signature, the rest was an anonymous message, or enough read
 
@@ -314,6 +319,8 @@ class _Parser:
             return False
         pos = lo
         opening = line_mode  # the next phrase opens the line (or follows a chained command)
+        first_words = self.compiled.first_words
+        starts = [i for i in range(lo, hi) if words[i] in first_words]
         while pos < hi:
             phrase = self.compiled.phrase_at(words, pos, hi)
             mid = not opening
@@ -348,7 +355,10 @@ class _Parser:
                 continue
             if phrase is None:
                 opening = False
-                pos += 1
+                # Skip to the next word that opens some phrase (a long line of talk is
+                # looked at once, here, not word by word through the checks above).
+                at = bisect_right(starts, pos)
+                pos = starts[at] if at < len(starts) else hi
                 continue
             self.commands += 1
             if self.commands > MAX_COMMANDS:
@@ -726,7 +736,10 @@ class _Parser:
             )
             self.result.warnings.append(ParseWarning(TRUNCATED, message, self.sender, src))
         if self.full:
-            message = f"more than {MAX_COMMANDS} commands: the rest of the message was not read"
+            message = (
+                f"more than {MAX_COMMANDS} commands or {MAX_LINES} lines with command words: "
+                "the rest of the message was not read"
+            )
             self.result.warnings.append(ParseWarning(TRUNCATED, message, self.sender, src))
         return self.result
 
