@@ -2,8 +2,9 @@
 
 The one timed test of the issue: each generated text, rendered from BBCode and parsed by
 each grammar with no length cap, takes under 100 ms of this process's CPU time (the best
-of up to five runs, so other processes on a loaded machine count neither way). Before the matcher read
-each line once, 8 KB of «vote Вася » took 6.9 s and grew with the square of the length.
+of up to five runs, so other processes on a loaded machine count neither way). Before the
+matcher read each line once, 8 KB of «vote Вася » took 6.9 s and grew with the square of
+the length.
 The rest of this file checks the cap on what is read of one post, without timing.
 """
 
