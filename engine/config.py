@@ -37,6 +37,7 @@ _TABLES = {
         "receipts",
         "vote_count",
         "max_post_chars",
+        "opening_post",
     },
     "board": {
         "engine",
@@ -120,6 +121,8 @@ class GameConfig:
     max_post_chars: int | None = None
     """Characters of one post or PM the parser reads (None: its default, 20 000); past it
     the beginning and the end are read and the host gets a `truncated` warning."""
+    opening_post: bool = True
+    """`[game] opening_post = false`: the host posts the game's opening; forumgm drafts none."""
     allow_insecure_http: bool = False
     """`[board] allow_insecure_http`: the host accepts an http:// board (password in clear)."""
     browser: bool = False
@@ -336,6 +339,7 @@ class _Checker:
             language=language,
             review=review,
             receipts=receipts,
+            opening_post=self.get("game", "opening_post", bool, True),
             engine=engine,
             url=url,
             allow_insecure_http=insecure,

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import logging
 import re
 from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime, timedelta
@@ -21,6 +22,8 @@ from engine.store import OutboxDraft, Store
 from engine.store.models import OutboxKind
 from forums.board import Board
 from forums.records import Cursor, Post, PostBody, PrivateMessage
+
+log = logging.getLogger("forumgm.publish")
 
 MARKER_PREFIX = "fgm:"
 MARKER_LENGTH = 24
@@ -111,8 +114,11 @@ class Publisher:
         gm_user: str,
         *,
         recipient: Callable[[str], str] | None = None,
+        ready: Callable[[], bool] | None = None,
     ) -> None:
         self.store = store
+        self.ready = ready or (lambda: True)
+        """False while the host has not approved the game's start: then nothing goes out."""
         self.recipient = recipient or (lambda name: name)
         """A PM's addressee (a seat) → the account it goes to when it is sent (its holder)."""
         self.board = board
@@ -166,6 +172,9 @@ class Publisher:
             if self._not_before.get(i.marker, moment) <= moment
         ]
         if not due:
+            return 0
+        if not self.ready():
+            log.info("game %s: the start is not approved yet; nothing is published", self.game_id)
             return 0
         # Only a send that was started may have reached the board (then the process died,
         # or the board answered with an error after taking it): look for those alone.

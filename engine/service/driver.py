@@ -17,7 +17,7 @@ from engine.clock import local_time
 from engine.config import GameConfig
 from engine.core.events import Audience, Event
 from engine.core.model import GameState
-from engine.core.orders import Order
+from engine.core.orders import Channel, Order
 from engine.core.phases import Phase
 from engine.core.ruleset import Ruleset
 from engine.core.slots import Slots
@@ -26,7 +26,7 @@ from engine.publish import Markers, Publisher, pm_draft, post_draft
 from engine.render import Renderer
 from engine.service.posts import phase_opened_draft
 from engine.service.reader import HostInputs, PhaseReader
-from engine.service.replay import Replay
+from engine.service.replay import Replay, item_ref
 from engine.service.seats import game_slots, handover_draft, holder_aliases
 from engine.service.vote_count import vote_count_draft
 from engine.session import GameSession
@@ -81,7 +81,13 @@ class GameDriver:
         )
         self.markers = Markers(store.get_game(self.game_id).marker_key, self.game_id)
         self.publisher = Publisher(
-            store, board, self.game_id, config.thread, config.gm_user, recipient=self.holder
+            store,
+            board,
+            self.game_id,
+            config.thread,
+            config.gm_user,
+            recipient=self.holder,
+            ready=self._start_approved,
         )
 
     def marker(self, *parts: object) -> str:
@@ -131,7 +137,7 @@ class GameDriver:
         drafts = [
             post_draft(self.renderer.render_event_post(e, **context), self.marker("opening"))
             for e in log.events
-            if e.audience is Audience.PUBLIC and e.type == "game_started"
+            if e.audience is Audience.PUBLIC and e.type == "game_started" and c.opening_post
         ]
         for player in session.state.names:
             body = self.renderer.render_private(log.events, player, context=context)
@@ -157,7 +163,7 @@ class GameDriver:
     # -- reading -------------------------------------------------------------------------
 
     async def read(self, *, full: bool, phase: PhaseRecord | None = None) -> set[str]:
-        """Fetch posts and PMs into the store; returns the ids that are new or changed.
+        """Fetch posts and PMs into the store; returns the refs (`item_ref`) new or changed.
 
         A poll reads on from where the last recorded read ended. `full` (the deadline) reads
         `phase` again from where it began — every page of the phase, catching edits and
@@ -183,8 +189,14 @@ class GameDriver:
             inbox_cursor=inbox.cursor,
         )
         self.reader.noted(recorded)
-        fresh = {i for i, r in recorded.posts.items() if r is not Recorded.UNCHANGED}
-        return fresh | {i for i, r in recorded.pms.items() if r is not Recorded.UNCHANGED}
+        fresh = {
+            item_ref(Channel.THREAD, i)
+            for i, r in recorded.posts.items()
+            if r is not Recorded.UNCHANGED
+        }
+        return fresh | {
+            item_ref(Channel.PM, i) for i, r in recorded.pms.items() if r is not Recorded.UNCHANGED
+        }
 
     def slots(self) -> Slots:
         """Who holds each seat over time (the game file's substitutions, then `game replace`)."""
@@ -227,9 +239,14 @@ class GameDriver:
         return seat
 
     def _start_approved(self) -> bool:
-        """Whether the host let the game's opening go (its opening post is past the draft)."""
-        opening = self.store.find_by_marker(self.marker("opening"))
-        return opening is None or opening.status is not OutboxStatus.DRAFT
+        """Whether the host let the game's start go: none of its opening post and role PMs is
+        still a draft. Until then nothing of the game is published (receipts, ratings…)."""
+        start = {self.marker("opening"), *(self.marker("role", k) for k in self.config.players)}
+        return not any(
+            i.status is OutboxStatus.DRAFT and i.marker in start
+            for i in self.store.outbox(self.game_id)
+            if i.phase_id is None
+        )
 
     def aliases(self) -> dict[str, list[str]]:
         return holder_aliases(self.slots(), self.config.aliases)
@@ -256,7 +273,13 @@ class GameDriver:
 
         def host() -> HostInputs:
             fixes = {
-                (w.warning.source.post_id, w.warning.source.line): (w.warning, w.fix)
+                (
+                    item_ref(w.warning.source.channel, w.warning.source.post_id),
+                    w.warning.source.line,
+                ): (
+                    w.warning,
+                    w.fix,
+                )
                 for w in self.store.parse_warnings(self.game_id, ph.phase)
                 if w.resolved_by_host and w.warning.source and w.warning.source.post_id
             }

@@ -23,6 +23,12 @@ from forums.records import PostBody
 from scraper.matcher import ParseResult
 
 
+def item_ref(channel: Channel, item_id: str) -> str:
+    """A post or PM within a phase: boards number posts and PMs separately, so the id alone
+    could name one of each ("thread:12", "pm:12")."""
+    return f"{channel.value}:{item_id}"
+
+
 @dataclass(frozen=True)
 class Incoming:
     """A thread post or a PM to the GM, as the phase takes them in arrival order."""
@@ -45,6 +51,10 @@ class Incoming:
     unless the ruleset reads whole posts: `GameSession.reads_posts`)."""
 
     @property
+    def ref(self) -> str:
+        return item_ref(self.channel, self.id)
+
+    @property
     def order(self) -> tuple[datetime, str]:
         """Where the item falls in the phase: arrival time, then board id."""
         return (self.at, self.id)
@@ -63,7 +73,7 @@ class Replay:
 
     session: GameSession
     answers: dict[str, tuple[list[Event], list[ParseWarning]]] = field(default_factory=dict)
-    """Item id → what taking that item produced (acks, ratings, warnings)."""
+    """`Incoming.ref` → what taking that item produced (acks, ratings, warnings)."""
     since: datetime | None = None
     fixes: Mapping[tuple[str, int | None], tuple[ParseWarning, str]] = field(default_factory=dict)
     rewrite: Rewrite | None = None
@@ -87,7 +97,7 @@ class Replay:
                     Source(item.channel, item.id, item.url),
                 )
                 session.log.warnings.append(late)
-                self.answers[item.id] = ([], [late])
+                self.answers[item.ref] = ([], [late])
             return
         taken_before = len(session.inputs.log)
         parsed = item.parsed
@@ -98,14 +108,14 @@ class Replay:
             if item.key is not None:
                 self.parsed_now[item.key] = (item.at, parsed)
         if item.refused is not None:
-            self.answers[item.id] = ([], _refuse(session, item, parsed))
+            self.answers[item.ref] = ([], _refuse(session, item, parsed))
             return
         text = item.body.text() if session.reads_posts else ""
         events, warnings = session.submit_parsed(
             item.author, item.channel, parsed, text, rewrite=self.rewrite
         )
-        for (post_id, line), (warning, choice) in self.fixes.items():
-            if post_id == item.id and (order := fix_order(warning, choice, item.at)) is not None:
+        for (ref, line), (warning, choice) in self.fixes.items():
+            if ref == item.ref and (order := fix_order(warning, choice, item.at)) is not None:
                 e, w = session.submit(
                     order.with_(source=Source(item.channel, item.id, item.url, line))
                 )
@@ -115,7 +125,7 @@ class Replay:
             edited = _edited_warning(item)
             session.log.warnings.append(edited)
             warnings = [*warnings, edited]
-        self.answers[item.id] = (events, warnings)
+        self.answers[item.ref] = (events, warnings)
 
 
 def fix_order(warning: ParseWarning, fix: str, at: datetime) -> Order | None:

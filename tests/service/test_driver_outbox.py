@@ -14,7 +14,9 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from engine.config import parse_config
+from engine.core.orders import Channel
 from engine.service.driver import GameDriver
+from engine.service.replay import item_ref
 from engine.store import open_store
 from forums.local import ManualClock
 from tests.service.helpers import game_toml, local_board
@@ -70,7 +72,9 @@ def test_pm_commands_are_read_acknowledged_and_resolved(game: Game) -> None:
     ph = game.store.current_phase(game.driver.game_id)
     assert ph is not None
     answers = game.driver.replay(ph, game.clock()).answers
-    assert [e.type for e in answers[rating][0] if e.is_public] == ["vote_rating"]
+    assert [e.type for e in answers[item_ref(Channel.THREAD, rating)][0] if e.is_public] == [
+        "vote_rating"
+    ]
     inbox = asyncio.run(game.board.as_user("Вася", "pw").inbox())
     receipts = [pm.body.full_text() for pm in inbox.items if "Коля" in pm.body.full_text()]
     assert receipts  # the receipt names the target
