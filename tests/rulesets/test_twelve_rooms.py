@@ -136,3 +136,27 @@ def test_other_map_shapes_take_a_layout() -> None:
     assert [state.data["rooms"][str(n)]["type"] for n in range(1, 7)] == layout
     assert all(1 <= p.fields["room"] <= 6 for p in state.players)
     assert PASS_THROUGH in layout
+
+
+def test_the_hosts_map_as_text_and_as_svg() -> None:
+    from xml.etree import ElementTree
+
+    from rulesets.twelve_rooms.mapview import svg_map, text_map
+
+    layout = ["safe", "isolated", "sticky", "inverted", "detector", "cocoa",
+              "cameras", "pistol", "megaphone", "laughter", "silence", "pass_through"]  # fmt: skip
+    seats = [
+        Seat("Вася", "manager", state={"room": 1}),
+        Seat("<Эй & ты>", "observer", state={"room": 7}),
+        Seat("Маша", "citizen", state={"room": 7, "alive": False}),
+    ]
+    state, _ = RULESET.setup(seats, {"layout": layout, "room_state": {8: {"entries": 3}}}, 1)
+    text = text_map(state, "ru")
+    assert "1. Безопасная комната" in text and "*Вася — Распорядитель" in text
+    assert "<Эй & ты> — Наблюдатель" in text and "Маша" not in text  # the dead are not shown
+    assert "входов: 3" in text and "7. Комната с камерами" in text
+    assert "Pistol room" in text_map(state, "en")
+    svg = svg_map(state, "en")
+    root = ElementTree.fromstring(svg)  # well-formed: player names are escaped
+    texts = [t.text or "" for t in root.iter("{http://www.w3.org/2000/svg}text")]
+    assert "<Эй & ты> — Observer" in texts and any(t.startswith("12. Passage") for t in texts)

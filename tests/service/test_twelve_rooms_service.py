@@ -99,7 +99,7 @@ def test_one_turn_on_the_local_board(game: tuple[Path, str, LocalBoard, str]) ->
         ("Маша", at(16, 30), "вниз\nголос за Колю\nПо бумагам Васю и Колю"),
         ("Коля", at(16, 40), "голос: не судить\nостаюсь"),
         ("Гена", at(16, 50), "обмен Васю и Хрюшу\nне судить"),
-        ("Орёл", at(17), "не судить"),
+        ("Орёл", at(17), "не судить\nанонимка: Вася — мафия, [b]точно[/b] говорю"),
         ("Серёга", at(17, 5), "не судить"),
         ("Вася", at(17, 30), "голос: Коля"),
         ("Катя", at(18), "Допрос Пети\nне судить"),
@@ -114,6 +114,8 @@ def test_one_turn_on_the_local_board(game: tuple[Path, str, LocalBoard, str]) ->
     stored = open_store(db).parsed_orders(1, "turn 1")
     times = {(o.order.player, o.order.action): o.order.at for o in stored}
     assert times[("Маша", "move")] == at(16, 30) and times[("Вася", "vote")] == at(17, 30)
+    anon = [p for p in thread_text(board, thread) if "Анонимное сообщение" in p]
+    assert len(anon) == 1 and "Вася — мафия, точно говорю" in anon[0] and "Орёл" not in anon[0]
     gena = dict(inbox(board, "Гена"))["Ведущий: принято"]
     assert "Не принято: «Обмен» — такого игрока нет." in gena
 
