@@ -14,7 +14,7 @@ import jinja2
 
 from engine.core.events import Audience, Event, private_events
 from engine.core.ruleset import Ruleset
-from engine.wording import Wording, a_an, capfirst
+from engine.wording import Wording, a_an, capfirst, phase_words
 
 __all__ = [
     "LeakError",
@@ -196,6 +196,7 @@ class Renderer:
             agree=self.agree,
             capfirst=capfirst,
             a_an=a_an,
+            phase_name=self.phase_name,
             text=bbcode_safe,
             plural_ru=plural_ru,
             plural_en=plural_en,
@@ -241,11 +242,19 @@ class Renderer:
         """A nickname in bold, in a case: «Голос за [b]Колю[/b] принят»."""
         return f"[b]{self.plain(name, case)}[/b]"
 
-    def subject(self, name: object, case: str = "nom") -> str:
+    def subject(self, name: object, case: str = "nom", bold: bool = True) -> str:
         """The name a verb agrees with: «[b]Маша[/b]», or «игрок [b]Nekr0[/b]» (gender unknown)."""
+        shown = nick if bold else plain_nick
         if self.wording.needs_player_word(name):
-            return f"{self.wording.player_word(case)} {nick(name)}"
-        return self.nick(name, case)
+            return f"{self.wording.player_word(case)} {shown(name)}"
+        return self.nick(name, case) if bold else self.plain(name, case)
+
+    def phase_name(self, phase: object, case: str = "nom") -> str:
+        """A phase id as words in a case: «ночи 2» (`до конца {{ p|phase_name("gen") }}`)."""
+        try:
+            return phase_words(phase, case, self.lang)
+        except ValueError as exc:
+            raise RenderError(str(exc)) from exc
 
     def agree(self, text: object, name: object) -> str:
         """`{masculine|feminine}` (or `{m|f|unknown}`) in `text` chosen for `name`'s gender."""

@@ -6,6 +6,8 @@ The renderer gives templates these as filters (see `Renderer`):
     {{ name|plain("gen") }}           the same without bold
     {{ name|subject }}                the name a verb agrees with: «[b]Маша[/b]», or
                                       «игрок [b]Nekr0[/b]» when the gender is unknown
+                                      (`subject("ins")`, `subject(bold=false)`)
+    {{ phase|phase_name("gen") }}     a phase id in words: «до конца ночи 2»
     {{ "{убит|убита}"|agree(name) }}  the form for the player's gender ({m|f} or {m|f|unknown})
     {{ text|capfirst }}               a capital first letter («Игрок [b]Nekr0[/b] …»)
     {{ role|a_an }}                   English: "an Honest Citizen", "a Doctor"
@@ -227,3 +229,34 @@ class Wording:
         if case not in CASES:
             raise ValueError(f"unknown case {case!r} (known: {', '.join(CASES)})")
         return _PLAYER[case]
+
+
+_PHASES_RU = {
+    "day": {"nom": "день", "gen": "дня", "dat": "дню", "acc": "день", "ins": "днём", "loc": "дне"},
+    "night": {
+        "nom": "ночь",
+        "gen": "ночи",
+        "dat": "ночи",
+        "acc": "ночь",
+        "ins": "ночью",
+        "loc": "ночи",
+    },
+    "turn": {
+        "nom": "ход",
+        "gen": "хода",
+        "dat": "ходу",
+        "acc": "ход",
+        "ins": "ходом",
+        "loc": "ходе",
+    },
+}
+
+
+def phase_words(phase: object, case: str = "nom", lang: str = "ru") -> str:
+    """A phase id ("night 2") as words: «ночь 2», «до конца ночи 2»; English "night 2"."""
+    kind, _, number = str(phase).partition(" ")
+    if case not in CASES:
+        raise ValueError(f"unknown case {case!r} (known: {', '.join(CASES)})")
+    if lang != "ru" or kind not in _PHASES_RU:
+        return str(phase)
+    return f"{_PHASES_RU[kind][case]} {number}".strip()

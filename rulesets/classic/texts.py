@@ -68,13 +68,51 @@ FACTIONS: Mapping[str, Mapping[str, str]] = {
         "draw": "победа залу",
     },
     "en": {
-        "town": "honest citizens",
-        "mafia": "mafia",
-        "mafia_b": "second mafia clan",
-        "loner": "loner",
-        "draw": "the hall wins",
+        "town": "the honest citizens",
+        "mafia": "the mafia",
+        "mafia_b": "the second mafia clan",
+        "loner": "a loner",
+        "draw": "nobody",
     },
 }
+
+SIDES: Mapping[str, Mapping[str, str]] = {
+    "ru": {
+        "town": "на стороне честных жителей",
+        "mafia": "на стороне мафии",
+        "mafia_b": "на стороне второго клана мафии",
+        "loner": "одиночка",
+    },
+    "en": {
+        "town": "on the honest citizens' side",
+        "mafia": "on the mafia's side",
+        "mafia_b": "on the second mafia clan's side",
+        "loner": "playing alone",
+    },
+}
+"""A faction after a role, as English puts it ("an Honest Citizen, on the honest citizens' side")."""
+
+FACTIONS_DAT: Mapping[str, Mapping[str, str]] = {
+    "ru": {"mafia": "мафии", "mafia_b": "второму клану мафии", "town": "честным жителям"},
+    "en": {},
+}
+"""Russian: the clan one joins, in the dative («Вы присоединяетесь к мафии»)."""
+
+ORDERS: Mapping[str, Mapping[str, str]] = {
+    "ru": {},
+    "en": {
+        "distract": "to distract",
+        "protect": "to protect",
+        "heal": "to heal",
+        "shot": "to shoot",
+        "team_shot": "for the team shot at",
+        "vigilante": "for vigilante justice on",
+        "check": "to check",
+        "poison": "to poison",
+        "peek": "to watch",
+    },
+}
+"""English: an order as the words before its target ("your order to check Оля")."""
 
 WINNERS: Mapping[str, Mapping[str, str]] = {
     "ru": {
@@ -89,7 +127,7 @@ WINNERS: Mapping[str, Mapping[str, str]] = {
         "mafia": "The mafia wins!",
         "mafia_b": "The second mafia clan wins!",
         "loner": "The loner wins!",
-        "draw": "The hall wins: nobody is left in play.",
+        "draw": "A draw: nobody is left in play.",
     },
 }
 """The game-over headline for each `game_over.winner` value."""
@@ -114,7 +152,7 @@ ACTIONS: Mapping[str, Mapping[str, str]] = {
         "team_shot": "Team shot",
         "vigilante": "Vigilante",
         "check": "Check",
-        "poison": "Poison",
+        "poison": "Poisoning",
         "peek": "Peek",
     },
 }
@@ -178,7 +216,7 @@ REJECT_REASONS: Mapping[str, Mapping[str, str]] = {
         "action_not_available": "Вашей роли это действие недоступно.",
         "sender_not_in_play": "Вы выбыли из игры и больше не можете голосовать, отдавать приказы и запрашивать рейтинг или список мишеней.",
         "not_clan_member": "Список мишеней доступен только членам клана.",
-        "late": "Приказ пришёл после дедлайна и не учтён.",
+        "late": "Команда пришла после дедлайна и не учтена.",
         "rating_rate_limited": "Рейтинг публиковался совсем недавно. Попробуйте чуть позже.",
         "unknown_command": "Команда не распознана.",
         "bad_parameter": "Команду не удалось разобрать: проверьте, как она написана.",
@@ -197,7 +235,7 @@ REJECT_REASONS: Mapping[str, Mapping[str, str]] = {
         "action_not_available": "Your role does not have that action.",
         "sender_not_in_play": "You are out of the game and can no longer vote, give orders or ask for a rating or target list.",
         "not_clan_member": "Only clan members can ask for the target list.",
-        "late": "Your command arrived after the deadline and was not counted.",
+        "late": "It arrived after the deadline and was not counted.",
         "rating_rate_limited": "A rating was posted a moment ago. Please try again a little later.",
         "unknown_command": "The command was not recognised.",
         "bad_parameter": "The command could not be read: please check how it is written.",
@@ -250,6 +288,9 @@ TEXTS: Mapping[str, Mapping[str, Mapping[str, str]]] = {
         "imprisonment_reasons": IMPRISONMENT_REASONS[lang],
         "reject_reasons": REJECT_REASONS[lang],
         "role_hints": ROLE_HINTS[lang],
+        "sides": SIDES[lang],
+        "orders": ORDERS[lang],
+        "factions_dat": FACTIONS_DAT[lang],
     }
     for lang in LANGS
 }

@@ -217,11 +217,11 @@ ACTIONS: Mapping[str, Mapping[str, str]] = {
 
 STATUSES: Mapping[str, Mapping[str, str]] = {
     "ru": {
-        "healthy": "здоров",
-        "lightly_wounded": "легко ранен",
-        "hospital": "тяжело ранен, в больнице",
+        "healthy": "{здоров|здорова}",
+        "lightly_wounded": "{легко ранен|легко ранена}",
+        "hospital": "{тяжело ранен|тяжело ранена}, в больнице",
         "coma": "в коме",
-        "dead": "мёртв",
+        "dead": "{мёртв|мертва}",
     },
     "en": {
         "healthy": "healthy",
@@ -234,10 +234,10 @@ STATUSES: Mapping[str, Mapping[str, str]] = {
 
 CAUSES: Mapping[str, Mapping[str, str]] = {
     "ru": {
-        "night": "Этой ночью погиб(ла)",
-        "lynch": "По итогам голосования казнён(а)",
-        "day": "Днём погиб(ла)",
-        "mortal_wound": "От смертельной раны скончался",
+        "night": "Этой ночью {погиб|погибла}",
+        "lynch": "По итогам голосования {казнён|казнена}",
+        "day": "Днём {погиб|погибла}",
+        "mortal_wound": "От смертельной раны {скончался|скончалась}",
     },
     "en": {
         "night": "Killed tonight:",

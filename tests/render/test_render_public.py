@@ -59,7 +59,7 @@ def test_imprisonment_shows_role_faction_and_reason(renderer: Renderer, reason: 
         "imprisonment", player="Коля", role="lawyer", faction="mafia", reason=reason, votes=votes
     )
     text = results(renderer, jail)
-    assert "[b]Коля[/b]" in text
+    assert "[b]Коля[/b]" in text or "[b]Колю[/b]" in text  # «жребий отправляет … Колю»
     assert renderer.role_name("lawyer") in text
     assert renderer.faction_name("mafia") in text
     marker = {

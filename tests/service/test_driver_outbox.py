@@ -76,7 +76,7 @@ def test_pm_commands_are_read_acknowledged_and_resolved(game: Game) -> None:
         "vote_rating"
     ]
     inbox = asyncio.run(game.board.as_user("Вася", "pw").inbox())
-    receipts = [pm.body.full_text() for pm in inbox.items if "Коля" in pm.body.full_text()]
+    receipts = [pm.body.full_text() for pm in inbox.items if "Колю" in pm.body.full_text()]
     assert receipts  # the receipt names the target
     assert len(game.posts_by_gm()) == 2  # and the rating went to the thread
     game.step(START + timedelta(days=1, minutes=1))
