@@ -36,8 +36,10 @@ from forums.mybb.dates import read_clock
 from forums.mybb.forms import PageKind
 from forums.mybb.pms import SENT, PMFolder, PMListItem, parse_pm_folder, parse_pm_view
 from forums.mybb.selectors import DEFAULT, MybbSelectors
-from forums.mybb.thread import ThreadView, parse_thread_page
+from forums.mybb.thread import parse_thread_page
+from forums.phpbb.board import CAPTCHA_HELP, _Secret
 from forums.phpbb.client import PhpbbClient, Sleep
+from forums.phpbb.topic import TopicPage
 from forums.records import Cursor, Post, PrivateMessage, User
 
 log = logging.getLogger("forums.mybb")
@@ -46,30 +48,6 @@ Clock = Callable[[], datetime]
 
 LOGIN_KINDS = frozenset({PageKind.LOGIN_FORM, PageKind.NOT_LOGGED_IN, PageKind.SESSION_EXPIRED})
 INBOX = "0"
-
-CAPTCHA_HELP = (
-    "The board at {url} wants a CAPTCHA before {user!r} may log in (usually after several "
-    "failed logins). Log in once by hand in a browser as {user!r}, solving the CAPTCHA, or "
-    "ask the board's administrator to clear the failed logins of the GM account; then run "
-    "`forumgm board check` again."
-)
-
-
-class _Secret:
-    """A password that never shows itself in a repr, a log line or a traceback's locals."""
-
-    __slots__ = ("_value",)
-
-    def __init__(self, value: str) -> None:
-        self._value = value
-
-    def reveal(self) -> str:
-        return self._value
-
-    def __repr__(self) -> str:
-        return "<secret>"
-
-    __str__ = __repr__
 
 
 class MybbBoard:
@@ -266,7 +244,7 @@ class MybbBoard:
             return found
         raise NotFound(f"not a MyBB thread: {thread!r}")
 
-    async def thread_page(self, thread: str, number: int = 1) -> ThreadView:
+    async def thread_page(self, thread: str, number: int = 1) -> TopicPage:
         """One page of a thread in linear mode, parsed; a page without posts is a layout change."""
         params: dict[str, str | int] = {"tid": thread, "mode": "linear"}
         if number > 1:
@@ -286,7 +264,7 @@ class MybbBoard:
         self._note(view)
         return view
 
-    def _note(self, view: ThreadView) -> None:
+    def _note(self, view: TopicPage) -> None:
         if view.page < view.pages:
             self._per_page = view.per_page
         for post in view.posts:
@@ -294,7 +272,7 @@ class MybbBoard:
                 self._times[post.id] = post.posted_at
             self.highest_post = max(self.highest_post, int(post.id))
 
-    async def topic_page(self, topic: str, start: int = 0) -> ThreadView:
+    async def topic_page(self, topic: str, start: int = 0) -> TopicPage:
         """The page holding the post at offset `start` (as `board check` asks for pages)."""
         size = self._per_page or 10
         return await self.thread_page(self.topic_id(topic), start // size + 1)
@@ -316,9 +294,9 @@ class MybbBoard:
         if incremental and isinstance(state.get("per_page"), int) and self._per_page is None:
             self._per_page = state["per_page"]
         last_id: int = state["last_id"] if incremental else 0
-        views: dict[int, ThreadView] = {}
+        views: dict[int, TopicPage] = {}
 
-        async def fetch(number: int) -> ThreadView:
+        async def fetch(number: int) -> TopicPage:
             if number in views:  # never read one page twice in one sync
                 return views[number]
             view = await self.thread_page(tid, number)

@@ -20,6 +20,7 @@ from forums.mybb.dates import node_time
 from forums.mybb.html import mybb_postbody
 from forums.mybb.selectors import DEFAULT, MybbSelectors
 from forums.mybb.thread import author_of
+from forums.phpbb.pms import PMListItem
 from forums.records import PrivateMessage, User
 
 __all__ = ["FOLDERS", "PMFolder", "PMListItem", "parse_pm_folder", "parse_pm_view"]
@@ -29,18 +30,6 @@ SENT = "2"
 _EMPTY = re.compile(
     r"(no messages|there are no (?:private )?messages|нет (?:личных )?сообщений)", re.IGNORECASE
 )
-
-
-@dataclass(frozen=True)
-class PMListItem:
-    id: str
-    subject: str
-    sender: str
-    sender_id: str | None
-    recipients: tuple[str, ...]
-    sent_at: datetime
-    url: str
-    unread: bool
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,7 @@
-"""A MyBB thread page (`showthread.php`, linear mode) → `ThreadView` with its `Post`s. Pure.
+"""A MyBB thread page (`showthread.php`, linear mode) → `TopicPage` with its `Post`s. Pure.
+
+`TopicPage` is the phpBB adapter's record of a page (the same fields: page, pages, per page,
+the posts); `total_posts` is known on the last page only (MyBB prints no count).
 
 - A soft-deleted post is served to members as a stub (`div.deleted_post_hidden`: the
   author's name and "This post has been deleted.", no date, no text): it becomes a Post
@@ -26,29 +29,15 @@ from forums.mybb import forms
 from forums.mybb.dates import node_time, parse_mybb_time
 from forums.mybb.html import mybb_postbody
 from forums.mybb.selectors import DEFAULT, MybbSelectors
+from forums.phpbb.topic import TopicPage
 from forums.records import EditInfo, Post, PostBody, User
 
-__all__ = ["DEFAULT_PER_PAGE", "ThreadView", "parse_edit_notice", "parse_thread_page"]
+__all__ = ["DEFAULT_PER_PAGE", "TopicPage", "parse_edit_notice", "parse_thread_page"]
 
 DEFAULT_PER_PAGE = 10
 """MyBB's default `postsperpage`, used only when no full page shows the real size."""
 
 _NUMBER = re.compile(r"#(\d+)")
-
-
-@dataclass(frozen=True)
-class ThreadView:
-    url: str
-    thread_id: str
-    title: str
-    posts: list[Post]
-    page: int
-    pages: int
-    per_page: int
-    start: int
-    total_posts: int | None
-    """Known on the last page only (MyBB prints no count on thread pages)."""
-    logged_in_as: str | None
 
 
 @dataclass(frozen=True)
@@ -80,7 +69,7 @@ def parse_thread_page(
     per_page: int | None = None,
     known_times: Mapping[str, datetime] | None = None,
     selectors: MybbSelectors = DEFAULT,
-) -> ThreadView:
+) -> TopicPage:
     """Parse one `showthread.php` page. `per_page` is the board's page size if known (it
     can be read only off a page that is not the last)."""
     sel = selectors
@@ -112,7 +101,7 @@ def parse_thread_page(
     ]
     posts = _place_stubs(parsed, known_times or {}, url)
     me = forms.logged_in_user(tree, sel)
-    return ThreadView(
+    return TopicPage(
         url=url,
         thread_id=thread_id,
         title=title,

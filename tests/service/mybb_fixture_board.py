@@ -37,9 +37,6 @@ BASE: str = helpers.BASE
 USER: str = helpers.USER
 PASSWORD: str = helpers.PASSWORD
 
-INBOX_VIEWS = {"23": "N1a", "27": "N1c", "29": "N1e", "31": "N1d", "33": "N1f"}
-NO_VIEW = {"25", "39", "41"}
-SENT_NO_VIEW = {str(n) for n in range(2, 23, 2)} | {"38"}
 NEW_POST = "64"
 """The id the board gave the GM's live post (after_post_showthread.html)."""
 
@@ -52,19 +49,7 @@ def saved_board(lang: str = "ru") -> Any:
     """The board as the GM sees it: login, the thread, inbox, Sent Items, reply.
 
     MyBB's pages are the same whatever the game's language (the board's UI is English)."""
-    fake = helpers.FakeMybb().with_login().with_thread()
-    page, html = helpers.page, helpers.html
-    fake.on(
-        "GET", "/private.php?fid=0", html(helpers.without_pm_rows(page("private_inbox"), NO_VIEW))
-    )
-    for pmid, label in INBOX_VIEWS.items():
-        fake.on("GET", f"/private.php?action=read&pmid={pmid}", f"private_read_{label}")
-    fake.on(
-        "GET",
-        "/private.php?fid=2",
-        html(helpers.without_pm_rows(page("private_sent"), SENT_NO_VIEW)),
-    )
-    fake.on("GET", "/private.php?action=read&pmid=36", "private_read_sent_N1g")
+    fake = helpers.with_sent(helpers.with_inbox(helpers.FakeMybb().with_login().with_thread()))
     fake.on("GET", "/newreply.php?tid=1", "newreply_form")
     # The reply POST answers as the saved submission did: MyBB's friendly redirect page.
     fake.on("POST", "/newreply.php?tid=1&processed=1", "newreply_submit_response")
@@ -74,13 +59,5 @@ def saved_board(lang: str = "ru") -> Any:
 
 def make_board(fake: Any, time: Any | None = None) -> MybbBoard:
     """The adapter on the fake board; its clock is the capture's, so relative times read right."""
-    time = time or helpers.FakeTime()
-    return MybbBoard(
-        BASE,
-        USER,
-        PASSWORD,
-        client=fake.client(),
-        clock=time,
-        sleep=time.sleep,
-        allow_insecure_http=True,  # the saved board is served at http://127.0.0.1
-    )
+    board: MybbBoard = helpers.mybb_board(fake, time)
+    return board

@@ -23,6 +23,8 @@ from urllib.parse import parse_qsl, urlsplit
 import httpx
 import respx
 
+from forums.mybb import MybbBoard
+
 ROOT = Path(__file__).resolve().parents[3]
 FIXTURES = ROOT / "fixtures" / "mybb" / "1.8.37"
 HOST = "http://127.0.0.1:8082"
@@ -189,6 +191,42 @@ class FakeMybb:
         return self
 
 
+def mybb_board(
+    fake: FakeMybb,
+    time: FakeTime | None = None,
+    *,
+    url: str = BASE,
+    user: str = USER,
+    password: str = PASSWORD,
+    **options: Any,
+) -> MybbBoard:
+    """The adapter on the fake board, on the fake clock (so relative times read right)."""
+    time = time or FakeTime()
+    return MybbBoard(
+        url,
+        user,
+        password,
+        client=fake.client(),
+        clock=time,
+        sleep=time.sleep,
+        allow_insecure_http=True,  # the saved board is served at http://127.0.0.1
+        **options,
+    )
+
+
+def board_maker(fake: FakeMybb, made: list[str] | None = None) -> Callable[..., MybbBoard]:
+    """What the CLI's `make_board` hook gets: the engine it asks for is noted in `made`."""
+    time = FakeTime()
+
+    def make(engine: str, url: str, user: str, password: str) -> MybbBoard:
+        if made is not None:
+            made.append(engine)
+        assert engine == "mybb", engine
+        return mybb_board(fake, time, url=url, user=user, password=password)
+
+    return make
+
+
 def without_pm_rows(body: str, ids: set[str]) -> str:
     """A folder page with the rows of the PMs `ids` taken out (derived: for PMs whose
     view pages were not captured)."""
@@ -220,3 +258,33 @@ def with_pm_row_copied(
         row = re.sub(r'(uid=\d+">)[^<]*(</a></td>)', rf"\g<1>{user}\g<2>", row, count=1)
     first = body.index("<!-- start: private_messagebit -->")
     return body[:first] + row + body[first:]
+
+
+INBOX_VIEWS = {"23": "N1a", "27": "N1c", "29": "N1e", "31": "N1d", "33": "N1f"}
+"""The GM's inbox PMs whose view pages were captured (pmid → label in pms_truth.json)."""
+NO_VIEW = {"25", "39", "41"}
+SENT_NO_VIEW = {str(n) for n in range(2, 23, 2)} | {"38"}
+"""The GM's Sent Items copies whose view pages were not captured (only 36's was)."""
+
+
+def with_inbox(fake: FakeMybb) -> FakeMybb:
+    """The inbox (derived: without the rows of PMs whose views were not captured) and views."""
+    fake.on("GET", "/private.php?fid=0", html(without_pm_rows(page("private_inbox"), NO_VIEW)))
+    for pmid, label in INBOX_VIEWS.items():
+        fake.on("GET", f"/private.php?action=read&pmid={pmid}", f"private_read_{label}")
+    return fake
+
+
+def sent_page(*, new: str | None = None) -> httpx.Response:
+    """Sent Items with only PM 36's row (derived), and a copy of it as `new` on top (the GM's
+    copy of a PM sent after the capture)."""
+    body = without_pm_rows(page("private_sent"), SENT_NO_VIEW)
+    if new is not None:
+        body = with_pm_row_copied(body, "36", new, "Спасибо за игру")
+    return html(body)
+
+
+def with_sent(fake: FakeMybb) -> FakeMybb:
+    fake.on("GET", "/private.php?fid=2", sent_page())
+    fake.on("GET", "/private.php?action=read&pmid=36", "private_read_sent_N1g")
+    return fake

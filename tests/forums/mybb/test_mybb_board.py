@@ -17,12 +17,14 @@ from helpers_mybb import (
     FakeMybb,
     FakeTime,
     html,
+    mybb_board,
     page,
     redirect,
     saved,
+    sent_page,
     thread_url,
-    with_pm_row_copied,
-    without_pm_rows,
+    with_inbox,
+    with_sent,
 )
 
 from forums import (
@@ -43,25 +45,9 @@ from forums.mybb import MybbBoard
 
 T = TypeVar("T")
 
-INBOX_VIEWS = {"23": "N1a", "27": "N1c", "29": "N1e", "31": "N1d", "33": "N1f"}
-"""The inbox PMs whose view pages were captured; the folder is served without the others."""
-NO_VIEW = {"25", "39", "41"}
-SENT_NO_VIEW = {str(n) for n in range(2, 23, 2)} | {"38"}
-"""Sent Items copies whose view pages were not captured (only 36's was)."""
-
 
 def make(fake: FakeMybb, time: FakeTime | None = None, **options: Any) -> MybbBoard:
-    time = time or FakeTime()
-    return MybbBoard(
-        BASE,
-        USER,
-        PASSWORD,
-        client=fake.client(),
-        clock=time,
-        sleep=time.sleep,
-        allow_insecure_http=True,  # the saved board is served at http://127.0.0.1
-        **options,
-    )
+    return mybb_board(fake, time, **options)
 
 
 def run(board: MybbBoard, action: Callable[[MybbBoard], Awaitable[T]]) -> T:
@@ -72,24 +58,6 @@ def run(board: MybbBoard, action: Callable[[MybbBoard], Awaitable[T]]) -> T:
             await board.close()
 
     return asyncio.run(go())
-
-
-def inbox_page() -> httpx.Response:
-    return html(without_pm_rows(page("private_inbox"), NO_VIEW))
-
-
-def with_inbox(fake: FakeMybb) -> FakeMybb:
-    fake.on("GET", "/private.php?fid=0", inbox_page())
-    for pmid, label in INBOX_VIEWS.items():
-        fake.on("GET", f"/private.php?action=read&pmid={pmid}", f"private_read_{label}")
-    return fake
-
-
-def sent_page(*, new: str | None = None) -> httpx.Response:
-    body = without_pm_rows(page("private_sent"), SENT_NO_VIEW)
-    if new is not None:
-        body = with_pm_row_copied(body, "36", new, "Спасибо за игру")
-    return html(body)
 
 
 # -- login ---------------------------------------------------------------------------------
@@ -417,9 +385,7 @@ def test_inbox_reads_new_messages_oldest_first() -> None:
 
 
 def test_sent_reads_sent_items() -> None:
-    fake = FakeMybb().with_login()
-    fake.on("GET", "/private.php?fid=2", sent_page())
-    fake.on("GET", "/private.php?action=read&pmid=36", "private_read_sent_N1g")
+    fake = with_sent(FakeMybb().with_login())
     result = run(make(fake), lambda b: b.sent(Cursor({"last_id": 33})))
     assert [m.id for m in result.items] == ["36"]
     assert result.items[0].sender == USER and result.items[0].recipients == ("Alu",)

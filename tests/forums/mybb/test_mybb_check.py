@@ -14,18 +14,16 @@ from helpers_mybb import (
     PASSWORD,
     USER,
     FakeMybb,
-    FakeTime,
+    board_maker,
     html,
-    page,
     redirect,
-    without_pm_rows,
+    with_inbox,
 )
 from typer.testing import CliRunner
 
 from engine.app import board_cmd
 from engine.app.cli import app
 from forums import BoardError, User
-from forums.mybb import MybbBoard
 
 FIXTURES = Path(__file__).resolve().parents[3] / "fixtures"
 runner = CliRunner()
@@ -37,30 +35,9 @@ def fake(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeMybb]:
     fake = FakeMybb().with_login().with_thread()
     # What the board shows a visitor without cookies: its guest index.
     fake.on("GET", "/", "index_guest")
-    # The inbox without the PMs whose view pages were not captured (derived).
-    fake.on(
-        "GET",
-        "/private.php?fid=0",
-        html(without_pm_rows(page("private_inbox"), {"25", "39", "41"})),
-    )
-    for pmid, label in {"23": "N1a", "27": "N1c", "29": "N1e", "31": "N1d", "33": "N1f"}.items():
-        fake.on("GET", f"/private.php?action=read&pmid={pmid}", f"private_read_{label}")
-    time = FakeTime()
+    with_inbox(fake)
     made: list[str] = []
-
-    def make(engine: str, url: str, user: str, password: str) -> MybbBoard:
-        made.append(engine)
-        return MybbBoard(
-            url,
-            user,
-            password,
-            client=fake.client(),
-            clock=time,
-            sleep=time.sleep,
-            allow_insecure_http=True,
-        )
-
-    monkeypatch.setattr(board_cmd, "make_board", make)
+    monkeypatch.setattr(board_cmd, "make_board", board_maker(fake, made))
     monkeypatch.setattr(board_cmd, "detect_client", fake.client)
     monkeypatch.setenv("FORUMGM_GM_PASSWORD", PASSWORD)
     fake.made = made  # type: ignore[attr-defined]

@@ -8,12 +8,11 @@ from datetime import datetime
 from pathlib import Path
 
 import pytest
-from helpers_mybb import BASE, PASSWORD, USER, FakeMybb, FakeTime, truth
+from helpers_mybb import BASE, PASSWORD, USER, FakeMybb, board_maker, truth
 from typer.testing import CliRunner
 
 from engine.app import tally_cmd
 from engine.app.cli import app
-from forums.mybb import MybbBoard
 
 runner = CliRunner()
 TRUTH = truth("thread_truth.json")
@@ -34,21 +33,7 @@ ARGS = [
 @pytest.fixture
 def fake(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeMybb]:
     fake = FakeMybb().with_login().with_thread()
-    time = FakeTime()
-
-    def make(engine: str, url: str, user: str, password: str) -> MybbBoard:
-        assert engine == "mybb"
-        return MybbBoard(
-            url,
-            user,
-            password,
-            client=fake.client(),
-            clock=time,
-            sleep=time.sleep,
-            allow_insecure_http=True,
-        )
-
-    monkeypatch.setattr(tally_cmd, "make_board", make)
+    monkeypatch.setattr(tally_cmd, "make_board", board_maker(fake))
     monkeypatch.setenv("FORUMGM_GM_PASSWORD", PASSWORD)
     yield fake
 

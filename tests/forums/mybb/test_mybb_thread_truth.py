@@ -13,7 +13,7 @@ from helpers_mybb import HOST, MSK, SavedPage
 from forums.bbcode import parse_bbcode
 from forums.errors import LayoutChanged
 from forums.mybb.dates import read_clock
-from forums.mybb.thread import ThreadView, parse_thread_page
+from forums.mybb.thread import TopicPage, parse_thread_page
 from forums.records import Post, PostBody
 
 PAGES = [f"showthread_p{n}" for n in range(1, 8)]
@@ -23,7 +23,7 @@ def norm(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
 
-def parse(page: SavedPage, **options: Any) -> ThreadView:
+def parse(page: SavedPage, **options: Any) -> TopicPage:
     shown = re.search(r'id="current_time"><strong>[^<]*</strong>\s*([^<]+)<', page.html)
     clock = read_clock(shown.group(1), page.captured_at) if shown else None
     if clock is None:  # print and archive views have no footer clock
@@ -48,8 +48,8 @@ def kinds(body: PostBody) -> dict[str, Any]:
 
 
 @pytest.fixture(scope="module")
-def pages(mybb_page: Callable[[str], SavedPage]) -> list[ThreadView]:
-    out: list[ThreadView] = []
+def pages(mybb_page: Callable[[str], SavedPage]) -> list[TopicPage]:
+    out: list[TopicPage] = []
     for name in PAGES:
         out.append(parse(mybb_page(name), per_page=out[0].per_page if out else None))
     return out
@@ -60,7 +60,7 @@ def minute(stamp: dict[str, Any]) -> datetime:
     return datetime.fromisoformat(stamp["utc"]).replace(second=0)
 
 
-def test_pages_paginate_the_thread(pages: list[ThreadView]) -> None:
+def test_pages_paginate_the_thread(pages: list[TopicPage]) -> None:
     for index, view in enumerate(pages):
         assert view.thread_id == "1"
         assert view.title == "Мафия #7: Город в тумане — игровая тема"
@@ -72,7 +72,7 @@ def test_pages_paginate_the_thread(pages: list[ThreadView]) -> None:
     assert [v.total_posts for v in pages] == [None] * 6 + [62]
 
 
-def test_every_truth_post(pages: list[ThreadView], mybb_thread_truth: dict[str, Any]) -> None:
+def test_every_truth_post(pages: list[TopicPage], mybb_thread_truth: dict[str, Any]) -> None:
     by_id: dict[str, tuple[int, Post]] = {}
     for number, view in enumerate(pages, start=1):
         for post in view.posts:
@@ -108,7 +108,7 @@ def test_every_truth_post(pages: list[ThreadView], mybb_thread_truth: dict[str, 
 
 
 def test_soft_deleted_post_is_a_deletion(
-    pages: list[ThreadView],
+    pages: list[TopicPage],
     mybb_thread_truth: dict[str, Any],
     mybb_page: Callable[[str], SavedPage],
 ) -> None:
@@ -140,7 +140,7 @@ def test_moderator_view_shows_the_deleted_post_as_deleted(
     assert norm(deleted.body.text()) == norm(truth["final_bbcode"])
 
 
-def test_signatures_are_flagged_not_counted(pages: list[ThreadView]) -> None:
+def test_signatures_are_flagged_not_counted(pages: list[TopicPage]) -> None:
     posts = [p for view in pages for p in view.posts]
     fiks = [p for p in posts if p.author == "Mr. Fiks"]
     alu = [p for p in posts if p.author == "Alu"]
