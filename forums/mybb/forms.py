@@ -70,13 +70,21 @@ def query_param(url: str, name: str) -> str | None:
     return values[0] if values else None
 
 
+_SEO_USER = re.compile(r"(?:^|/)user-(\d+)\.html$")
+
+
 def user_from_link(link: Node | None) -> User | None:
-    """A profile link (`member.php?action=profile&uid=N`) → User(N, its text)."""
+    """A profile link → User(N, its text): `member.php?action=profile&uid=N`, or
+    `user-N.html` where the board has search-engine friendly URLs on."""
     if link is None:
         return None
-    uid = query_param(link.attributes.get("href") or "", "uid")
+    href = link.attributes.get("href") or ""
+    uid = query_param(href, "uid")
+    if uid is None:
+        found = _SEO_USER.search(urlsplit(href).path)
+        uid = found.group(1) if found else None
     name = text_of(link)
-    return User(id=uid, name=name) if uid and name else None
+    return User(id=uid, name=name) if uid and uid.isdigit() and name else None
 
 
 @dataclass(frozen=True)
@@ -180,7 +188,7 @@ def logged_in_user(html: str | HTMLParser, selectors: MybbSelectors = DEFAULT) -
     welcome = tree.css_first(selectors.welcome)
     if welcome is None or tree.css_first(selectors.logout_link) is None:
         return None
-    return user_from_link(welcome.css_first("a[href*='action=profile']"))
+    return user_from_link(welcome.css_first(selectors.member_link))
 
 
 def _login_form(tree: HTMLParser) -> Node | None:

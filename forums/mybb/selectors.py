@@ -52,6 +52,7 @@ class MybbSelectors:
     pm_to_line: str
     # -- member list ----------------------------------------------------------------------
     member_link: str
+    """A profile link: `member.php?action=profile&uid=N`, or `user-N.html` with SEO URLs."""
 
 
 DEFAULT = MybbSelectors(
@@ -63,7 +64,10 @@ DEFAULT = MybbSelectors(
     message_cell="#content table.tborder td.trow1",
     posts="#posts",
     post="div.post[id^='post_']",
-    author_link="div.author_information .largetext a[href*='uid=']",
+    author_link=(
+        "div.author_information .largetext a[href*='uid='], "
+        "div.author_information .largetext a[href*='user-']"
+    ),
     author_name="div.author_information .largetext",
     stub_author="div.deleted_post_author",
     post_date="div.post_head span.post_date",
@@ -83,5 +87,5 @@ DEFAULT = MybbSelectors(
     pm_folder_jump="select[name='jumpto'] option[selected]",
     pm_view_title="td.thead strong",
     pm_to_line="div.post_head",
-    member_link="a[href*='action=profile'][href*='uid=']",
+    member_link="a[href*='action=profile'][href*='uid='], a[href*='user-'][href$='.html']",
 )

@@ -135,7 +135,7 @@ def author_of(
     if block is None:
         return None, ""
     user = forms.user_from_link(
-        block.css_first("a[href*='uid=']") if stub else node.css_first(sel.author_link)
+        block.css_first(sel.member_link) if stub else node.css_first(sel.author_link)
     )
     return user, user.name if user is not None else forms.text_of(block)
 
@@ -194,7 +194,7 @@ def _parse_post(
         base,
         posted_at=posted_at,
         body=mybb_postbody(content, base_url=url, signature=node.css_first(sel.signature)),
-        edit=parse_edit_notice(notice, clock.tz, clock.now, clock.order) if notice else None,
+        edit=parse_edit_notice(notice, clock.tz, clock.now, clock.order, sel) if notice else None,
         deleted=bool(classes & {"deleted_post", "unapproved_post"}),
         raw=(content.inner_html or "").strip(),
     )
@@ -218,11 +218,15 @@ def _place_stubs(parsed: list[Post | _Stub], known: Mapping[str, datetime], url:
 
 
 def parse_edit_notice(
-    notice: LexborNode, tz: tzinfo, now: datetime, order: str = "mdy"
+    notice: LexborNode,
+    tz: tzinfo,
+    now: datetime,
+    order: str = "mdy",
+    selectors: MybbSelectors = DEFAULT,
 ) -> EditInfo | None:
     """EditInfo from "(This post was last modified: 11-27-2026, 08:29 AM by <a>Лёха</a>.
     Edit Reason: …)". MyBB keeps only the last edit and counts none: `count` is 1."""
-    editor = forms.user_from_link(notice.css_first("a[href*='action=profile']"))
+    editor = forms.user_from_link(notice.css_first(selectors.member_link))
     titled = notice.css_first("span[title]")
     at: datetime | None = None
     try:

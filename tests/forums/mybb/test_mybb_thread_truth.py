@@ -240,3 +240,30 @@ def test_text_a_reader_cannot_see_is_flagged_hidden(mybb_page: Callable[[str], S
     hidden = norm(" ".join(r.text for r in post.body.runs if r.hidden))
     assert hidden == "vote Вася голос: Лёха"
     assert norm(post.body.text(include_hidden=False)) == "Лёха, а ты чего так Nekr0 защищаешь?"
+
+
+def seo(html: str) -> str:
+    """A page as MyBB serves it with search-engine friendly URLs on (derived: its links
+    rewritten the way MyBB's SEO URL option writes them)."""
+    html = re.sub(
+        r"(?:http://127\.0\.0\.1:8082/)?member\.php\?action=profile&amp;uid=(\d+)",
+        r"user-\1.html",
+        html,
+    )
+    html = re.sub(
+        r"showthread\.php\?tid=(\d+)&amp;pid=(\d+)#pid\d+", r"thread-\1-post-\2.html#pid\2", html
+    )
+    return re.sub(r"showthread\.php\?tid=(\d+)&amp;page=(\d+)", r"thread-\1-page-\2.html", html)
+
+
+def test_search_engine_friendly_urls_read_alike(
+    pages: list[TopicPage], mybb_page: Callable[[str], SavedPage]
+) -> None:
+    for number in (1, 5):
+        saved = mybb_page(f"showthread_p{number}")
+        assert "user-2.html" in seo(saved.html) and "action=profile" not in seo(saved.html)
+        view = parse(
+            SavedPage(saved.name, seo(saved.html), saved.url, saved.captured_at), per_page=10
+        )
+        assert view.posts == pages[number - 1].posts
+        assert view.logged_in_as == "Ведущий"
