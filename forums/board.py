@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
@@ -57,19 +58,25 @@ class Board(Protocol):
 
 
 BoardFactory = Callable[..., Board]
-_ENGINES: dict[str, BoardFactory] = {}
+_ENGINES: dict[str, BoardFactory | str] = {}
 
 
-def register_engine(name: str, factory: BoardFactory) -> None:
+def register_engine(name: str, factory: BoardFactory | str) -> None:
+    """`factory`, or where it lives ("package.module:name"), imported when first asked for:
+    reading a saved page needs no HTTP client."""
     _ENGINES[name] = factory
 
 
 def board_factory(name: str) -> BoardFactory:
     try:
-        return _ENGINES[name]
+        factory = _ENGINES[name]
     except KeyError:
         known = ", ".join(sorted(_ENGINES)) or "none"
         raise KeyError(f"unknown board engine {name!r} (known: {known})") from None
+    if isinstance(factory, str):
+        module, _, attribute = factory.partition(":")
+        factory = _ENGINES[name] = getattr(importlib.import_module(module), attribute)
+    return factory
 
 
 def engines() -> list[str]:

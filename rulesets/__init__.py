@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import importlib
 
-from engine.core.ruleset import Ruleset, get_ruleset
+from engine.core.ruleset import Ruleset, RulesError, get_ruleset
 
 RULESET_MODULES = [
     "rulesets.classic",
@@ -22,5 +22,14 @@ def load_all() -> None:
 
 
 def find(ruleset_id: str) -> Ruleset:
+    """The ruleset named `ruleset_id`, importing only its package where the name says which
+    (`twelve-rooms` → rulesets.twelve_rooms): a command that needs one ruleset loads one."""
+    module = f"rulesets.{ruleset_id.replace('-', '_')}"
+    if module in RULESET_MODULES:
+        importlib.import_module(module)
+        try:
+            return get_ruleset(ruleset_id)
+        except RulesError:
+            pass  # registered under another name: look among all of them
     load_all()
     return get_ruleset(ruleset_id)

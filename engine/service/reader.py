@@ -58,6 +58,8 @@ class _Live:
     slots: Slots
     settled: tuple[Handover, ...]
     """The handovers as the messages so far settled them."""
+    first: dict[str, datetime]
+    """Each author's first message in the game so far (where a handover is untimed)."""
     posts: set[str]
     pms: set[str]
     """Every post and PM of the window the replay considered (taken or not)."""
@@ -142,7 +144,8 @@ class PhaseReader:
             max_post_chars=self.max_post_chars,
         )
         context = context_key(replay.session.parse_context())
-        settled, speaker = self._speakers(host.slots, posts, pms, until)
+        first = self._first(host.slots, until)
+        settled, speaker = self._speakers(host.slots, posts, pms, first)
         items = self._incoming(
             context,
             posts,
@@ -150,7 +153,6 @@ class PhaseReader:
             speaker,
             until,
             ph.deadline,
-            since=since,
             bodies=replay.session.reads_posts,
         )
         for item in sorted(items, key=lambda i: i.order):
@@ -171,6 +173,7 @@ class PhaseReader:
                 until,
                 host.slots,
                 settled,
+                first,
                 {p.id for p in posts},
                 {m.id for m in pms},
                 (orders, warnings),
@@ -198,7 +201,12 @@ class PhaseReader:
         counts = self.store.window_counts(self.game_id, self.thread, live.since, until)
         if counts != (len(live.posts) + len(posts), len(live.pms) + len(pms)):
             return None  # the store has items this process did not read (another process)
-        settled, speaker = self._speakers(live.slots, posts, pms, until)
+        first = dict(live.first)
+        if first or any(not h.timed for h in live.slots.handovers):
+            for message in [*(p for p in posts if not p.deleted), *pms]:
+                if message.author not in first or message.at < first[message.author]:
+                    first[message.author] = message.at
+        settled, speaker = self._speakers(live.slots, posts, pms, first)
         if settled != live.settled:
             return None  # a substitute's first message placed a handover: read it all again
         replay = live.replay
@@ -209,8 +217,8 @@ class PhaseReader:
             speaker,
             until,
             ph.deadline,
-            since=live.since,
             bodies=replay.session.reads_posts,
+            new_items=True,
         )
         if replay.last is not None and any(i.order <= replay.last for i in items):
             return None  # something new falls before what was taken: read it in its place
@@ -219,7 +227,7 @@ class PhaseReader:
             replay.take(item)
         self._keep(replay)
         self._append_parse(live, ph)
-        live.until = until
+        live.until, live.first = until, first
         live.posts.update(p.id for p in posts)
         live.pms.update(m.id for m in pms)
         fresh_posts.clear()
@@ -257,8 +265,8 @@ class PhaseReader:
         until: datetime,
         deadline: datetime,
         *,
-        since: datetime,
         bodies: bool = False,
+        new_items: bool = False,
     ) -> list[Incoming]:
         """The items the phase takes, each with its cached parse or, failing that, its body
         (with both when `bodies`: the ruleset reads whole posts too)."""
@@ -277,11 +285,9 @@ class PhaseReader:
             for ch, s, who, _ in chosen
         ]
         missing = [k for k in keys if k not in self._parsed]
-        if len(missing) > 1:  # one new post is not worth a query: it was never parsed
-            stored = self.store.parse_cache(self.game_id, until, after=since)
-            for k in missing:
-                if k in stored:
-                    self._parsed[k] = result_from_json(stored[k])
+        if missing and not new_items:  # what a poll brings was never parsed: no lookup
+            for k, data in self.store.parse_cache(self.game_id, missing).items():
+                self._parsed[k] = result_from_json(data)
         need: dict[Channel, list[int]] = {Channel.THREAD: [], Channel.PM: []}
         for (ch, s, _, _), k in zip(chosen, keys, strict=True):
             if bodies or k not in self._parsed:
@@ -307,20 +313,24 @@ class PhaseReader:
             for (ch, s, who, edited), k in zip(chosen, keys, strict=True)
         ]
 
+    def _first(self, slots: Slots, until: datetime) -> dict[str, datetime]:
+        """Each author's first message by `until`, where a handover waits to be placed there."""
+        if not any(not h.timed for h in slots.handovers):
+            return {}
+        return self.store.first_messages(self.game_id, self.thread, until)
+
     def _speakers(
         self,
         slots: Slots,
         posts: Sequence[StoredItem],
         pms: Sequence[StoredItem],
-        until: datetime,
+        first: dict[str, datetime],
     ) -> tuple[tuple[Handover, ...], dict[tuple[str, datetime], Speaker]]:
         """The seat each message speaks for. A handover without a time is placed at the
-        substitute's first message in the whole game, so those are looked up when needed."""
+        substitute's first message in the whole game (`first`, from `_first`)."""
         gm = self.gm_user.casefold()
         said = [(p.author, p.at) for p in posts if not p.deleted] + [(m.author, m.at) for m in pms]
-        if any(not h.timed for h in slots.handovers):
-            first = self.store.first_messages(self.game_id, self.thread, until)
-            said += [(author, at) for author, at in first.items() if author.casefold() != gm]
+        said += list(first.items())
         said = [(author, at) for author, at in said if author.casefold() != gm]
         settled, speaker = speakers(slots, said)
         for p in posts:  # deleted posts are not read, but have a name all the same

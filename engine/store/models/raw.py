@@ -18,6 +18,7 @@ class RawPost(Base):
     __table_args__ = (
         UniqueConstraint("game_id", "post_id"),
         Index("ix_raw_posts_game_id_thread_id_number", "game_id", "thread_id", "number"),
+        Index("ix_raw_posts_game_id_thread_id_posted_at", "game_id", "thread_id", "posted_at"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)

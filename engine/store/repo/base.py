@@ -39,6 +39,15 @@ class RepoBase:
         self.engine = engine
         # Rows are handed out after the session closes; they must keep their loaded values.
         self._sessions = sessionmaker(engine, expire_on_commit=False)
+        self._phase_ids: dict[tuple[int, str], int] = {}
+        """(game, phase) → the phase's row id: a row never changes its game or name."""
+
+    def _phase_id(self, s: Session, game_id: int, phase: PhaseId | str) -> int:
+        key = (game_id, str(phase))
+        found = self._phase_ids.get(key)
+        if found is None:
+            found = self._phase_ids[key] = get_phase_id(s, game_id, phase)
+        return found
 
     def close(self) -> None:
         self.engine.dispose()

@@ -25,7 +25,6 @@ from engine.store.repo.base import (
     NotFound,
     RepoBase,
     get_game_row,
-    get_phase_id,
     get_phase_row,
 )
 from engine.store.repo.games import apply_state
@@ -68,7 +67,7 @@ class OutboxRepo(RepoBase):
         self, game_id: int, phase: PhaseId | str, *, audience: Audience | None = None
     ) -> list[Event]:
         with self._sessions() as s:
-            phase_id = get_phase_id(s, game_id, phase)
+            phase_id = self._phase_id(s, game_id, phase)
             query = select(EventRow).where(EventRow.phase_id == phase_id)
             if audience is not None:
                 query = query.where(EventRow.audience == audience)
@@ -115,7 +114,7 @@ class OutboxRepo(RepoBase):
         with self._sessions.begin() as s:
             if phase is None:
                 get_game_row(s, game_id)
-            phase_id = get_phase_id(s, game_id, phase) if phase is not None else None
+            phase_id = self._phase_id(s, game_id, phase) if phase is not None else None
             for draft in items:
                 row = s.scalar(select(OutboxItem).where(OutboxItem.marker == draft.marker))
                 if row is None:
@@ -138,7 +137,7 @@ class OutboxRepo(RepoBase):
             if phase is None:
                 query = query.where(OutboxItem.phase_id.is_(None))
             else:
-                query = query.where(OutboxItem.phase_id == get_phase_id(s, game_id, phase))
+                query = query.where(OutboxItem.phase_id == self._phase_id(s, game_id, phase))
             rows = list(s.scalars(query.order_by(OutboxItem.id)))
             now = utcnow()
             for row in rows:
@@ -163,7 +162,7 @@ class OutboxRepo(RepoBase):
         with self._sessions() as s:
             query = select(OutboxItem).where(OutboxItem.game_id == game_id)
             if phase is not None:
-                query = query.where(OutboxItem.phase_id == get_phase_id(s, game_id, phase))
+                query = query.where(OutboxItem.phase_id == self._phase_id(s, game_id, phase))
             return list(s.scalars(query.order_by(OutboxItem.id)))
 
     def find_by_marker(self, marker: str) -> OutboxItem | None:

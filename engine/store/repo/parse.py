@@ -22,7 +22,7 @@ from engine.store.models import (
     ParsedOrderRow,
     ParseWarningRow,
 )
-from engine.store.repo.base import NotFound, RepoBase, get_phase_id
+from engine.store.repo.base import NotFound, RepoBase
 
 
 @dataclass(frozen=True)
@@ -178,7 +178,7 @@ class ParseRepo(RepoBase):
     ) -> None:
         """Replace the phase's parse results in one transaction; host overrides carry over."""
         with self._sessions.begin() as s:
-            phase_id = get_phase_id(s, game_id, phase)
+            phase_id = self._phase_id(s, game_id, phase)
             s.execute(delete(ParsedOrderRow).where(ParsedOrderRow.phase_id == phase_id))
             s.execute(delete(ParseWarningRow).where(ParseWarningRow.phase_id == phase_id))
             _insert_parse(s, game_id, phase_id, orders, warnings, (1, 1))
@@ -194,8 +194,10 @@ class ParseRepo(RepoBase):
     ) -> None:
         """Add parse results after the first `after` (orders, warnings) stored ones — what a
         poll's newly read posts gave; the stored ones stay as they are."""
+        if not orders and not warnings:
+            return
         with self._sessions.begin() as s:
-            phase_id = get_phase_id(s, game_id, phase)
+            phase_id = self._phase_id(s, game_id, phase)
             for model, kept in ((ParsedOrderRow, after[0]), (ParseWarningRow, after[1])):
                 # Rows past `after` are from an interrupted poll: they are parsed again.
                 s.execute(delete(model).where(model.phase_id == phase_id, model.seq > kept))
@@ -204,7 +206,7 @@ class ParseRepo(RepoBase):
     def overrides_version(self, game_id: int, phase: PhaseId | str) -> int:
         """Grows with every host decision on the phase (0: none yet)."""
         with self._sessions() as s:
-            phase_id = get_phase_id(s, game_id, phase)
+            phase_id = self._phase_id(s, game_id, phase)
             found = s.scalar(
                 select(func.max(HostOverride.id)).where(HostOverride.phase_id == phase_id)
             )
@@ -212,17 +214,17 @@ class ParseRepo(RepoBase):
 
     # -- the parse cache --------------------------------------------------------------
 
-    def parse_cache(
-        self, game_id: int, when: datetime, *, after: datetime | None = None
-    ) -> dict[str, dict[str, Any]]:
-        """Cached parse results (key → result) of posts and PMs made in (`after`, `when`]."""
-        query = select(ParseCacheRow.key, ParseCacheRow.result).where(
-            ParseCacheRow.game_id == game_id, ParseCacheRow.at <= when
-        )
-        if after is not None:
-            query = query.where(ParseCacheRow.at > after)
+    def parse_cache(self, game_id: int, keys: Sequence[str]) -> dict[str, dict[str, Any]]:
+        """The cached parse results (key → result) stored under these keys."""
+        found: dict[str, dict[str, Any]] = {}
         with self._sessions() as s:
-            return {key: result for key, result in s.execute(query)}
+            for start in range(0, len(keys), 500):
+                query = select(ParseCacheRow.key, ParseCacheRow.result).where(
+                    ParseCacheRow.game_id == game_id,
+                    ParseCacheRow.key.in_(keys[start : start + 500]),
+                )
+                found.update((key, result) for key, result in s.execute(query))
+        return found
 
     def save_parse_cache(
         self, game_id: int, entries: Sequence[tuple[str, datetime, dict[str, Any]]]
@@ -242,7 +244,7 @@ class ParseRepo(RepoBase):
         self, game_id: int, phase: PhaseId | str, *, status: OrderStatus | None = None
     ) -> list[StoredOrder]:
         with self._sessions() as s:
-            phase_id = get_phase_id(s, game_id, phase)
+            phase_id = self._phase_id(s, game_id, phase)
             query = select(ParsedOrderRow).where(ParsedOrderRow.phase_id == phase_id)
             if status is not None:
                 query = query.where(ParsedOrderRow.status == status)
@@ -252,7 +254,7 @@ class ParseRepo(RepoBase):
         self, game_id: int, phase: PhaseId | str, *, unresolved_only: bool = False
     ) -> list[StoredWarning]:
         with self._sessions() as s:
-            phase_id = get_phase_id(s, game_id, phase)
+            phase_id = self._phase_id(s, game_id, phase)
             query = select(ParseWarningRow).where(ParseWarningRow.phase_id == phase_id)
             if unresolved_only:
                 query = query.where(ParseWarningRow.resolved_by_host.is_(False))
@@ -296,7 +298,7 @@ class ParseRepo(RepoBase):
 
     def overrides(self, game_id: int, phase: PhaseId | str) -> list[HostOverride]:
         with self._sessions() as s:
-            phase_id = get_phase_id(s, game_id, phase)
+            phase_id = self._phase_id(s, game_id, phase)
             query = select(HostOverride).where(HostOverride.phase_id == phase_id)
             return list(s.scalars(query.order_by(HostOverride.id)))
 
@@ -304,7 +306,7 @@ class ParseRepo(RepoBase):
         """The orders resolution takes, in arrival order: the accepted ones, and in place
         of each overridden one the host's latest replacement unless it was dropped."""
         with self._sessions() as s:
-            phase_id = get_phase_id(s, game_id, phase)
+            phase_id = self._phase_id(s, game_id, phase)
             latest: dict[str, dict[str, Any] | None] = {}
             for ov in s.scalars(
                 select(HostOverride)

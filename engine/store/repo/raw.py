@@ -72,6 +72,8 @@ def _as_of(revisions: Sequence[R], when: datetime) -> R:
     Falling back to the earliest keeps a post first seen after an edit readable; its edit
     time (later than `when`) tells the caller the content at `when` is unknown.
     """
+    if len(revisions) == 1:  # most posts are never edited
+        return revisions[0]
     ordered = sorted(revisions, key=lambda r: r.rev)
     current = ordered[0]
     for rev in ordered:
@@ -128,13 +130,10 @@ def _apply(
     revisions: list[tuple[Any, dict[str, Any]]],
 ) -> None:
     """Write one batch: a statement per kind of change, however many posts or PMs."""
+    new_ids: dict[str, int] = {}
     if inserts:
-        s.execute(insert(model), inserts)
-        keys = [row[board_id.key] for row in inserts]
-        new_ids: dict[str, int] = {}
-        for chunk in _chunks(keys):
-            query = select(board_id, model.id).where(model.game_id == game_id, board_id.in_(chunk))
-            new_ids.update((key, rid) for key, rid in s.execute(query))
+        added = s.execute(insert(model).returning(board_id, model.id), inserts)
+        new_ids.update((key, rid) for key, rid in added)
     if updates:
         s.execute(update(model), updates)  # by primary key, as one executemany per shape
     for chunk in _chunks(touched):
@@ -357,19 +356,22 @@ class RawRepo(RepoBase):
         """Record one read of the board in one transaction: its posts and PMs (one query
         finds the known ones), and the cursors to read on from, which commit with them."""
         seen = seen_at or utcnow()
+        cursors: dict[str, Any] = {}
+        if thread_cursor is not None:
+            cursors["thread_cursor"] = thread_cursor.data
+        if inbox_cursor is not None:
+            cursors["inbox_cursor"] = inbox_cursor.data
         with self._sessions.begin() as s:
-            _require_game(s, game_id)
+            if cursors:  # the update finds the game too
+                moved = s.execute(update(Game).where(Game.id == game_id).values(**cursors))
+                if not moved.rowcount:  # type: ignore[attr-defined]
+                    raise NotFound(f"no game with id {game_id}")
+            else:
+                _require_game(s, game_id)
             recorded = ReadRecorded(
                 _record_posts(s, game_id, posts, seen) if posts else {},
                 _record_pms(s, game_id, pms, seen) if pms else {},
             )
-            cursors: dict[str, Any] = {}
-            if thread_cursor is not None:
-                cursors["thread_cursor"] = thread_cursor.data
-            if inbox_cursor is not None:
-                cursors["inbox_cursor"] = inbox_cursor.data
-            if cursors:
-                s.execute(update(Game).where(Game.id == game_id).values(**cursors))
         return recorded
 
     def read_cursors(self, game_id: int) -> tuple[Cursor | None, Cursor | None]:
@@ -536,7 +538,7 @@ class RawRepo(RepoBase):
                     digest=rev.content_hash,
                     deleted=row.deleted_seen_at is not None and row.deleted_seen_at <= when,
                     edit=EditInfo(rev.edit_by, rev.edit_at, rev.edit_count) if edited else None,
-                    changed_after=any(r.valid_from > when for r in revs),
+                    changed_after=len(revs) > 1 and any(r.valid_from > when for r in revs),
                 )
             )
         return items

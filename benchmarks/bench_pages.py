@@ -1,0 +1,86 @@
+"""Page parsing: saved phpBB topic pages → posts with `PostBody`, against bs4 + lxml and
+against a bare lexbor parse that only selects each post's content and takes its text."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from bench_common import Row, cpu
+from bs4_baseline import agreement, parse_topic
+from selectolax.lexbor import LexborHTMLParser
+from synthetic import FIXTURES
+
+from forums.phpbb.topic import parse_topic_page
+
+NOW = datetime(2026, 11, 30, tzinfo=UTC)
+URL = "http://127.0.0.1:8081/viewtopic.php?t=2"
+
+
+def _pages_33() -> list[str]:
+    names = [f"{lang}/viewtopic_p{n}.html" for lang in ("ru", "en") for n in range(1, 8)]
+    return [(FIXTURES / "3.3.10" / name).read_text(encoding="utf-8") for name in names]
+
+
+def _ours(pages: list[str]) -> int:
+    return sum(len(parse_topic_page(p, URL, tz=UTC, now=NOW).posts) for p in pages)
+
+
+def _bs4(pages: list[str]) -> int:
+    return sum(len(parse_topic(p)) for p in pages)
+
+
+def _bare(pages: list[str]) -> int:
+    count = 0
+    for page in pages:
+        for node in LexborHTMLParser(page).css("div.post"):
+            content = node.css_first("div.content")
+            if content is not None:
+                content.text()
+                count += 1
+    return count
+
+
+def _agreement(pages: list[str]) -> float:
+    ours = [p.body for page in pages for p in parse_topic_page(page, URL, tz=UTC, now=NOW).posts]
+    theirs = [p.body for page in pages for p in parse_topic(page)]
+    return agreement(ours, theirs)
+
+
+def rows(quick: bool) -> list[Row]:
+    repeat = 5 if quick else 15
+    pages = _pages_33()
+    posts = _ours(pages)
+    ours, bs4, bare = cpu(lambda: _ours(pages), repeat), cpu(lambda: _bs4(pages), 3), 0.0
+    bare = cpu(lambda: _bare(pages), repeat)
+    faster, slower = bs4 / ours, ours / bare
+    out = [
+        Row(
+            "phpBB 3.3 pages → posts with PostBody",
+            f"{faster:.1f}× faster than bs4+lxml; {slower:.2f}× the bare parse "
+            f"({posts / ours:.0f} posts/s)",
+            "≥ 20× bs4, ≤ 2× the bare parse",
+            faster >= 20 and slower <= 2,
+            f"bs4+lxml {posts / bs4:.0f} posts/s; bare lexbor {posts / bare:.0f} posts/s",
+            f"14 saved 3.3.10 topic pages, {posts} posts; bs4 reads the same text for "
+            f"{_agreement(pages):.0%} of them",
+            {"ours_s": ours, "bs4_s": bs4, "bare_s": bare, "posts": posts},
+        )
+    ]
+    page30 = [(FIXTURES / "real" / "phpBB.html").read_text(encoding="utf-8")]
+    posts30 = _ours(page30)
+    ours30, bs430 = cpu(lambda: _ours(page30), repeat * 2), cpu(lambda: _bs4(page30), repeat)
+    bare30 = cpu(lambda: _bare(page30), repeat * 2)
+    out.append(
+        Row(
+            "phpBB 3.0 prosilver page with long posts",
+            f"{bs430 / ours30:.1f}× faster than bs4+lxml ({posts30 / ours30:.0f} posts/s); "
+            f"{ours30 / bare30:.2f}× the bare parse",
+            "≥ 20× bs4",
+            bs430 / ours30 >= 20,
+            f"bs4+lxml {posts30 / bs430:.0f} posts/s; bare lexbor {posts30 / bare30:.0f} posts/s",
+            f"real/phpBB.html, {posts30} posts; bs4 reads the same text for "
+            f"{_agreement(page30):.0%} of them",
+            {"ours_s": ours30, "bs4_s": bs430, "bare_s": bare30, "posts": posts30},
+        )
+    )
+    return out
