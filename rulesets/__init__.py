@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import importlib
 
-from engine.core.ruleset import Ruleset, RulesError, get_ruleset
+from engine.core.ruleset import RulesError, Ruleset, get_ruleset
 
 RULESET_MODULES = [
     "rulesets.classic",

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -294,6 +293,8 @@ def export(
         engine, url, user, password_env, make_board, _fail, allow_insecure_http=allow_insecure_http
     )
     try:
+        import asyncio  # only export talks to a board
+
         lines = asyncio.run(export_thread(board, thread))
     except BoardError as exc:
         # Adapter errors never carry the password; say it anyway only as the board put it.

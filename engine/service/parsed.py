@@ -67,9 +67,25 @@ def canonical(value: Any) -> Any:
     return repr(value)
 
 
+_SEEN: dict[int, tuple[Any, Any]] = {}
+"""id → (value, its canonical form) for the grammars: rulesets keep one object per variant,
+and a grammar is plain frozen data, so its form is worked out once per process."""
+
+
+def _canonical_once(value: Any) -> Any:
+    known = _SEEN.get(id(value))
+    if known is not None and known[0] is value:
+        return known[1]
+    form = canonical(value)
+    if len(_SEEN) < 64:
+        _SEEN[id(value)] = (value, form)  # the reference keeps the id from being reused
+    return form
+
+
 def context_key(context: Mapping[str, Any]) -> str:
     """The part of every key that is the same for a whole replay."""
-    text = json.dumps([parser_version(), canonical(context)], sort_keys=True, ensure_ascii=False)
+    parts = {k: _canonical_once(v) if k == "grammar" else canonical(v) for k, v in context.items()}
+    text = json.dumps([parser_version(), parts], sort_keys=True, ensure_ascii=False)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 

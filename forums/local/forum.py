@@ -43,6 +43,8 @@ class LocalForum:
         self._owns_engine = isinstance(engine_or_url, str)
         self.db = make_engine(engine_or_url) if isinstance(engine_or_url, str) else engine_or_url
         self.clock: Clock = clock or utc_now
+        self._users: dict[str, User] = {}
+        """Name key → account, as found (read once per process)."""
 
     def create_schema(self) -> None:
         t.metadata.create_all(self.db)
@@ -82,11 +84,18 @@ class LocalForum:
         return User(str(key[0]), name)
 
     def user(self, name: str) -> User | None:
+        key = t.name_key(name)
+        known = self._users.get(key)
+        if known is not None:
+            return known  # accounts are never renamed or removed
         with self.db.connect() as conn:
             row = conn.execute(
-                select(t.users.c.id, t.users.c.name).where(t.users.c.name_key == t.name_key(name))
+                select(t.users.c.id, t.users.c.name).where(t.users.c.name_key == key)
             ).first()
-        return User(str(row.id), row.name) if row else None
+        if row is None:
+            return None
+        found = self._users[key] = User(str(row.id), row.name)
+        return found
 
     def authenticate(self, name: str, password: str) -> User:
         with self.db.connect() as conn:

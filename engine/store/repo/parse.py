@@ -232,13 +232,17 @@ class ParseRepo(RepoBase):
         """Keep parse results (key, time of the post, result); a key stored already stays."""
         if not entries:
             return
-        rows = [{"game_id": game_id, "key": k, "at": at, "result": r} for k, at, r in entries]
         with self._sessions.begin() as s:
             if self.engine.dialect.name == "postgresql":
                 statement: Any = pg_insert(ParseCacheRow).on_conflict_do_nothing()
             else:
                 statement = sqlite_insert(ParseCacheRow).on_conflict_do_nothing()
-            s.execute(statement, rows)
+            for start in range(0, len(entries), 1000):
+                rows = [
+                    {"game_id": game_id, "key": k, "at": at, "result": r}
+                    for k, at, r in entries[start : start + 1000]
+                ]
+                s.execute(statement, rows)
 
     def parsed_orders(
         self, game_id: int, phase: PhaseId | str, *, status: OrderStatus | None = None

@@ -84,6 +84,8 @@ def _as_of(revisions: Sequence[R], when: datetime) -> R:
 
 _CHUNK = 500
 """Ids per IN (…) list: well under every backend's limit of bound parameters."""
+_BATCH = 1000
+"""Posts or PMs written per batch of statements within one recording."""
 
 
 def _chunks(items: Sequence[T]) -> Iterator[Sequence[T]]:
@@ -368,10 +370,14 @@ class RawRepo(RepoBase):
                     raise NotFound(f"no game with id {game_id}")
             else:
                 _require_game(s, game_id)
-            recorded = ReadRecorded(
-                _record_posts(s, game_id, posts, seen) if posts else {},
-                _record_pms(s, game_id, pms, seen) if pms else {},
-            )
+            recorded = ReadRecorded({}, {})
+            # A first sync may bring thousands: written a batch at a time, so the rows
+            # being built never all sit in memory together (one transaction all the same).
+            for start in range(0, len(posts), _BATCH):
+                batch = posts[start : start + _BATCH]
+                recorded.posts.update(_record_posts(s, game_id, batch, seen))
+            for start in range(0, len(pms), _BATCH):
+                recorded.pms.update(_record_pms(s, game_id, pms[start : start + _BATCH], seen))
         return recorded
 
     def read_cursors(self, game_id: int) -> tuple[Cursor | None, Cursor | None]:
