@@ -7,6 +7,7 @@ markers, and publishing checks the board for each marker before sending.
 
 from __future__ import annotations
 
+import logging
 from collections import defaultdict
 from collections.abc import Callable
 from datetime import datetime
@@ -42,6 +43,8 @@ from engine.store.models import (
 from engine.store.repo.raw import Recorded
 from forums.board import Board
 from forums.records import Cursor
+
+logger = logging.getLogger("forumgm.driver")
 
 Clock = Callable[[], datetime]
 RECEIPT_TYPES = {
@@ -189,6 +192,17 @@ class GameDriver:
             inbox_cursor=inbox.cursor,
         )
         self.reader.noted(recorded)
+        if full:
+            gone = self.store.mark_missing(
+                self.game_id,
+                self.config.thread,
+                [p.id for p in page.items],
+                seen_at=self.clock(),
+                whole=thread_since is None,
+            )
+            if gone:
+                logger.warning("game %s: posts %s are gone from the board", self.game_id, gone)
+                self.reader.forget()
         fresh = {
             item_ref(Channel.THREAD, i)
             for i, r in recorded.posts.items()

@@ -16,12 +16,13 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+from engine.core import warnings as w
 from engine.core.orders import Channel, Order
 from engine.core.ruleset import Ruleset
 from engine.core.slots import Handover, Slots
 from engine.core.warnings import ParseWarning
 from engine.service.parsed import context_key, item_key, result_from_json, result_to_json
-from engine.service.replay import Incoming, Replay, start_replay
+from engine.service.replay import Incoming, Replay, board_order, start_replay
 from engine.service.seats import Speaker, speakers
 from engine.store import Store
 from engine.store.models import PhaseRecord
@@ -272,14 +273,21 @@ class PhaseReader:
         (with both when `bodies`: the ruleset reads whole posts too)."""
         gm = self.gm_user.casefold()
         check_edits = until >= deadline
+        posts = [p for p in posts if p.missing_since is None or p.missing_since > until]
+        last_post = max((p for p in posts if p.at <= until), key=_order, default=None)
         chosen: list[tuple[Channel, StoredItem, Speaker, str | None]] = []
+        doubts: dict[tuple[Channel, str], tuple[tuple[str, str], ...]] = {}
         for p in posts:
             if p.author.casefold() != gm and not p.deleted:
                 edited = _edited_after(p, until) if check_edits else None
                 chosen.append((Channel.THREAD, p, speaker[p.author, p.at], edited))
+                if check_edits:
+                    doubts[Channel.THREAD, p.id] = _post_doubts(p, until, p is last_post)
         for m in pms:
             if m.author.casefold() != gm:
                 chosen.append((Channel.PM, m, speaker[m.author, m.at], None))
+                if check_edits and _in_deadline_minute(m.at, deadline):
+                    doubts[Channel.PM, m.id] = (_DEADLINE_MINUTE,)
         keys = [
             item_key(context, ch.value, s.id, who.name, s.at, s.url, s.digest)
             for ch, s, who, _ in chosen
@@ -309,6 +317,7 @@ class PhaseReader:
                 refused=who.refused,
                 key=k,
                 parsed=self._parsed.get(k),
+                doubts=doubts.get((ch, s.id), ()),
             )
             for (ch, s, who, edited), k in zip(chosen, keys, strict=True)
         ]
@@ -357,3 +366,52 @@ def _edited_after(item: StoredItem, until: datetime) -> str | None:
     if item.edit is not None and item.edit.at is not None and item.edit.at > until:
         return "unseen"  # the earliest content forumgm has appeared after the deadline
     return "kept" if item.changed_after else None
+
+
+_DEADLINE_MINUTE = (
+    w.DEADLINE_MINUTE,
+    "the board dates this PM to the minute of the deadline only: it may have come just after",
+)
+
+
+def _order(item: StoredItem) -> tuple[datetime, tuple[int, int | str]]:
+    return (item.at, board_order(item.id))
+
+
+def _in_deadline_minute(at: datetime, deadline: datetime) -> bool:
+    """A PM time with no seconds (phpBB's) whose minute holds the deadline."""
+    whole = at.second == 0 and at.microsecond == 0
+    return whole and at <= deadline < at + timedelta(minutes=1)
+
+
+def _post_doubts(post: StoredItem, until: datetime, last: bool) -> tuple[tuple[str, str], ...]:
+    """What the reading at the deadline (`until`) cannot tell about a post it takes."""
+    out = []
+    if post.deleted_since is not None and post.deleted_since > until:
+        out.append(
+            (
+                w.DELETED_AFTER_DEADLINE,
+                f"first seen deleted at {post.deleted_since:%Y-%m-%d %H:%M} UTC, after the "
+                "deadline: it may have been deleted before; read as it was",
+            )
+        )
+    if post.missing_since is not None and post.missing_since > until:
+        out.append(
+            (
+                w.VANISHED,
+                f"gone from the board since {post.missing_since:%Y-%m-%d %H:%M} UTC, after the "
+                "deadline: it may have gone before; read as it was",
+            )
+        )
+    unseen = post.first_seen is not None and post.first_seen > until
+    if unseen and post.edit is None and last and not post.changed_after:
+        # phpBB shows no edit notice when the topic's last post is edited before anyone
+        # replies: a post first read after the deadline may say what it did not say then.
+        out.append(
+            (
+                w.EDITED_AFTER_DEADLINE,
+                "first read after the deadline, and it was the thread's last post: it may have "
+                "been edited after the deadline without an edit notice",
+            )
+        )
+    return tuple(out)

@@ -29,6 +29,11 @@ def item_ref(channel: Channel, item_id: str) -> str:
     return f"{channel.value}:{item_id}"
 
 
+def board_order(item_id: str) -> tuple[int, int | str]:
+    """A board id as it sorts: numbers by value, then anything else by text."""
+    return (0, int(item_id)) if item_id.isdigit() else (1, item_id)
+
+
 @dataclass(frozen=True)
 class Incoming:
     """A thread post or a PM to the GM, as the phase takes them in arrival order."""
@@ -49,15 +54,20 @@ class Incoming:
     parsed: ParseResult | None = None
     """What parsing `body` gives, when the cache knew it (`body` may then be left empty,
     unless the ruleset reads whole posts: `GameSession.reads_posts`)."""
+    doubts: tuple[tuple[str, str], ...] = ()
+    """(code, why) of what the deadline's reading cannot settle about the item (deleted or
+    gone from the board only after it, silently editable, a PM in the deadline's minute):
+    if it says anything, it is read as stored and held for the host."""
 
     @property
     def ref(self) -> str:
         return item_ref(self.channel, self.id)
 
     @property
-    def order(self) -> tuple[datetime, str]:
-        """Where the item falls in the phase: arrival time, then board id."""
-        return (self.at, self.id)
+    def order(self) -> tuple[datetime, tuple[int, int | str]]:
+        """Where the item falls in the phase: arrival time, then the board's id as a number
+        (same-second posts: "9" before "10")."""
+        return (self.at, board_order(self.id))
 
 
 Rewrite = Callable[[Order], Order | None]
@@ -79,7 +89,7 @@ class Replay:
     rewrite: Rewrite | None = None
     parsed_now: dict[str, tuple[datetime, ParseResult]] = field(default_factory=dict)
     """Cache key → (time, result) of the items parsed here (not found in the cache)."""
-    last: tuple[datetime, str] | None = None
+    last: tuple[datetime, tuple[int, int | str]] | None = None
     """The arrival order of the last item taken."""
 
     def take(self, item: Incoming) -> None:
@@ -125,6 +135,12 @@ class Replay:
             edited = _edited_warning(item)
             session.log.warnings.append(edited)
             warnings = [*warnings, edited]
+        if commands or parsed.orders:
+            source = Source(item.channel, item.id, item.url)
+            for code, why in item.doubts:
+                doubt = ParseWarning(code, why, item.author, source)
+                session.log.warnings.append(doubt)
+                warnings = [*warnings, doubt]
         self.answers[item.ref] = (events, warnings)
 
 

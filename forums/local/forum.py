@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Engine, Row, func, insert, select, update
+from sqlalchemy import Engine, Row, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from forums.bbcode import parse_bbcode
@@ -168,8 +168,19 @@ class LocalForum:
                 continue  # another writer took this number at the same moment: count again
         raise RuntimeError(f"could not number a new post in thread {thread}")
 
-    def edit_post(self, post_id: str, bbcode: str, by: UserRef, at: datetime | None = None) -> None:
-        """Replace a post's text, keeping the old text as a revision (the board's edit log)."""
+    def edit_post(
+        self,
+        post_id: str,
+        bbcode: str,
+        by: UserRef,
+        at: datetime | None = None,
+        *,
+        notice: bool = True,
+    ) -> None:
+        """Replace a post's text, keeping the old text as a revision (the board's edit log).
+
+        `notice=False` edits as phpBB does the topic's last post before anyone replies:
+        the text changes and no edit notice shows."""
         editor, key, when = self._resolve(by), _key(post_id), self._at(at)
         with self.db.begin() as conn:
             old = conn.execute(select(t.posts.c.bbcode).where(t.posts.c.id == key)).first()
@@ -180,6 +191,9 @@ class LocalForum:
                     post_id=key, bbcode=old.bbcode, replaced_at=when, replaced_by=int(editor.id)
                 )
             )
+            if not notice:
+                conn.execute(update(t.posts).where(t.posts.c.id == key).values(bbcode=bbcode))
+                return
             conn.execute(
                 update(t.posts)
                 .where(t.posts.c.id == key)
@@ -196,6 +210,25 @@ class LocalForum:
         with self.db.begin() as conn:
             done = conn.execute(
                 update(t.posts).where(t.posts.c.id == _key(post_id)).values(deleted=True)
+            )
+        if done.rowcount == 0:
+            raise NotFound(f"no post {post_id!r}")
+
+    def purge_post(self, post_id: str) -> None:
+        """Hard-delete, as an administrator can: the post is gone for everyone."""
+        key = _key(post_id)
+        with self.db.begin() as conn:
+            conn.execute(delete(t.post_revisions).where(t.post_revisions.c.post_id == key))
+            done = conn.execute(delete(t.posts).where(t.posts.c.id == key))
+        if done.rowcount == 0:
+            raise NotFound(f"no post {post_id!r}")
+
+    def change_poster(self, post_id: str, user: UserRef) -> None:
+        """Give a post another author, as phpBB's moderators can ("change poster")."""
+        who = self._resolve(user)
+        with self.db.begin() as conn:
+            done = conn.execute(
+                update(t.posts).where(t.posts.c.id == _key(post_id)).values(author_id=int(who.id))
             )
         if done.rowcount == 0:
             raise NotFound(f"no post {post_id!r}")

@@ -38,6 +38,8 @@ class RawPost(Base):
     edit_count: Mapped[int] = mapped_column(default=0)
     deleted: Mapped[bool] = mapped_column(default=False)
     deleted_seen_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    missing_since: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    """A full read of the board no longer served the post (a hard delete) from then on."""
     first_seen_at: Mapped[datetime] = mapped_column(UTCDateTime())
     last_seen_at: Mapped[datetime] = mapped_column(UTCDateTime())
 
@@ -55,6 +57,9 @@ class RawPostRevision(Base):
     content_hash: Mapped[str] = mapped_column(String(64))
     raw: Mapped[str | None] = mapped_column(Text)
     body: Mapped[dict[str, Any]] = mapped_column(JSON)
+    author: Mapped[str | None] = mapped_column(String(200))
+    """Who the board named as the author with this content (None: from before 0006)."""
+    author_id: Mapped[str | None] = mapped_column(String(100))
     edit_by: Mapped[str | None] = mapped_column(String(200))
     edit_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
     edit_count: Mapped[int] = mapped_column(default=0)

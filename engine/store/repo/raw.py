@@ -55,6 +55,12 @@ class StoredItem:
     edit: EditInfo | None = None
     changed_after: bool = False
     """A content that appeared after the moment asked for is known."""
+    first_seen: datetime | None = None
+    """When forumgm first read it."""
+    deleted_since: datetime | None = None
+    """When forumgm first saw it deleted (a post), even after the moment asked for."""
+    missing_since: datetime | None = None
+    """When a full read of the board first no longer served it (a post)."""
 
 
 @dataclass(frozen=True)
@@ -160,6 +166,15 @@ def _known(
     return found
 
 
+def _moved(row: Any, post: Post) -> bool:
+    """Whether the board now names another author (an id that one read lacks proves nothing)."""
+    if row.author != post.author:
+        return True
+    return (
+        row.author_id is not None and post.author_id is not None and row.author_id != post.author_id
+    )
+
+
 def _record_posts(
     s: Session, game_id: int, posts: Sequence[Post], seen: datetime
 ) -> dict[str, Recorded]:
@@ -170,8 +185,13 @@ def _record_posts(
     digests = {post_id: content_hash(post.raw, post.body) for post_id, post in by_id.items()}
     # A post deleted and served without its body keeps the content it had.
     keeps = {pid for pid, p in by_id.items() if p.deleted and not p.body.runs and p.raw is None}
+    # A post id that changes hands ("change poster", an id reused after a hard delete) is a
+    # new revision too: what was said under the first author stays theirs.
+    moved = {pid for pid, row in rows.items() if _moved(row, by_id[pid]) and pid not in keeps}
     changed = [
-        row.id for pid, row in rows.items() if row.content_hash != digests[pid] and pid not in keeps
+        row.id
+        for pid, row in rows.items()
+        if (row.content_hash != digests[pid] and pid not in keeps) or pid in moved
     ]
     previous = _last_revisions(
         s,
@@ -208,7 +228,9 @@ def _record_posts(
             result = Recorded.NEW
         else:
             result = Recorded.CHANGED if post.deleted != row.deleted else Recorded.UNCHANGED
-        new_content = row is None or (row.content_hash != digest and post_id not in keeps)
+        new_content = (
+            row is None or (row.content_hash != digest and post_id not in keeps) or post_id in moved
+        )
         if new_content:
             if last is None:
                 valid_from = edit.at if edit and edit.at else post.posted_at
@@ -225,11 +247,15 @@ def _record_posts(
                 valid_from = seen
             body = body_to_json(post.body)
             values.update(raw=post.raw, body=body, content_hash=digest)
+            if post_id in moved and row is not None and row.content_hash == digest:
+                valid_from = seen  # the same words under another name: from when it was seen
             revision = {
                 "rev": last.rev + 1 if last is not None else 1,
                 "content_hash": digest,
                 "raw": post.raw,
                 "body": body,
+                "author": post.author,
+                "author_id": post.author_id,
                 "edit_by": values["edit_by"],
                 "edit_at": values["edit_at"],
                 "edit_count": values["edit_count"],
@@ -380,6 +406,48 @@ class RawRepo(RepoBase):
                 recorded.pms.update(_record_pms(s, game_id, pms[start : start + _BATCH], seen))
         return recorded
 
+    def mark_missing(
+        self,
+        game_id: int,
+        thread_id: str,
+        served: Sequence[str],
+        *,
+        seen_at: datetime,
+        whole: bool,
+    ) -> list[str]:
+        """A full read served the posts `served`: the stored ones it should have served and
+        did not are missing from now on (a hard delete); those served again are not. `whole`:
+        the read covered the whole thread, else every post from the first one served on.
+        Returns the board ids newly missing."""
+        numbers = [int(i) for i in served if i.isdigit()]
+        if not numbers and not whole:
+            return []
+        start = None if whole else min(numbers)
+        served_set = set(served)
+        gone: list[int] = []
+        back: list[int] = []
+        found: list[str] = []
+        with self._sessions.begin() as s:
+            query = select(RawPost.id, RawPost.post_id, RawPost.missing_since).where(
+                RawPost.game_id == game_id, RawPost.thread_id == thread_id
+            )
+            for row_id, post_id, missing in s.execute(query):
+                if post_id in served_set:
+                    if missing is not None:
+                        back.append(row_id)
+                elif missing is None and (
+                    start is None or (post_id.isdigit() and int(post_id) >= start)
+                ):
+                    gone.append(row_id)
+                    found.append(post_id)
+            for chunk in _chunks(gone):
+                s.execute(
+                    update(RawPost).where(RawPost.id.in_(chunk)).values(missing_since=seen_at)
+                )
+            for chunk in _chunks(back):
+                s.execute(update(RawPost).where(RawPost.id.in_(chunk)).values(missing_since=None))
+        return found
+
     def read_cursors(self, game_id: int) -> tuple[Cursor | None, Cursor | None]:
         """The thread and inbox cursors the last recorded read ended at."""
         with self._sessions() as s:
@@ -425,7 +493,7 @@ class RawRepo(RepoBase):
                     id=row.post_id,
                     thread_id=row.thread_id,
                     number=row.number,
-                    author=row.author,
+                    author=rev.author or row.author,
                     author_id=row.author_id,
                     posted_at=row.posted_at,
                     body=body_from_json(rev.body),
@@ -509,6 +577,8 @@ class RawRepo(RepoBase):
             RawPost.posted_at,
             RawPost.url,
             RawPost.deleted_seen_at,
+            RawPost.first_seen_at,
+            RawPost.missing_since,
         ).where(*where)
         revisions = (
             select(
@@ -517,6 +587,7 @@ class RawRepo(RepoBase):
                 RawPostRevision.rev,
                 RawPostRevision.valid_from,
                 RawPostRevision.content_hash,
+                RawPostRevision.author,
                 RawPostRevision.edit_by,
                 RawPostRevision.edit_at,
                 RawPostRevision.edit_count,
@@ -537,7 +608,7 @@ class RawRepo(RepoBase):
             items.append(
                 StoredItem(
                     id=row.post_id,
-                    author=row.author,
+                    author=rev.author or row.author,
                     at=row.posted_at,
                     url=row.url,
                     revision=rev.id,
@@ -545,6 +616,9 @@ class RawRepo(RepoBase):
                     deleted=row.deleted_seen_at is not None and row.deleted_seen_at <= when,
                     edit=EditInfo(rev.edit_by, rev.edit_at, rev.edit_count) if edited else None,
                     changed_after=len(revs) > 1 and any(r.valid_from > when for r in revs),
+                    first_seen=row.first_seen_at,
+                    deleted_since=row.deleted_seen_at,
+                    missing_since=row.missing_since,
                 )
             )
         return items
