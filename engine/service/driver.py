@@ -154,12 +154,18 @@ class GameDriver:
         self.store.set_game_status(self.game_id, GameStatus.RUNNING)
         return True
 
-    def _subject(self, kind: str, number: int | None = None) -> str:
+    def _subject(self, kind: str, number: int | None = None, phase: str = "turn") -> str:
         ru = self.config.language == "ru"
+        # The results PM is named after its phase: «Итоги ночи 2», not «хода 2» for a night.
+        of = {"night": ("ночи", "night"), "day": ("дня", "day"), "turn": ("хода", "turn")}
+        word = of.get(phase.partition(" ")[0])
+        results = "Итоги" if ru else "Results"
+        if word is not None and number:
+            results = f"Итоги {word[0]} {number}" if ru else f"Results of {word[1]} {number}"
         words = {
             "role": "Ваша роль" if ru else "Your role",
             "receipt": "Ведущий: принято" if ru else "GM: received",
-            "results": (f"Итоги хода {number}" if ru else f"Results of turn {number}"),
+            "results": results,
         }
         return words[kind]
 
@@ -394,7 +400,8 @@ class GameDriver:
             body = self.renderer.render_private(log.resolution, player, context=context)
             if body:
                 marker = self.marker(ph.phase, "results-pm", player)
-                drafts.append(pm_draft(player, self._subject("results", number), body, marker))
+                subject = self._subject("results", number, ph.phase)
+                drafts.append(pm_draft(player, subject, body, marker))
         self.store.enqueue(self.game_id, ph.phase, drafts)
         return self.approve_if_allowed(ph)
 

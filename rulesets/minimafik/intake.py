@@ -345,18 +345,14 @@ class Intake:
         side = card.side(str(side_name))
         targets = self.side_targets(p, order, side, targets, "play_card")
         text = self.message(side.effects, args.get("text"))
-        cost = max(0, side.cost - (int(self.options["leader_discount"]) if is_leader else 0))
-        pay_points, pay_instances = self.payment(
-            view, cost, args.get("pay"), points, used | {instance}, p
-        )
+        cost = self.cost_for(p, side.cost)
+        pay = self.payment(view, cost, args.get("pay"), points, used | {instance}, p)
         fields: dict[str, Any] = {
             "card": card.id,
             "instance": instance,
             "side": side_name,
             "cost": cost,
-            "pay_points": pay_points,
-            "pay_instances": pay_instances,
-            "pay_cards": [view.start[i] for i in pay_instances],
+            **pay,
         }
         if text is not None:
             fields["text"] = text
@@ -368,8 +364,8 @@ class Intake:
             card=card.id,
             side=side_name,
             targets=targets,
-            paid_points=pay_points,
-            paid_cards=fields["pay_cards"],
+            paid_points=pay["pay_points"],
+            paid_cards=pay["pay_cards"],
         )
 
     def side_targets(
@@ -413,8 +409,8 @@ class Intake:
         reserved_points: int,
         used: set[int],
         p: PlayerState,
-    ) -> tuple[int, list[int]]:
-        """(points, card instances) paying `cost` exactly; all points when unsaid (§6.3)."""
+    ) -> dict[str, Any]:
+        """The order's payment fields for `cost`, paid exactly; all points when unsaid (§6.3)."""
         points: int | None = cost
         refs: list[Any] = []
         if pay:
@@ -437,7 +433,13 @@ class Intake:
             raise Reject(BAD_PAYMENT)
         if points > int(p.fields.get("points", 0)) - reserved_points:
             raise Reject(INSUFFICIENT_PAYMENT)
-        return points, instances
+        cards = [view.start[i] for i in instances]
+        return {"pay_points": points, "pay_instances": instances, "pay_cards": cards}
+
+    def cost_for(self, p: PlayerState, cost: int) -> int:
+        """A card's or ability's cost for this player: the Leader pays 1 less (§10.3, D-14)."""
+        discount = int(self.options["leader_discount"]) if leader(self.state) == p.name else 0
+        return max(0, cost - discount)
 
     def take_discard(self, p: PlayerState, order: Order) -> None:
         refs = order.args.get("cards")
@@ -502,22 +504,16 @@ class Intake:
             raise Reject(w.BAD_PARAMETER)
         view = self.hand_view(p.name)
         points, used = self.reserved(p.name, "mafia_vote")
-        pay_points, pay_instances = self.payment(view, extra, args.get("pay"), points, used, p)
-        fields = {
-            "extra": extra,
-            "pay_points": pay_points,
-            "pay_instances": pay_instances,
-            "pay_cards": [view.start[i] for i in pay_instances],
-        }
-        self.register(order, "mafia_vote", "mafia_vote", targets[:1], fields)
+        pay = self.payment(view, extra, args.get("pay"), points, used, p)
+        self.register(order, "mafia_vote", "mafia_vote", targets[:1], {"extra": extra, **pay})
         self.ack(
             p.name,
             "order_accepted",
             action="mafia_vote",
             targets=targets[:1],
             extra=extra,
-            paid_points=pay_points,
-            paid_cards=fields["pay_cards"],
+            paid_points=pay["pay_points"],
+            paid_cards=pay["pay_cards"],
         )
 
     def take_armor(self, p: PlayerState, order: Order) -> None:
@@ -635,15 +631,9 @@ class Intake:
         slot = f"ability:{ability.id}"
         view = self.hand_view(p.name)
         points, used = self.reserved(p.name, slot)
-        is_leader = leader(self.state) == p.name
-        cost = max(0, ability.cost - (int(self.options["leader_discount"]) if is_leader else 0))
-        pay_points, pay_instances = self.payment(view, cost, args.get("pay"), points, used, p)
-        fields: dict[str, Any] = {
-            "ability": ability.id,
-            "pay_points": pay_points,
-            "pay_instances": pay_instances,
-            "pay_cards": [view.start[i] for i in pay_instances],
-        }
+        cost = self.cost_for(p, ability.cost)
+        pay = self.payment(view, cost, args.get("pay"), points, used, p)
+        fields: dict[str, Any] = {"ability": ability.id, **pay}
         if text is not None:
             fields["text"] = text
         self.register(order, slot, "use_ability", targets, fields)

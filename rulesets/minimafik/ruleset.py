@@ -40,8 +40,8 @@ from rulesets.minimafik.options import (
 from rulesets.minimafik.progress import host_progress
 from rulesets.minimafik.resolution import DRAFT_STEPS, PHASE_STEPS, START_STEPS
 from rulesets.minimafik.roles import DRAFT, LAW, ROLES, VISIBLE_ROLES
-from rulesets.minimafik.start import next_phase, s2_rebuild_offers
-from rulesets.minimafik.state import alive, alive_names, character, colours_of, hand, view
+from rulesets.minimafik.start import next_phase, s2_rebuild_offers, send_hands
+from rulesets.minimafik.state import alive, alive_names, character, colours_of, view
 
 
 class Minimafik(Ruleset):
@@ -59,6 +59,14 @@ class Minimafik(Ruleset):
 
     def check_options(self, options: dict[str, Any]) -> None:
         check(options)
+
+    def game_file_options(self, players: Sequence[str]) -> str:
+        """`game new`: the collection line to fill in and each player's character name."""
+        pairs = ", ".join(f'"{_toml(n)}" = "{_toml(n)}"' for n in players)
+        return (
+            "# collection = \"my_cards.yaml\"   # the host's cards (default: the spec's sample)\n"
+            f"characters = {{ {pairs} }}   # forum nickname = character name\n"
+        )
 
     def grammar_for(self, options: Mapping[str, Any]) -> Grammar:
         try:
@@ -142,16 +150,7 @@ class Minimafik(Ruleset):
         # A game set up mid-way (scenarios): the start-of-phase steps of its first phase.
         turn = new_turn(state, PhaseInputs(_placeholder_phase()), rng)
         s2_rebuild_offers(turn)
-        for p in state.players:
-            if alive(p):
-                deck = p.fields.get("deck") or []
-                turn.emit_private(
-                    p.name,
-                    "hand",
-                    cards=hand(p),
-                    points=int(p.fields.get("points", 0)),
-                    deck_size=len(deck),
-                )
+        send_hands(turn)
         state.data["partners_pending"] = True
         return events + turn.events
 
@@ -263,6 +262,10 @@ class Minimafik(Ruleset):
 
     def progress(self, state: GameState, inputs: PhaseInputs) -> list[str]:
         return host_progress(state, inputs)
+
+
+def _toml(text: str) -> str:
+    return text.replace("\\", "\\\\").replace('"', '\\"')
 
 
 def _placeholder_phase() -> Any:

@@ -105,6 +105,13 @@ def s2_rebuild_offers(turn: Turn) -> None:
 def s3_hands(turn: Turn) -> None:
     """Every living player gets the hand; at night each mafia member sees the partner's hand."""
     coming = next_phase(turn.inputs.phase.id)
+    send_hands(turn)
+    if coming.kind == "night":
+        partner_events(turn, first=coming.number == 1)
+
+
+def send_hands(turn: Turn) -> None:
+    """§3.4: every living player's hand, points and deck size, at the start of a phase."""
     for p in turn.living():
         deck = p.fields.get("deck") or []
         turn.emit_private(
@@ -114,8 +121,6 @@ def s3_hands(turn: Turn) -> None:
             points=int(p.fields.get("points", 0)),
             deck_size=len(deck),
         )
-    if coming.kind == "night":
-        partner_events(turn, first=coming.number == 1)
 
 
 def partner_events(turn: Turn, *, first: bool) -> None:

@@ -90,3 +90,24 @@ def test_a_missing_collection_file_is_one_line(tmp_path: Path) -> None:
     result = runner.invoke(app, ["game", "validate", str(game)])
     assert result.exit_code == 1
     assert "cannot read" in result.output and "Traceback" not in result.output
+
+
+def test_game_new_offers_minimafik_and_writes_a_valid_file(tmp_path: Path) -> None:
+    path = tmp_path / "new.toml"
+    answers = [
+        "minimafik", "Минимафик", "local", "", "", "Ведущий", "", "", "", "2027-01-15 21:00",
+        "Destiny, Cornix, Alu, VanSLis, Nekr0, Ингероид", "boss=1, killer=1",
+        "Destiny=bartender, Cornix=photographer", "", "", "",
+    ]  # fmt: skip
+    result = runner.invoke(
+        app,
+        ["game", "new", str(path)],
+        input="\n".join(answers) + "\n",
+        env={"FORUMGM_NOW": "2027-01-10T12:00+03:00"},
+    )
+    assert result.exit_code == 0, result.output
+    assert "minimafik" in result.output  # offered among the rulesets
+    assert "It is valid." in result.output
+    text = path.read_text(encoding="utf-8")
+    assert 'characters = { "Destiny" = "Destiny", "Cornix" = "Cornix"' in text
+    assert "boss = 1\nkiller = 1\ncitizen = 4" in text
