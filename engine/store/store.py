@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 from engine.store.repo.games import GamesRepo
+from engine.store.repo.host import HostRepo
 from engine.store.repo.leases import LeasesRepo
 from engine.store.repo.outbox import OutboxRepo
 from engine.store.repo.parse import ParseRepo
 from engine.store.repo.raw import RawRepo
 
 
-class Store(GamesRepo, RawRepo, ParseRepo, OutboxRepo, LeasesRepo):
-    """Boards and games, raw posts/PMs with history, parse results, events and the outbox.
+class Store(GamesRepo, RawRepo, ParseRepo, OutboxRepo, LeasesRepo, HostRepo):
+    """Boards and games, raw posts/PMs with history, parse results, events, the outbox, and
+    the host's accounts and audit log.
 
     Each method runs in its own transaction. Rows come back detached: read their columns,
     and go through the store again for anything related.

@@ -10,6 +10,7 @@ from engine.store.models.game import (
     PhaseStatus,
     Player,
 )
+from engine.store.models.host import HostAccount, HostAction, Setting
 from engine.store.models.raw import RawPM, RawPMRevision, RawPost, RawPostRevision
 from engine.store.models.results import (
     EventRow,
@@ -31,6 +32,8 @@ __all__ = [
     "Game",
     "GameLease",
     "GameStatus",
+    "HostAccount",
+    "HostAction",
     "HostOverride",
     "OrderStatus",
     "OutboxItem",
@@ -47,6 +50,7 @@ __all__ = [
     "RawPMRevision",
     "RawPost",
     "RawPostRevision",
+    "Setting",
     "UTCDateTime",
     "utcnow",
 ]

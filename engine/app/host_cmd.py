@@ -1,0 +1,85 @@
+"""`forumgm host`: the host's dashboard account (`set-password`) and the audit log (`log`)."""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+app = typer.Typer(help="The host's dashboard account and the audit log.", no_args_is_help=True)
+
+DEFAULT_HOST = "host"
+Db = Annotated[
+    str | None,
+    typer.Option("--db", help="Store URL (default: FORUMGM_DATABASE_URL or sqlite:///forumgm.db)."),
+]
+HostName = Annotated[str, typer.Option("--user", help="The host account's name.")]
+
+
+@app.command("set-password")
+def set_password(
+    user: HostName = DEFAULT_HOST,
+    db: Db = None,
+    password_stdin: Annotated[
+        bool,
+        typer.Option("--password-stdin", help="Read the password from standard input (scripts)."),
+    ] = False,
+) -> None:
+    """Set (or change) the password the host logs in to `forumgm dashboard` with.
+
+    Only a scrypt hash of it is stored; a change ends the sessions logged in before."""
+    from engine.host_password import PasswordError, hash_password
+    from engine.service.build import database_url
+    from engine.store import open_store
+
+    out = Console(highlight=False, soft_wrap=True)
+    if not user.strip():
+        out.print("--user needs a name")
+        raise typer.Exit(2)
+    if password_stdin:
+        password = sys.stdin.readline().rstrip("\r\n")
+    else:
+        password = typer.prompt("New password", hide_input=True, confirmation_prompt=True)
+    try:
+        hashed = hash_password(password)
+    except PasswordError as exc:
+        out.print(str(exc), markup=False)
+        raise typer.Exit(2) from None
+    store = open_store(database_url(db))
+    existed = store.host_account(user.strip()) is not None
+    store.set_host_password(user.strip(), hashed)
+    store.record_action("set_password", by=user.strip(), via="cli", detail={"new": not existed})
+    out.print(
+        f"{'Changed' if existed else 'Set'} the dashboard password of {escape(user.strip())}"
+        + (": sessions logged in before must log in again" if existed else "")
+    )
+
+
+@app.command("log")
+def log(
+    db: Db = None,
+    game: Annotated[int | None, typer.Option("--game", help="Only this game id.")] = None,
+    limit: Annotated[int, typer.Option(help="How many entries, newest first.")] = 50,
+) -> None:
+    """The audit log: every host action (fixes, approvals, logins), newest first."""
+    from engine.service.build import database_url
+    from engine.store import open_store
+
+    store = open_store(database_url(db))
+    grid = Table("at (UTC)", "by", "via", "game", "phase", "action", "detail")
+    for entry in store.host_actions(game, limit=limit):
+        detail = ", ".join(f"{k}={v}" for k, v in entry.detail.items())
+        grid.add_row(
+            entry.at.strftime("%Y-%m-%d %H:%M:%S"),
+            escape(entry.by),
+            entry.via,
+            str(entry.game_id or ""),
+            entry.phase or "",
+            entry.action,
+            escape(detail),
+        )
+    Console(highlight=False, soft_wrap=True).print(grid)
