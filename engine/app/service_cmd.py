@@ -6,13 +6,14 @@ import asyncio
 import signal
 from datetime import datetime
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
-from engine.clock import Clock, ClockError, game_clock
+from engine.clock import Clock, ClockError, game_clock, local_time
 from engine.config import ConfigError, GameConfig
 from engine.core.orders import Order, OrderKind
 from engine.credentials import CredentialsError
@@ -20,7 +21,10 @@ from engine.service.build import database_url, make_driver
 from engine.service.driver import GameDriver
 from engine.service.runner import Cadence, Service, drive_once, owner_id
 from engine.store import Store, open_store
-from engine.store.models import OutboxStatus, PhaseRecord
+from engine.store.models import OutboxStatus
+
+if TYPE_CHECKING:
+    from engine.app.review import Review
 
 Db = Annotated[
     str | None,
@@ -127,11 +131,44 @@ def status(db: Db = None) -> None:
         )
 
 
+def _pairs(given: list[str] | None, option: str, what: str) -> list[tuple[int, str]]:
+    """`ID=VALUE` options as (id, value); a malformed one is a usage error naming the form."""
+    pairs = []
+    for item in given or []:
+        number, sep, value = item.partition("=")
+        if not sep or not number.strip().lstrip("#").isdigit():
+            raise typer.BadParameter(f"write {what}", param_hint=option)
+        pairs.append((int(number.strip().lstrip("#")), value))
+    return pairs
+
+
+def cli_host() -> str:
+    """Who runs this command, for the audit log: the system user."""
+    import getpass
+
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):
+        return "host"
+
+
 def review(
     game: Annotated[Path, typer.Argument(help="The game file.")],
     db: Db = None,
     fix: Annotated[
-        list[str] | None, typer.Option(help="WARNING_ID=NAME: settle a warning.")
+        list[str] | None,
+        typer.Option(help="WARNING_ID=NAME: settle a warning with a name (one of its choices)."),
+    ] = None,
+    ignore: Annotated[
+        list[int] | None,
+        typer.Option(help="WARNING_ID: settle a warning with nothing (it no longer counts)."),
+    ] = None,
+    typed: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="WARNING_ID=TEXT: settle a warning with the order the player meant, typed as "
+            'they would write it (e.g. 12="проверка Пети").'
+        ),
     ] = None,
     drop: Annotated[
         list[int] | None, typer.Option(help="ORDER_ID: the order does not count.")
@@ -140,86 +177,125 @@ def review(
         list[str] | None, typer.Option("--set", help="ORDER_ID=NAME: the order names NAME instead.")
     ] = None,
     orders: Annotated[bool, typer.Option(help="List the phase's orders with their ids.")] = False,
+    votes: Annotated[bool, typer.Option(help="Show the vote table (secret votes too).")] = False,
     approve: Annotated[bool, typer.Option(help="Approve the drafts waiting for the host.")] = False,
+    publish: Annotated[
+        bool, typer.Option(help="Publish what is approved now (one step, as `run --once`).")
+    ] = False,
     preview: Annotated[bool, typer.Option(help="Show the drafts' BBCode.")] = False,
+    log: Annotated[bool, typer.Option("--log", help="Show the game's audit log.")] = False,
 ) -> None:
-    """Warnings with their source posts, fixes and overrides, a preview of the drafts, approval."""
-    driver = driver_for(game, db)
-    store = driver.store
-    ph = store.current_phase(driver.game_id)
-    changed = False
-    for given in fix or []:
-        warning_id, sep, name = given.partition("=")
-        if not sep or not warning_id.isdigit():
-            raise typer.BadParameter("write WARNING_ID=NAME", param_hint="--fix")
-        store.fix_warning(int(warning_id), name.strip(), by="host")
-        changed = True
-    if ph is not None and (drop or target):
-        parsed = {o.id: o for o in store.parsed_orders(driver.game_id, ph.phase)}
+    """Warnings with their source posts, fixes and overrides, a preview of the drafts, approval.
+
+    The dashboard (`forumgm dashboard`) does the same through the same functions; every
+    decision is written to the audit log (`--log`)."""
+    from engine.app.review import Review, ReviewError
+
+    rv = Review(driver_for(game, db), by=cli_host(), via="cli")
+    try:
+        for warning_id, name in _pairs(fix, "--fix", "WARNING_ID=NAME"):
+            rv.fix(warning_id, name)
+        for warning_id in ignore or []:
+            rv.ignore(warning_id)
+        for warning_id, text in _pairs(typed, "--typed", "WARNING_ID=ORDER TEXT"):
+            read = rv.typed(warning_id, text)
+            settled = "; ".join(order_text(o) for o in read)
+            out.print(f"#{warning_id} settled with: {settled}", markup=False)
         for order_id in drop or []:
-            if order_id not in parsed:
-                raise typer.BadParameter(f"no order #{order_id} in {ph.phase}", param_hint="--drop")
-            store.override_order(order_id, None, by="host")
-        for given in target or []:
-            number, sep, name = given.partition("=")
-            if not sep or not number.isdigit() or int(number) not in parsed:
-                raise typer.BadParameter(
-                    f"write ORDER_ID=NAME for an order of {ph.phase}", param_hint="--set"
-                )
-            order = parsed[int(number)].order
-            store.override_order(int(number), order.with_(targets=(name.strip(),)), by="host")
-        changed = True
-    if changed and ph is not None:
-        if ph.status.value == "resolved":
-            driver.resolve(ph)  # re-resolve with the host's decisions
-        elif ph.status.value == "open":
-            driver.replay(ph, min(driver.clock(), ph.deadline))  # the parse now shows them
+            rv.drop(order_id)
+        for order_id, name in _pairs(target, "--set", "ORDER_ID=NAME"):
+            rv.retarget(order_id, name)
+    except ReviewError as exc:
+        out.print(str(exc), markup=False)
+        raise typer.Exit(2) from None
+    _show_review(rv, orders=orders, votes=votes, preview=preview)
+    if approve:
+        count = rv.approve()
+        later = "" if publish else ": `forumgm run` publishes them"
+        out.print(f"approved {count} item(s){later}")
+    if publish:
+        done = asyncio.run(rv.publish())
+        out.print(f"published {done.sent} item(s); {done.status}", markup=False)
+    if log:
+        _show_log(rv)
+
+
+def order_text(o: Order) -> str:
+    """An order in a few words: "Вася: check Петя"."""
+    return f"{o.player}: {o.action or o.kind.value} {', '.join(o.targets)}".strip()
+
+
+def _show_review(rv: Review, *, orders: bool, votes: bool, preview: bool) -> None:
+    from engine.app.review import describe_fix
+
+    ph = rv.phase
     if ph is not None:
+        deadline = local_time(ph.deadline, rv.driver.config.schedule.tz)
+        out.print(f"{ph.phase} ({ph.status.value}), deadline {deadline}", markup=False)
         if orders:
-            for stored in store.parsed_orders(driver.game_id, ph.phase):
+            for stored in rv.orders():
                 o = stored.order
-                what = o.action or o.kind.value
                 src = o.source.text if o.source else ""
-                out.print(
-                    f"  #{stored.id} {o.player}: {what} {', '.join(o.targets)} {src!r}",
-                    markup=False,
-                )
-        for stored_warning in store.parse_warnings(driver.game_id, ph.phase):
+                mark = " (overridden)" if stored.status.value == "overridden" else ""
+                out.print(f"  #{stored.id} {order_text(o)} {src!r}{mark}", markup=False)
+        for stored_warning in rv.warnings():
             w = stored_warning.warning
             mark = "✓" if stored_warning.resolved_by_host else ("·" if w.accepted else "!")
             text = w.source.text if w.source else ""
             choices = f" choices: {', '.join(w.choices)}" if w.choices else ""
-            fixed = f" fixed: {stored_warning.fix}" if stored_warning.resolved_by_host else ""
+            settled = describe_fix(stored_warning)
+            fixed = f" fixed: {settled}" if settled else ""
             out.print(
                 f"{mark} #{stored_warning.id} {w.code} {w.player or ''} {text!r}{choices}{fixed}",
                 markup=False,
             )
-        if ph.status.value == "open":
-            _progress(driver, ph)
-    drafts = [i for i in store.outbox(driver.game_id) if i.status is OutboxStatus.DRAFT]
+        lines = rv.progress()
+        if lines and ph.status.value == "open":
+            out.print(f"{ph.phase}, so far:")
+            for line in lines:
+                out.print(f"  {line}", markup=False)
+        if votes:
+            _show_votes(rv)
+        for table in rv.host_tables():
+            grid = Table(*(escape(c) for c in table.columns), title=escape(table.title))
+            for row in table.rows:
+                grid.add_row(*(escape(cell) for cell in row))
+            out.print(grid)
+    drafts = rv.drafts()
     out.print(f"{len(drafts)} draft(s) wait for approval")
     if preview:
         for draft in drafts:
             who = ", ".join(draft.recipients) or "thread"
             out.print(f"--- {draft.kind} to {who}: {draft.subject or ''}", markup=False)
             out.print(draft.bbcode, markup=False)
-    if approve:
-        store.approve(driver.game_id, None)
-        if ph is not None:
-            store.approve(driver.game_id, ph.phase)
-        out.print("approved: `forumgm run` publishes them")
 
 
-def _progress(driver: GameDriver, ph: PhaseRecord) -> None:
-    """How the open phase stands, in the ruleset's words (e.g. who has built a deck)."""
-    session = driver.replay(ph, min(driver.clock(), ph.deadline)).session
-    if session.inputs is None:
+def _show_votes(rv: Review) -> None:
+    view = rv.vote_view()
+    if view is None:
         return
-    lines = driver.ruleset.progress(session.state, session.inputs)
-    if lines:
-        out.print(f"{ph.phase}, so far:")
-        for line in lines:
-            out.print(f"  {line}", markup=False)
+    grid = Table("voter", "vote", "weight", title=f"votes, {view.phase}")
+    for voter, choice in view.votes.items():
+        grid.add_row(escape(voter), escape(choice or "—"), f"{view.weights.get(voter, 1):g}")
+    out.print(grid)
+    totals = ", ".join(f"{name} {count:g}" for name, count in view.totals.items())
+    out.print(f"totals: {totals or 'none'}", markup=False)
+
+
+def _show_log(rv: Review) -> None:
+    grid = Table("at", "by", "via", "phase", "action", "detail")
+    tz = rv.driver.config.schedule.tz
+    for entry in rv.log():
+        detail = ", ".join(f"{k}={v}" for k, v in entry.detail.items())
+        grid.add_row(
+            local_time(entry.at, tz),
+            escape(entry.by),
+            entry.via,
+            entry.phase or "",
+            entry.action,
+            escape(detail),
+        )
+    out.print(grid)
 
 
 def votes(game: Annotated[Path, typer.Argument(help="The game file.")], db: Db = None) -> None:

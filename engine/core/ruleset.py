@@ -97,6 +97,18 @@ class VoteView:
     not_voting: list[str]
     leader: str | None
     majority: int | None = None
+    weights: dict[str, float] = field(default_factory=dict)
+    """Voter → what their vote counts, for votes that do not count 1 (empty: all count 1)."""
+
+
+@dataclass(frozen=True)
+class HostTable:
+    """A table the host sees beside the phase (yakuza's HP, minimafik's hands): text cells.
+    Never published; the dashboard and `forumgm review` show it."""
+
+    title: str
+    columns: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
 
 
 C = TypeVar("C", bound="Resolution")
@@ -259,6 +271,15 @@ class Ruleset(ABC):
     def progress(self, state: GameState, inputs: PhaseInputs) -> list[str]:
         """Lines telling the host how the open phase stands (e.g. who has built a deck)."""
         return []
+
+    def host_tables(self, state: GameState, inputs: PhaseInputs | None) -> list[HostTable]:
+        """Tables of the game's hidden numbers for the host (HP, hand sizes); `inputs` are the
+        open phase's orders so far (None: the state after the last resolution)."""
+        return []
+
+    def host_picture(self, state: GameState, lang: str) -> str | None:
+        """An SVG picture of the game for the host (twelve-rooms' map); never published."""
+        return None
 
 
 _REGISTRY: dict[str, Ruleset] = {}

@@ -31,7 +31,7 @@ from forums.records import PostBody
 from scraper.matcher import ParseResult
 
 _EMPTY = PostBody()
-Fixes = Mapping[tuple[str, int | None], tuple[ParseWarning, str]]
+Fixes = Mapping[tuple[str, int | None], tuple[ParseWarning, object]]
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from engine.core.phases import PhaseId
 from engine.core.ruleset import Ruleset
 from engine.core.warnings import EDITED_AFTER_DEADLINE, LATE, SENDER_NOT_IN_PLAY, ParseWarning
 from engine.session import GameSession
-from engine.store.codec import order_ref
+from engine.store.codec import order_from_json, order_ref
 from forums.records import PostBody
 from scraper.matcher import ParseResult
 
@@ -85,7 +85,9 @@ class Replay:
     answers: dict[str, tuple[list[Event], list[ParseWarning]]] = field(default_factory=dict)
     """`Incoming.ref` → what taking that item produced (acks, ratings, warnings)."""
     since: datetime | None = None
-    fixes: Mapping[tuple[str, int | None], tuple[ParseWarning, str]] = field(default_factory=dict)
+    fixes: Mapping[tuple[str, int | None], tuple[ParseWarning, object]] = field(
+        default_factory=dict
+    )
     rewrite: Rewrite | None = None
     parsed_now: dict[str, tuple[datetime, ParseResult]] = field(default_factory=dict)
     """Cache key → (time, result) of the items parsed here (not found in the cache)."""
@@ -125,7 +127,7 @@ class Replay:
             item.author, item.channel, parsed, text, rewrite=self.rewrite
         )
         for (ref, line), (warning, choice) in self.fixes.items():
-            if ref == item.ref and (order := fix_order(warning, choice, item.at)) is not None:
+            for order in fix_orders(warning, choice, item.at) if ref == item.ref else ():
                 e, w = session.submit(
                     order.with_(source=Source(item.channel, item.id, item.url, line))
                 )
@@ -144,17 +146,21 @@ class Replay:
         self.answers[item.ref] = (events, warnings)
 
 
-def fix_order(warning: ParseWarning, fix: str, at: datetime) -> Order | None:
-    """The order a host's pick for an unknown or ambiguous name stands for."""
+def fix_orders(warning: ParseWarning, fix: object, at: datetime) -> list[Order]:
+    """The orders a host's fix of a warning stands for: a pick for an unknown or ambiguous
+    name (a string), or orders the host typed (`{"orders": [order JSON…]}`); none for a
+    warning the host ignored (None)."""
+    if isinstance(fix, dict) and isinstance(fix.get("orders"), list):
+        return [order_from_json(o).with_(at=at) for o in fix["orders"]]
     if warning.player is None or not isinstance(fix, str):
-        return None
+        return []
     channel = warning.source.channel if warning.source else Channel.PM
     if warning.action in ("vote", None):
-        return Order(warning.player, OrderKind.VOTE, targets=(fix,), channel=channel, at=at)
+        return [Order(warning.player, OrderKind.VOTE, targets=(fix,), channel=channel, at=at)]
     if warning.action in ("unvote", "cancel"):
-        return None
+        return []
     kind = OrderKind.REQUEST if warning.action.endswith("_request") else OrderKind.ORDER
-    return Order(warning.player, kind, warning.action, (fix,), channel=channel, at=at)
+    return [Order(warning.player, kind, warning.action, (fix,), channel=channel, at=at)]
 
 
 def start_replay(
@@ -166,7 +172,7 @@ def start_replay(
     *,
     since: datetime,
     aliases: Mapping[str, Sequence[str]] | None = None,
-    fixes: Mapping[tuple[str, int | None], tuple[ParseWarning, str]] | None = None,
+    fixes: Mapping[tuple[str, int | None], tuple[ParseWarning, object]] | None = None,
     overrides: Mapping[str, Order | None] | None = None,
     max_post_chars: int | None = None,
 ) -> Replay:
@@ -197,7 +203,7 @@ def replay_phase(
     *,
     since: datetime,
     aliases: Mapping[str, Sequence[str]] | None = None,
-    fixes: Mapping[tuple[str, int | None], tuple[ParseWarning, str]] | None = None,
+    fixes: Mapping[tuple[str, int | None], tuple[ParseWarning, object]] | None = None,
     overrides: Mapping[str, Order | None] | None = None,
     max_post_chars: int | None = None,
 ) -> Replay:

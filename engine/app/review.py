@@ -1,0 +1,292 @@
+"""The host's review of a game: one implementation behind `forumgm review` and the dashboard.
+
+Everything a host can look at (warnings, orders, the vote view, drafts, the ruleset's own
+tables) and every decision (pick a name for a warning, ignore it, type the order it meant,
+drop or retarget an order, approve, publish) is a method here. Each decision is checked
+first — a bad id or name is a `ReviewError` with one clear line — then stored, written to
+the audit log, and the phase is read (or resolved) again so what the host sees is current.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from engine.core.orders import Channel, Order
+from engine.core.ruleset import HostTable, VoteView
+from engine.service.driver import GameDriver
+from engine.service.runner import Cadence, drive_once, owner_id
+from engine.store import OutboxStatus, StoredOrder, StoredWarning
+from engine.store.codec import order_to_json
+from engine.store.models import HostAction, OutboxItem, PhaseRecord, PhaseStatus
+from forums.records import PostBody
+
+
+class ReviewError(Exception):
+    """A review request that cannot be carried out as given (the message says why)."""
+
+
+@dataclass(frozen=True)
+class Published:
+    """What `publish` did: the game's status after a step, and how many items went out."""
+
+    status: str
+    sent: int
+
+
+def describe_fix(warning: StoredWarning) -> str:
+    """The host's fix of a warning in words: the name picked, the typed order, or "ignored"."""
+    fix = warning.fix
+    if not warning.resolved_by_host:
+        return ""
+    if fix is None:
+        return "ignored"
+    if isinstance(fix, dict) and "text" in fix:
+        return f"typed: {fix['text']}"
+    return str(fix)
+
+
+class Review:
+    """The review of one driven game, on behalf of host `by`, from `via` ("cli", "dashboard")."""
+
+    def __init__(self, driver: GameDriver, *, by: str, via: str) -> None:
+        self.driver = driver
+        self.store = driver.store
+        self.game_id = driver.game_id
+        self.by = by
+        self.via = via
+        self._read: tuple[tuple[str, PhaseStatus], Any] | None = None
+
+    # -- what the host looks at ---------------------------------------------------------
+
+    @property
+    def phase(self) -> PhaseRecord | None:
+        return self.store.current_phase(self.game_id)
+
+    def warnings(self) -> list[StoredWarning]:
+        ph = self.phase
+        return self.store.parse_warnings(self.game_id, ph.phase) if ph is not None else []
+
+    def orders(self) -> list[StoredOrder]:
+        ph = self.phase
+        return self.store.parsed_orders(self.game_id, ph.phase) if ph is not None else []
+
+    def drafts(self) -> list[OutboxItem]:
+        """Posts and PMs waiting for the host's approval, of the game's start and every phase."""
+        return [i for i in self.store.outbox(self.game_id) if i.status is OutboxStatus.DRAFT]
+
+    def held(self) -> list[StoredWarning]:
+        """Warnings that hold the results until the host settles them."""
+        return [w for w in self.warnings() if not w.resolved_by_host and not w.warning.accepted]
+
+    def _session(self) -> Any:
+        """The current phase read as of now (its deadline, once past), kept until a change."""
+        ph = self.phase
+        if ph is None:
+            return None
+        if self._read is None or self._read[0] != (ph.phase, ph.status):
+            session = self.driver.replay(ph, min(self.driver.clock(), ph.deadline)).session
+            self._read = ((ph.phase, ph.status), session)
+        session = self._read[1]
+        return session if session.inputs is not None else None
+
+    def progress(self) -> list[str]:
+        """How the open phase stands, in the ruleset's words (e.g. who has built a deck)."""
+        session = self._session()
+        if session is None:
+            return []
+        return list(self.driver.ruleset.progress(session.state, session.inputs))
+
+    def vote_view(self) -> VoteView | None:
+        """The host's view of the votes of the open phase: secret votes included."""
+        session = self._session()
+        if session is None:
+            return None
+        return self.driver.ruleset.vote_view(session.state, session.inputs, public=False)
+
+    def _latest(self) -> tuple[Any, Any]:
+        """The state the ruleset's extras show, with the inputs so far: the open phase as it
+        stands, or else the game's state after the last resolution (what results publish)."""
+        ph = self.phase
+        if ph is not None and ph.status is PhaseStatus.OPEN:
+            session = self._session()
+            if session is not None:
+                return session.state, session.inputs
+        return self.store.load_state(self.game_id), None
+
+    def host_tables(self) -> list[HostTable]:
+        """The ruleset's own tables for the host (HP, hands…)."""
+        state, inputs = self._latest()
+        return list(self.driver.ruleset.host_tables(state, inputs)) if state is not None else []
+
+    def host_picture(self) -> str | None:
+        """The ruleset's SVG picture of the game for the host (twelve-rooms' map), if any."""
+        state, _ = self._latest()
+        if state is None:
+            return None
+        return self.driver.ruleset.host_picture(state, self.driver.config.language)
+
+    def names(self) -> list[str]:
+        """The names a fix may pick: the game's players (seats)."""
+        state = self.store.load_state(self.game_id)
+        return list(state.names) if state is not None else list(self.driver.config.players)
+
+    def log(self, limit: int = 200) -> list[HostAction]:
+        return self.store.host_actions(self.game_id, limit=limit)
+
+    # -- decisions ----------------------------------------------------------------------
+
+    def _changeable(self) -> PhaseRecord:
+        """The current phase, if a host decision can still change what it publishes."""
+        ph = self.phase
+        if ph is None:
+            raise ReviewError("the game has not started: there is nothing to fix yet")
+        if ph.status is PhaseStatus.PUBLISHED:
+            raise ReviewError(f"{ph.phase} is published: a fix can no longer change it")
+        if ph.status is PhaseStatus.RESOLVED:
+            d = self.driver
+            results = {d.marker(ph.phase, "results")}
+            results |= {d.marker(ph.phase, "results-pm", name) for name in self.names()}
+            gone = [
+                i
+                for i in self.store.outbox(self.game_id, ph.phase)
+                if i.marker in results and i.status is not OutboxStatus.DRAFT
+            ]
+            if gone:
+                raise ReviewError(
+                    f"the results of {ph.phase} are approved already ({len(gone)} item(s) "
+                    "approved or sent): a fix can no longer change them"
+                )
+        return ph
+
+    def _warning(self, warning_id: int) -> tuple[PhaseRecord, StoredWarning]:
+        ph = self._changeable()
+        found = {w.id: w for w in self.store.parse_warnings(self.game_id, ph.phase)}
+        if warning_id not in found:
+            ids = ", ".join(f"#{i}" for i in found) or "none"
+            raise ReviewError(f"no warning #{warning_id} in {ph.phase} (its warnings: {ids})")
+        return ph, found[warning_id]
+
+    def _order(self, order_id: int) -> tuple[PhaseRecord, StoredOrder]:
+        ph = self._changeable()
+        found = {o.id: o for o in self.store.parsed_orders(self.game_id, ph.phase)}
+        if order_id not in found:
+            raise ReviewError(f"no order #{order_id} in {ph.phase} (list them with --orders)")
+        return ph, found[order_id]
+
+    def _name(self, name: str, allowed: tuple[str, ...] = ()) -> str:
+        """`name` as the game writes it: one of `allowed` or a player (any letter case)."""
+        name = name.strip()
+        known = [*allowed, *(n for n in self.names() if n not in allowed)]
+        for candidate in known:
+            if candidate.casefold() == name.casefold():
+                return candidate
+        raise ReviewError(f"{name!r} is not a choice: one of {', '.join(known)}")
+
+    def _done(
+        self, ph: PhaseRecord, action: str, detail: dict[str, Any], apply: Callable[[], object]
+    ) -> None:
+        apply()
+        self._audit(action, ph, detail)
+        self._refresh(ph)
+
+    def _audit(self, action: str, ph: PhaseRecord | None, detail: dict[str, Any]) -> None:
+        self.store.record_action(
+            action,
+            by=self.by,
+            via=self.via,
+            game_id=self.game_id,
+            phase=ph.phase if ph is not None else None,
+            detail=detail,
+            at=self.driver.clock(),
+        )
+
+    def _refresh(self, ph: PhaseRecord) -> None:
+        """Read the phase again with the host's decisions (resolve it again once resolved)."""
+        self._read = None
+        ph = self.store.get_phase(self.game_id, ph.phase)
+        if ph.status is PhaseStatus.RESOLVED:
+            self.driver.resolve(ph)
+        elif ph.status is PhaseStatus.OPEN:
+            self.driver.replay(ph, min(self.driver.clock(), ph.deadline))
+
+    def fix(self, warning_id: int, name: str) -> None:
+        """Settle a warning with a name: one of its choices, or any player."""
+        ph, stored = self._warning(warning_id)
+        pick = self._name(name, stored.warning.choices)
+        detail = {"warning": warning_id, "code": stored.warning.code, "fix": pick}
+        self._done(ph, "fix", detail, lambda: self.store.fix_warning(warning_id, pick, by=self.by))
+
+    def ignore(self, warning_id: int) -> None:
+        """Settle a warning with nothing: what it is about does not count, and it holds no more."""
+        ph, stored = self._warning(warning_id)
+        detail = {"warning": warning_id, "code": stored.warning.code}
+        self._done(
+            ph, "ignore", detail, lambda: self.store.fix_warning(warning_id, None, by=self.by)
+        )
+
+    def typed(self, warning_id: int, text: str) -> list[Order]:
+        """Settle a warning with the order(s) the player meant, typed as they would write it
+        and read with the game's grammar as theirs; returns what was read."""
+        ph, stored = self._warning(warning_id)
+        w = stored.warning
+        if w.player is None:
+            raise ReviewError(f"warning #{warning_id} names no player whose order it could be")
+        if not text.strip():
+            raise ReviewError("type the order, e.g. «голосую за Петю»")
+        channel = w.source.channel if w.source is not None else Channel.PM
+        session = self._session()
+        assert session is not None  # the phase exists: _warning checked it
+        parsed = session.read(w.player, PostBody.plain(text), channel)
+        if not parsed.orders:
+            why = "; ".join(x.message for x in parsed.warnings)
+            raise ReviewError(f"no order read in {text!r}" + (f": {why}" if why else ""))
+        fix = {"text": text.strip(), "orders": [order_to_json(o) for o in parsed.orders]}
+        detail = {"warning": warning_id, "code": w.code, "typed": text.strip()}
+        self._done(ph, "typed", detail, lambda: self.store.fix_warning(warning_id, fix, by=self.by))
+        return list(parsed.orders)
+
+    def drop(self, order_id: int) -> None:
+        """The order does not count."""
+        ph, stored = self._order(order_id)
+        detail = {"order": order_id, "player": stored.order.player}
+        self._done(
+            ph, "drop", detail, lambda: self.store.override_order(order_id, None, by=self.by)
+        )
+
+    def retarget(self, order_id: int, name: str) -> None:
+        """The order names `name` instead of whom it named."""
+        ph, stored = self._order(order_id)
+        target = self._name(name)
+        replacement = stored.order.with_(targets=(target,))
+        detail = {"order": order_id, "player": stored.order.player, "target": target}
+        self._done(
+            ph,
+            "retarget",
+            detail,
+            lambda: self.store.override_order(order_id, replacement, by=self.by),
+        )
+
+    def approve(self) -> int:
+        """Approve every draft waiting (the start's, and the current phase's); how many."""
+        ph = self.phase
+        approved = self.store.approve(self.game_id, None)
+        if ph is not None:
+            approved += self.store.approve(self.game_id, ph.phase)
+        held = len(self.held())
+        self._audit("approve", ph, {"items": len(approved), "held_warnings": held})
+        return len(approved)
+
+    async def publish(self) -> Published:
+        """Publish what is approved now: one step of the game, as `forumgm run --once` would
+        take it, unless a running service holds the game (it publishes at its next step)."""
+        owner = f"{owner_id()}:{self.via}"
+        before = sum(1 for i in self.store.outbox(self.game_id) if i.status is OutboxStatus.POSTED)
+        try:
+            status = await drive_once(self.driver, owner, Cadence())
+        finally:
+            self.store.release_lease(self.game_id, owner)  # never keep `forumgm run` waiting
+        after = sum(1 for i in self.store.outbox(self.game_id) if i.status is OutboxStatus.POSTED)
+        self._audit("publish", self.phase, {"status": status, "sent": after - before})
+        return Published(status, after - before)
