@@ -2,7 +2,7 @@
 
 A collection is a YAML (or TOML) document with `cards:` and, optionally, `visible_roles:`
 (minimafik.md §3.3, §4.2, §4.3; the schema is documented in docs/rulesets/minimafik.md);
-`collection_file` checks and loads one. The spec's sample collection ships as package data
+`schema` checks one and `collection_file` loads it. The spec's sample collection ships as package data
 beside this module and is the default.
 """
 
