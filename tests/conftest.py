@@ -18,7 +18,13 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     config: Any = session.config
     whole = [str(a).rstrip("/") for a in config.args] in ([], ["tests"])
     selected = config.option.keyword or config.option.markexpr or config.option.deselect
-    if exitstatus != 0 or not whole or selected or config.cache is None or not _STARTED:
+    if (
+        exitstatus != 0
+        or not whole
+        or selected
+        or getattr(config, "cache", None) is None
+        or not _STARTED
+    ):
         return
     config.cache.set(
         "forumgm/suite",
