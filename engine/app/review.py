@@ -76,6 +76,11 @@ class Review:
         """Posts and PMs waiting for the host's approval, of the game's start and every phase."""
         return [i for i in self.store.outbox(self.game_id) if i.status is OutboxStatus.DRAFT]
 
+    def unsent(self) -> list[OutboxItem]:
+        """Posts and PMs not on the board yet — drafts, approved, failed — oldest first: what
+        the preview shows (results approve themselves once no warning holds them)."""
+        return [i for i in self.store.outbox(self.game_id) if i.status is not OutboxStatus.POSTED]
+
     def held(self) -> list[StoredWarning]:
         """Warnings that hold the results until the host settles them."""
         return [w for w in self.warnings() if not w.resolved_by_host and not w.warning.accepted]
@@ -131,6 +136,12 @@ class Review:
         """The names a fix may pick: the game's players (seats)."""
         state = self.store.load_state(self.game_id)
         return list(state.names) if state is not None else list(self.driver.config.players)
+
+    def living(self) -> list[str]:
+        """The players still in the game (the ruleset's in-play list), as of the last
+        resolution (a resolved phase awaiting approval counts its results)."""
+        state = self.store.load_state(self.game_id)
+        return list(self.driver.ruleset.in_play(state)) if state is not None else []
 
     def log(self, limit: int = 200) -> list[HostAction]:
         return self.store.host_actions(self.game_id, limit=limit)

@@ -182,8 +182,14 @@ def review(
     publish: Annotated[
         bool, typer.Option(help="Publish what is approved now (one step, as `run --once`).")
     ] = False,
-    preview: Annotated[bool, typer.Option(help="Show the drafts' BBCode.")] = False,
+    preview: Annotated[
+        bool, typer.Option(help="Show the BBCode of every post and PM not on the board yet.")
+    ] = False,
     log: Annotated[bool, typer.Option("--log", help="Show the game's audit log.")] = False,
+    picture: Annotated[
+        Path | None,
+        typer.Option(help="Write the ruleset's picture of the game (twelve-rooms' map) as SVG."),
+    ] = None,
 ) -> None:
     """Warnings with their source posts, fixes and overrides, a preview of the drafts, approval.
 
@@ -218,6 +224,13 @@ def review(
         out.print(f"published {done.sent} item(s); {done.status}", markup=False)
     if log:
         _show_log(rv)
+    if picture is not None:
+        svg = rv.host_picture()
+        if svg is None:
+            out.print(f"{rv.driver.config.ruleset} games have no picture", markup=False)
+        else:
+            picture.write_text(svg, encoding="utf-8")
+            out.print(f"wrote {picture}", markup=False)
 
 
 def order_text(o: Order) -> str:
@@ -232,6 +245,10 @@ def _show_review(rv: Review, *, orders: bool, votes: bool, preview: bool) -> Non
     if ph is not None:
         deadline = local_time(ph.deadline, rv.driver.config.schedule.tz)
         out.print(f"{ph.phase} ({ph.status.value}), deadline {deadline}", markup=False)
+        living = set(rv.living())
+        out_of_game = [n for n in rv.names() if n not in living]
+        gone = f" (out: {', '.join(out_of_game)})" if out_of_game else ""
+        out.print(f"players: {', '.join(rv.names())}{gone}", markup=False)
         if orders:
             for stored in rv.orders():
                 o = stored.order
@@ -249,6 +266,9 @@ def _show_review(rv: Review, *, orders: bool, votes: bool, preview: bool) -> Non
                 f"{mark} #{stored_warning.id} {w.code} {w.player or ''} {text!r}{choices}{fixed}",
                 markup=False,
             )
+        held = len(rv.held())
+        if held:
+            out.print(f"{held} warning(s) hold the results: fix, --ignore or --typed them")
         lines = rv.progress()
         if lines and ph.status.value == "open":
             out.print(f"{ph.phase}, so far:")
@@ -264,10 +284,12 @@ def _show_review(rv: Review, *, orders: bool, votes: bool, preview: bool) -> Non
     drafts = rv.drafts()
     out.print(f"{len(drafts)} draft(s) wait for approval")
     if preview:
-        for draft in drafts:
-            who = ", ".join(draft.recipients) or "thread"
-            out.print(f"--- {draft.kind} to {who}: {draft.subject or ''}", markup=False)
-            out.print(draft.bbcode, markup=False)
+        for item in rv.unsent():
+            who = ", ".join(item.recipients) or "thread"
+            out.print(
+                f"--- {item.status.value} {item.kind} to {who}: {item.subject or ''}", markup=False
+            )
+            out.print(item.bbcode, markup=False)
 
 
 def _show_votes(rv: Review) -> None:

@@ -41,9 +41,12 @@ class ReviewGame:
         return [p.body.full_text() for p in self.board.posts_after(self.thread, 0)]
 
 
-def make_review_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> ReviewGame:
+def make_review_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *, check: bool = False
+) -> ReviewGame:
     """Started, the start approved and published; four PMs (three misread) and the deadline
-    passed: turn 1 is resolved and its results wait for the host."""
+    passed: turn 1 is resolved and its results wait for the host. With `check` the
+    commissar checks Петя too, so the results hold a PM to him besides the post."""
     url = f"sqlite:///{tmp_path / 'board.sqlite'}"
     board, thread = local_board(url, NAMES)
     path = tmp_path / "game.toml"
@@ -73,6 +76,8 @@ def make_review_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> ReviewG
     board.pm_as("Оля", [GM], "ход", "голосую за Ксюшу", at=sent)  # nobody of that name
     board.pm_as("Маша", [GM], "ход", "лечу Васю", at=sent)
     board.pm_as("Вася", [GM], "ход", f"голосую за {XSS}", at=sent)  # a hostile player
+    if check:
+        board.pm_as("Вася", [GM], "проверка", "проверяю Петю", at=sent)
     for at in ("2026-12-01T21:00+03:00", "2026-12-02T19:01+03:00"):
         result = game.cli("run", str(path), "--once", at=at)
         assert result.exit_code == 0, result.output

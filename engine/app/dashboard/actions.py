@@ -1,0 +1,97 @@
+"""The dashboard's forms: each host decision, read from a form and done by the review functions.
+
+One entry per form the game page posts (`ACTIONS[name]`); a field missing or malformed is a
+`FormError` with one clear line, a decision the review refuses is its `ReviewError`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+from starlette.datastructures import FormData
+
+from engine.app.dashboard.pages import order_words
+from engine.app.review import Review
+
+
+class FormError(Exception):
+    """A form field missing or not of its kind (the message names it)."""
+
+
+def _text(form: FormData, key: str, what: str) -> str:
+    value = form.get(key)
+    if not isinstance(value, str) or not value.strip():
+        raise FormError(f"the form has no {what}")
+    return value
+
+
+def _id(form: FormData, key: str) -> int:
+    value = _text(form, key, f"{key} number").strip().lstrip("#")
+    if not value.isdigit() or len(value) > 12:
+        raise FormError(f"{key} must be a number, not {value!r}")
+    return int(value)
+
+
+async def fix(rv: Review, form: FormData) -> str:
+    warning, name = _id(form, "warning"), _text(form, "name", "name to pick")
+    rv.fix(warning, name)
+    return f"Warning #{warning} settled: {name.strip()}"
+
+
+async def ignore(rv: Review, form: FormData) -> str:
+    warning = _id(form, "warning")
+    rv.ignore(warning)
+    return f"Warning #{warning} ignored: what it is about does not count"
+
+
+async def typed(rv: Review, form: FormData) -> str:
+    warning, text = _id(form, "warning"), _text(form, "text", "typed order")
+    read = rv.typed(warning, text)
+    settled = "; ".join(f"{o.player}: {order_words(o)}" for o in read)
+    return f"Warning #{warning} settled with: {settled}"
+
+
+async def drop(rv: Review, form: FormData) -> str:
+    order = _id(form, "order")
+    rv.drop(order)
+    return f"Order #{order} dropped: it does not count"
+
+
+async def retarget(rv: Review, form: FormData) -> str:
+    order, name = _id(form, "order"), _text(form, "name", "name to set")
+    rv.retarget(order, name)
+    return f"Order #{order} now names {name.strip()}"
+
+
+async def approve(rv: Review, form: FormData) -> str:
+    held = len(rv.held())
+    if held and form.get("confirm_held") != "yes":
+        raise FormError(
+            f"{held} warning(s) still hold the results: settle them, or tick "
+            "“approve anyway” (what they are about will not count)"
+        )
+    count = rv.approve()
+    return f"Approved {count} item(s): publish them now, or `forumgm run` will"
+
+
+async def publish(rv: Review, form: FormData) -> str:
+    done = await rv.publish()
+    return f"Published {done.sent} item(s); {done.status}"
+
+
+async def approve_and_publish(rv: Review, form: FormData) -> str:
+    approved = await approve(rv, form)
+    return f"{approved.split(':')[0]}. {await publish(rv, form)}"
+
+
+Action = Callable[[Review, FormData], Awaitable[str]]
+ACTIONS: dict[str, Action] = {
+    "fix": fix,
+    "ignore": ignore,
+    "typed": typed,
+    "drop": drop,
+    "retarget": retarget,
+    "approve": approve,
+    "publish": publish,
+    "approve-publish": approve_and_publish,
+}

@@ -1,0 +1,206 @@
+"""What each dashboard page shows, read through the review functions (`engine.app.review`).
+
+Plain data for the templates; the templates escape every value (autoescape), so a player's
+nickname or text is shown as text whatever it holds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from markupsafe import Markup
+
+from engine.app.dashboard.bbcode_html import bbcode_to_html, safe_link
+from engine.app.review import Review, describe_fix
+from engine.clock import local_time
+from engine.core.orders import Order, Source
+from engine.core.ruleset import HostTable, VoteView
+from engine.service.driver import GameDriver
+from engine.store import OutboxStatus, StoredOrder, StoredWarning
+from engine.store.models import PhaseStatus
+
+
+@dataclass(frozen=True)
+class SourceView:
+    """Where an order or a warning came from: its text, and a link to it on the board."""
+
+    channel: str
+    label: str
+    text: str
+    link: str | None
+
+
+@dataclass(frozen=True)
+class DraftView:
+    """A post or PM not on the board yet, with its preview."""
+
+    kind: str
+    status: str
+    to: str
+    subject: str
+    html: Markup
+
+
+@dataclass(frozen=True)
+class Countdown:
+    deadline: str
+    """In the game's time zone, as a host reads it."""
+    deadline_iso: str
+    now_iso: str
+    left: str
+    """What is left (or how long ago it passed), as of the dashboard's clock."""
+
+
+def board_link(driver: GameDriver, url: str | None) -> str | None:
+    """`url` as a link if it is an http(s) address on the game's own board (else None)."""
+    link = safe_link(url) if url else None
+    if link is None:
+        return None
+    board = urlsplit(driver.config.url)
+    here = urlsplit(link)
+    same = (here.scheme.lower(), here.netloc.lower()) == (
+        board.scheme.lower(),
+        board.netloc.lower(),
+    )
+    return link if same else None
+
+
+def game_title(driver: GameDriver) -> str:
+    """The game's title, or its file's name when the file gives none."""
+    return driver.store.get_game(driver.game_id).title or Path(driver.config.path).name
+
+
+def source_view(driver: GameDriver, source: Source | None) -> SourceView | None:
+    if source is None:
+        return None
+    where = "post" if source.channel.value == "thread" else "PM"
+    label = f"{where} {source.post_id}" if source.post_id else where
+    return SourceView(source.channel.value, label, source.text, board_link(driver, source.url))
+
+
+def order_words(order: Order) -> str:
+    """What an order does, without its player: "vote Петя", "heal Вася"."""
+    return f"{order.action or order.kind.value} {', '.join(order.targets)}".strip()
+
+
+def left_words(seconds: float) -> str:
+    """ "2 d 3 h left", "45 min left", "passed 3 h 2 min ago"."""
+    passed = seconds < 0
+    s = int(abs(seconds))
+    days, rest = divmod(s, 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes, secs = divmod(rest, 60)
+    if days:
+        text = f"{days} d {hours} h"
+    elif hours:
+        text = f"{hours} h {minutes} min"
+    elif minutes:
+        text = f"{minutes} min"
+    else:
+        text = f"{secs} s"
+    return f"passed {text} ago" if passed else f"{text} left"
+
+
+def countdown(driver: GameDriver, deadline: datetime) -> Countdown:
+    now = driver.clock()
+    return Countdown(
+        deadline=local_time(deadline, driver.config.schedule.tz),
+        deadline_iso=deadline.isoformat(),
+        now_iso=now.isoformat(),
+        left=left_words((deadline - now).total_seconds()),
+    )
+
+
+def draft_view(item: Any) -> DraftView:
+    to = "the thread" if item.kind.value == "post" else ", ".join(item.recipients)
+    return DraftView(
+        item.kind.value, item.status.value, to, item.subject or "", bbcode_to_html(item.bbcode)
+    )
+
+
+@dataclass
+class GamePage:
+    """Everything the game page shows."""
+
+    rv: Review
+
+    def __post_init__(self) -> None:
+        d = self.rv.driver
+        self.driver = d
+        self.game = d.store.get_game(d.game_id)
+        self.title = game_title(d)
+        self.phase = self.rv.phase
+        self.open_for_fixes = self.phase is not None and self.phase.status is not (
+            PhaseStatus.PUBLISHED
+        )
+        self.countdown = countdown(d, self.phase.deadline) if self.phase is not None else None
+        self.names = self.rv.names()
+        living = set(self.rv.living())
+        self.players = [(n, n in living) for n in self.names]
+        self.progress = self.rv.progress()
+        self.votes: VoteView | None = self.rv.vote_view()
+        self.warnings = [self._warning(w) for w in self.rv.warnings()]
+        self.held = len(self.rv.held())
+        self.orders = [self._order(o) for o in self.rv.orders()]
+        self.tables: list[HostTable] = self.rv.host_tables()
+        self.has_picture = self.rv.host_picture() is not None
+        self.drafts = len(self.rv.drafts())
+        self.unsent = [draft_view(i) for i in self.rv.unsent()]
+        items = d.store.outbox(d.game_id)
+        self.outbox = {s.value: sum(1 for i in items if i.status is s) for s in OutboxStatus}
+        self.failed = [i for i in items if i.status is OutboxStatus.FAILED]
+
+    def _warning(self, stored: StoredWarning) -> dict[str, Any]:
+        w = stored.warning
+        state = "settled" if stored.resolved_by_host else ("noted" if w.accepted else "held")
+        return {
+            "id": stored.id,
+            "code": w.code,
+            "message": w.message,
+            "player": w.player,
+            "choices": list(w.choices),
+            "source": source_view(self.driver, w.source),
+            "state": state,
+            "fix": describe_fix(stored),
+        }
+
+    def _order(self, stored: StoredOrder) -> dict[str, Any]:
+        o = stored.order
+        return {
+            "id": stored.id,
+            "player": o.player,
+            "what": order_words(o),
+            "channel": o.channel.value,
+            "source": source_view(self.driver, o.source),
+            "status": stored.status.value,
+        }
+
+
+def games_rows(drivers: list[GameDriver]) -> list[dict[str, Any]]:
+    """One row per game the dashboard serves: what it waits for."""
+    rows = []
+    for d in drivers:
+        game = d.store.get_game(d.game_id)
+        ph = d.store.current_phase(d.game_id)
+        unsettled = (
+            len(d.store.parse_warnings(d.game_id, ph.phase, unresolved_only=True)) if ph else 0
+        )
+        items = d.store.outbox(d.game_id)
+        rows.append(
+            {
+                "id": d.game_id,
+                "title": game_title(d),
+                "ruleset": game.ruleset,
+                "status": game.status.value,
+                "phase": f"{ph.phase} ({ph.status.value})" if ph else "not started",
+                "countdown": countdown(d, ph.deadline) if ph else None,
+                "warnings": unsettled,
+                "drafts": sum(1 for i in items if i.status is OutboxStatus.DRAFT),
+                "failed": sum(1 for i in items if i.status is OutboxStatus.FAILED),
+            }
+        )
+    return rows

@@ -1,0 +1,289 @@
+"""The dashboard as an ASGI app (Starlette): pages, forms, the host's session, safe headers."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import jinja2
+from starlette.applications import Starlette
+from starlette.datastructures import FormData
+from starlette.middleware import Middleware
+from starlette.middleware.sessions import SessionMiddleware
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from engine.app.dashboard import guard
+from engine.app.dashboard.actions import ACTIONS, FormError
+from engine.app.dashboard.pages import GamePage, game_title, games_rows
+from engine.app.review import Review, ReviewError
+from engine.clock import local_time
+from engine.service.driver import GameDriver
+from engine.store import Store
+
+VIA = "dashboard"
+PAGE_POLICY = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
+    "form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+)
+PICTURE_POLICY = "default-src 'none'; style-src 'unsafe-inline'"
+"""An SVG opened on its own may style itself, and nothing else (no scripts, no fetches)."""
+
+_templates = jinja2.Environment(
+    loader=jinja2.PackageLoader("engine.app.dashboard", "templates"),
+    autoescape=True,
+    undefined=jinja2.StrictUndefined,
+    trim_blocks=True,
+    lstrip_blocks=True,
+)
+
+
+class SafeHeaders:
+    """Headers every answer carries: no framing, no sniffing, no referrer, a strict CSP."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        async def send_wrapper(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                present = {k.lower() for k, _ in headers}
+                extra = {
+                    b"content-security-policy": PAGE_POLICY.encode(),
+                    b"x-frame-options": b"DENY",
+                    b"x-content-type-options": b"nosniff",
+                    b"referrer-policy": b"no-referrer",
+                    b"cache-control": b"no-store",
+                }
+                headers += [(k, v) for k, v in extra.items() if k not in present]
+                message["headers"] = headers
+            await send(message)
+
+        await self.app(scope, receive, send_wrapper)
+
+
+@dataclass
+class Dashboard:
+    """The games a dashboard serves, over one store."""
+
+    store: Store
+    drivers: list[GameDriver]
+    limiter: guard.LoginLimiter = field(default_factory=guard.LoginLimiter)
+    _locks: dict[int, asyncio.Lock] = field(default_factory=dict)
+
+    def driver(self, request: Request) -> GameDriver | None:
+        game_id = request.path_params.get("game_id")
+        return next((d for d in self.drivers if d.game_id == game_id), None)
+
+    def lock(self, game_id: int) -> asyncio.Lock:
+        """One host decision at a time per game (two tabs, two hosts)."""
+        return self._locks.setdefault(game_id, asyncio.Lock())
+
+    # -- rendering ------------------------------------------------------------------------
+
+    def page(
+        self, request: Request, template: str, status_code: int = 200, **context: Any
+    ) -> HTMLResponse:
+        flashes = request.session.pop("flash", []) if "flash" in request.session else []
+        html = _templates.get_template(template).render(
+            csrf=guard.csrf_token(request),
+            host=context.pop("host", None),
+            flashes=flashes,
+            **context,
+        )
+        return HTMLResponse(html, status_code=status_code)
+
+    @staticmethod
+    def flash(request: Request, kind: str, text: str) -> None:
+        request.session["flash"] = [*request.session.get("flash", []), [kind, text]]
+
+    # -- pages ----------------------------------------------------------------------------
+
+    def host_or_login(self, request: Request) -> str | Response:
+        host = guard.logged_in_host(request, self.store)
+        if host is not None:
+            return host
+        target = request.url.path
+        return RedirectResponse(f"/login?next={target}", status_code=303)
+
+    async def home(self, request: Request) -> Response:
+        host = self.host_or_login(request)
+        if isinstance(host, Response):
+            return host
+        return self.page(request, "games.html.j2", host=host, games=games_rows(self.drivers))
+
+    async def game(self, request: Request) -> Response:
+        host = self.host_or_login(request)
+        if isinstance(host, Response):
+            return host
+        driver = self.driver(request)
+        if driver is None:
+            return self.page(request, "missing.html.j2", 404, host=host)
+        rv = Review(driver, by=host, via=VIA)
+        return self.page(request, "game.html.j2", host=host, g=GamePage(rv))
+
+    async def picture(self, request: Request) -> Response:
+        host = self.host_or_login(request)
+        if isinstance(host, Response):
+            return host
+        driver = self.driver(request)
+        svg = Review(driver, by=host, via=VIA).host_picture() if driver else None
+        if svg is None:
+            return PlainTextResponse("this game has no picture", status_code=404)
+        headers = {"content-security-policy": PICTURE_POLICY}
+        return Response(svg, media_type="image/svg+xml", headers=headers)
+
+    async def log(self, request: Request) -> Response:
+        host = self.host_or_login(request)
+        if isinstance(host, Response):
+            return host
+        driver = self.driver(request)
+        if "game_id" in request.path_params and driver is None:
+            return self.page(request, "missing.html.j2", 404, host=host)
+        if driver is not None:
+            entries = Review(driver, by=host, via=VIA).log()
+            tz = driver.config.schedule.tz
+            title = game_title(driver)
+        else:
+            entries, tz, title = self.store.host_actions(None), None, "every game"
+        rows = [
+            {
+                "at": local_time(e.at, tz) if tz else e.at.strftime("%Y-%m-%d %H:%M:%S UTC"),
+                "by": e.by,
+                "via": e.via,
+                "game": e.game_id,
+                "phase": e.phase or "",
+                "action": e.action,
+                "detail": ", ".join(f"{k}={v}" for k, v in e.detail.items()),
+            }
+            for e in entries
+        ]
+        return self.page(request, "log.html.j2", host=host, title=title, rows=rows, driver=driver)
+
+    # -- login ----------------------------------------------------------------------------
+
+    async def login_form(self, request: Request) -> Response:
+        if guard.logged_in_host(request, self.store) is not None:
+            return RedirectResponse(_next(request.query_params.get("next")), status_code=303)
+        return self.page(
+            request, "login.html.j2", next=_next(request.query_params.get("next")), error=None
+        )
+
+    async def login(self, request: Request, form: FormData) -> Response:
+        name = str(form.get("name") or "").strip()[:200]
+        password = str(form.get("password") or "")
+        target = _next(str(form.get("next") or ""))
+        keys = guard.limiter_keys(request, name)
+        wait = self.limiter.wait(keys)
+        if wait > 0:
+            minutes = max(1, round(wait / 60))
+            self.store.record_action(
+                "login_refused", by=name or "?", via=VIA, detail=_client(request)
+            )
+            return self.page(
+                request,
+                "login.html.j2",
+                429,
+                next=target,
+                error=f"Too many failed logins: try again in {minutes} min.",
+            )
+        if not guard.verify_login(self.store, name, password):
+            self.limiter.failed(keys)
+            self.store.record_action(
+                "login_failed", by=name or "?", via=VIA, detail=_client(request)
+            )
+            return self.page(
+                request, "login.html.j2", 401, next=target, error="Wrong name or password."
+            )
+        self.limiter.succeeded(keys)
+        guard.start_session(request, name)
+        self.store.record_action("login", by=name, via=VIA, detail=_client(request))
+        return RedirectResponse(target, status_code=303)
+
+    async def logout(self, request: Request, form: FormData, host: str) -> Response:
+        self.store.record_action("logout", by=host, via=VIA, detail=_client(request))
+        request.session.clear()
+        return RedirectResponse("/login", status_code=303)
+
+    # -- decisions ------------------------------------------------------------------------
+
+    async def act(self, request: Request, form: FormData, host: str) -> Response:
+        driver = self.driver(request)
+        action = ACTIONS.get(request.path_params["action"])
+        if driver is None or action is None:
+            return PlainTextResponse("no such game or action", status_code=404)
+        rv = Review(driver, by=host, via=VIA)
+        async with self.lock(driver.game_id):
+            try:
+                self.flash(request, "ok", await action(rv, form))
+            except (ReviewError, FormError) as exc:
+                self.flash(request, "error", str(exc))
+        anchor = str(form.get("back") or "")
+        anchor = f"#{anchor}" if anchor.replace("-", "").isalnum() else ""
+        return RedirectResponse(f"/games/{driver.game_id}{anchor}", status_code=303)
+
+    # -- the app --------------------------------------------------------------------------
+
+    def app(self) -> Starlette:
+        routes = [
+            Route("/", self.home),
+            Route("/login", self.login_form, methods=["GET"]),
+            Route("/login", form_endpoint(self, self.login, need_host=False), methods=["POST"]),
+            Route("/logout", form_endpoint(self, self.logout), methods=["POST"]),
+            Route("/log", self.log),
+            Route("/games/{game_id:int}", self.game),
+            Route("/games/{game_id:int}/log", self.log),
+            Route("/games/{game_id:int}/picture.svg", self.picture),
+            Route("/games/{game_id:int}/{action}", form_endpoint(self, self.act), methods=["POST"]),
+            Mount("/static", StaticFiles(packages=[("engine.app.dashboard", "static")])),
+        ]
+        middleware = [
+            Middleware(SafeHeaders),
+            Middleware(
+                SessionMiddleware,
+                secret_key=guard.session_secret(self.store),
+                session_cookie=guard.SESSION_COOKIE,
+                max_age=guard.SESSION_HOURS * 3600,
+                same_site="strict",
+            ),
+        ]
+        return Starlette(routes=routes, middleware=middleware)
+
+
+def form_endpoint(
+    dash: Dashboard, handler: Callable[..., Awaitable[Response]], *, need_host: bool = True
+) -> Callable[[Request], Awaitable[Response]]:
+    """A POST endpoint: refused (403) without this session's CSRF token or, where a host is
+    needed, without a logged-in host; else `handler(request, form[, host])`."""
+
+    async def endpoint(request: Request) -> Response:
+        form = await request.form(max_files=0, max_fields=50)
+        try:
+            guard.check_csrf(request, form)
+        except guard.CsrfRefused as exc:
+            return PlainTextResponse(f"Refused: {exc}", status_code=403)
+        if not need_host:
+            return await handler(request, form)
+        host = guard.logged_in_host(request, dash.store)
+        if host is None:
+            return PlainTextResponse("Refused: log in first", status_code=403)
+        return await handler(request, form, host)
+
+    return endpoint
+
+
+def _next(target: str | None) -> str:
+    """Where to go after logging in: one of our own pages (never another site)."""
+    if not target or not target.startswith("/") or target.startswith("//") or "\\" in target:
+        return "/"
+    return target
+
+
+def _client(request: Request) -> dict[str, str]:
+    return {"client": request.client.host if request.client is not None else "unknown"}

@@ -1,0 +1,69 @@
+"""The dashboard of a review game (tests/app/review_game.py) in Starlette's TestClient.
+
+The host sets a password with `forumgm host set-password`, the app is built over the game
+file as `forumgm dashboard` builds it (same store, same clock: FORUMGM_NOW), and logs in
+through the login form like a browser would.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from starlette.testclient import TestClient
+
+from engine.app.cli import app as cli_app
+from engine.app.dashboard.guard import LoginLimiter
+from engine.app.dashboard.web import Dashboard
+from engine.app.service_cmd import driver_for
+from engine.store import open_store
+from tests.app.review_game import AFTER_DEADLINE, ReviewGame, runner
+
+HOST = "host"
+PASSWORD = "correct horse battery"
+_CSRF = re.compile(r'name="csrf" value="([^"]+)"')
+
+
+def set_password(g: ReviewGame, password: str = PASSWORD, user: str = HOST) -> None:
+    result = runner.invoke(
+        cli_app,
+        ["host", "set-password", "--user", user, "--password-stdin", "--db", g.db],
+        input=password + "\n",
+    )
+    assert result.exit_code == 0, result.output
+
+
+def make_dashboard(
+    g: ReviewGame,
+    monkeypatch: pytest.MonkeyPatch,
+    *,
+    at: str = AFTER_DEADLINE,
+    limiter: LoginLimiter | None = None,
+    paths: list[Path] | None = None,
+) -> Dashboard:
+    monkeypatch.setenv("FORUMGM_NOW", at)
+    store = open_store(g.db)
+    drivers = [driver_for(p, g.db, store) for p in (paths or [g.path])]
+    return Dashboard(store, drivers, limiter or LoginLimiter())
+
+
+def csrf_of(html: str) -> str:
+    found = _CSRF.search(html)
+    assert found is not None, html
+    return found.group(1)
+
+
+def client(dash: Dashboard) -> TestClient:
+    return TestClient(dash.app(), base_url="http://127.0.0.1:8765")
+
+
+def log_in(c: TestClient, password: str = PASSWORD, user: str = HOST, next: str = "/") -> str:
+    """Log in through the form; returns the response's location (or its status)."""
+    token = csrf_of(c.get("/login").text)
+    r = c.post(
+        "/login",
+        data={"csrf": token, "name": user, "password": password, "next": next},
+        follow_redirects=False,
+    )
+    return r.headers.get("location", str(r.status_code))

@@ -1,0 +1,229 @@
+"""The dashboard over HTTP (Starlette's TestClient): login, the session, CSRF, escaping, and the
+host's decisions ending on the board as players see it."""
+
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+
+from engine.app.dashboard.guard import SESSION_COOKIE, LoginLimiter
+from engine.app.review import Review
+from engine.store import open_store
+from tests.app.dashboard_client import (
+    PASSWORD,
+    client,
+    csrf_of,
+    log_in,
+    make_dashboard,
+    set_password,
+)
+from tests.app.review_game import XSS, ReviewGame, review_game
+
+__all__ = ["review_game"]
+
+
+def _warning_ids(g: ReviewGame, dash: object) -> dict[str, int]:
+    driver = dash.drivers[0]  # type: ignore[attr-defined]
+    return {w.warning.player: w.id for w in Review(driver, by="t", via="test").warnings()}
+
+
+def _actions(g: ReviewGame) -> list[tuple[str, str, str]]:
+    """(by, via, action) of the audit log, oldest first."""
+    return [(e.by, e.via, e.action) for e in reversed(open_store(g.db).host_actions(None))]
+
+
+def test_wrong_password_is_refused_and_logged(
+    review_game: ReviewGame, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    g = review_game
+    set_password(g)
+    c = client(make_dashboard(g, monkeypatch))
+    home = c.get("/", follow_redirects=False)
+    assert home.status_code == 303 and home.headers["location"] == "/login?next=/"
+    assert c.get("/games/1", follow_redirects=False).status_code == 303
+    token = csrf_of(c.get("/login").text)
+    r = c.post("/login", data={"csrf": token, "name": "host", "password": "wrong password"})
+    assert r.status_code == 401 and "Wrong name or password." in r.text
+    r = c.post("/login", data={"csrf": token, "name": "nobody", "password": PASSWORD})
+    assert r.status_code == 401
+    assert c.get("/", follow_redirects=False).status_code == 303  # still not logged in
+    assert ("host", "dashboard", "login_failed") in _actions(g)
+    assert ("nobody", "dashboard", "login_failed") in _actions(g)
+    assert log_in(c) == "/"
+    assert c.get("/").status_code == 200
+    assert _actions(g)[-1] == ("host", "dashboard", "login")
+
+
+def test_session_cookie_is_httponly_strict_and_pages_forbid_scripts_from_elsewhere(
+    review_game: ReviewGame, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    g = review_game
+    set_password(g)
+    c = client(make_dashboard(g, monkeypatch))
+    token = csrf_of(c.get("/login").text)
+    r = c.post(
+        "/login",
+        data={"csrf": token, "name": "host", "password": PASSWORD, "next": "//evil.example/x"},
+        follow_redirects=False,
+    )
+    assert r.status_code == 303 and r.headers["location"] == "/"  # never off our own site
+    cookie = r.headers["set-cookie"].lower()
+    assert (
+        cookie.startswith(SESSION_COOKIE) and "httponly" in cookie and "samesite=strict" in cookie
+    )
+    page = c.get("/games/1")
+    policy = page.headers["content-security-policy"]
+    assert "script-src 'self'" in policy and "frame-ancestors 'none'" in policy
+    assert "unsafe-inline" not in policy
+    assert page.headers["x-frame-options"] == "DENY"
+    assert csrf_of(page.text) != token  # a new token after logging in
+
+
+def test_every_post_without_the_csrf_token_is_refused(
+    review_game: ReviewGame, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    g = review_game
+    set_password(g)
+    dash = make_dashboard(g, monkeypatch)
+    c = client(dash)
+    assert log_in(c) == "/"
+    ids = _warning_ids(g, dash)
+    before = _actions(g)
+    posts = ["/logout", "/login"] + [
+        f"/games/1/{a}"
+        for a in (
+            "fix",
+            "ignore",
+            "typed",
+            "drop",
+            "retarget",
+            "approve",
+            "publish",
+            "approve-publish",
+        )
+    ]
+    fields = {"warning": str(ids["Коля"]), "name": "Петя", "order": "1", "text": "голосую за Машу"}
+    for path in posts:
+        for extra in ({}, {"csrf": "x" * 43}):
+            r = c.post(path, data={**fields, **extra}, follow_redirects=False)
+            assert r.status_code == 403, (path, extra, r.status_code)
+            assert "CSRF" in r.text
+    # With the right token but from another site's page: refused as well.
+    token = csrf_of(c.get("/games/1").text)
+    r = c.post(
+        "/games/1/ignore",
+        data={"csrf": token, "warning": str(ids["Вася"])},
+        headers={"origin": "http://evil.example"},
+        follow_redirects=False,
+    )
+    assert r.status_code == 403
+    assert _actions(g) == before  # nothing was done
+    page = c.get("/games/1").text
+    assert page.count("holds the results</span>") == 3
+    assert len(g.thread_texts()) == 1
+
+
+def test_rate_limited_logins(review_game: ReviewGame, monkeypatch: pytest.MonkeyPatch) -> None:
+    g = review_game
+    set_password(g)
+    now = [1000.0]
+    limiter = LoginLimiter(attempts=3, window=600, clock=lambda: now[0])
+    c = client(make_dashboard(g, monkeypatch, limiter=limiter))
+    for _ in range(3):
+        assert log_in(c, password="guess guess") == "401"
+    token = csrf_of(c.get("/login").text)
+    r = c.post("/login", data={"csrf": token, "name": "host", "password": PASSWORD})
+    assert r.status_code == 429 and "Too many failed logins: try again in 10 min." in r.text
+    assert ("host", "dashboard", "login_refused") in _actions(g)
+    now[0] += 601
+    assert log_in(c) == "/"
+
+
+def test_a_changed_password_ends_older_sessions(
+    review_game: ReviewGame, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    g = review_game
+    set_password(g)
+    c = client(make_dashboard(g, monkeypatch))
+    assert log_in(c) == "/"
+    assert c.get("/", follow_redirects=False).status_code == 200
+    set_password(g, "another long password")
+    assert c.get("/", follow_redirects=False).status_code == 303
+    assert log_in(c) == "401"
+    assert log_in(c, password="another long password") == "/"
+
+
+def test_player_text_and_nicknames_are_shown_as_text(
+    review_game: ReviewGame, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    g = review_game
+    set_password(g)
+    c = client(make_dashboard(g, monkeypatch))
+    log_in(c)
+    page = c.get("/games/1").text
+    assert (
+        "голосую за &lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt;" in page
+    )
+    assert "<script>alert" not in page and "<img src=x" not in page
+    assert XSS not in page
+    # A player's nickname that is HTML, in the board's own results (preview) and everywhere.
+    hostile = '<img src=x onerror="alert(3)">'
+    open_store(g.db).record_action("fix", by=hostile, via="cli", game_id=1, detail={"x": hostile})
+    for path in ("/games/1/log", "/log"):
+        log = c.get(path).text
+        assert hostile not in log and "&lt;img src=x onerror=&#34;alert(3)&#34;&gt;" in log
+
+
+def test_fix_ignore_typed_then_approve_and_publish_to_the_board(
+    review_game: ReviewGame, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    g = review_game
+    set_password(g)
+    dash = make_dashboard(g, monkeypatch)
+    c = client(dash)
+    log_in(c)
+    ids = _warning_ids(g, dash)
+
+    def act(action: str, **fields: str) -> str:
+        token = csrf_of(c.get("/games/1").text)
+        r = c.post(f"/games/1/{action}", data={"csrf": token, **fields})
+        assert r.status_code == 200, r.text
+        flashes = re.findall(r'<p class="flash (\w+)" role="status">([^<]*)</p>', r.text)
+        assert flashes, r.text
+        return " ".join(f"{kind}: {html.unescape(text)}" for kind, text in flashes)
+
+    assert (
+        act("fix", warning="999", name="Петя")
+        == "error: no warning #999 in turn 1 (its warnings: #1, #2, #3)"
+    )
+    assert "is not a choice" in act("fix", warning=str(ids["Коля"]), name="Ксюша")
+    assert (
+        act("fix", warning=str(ids["Коля"]), name="Петя")
+        == f"ok: Warning #{ids['Коля']} settled: Петя"
+    )
+    assert "ignored" in act("ignore", warning=str(ids["Вася"]))
+    assert "error: no order read in 'доброе утро'" in act(
+        "typed", warning=str(ids["Оля"]), text="доброе утро"
+    )
+    # Approving with a warning still holding the results needs the host to say so.
+    assert "still hold the results" in act("approve-publish")
+    assert "Оля: vote Маша" in act("typed", warning=str(ids["Оля"]), text="голосую за Машу")
+    page = c.get("/games/1").text
+    assert page.count("holds the results</span>") == 0 and "fixed: typed: голосую за Машу" in page
+    assert re.search(r'<td class="name">Коля</td><td class="name">Петя</td><td>1</td>', page)
+    assert "<strong>Итоги хода 1</strong>" in page  # the preview, as HTML
+    assert len(g.thread_texts()) == 1
+    result = act("approve-publish")
+    assert result.startswith("ok: Approved") and "Published" in result
+    results = g.thread_texts()[-1]  # the thread as players read it
+    assert "Итоги хода 1" in results and "Коля → Петя" in results and "Оля → Маша" in results
+    assert "script" not in results
+    mine = [(by, via, a) for by, via, a in _actions(g) if via == "dashboard"]
+    assert [a for _, _, a in mine] == ["login", "fix", "ignore", "typed", "approve", "publish"]
+    assert all(by == "host" for by, _, _ in mine)
+    log = g.cli("host", "log").output  # the same audit log as the command line's
+    assert "dashboard" in log and "typed=голосую за Машу" in log
+    late = act("fix", warning=str(ids["Коля"]), name="Маша")
+    assert late.startswith("error:") and "published" in late
