@@ -245,10 +245,10 @@ def _show_review(rv: Review, *, orders: bool, votes: bool, preview: bool) -> Non
     if ph is not None:
         deadline = local_time(ph.deadline, rv.driver.config.schedule.tz)
         out.print(f"{ph.phase} ({ph.status.value}), deadline {deadline}", markup=False)
-        living = set(rv.living())
-        out_of_game = [n for n in rv.names() if n not in living]
+        names, living = rv.names(), set(rv.living())
+        out_of_game = [n for n in names if n not in living]
         gone = f" (out: {', '.join(out_of_game)})" if out_of_game else ""
-        out.print(f"players: {', '.join(rv.names())}{gone}", markup=False)
+        out.print(f"players: {', '.join(names)}{gone}", markup=False)
         if orders:
             for stored in rv.orders():
                 o = stored.order

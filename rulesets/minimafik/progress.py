@@ -1,11 +1,11 @@
-"""What the host sees of an open phase: deck building, and who has sent what (secretly)."""
+"""What the host sees beside a phase: deck building, who has sent what, and the hands."""
 
 from __future__ import annotations
 
 from engine.core.model import GameState
-from engine.core.ruleset import PhaseInputs
-from rulesets.minimafik.roles import CARD_SLOT, DRAFT, LAW, REBUILD_SLOT
-from rulesets.minimafik.state import alive, character
+from engine.core.ruleset import HostTable, PhaseInputs
+from rulesets.minimafik.roles import BLANK, CARD_SLOT, DRAFT, LAW, REBUILD_SLOT, ROT
+from rulesets.minimafik.state import alive, character, hand, leader
 
 
 def host_progress(state: GameState, inputs: PhaseInputs) -> list[str]:
@@ -41,3 +41,30 @@ def host_progress(state: GameState, inputs: PhaseInputs) -> list[str]:
         name = p.name if character(p) == p.name else f"{p.name} ({character(p)})"
         lines.append(f"{name}: {'; '.join(parts) or 'nothing yet'}")
     return lines
+
+
+def hands_table(state: GameState) -> HostTable:
+    """Each character's hand size (a hand is a life: no cards, or only Rot, and it dies),
+    its Rot and Blank cards, the deck and the points, as of the last resolution."""
+    chief = leader(state)
+    rows = []
+    for p in state.players:
+        cards = hand(p)
+        name = p.name if character(p) == p.name else f"{p.name} ({character(p)})"
+        notes = [] if alive(p) else ["dead"]
+        if p.name == chief:
+            notes.append("Leader")
+        rows.append(
+            (
+                name,
+                p.role or "",
+                str(len(cards)),
+                str(sum(1 for c in cards if c == ROT)),
+                str(sum(1 for c in cards if c == BLANK)),
+                str(len(p.fields.get("deck") or [])),
+                str(p.fields.get("points", 0)),
+                ", ".join(notes),
+            )
+        )
+    columns = ("character", "role", "hand", "Rot", "Blank", "deck", "points", "notes")
+    return HostTable("Hands", columns, tuple(rows))

@@ -13,6 +13,7 @@ from engine.core.model import GameState
 from engine.core.orders import Channel, Order
 from engine.core.phases import PhaseId
 from engine.core.ruleset import (
+    HostTable,
     IntakeResult,
     PhaseInputs,
     Resolution,
@@ -37,7 +38,7 @@ from rulesets.minimafik.options import (
     deal,
     seat_fields,
 )
-from rulesets.minimafik.progress import host_progress
+from rulesets.minimafik.progress import hands_table, host_progress
 from rulesets.minimafik.resolution import DRAFT_STEPS, PHASE_STEPS, START_STEPS
 from rulesets.minimafik.roles import DRAFT, LAW, ROLES, VISIBLE_ROLES
 from rulesets.minimafik.start import next_phase, s2_rebuild_offers, send_hands
@@ -262,6 +263,9 @@ class Minimafik(Ruleset):
 
     def progress(self, state: GameState, inputs: PhaseInputs) -> list[str]:
         return host_progress(state, inputs)
+
+    def host_tables(self, state: GameState, inputs: PhaseInputs | None) -> list[HostTable]:
+        return [hands_table(state)]
 
 
 def _toml(text: str) -> str:

@@ -168,6 +168,12 @@ class TwelveRooms(Ruleset):
         view["pending"] = [str(k["cause"]) for k in p.fields.get("pending_kills", [])]
         return view
 
+    def host_picture(self, state: GameState, lang: str) -> str | None:
+        """The map: rooms, their counters, who is where with which role (`forumgm map`)."""
+        from rulesets.twelve_rooms.mapview import svg_map
+
+        return svg_map(state, lang if lang in ("ru", "en") else "ru")
+
     def vote_view(self, state: GameState, inputs: PhaseInputs, *, public: bool) -> VoteView:
         """Votes go by PM and are secret until the results; the host sees them as they come."""
         phase = str(inputs.phase.id)

@@ -772,7 +772,8 @@ NIGHT_STEPS: tuple[Step[Phase], ...] = (
 # == Day (§9) ==============================================================================
 
 
-def _weight(voter: Any, target: str | None, state: GameState) -> Fraction:
+def vote_weight(voter: Any, target: str | None, state: GameState) -> Fraction:
+    """What `voter`'s vote for `target` counts (§9): 1 against the VIP, else the role's."""
     if target is not None and target != NO_LYNCH and has_trait(state.player(target), "vip"):
         return Fraction(1)
     if has_trait(voter, "authority"):
@@ -801,7 +802,7 @@ def d2_tally(d: Phase) -> None:
         votes[name] = target
     totals: dict[str, Fraction] = {}
     for voter, target in votes.items():
-        totals[target] = totals.get(target, Fraction(0)) + _weight(
+        totals[target] = totals.get(target, Fraction(0)) + vote_weight(
             state.player(voter), target, state
         )
     extras: dict[str, int] = {}

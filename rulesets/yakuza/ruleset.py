@@ -13,6 +13,7 @@ from engine.core.model import GameState, PlayerState
 from engine.core.orders import Channel, Order
 from engine.core.phases import PhaseId
 from engine.core.ruleset import (
+    HostTable,
     IntakeResult,
     PhaseInputs,
     Resolution,
@@ -25,6 +26,7 @@ from engine.core.ruleset import (
 )
 from engine.core.warnings import ParseWarning
 from rulesets.yakuza.grammar import GRAMMAR
+from rulesets.yakuza.hosting import hp_table
 from rulesets.yakuza.intake import Intake
 from rulesets.yakuza.resolution import DAY_STEPS, NIGHT_STEPS, new_phase
 from rulesets.yakuza.roles import (
@@ -242,7 +244,7 @@ class Yakuza(Ruleset):
 
     def vote_view(self, state: GameState, inputs: PhaseInputs, *, public: bool) -> VoteView:
         """Votes are public posts in the thread: everybody may see them (weights included)."""
-        from rulesets.yakuza.resolution import Phase, d2_tally
+        from rulesets.yakuza.resolution import Phase, d2_tally, vote_weight
 
         votes: dict[str, str | None] = {}
         for name in alive_names(state):
@@ -258,6 +260,11 @@ class Yakuza(Ruleset):
         totals = {k: int(v) for k, v in tally.items()}
         top = max(tally.values(), default=0)
         leaders = [k for k, v in tally.items() if v == top]
+        weights = {
+            voter: float(vote_weight(state.player(voter), target, state))
+            for voter, target in votes.items()
+            if target is not None
+        }
         return VoteView(
             phase=str(inputs.phase.id),
             secret=False,
@@ -265,7 +272,12 @@ class Yakuza(Ruleset):
             totals=totals,
             not_voting=[n for n, v in votes.items() if v is None],
             leader=leaders[0] if len(leaders) == 1 and top else None,
+            weights={v: w for v, w in weights.items() if w != 1},
         )
+
+    def host_tables(self, state: GameState, inputs: PhaseInputs | None) -> list[HostTable]:
+        """Everybody's HP as it stands (§6), the secret numbers behind the public statuses."""
+        return [hp_table(state)]
 
 
 def _deal(seats: Sequence[Seat], opts: dict[str, Any], rng: random.Random) -> list[str]:
