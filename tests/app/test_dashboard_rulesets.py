@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from engine.app.game_file import load_game
-from tests.app.dashboard_client import client, log_in, make_dashboard, set_password
+from tests.app.dashboard_client import client, csrf_of, log_in, make_dashboard, set_password
 from tests.app.review_game import ReviewGame
 from tests.service.helpers import local_board
 
@@ -69,3 +69,38 @@ def test_the_rulesets_extras_on_the_game_page(
         assert (tmp_path / "map.svg").read_text(encoding="utf-8") == picture.text
     else:
         assert picture.status_code == 404
+
+
+def test_a_game_not_started_yet_and_the_command_without_a_host_account(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    source = EXAMPLES / "classic.toml"
+    config = load_game(source)
+    board_url = f"sqlite:///{tmp_path / 'board.sqlite'}"
+    board, thread = local_board(board_url, config.players, gm=config.gm_user)
+    text = source.read_text(encoding="utf-8")
+    path = tmp_path / "game.toml"
+    path.write_text(
+        text.replace('url = "sqlite:///rehearsal-board.sqlite"', f'url = "{board_url}"'),
+        encoding="utf-8",
+    )
+    monkeypatch.setenv("FORUMGM_GM_PASSWORD", "gm-secret")
+    g = ReviewGame(path, f"sqlite:///{tmp_path / 'store.sqlite'}", board, thread)
+    refused = g.cli("dashboard", str(path), at=BEFORE)
+    assert refused.exit_code == 2
+    assert "No host account yet: set a password first with `forumgm host set-password`" in (
+        refused.output
+    )
+    set_password(g)
+    c = client(make_dashboard(g, monkeypatch, at=BEFORE))
+    log_in(c)
+    assert "not started" in c.get("/").text
+    page = c.get("/games/1")
+    assert page.status_code == 200 and "The game has not started" in page.text
+    assert c.get("/games/2").status_code == 404
+    token = csrf_of(page.text)
+    r = c.post("/games/1/fix", data={"csrf": token, "warning": "1", "name": "x"})
+    assert "the game has not started: there is nothing to fix yet" in r.text
+    r = c.post("/logout", data={"csrf": token}, follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"] == "/login"
+    assert c.get("/", follow_redirects=False).status_code == 303
