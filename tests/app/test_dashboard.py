@@ -5,10 +5,14 @@ from __future__ import annotations
 
 import html
 import re
+from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
+from starlette.testclient import TestClient
 
 from engine.app.dashboard.guard import SESSION_COOKIE, LoginLimiter
+from engine.app.dashboard.web import Dashboard
 from engine.app.review import Review
 from engine.store import open_store
 from tests.app.dashboard_client import (
@@ -20,13 +24,31 @@ from tests.app.dashboard_client import (
     set_password,
 )
 from tests.app.review_game import XSS, ReviewGame, review_game
+from tests.service.helpers import game_toml, local_board
 
 __all__ = ["review_game"]
 
 
-def _warning_ids(g: ReviewGame, dash: object) -> dict[str, int]:
-    driver = dash.drivers[0]  # type: ignore[attr-defined]
-    return {w.warning.player: w.id for w in Review(driver, by="t", via="test").warnings()}
+@dataclass
+class Web:
+    """A review game's dashboard with the host logged in."""
+
+    g: ReviewGame
+    dash: Dashboard
+    c: TestClient
+
+    def warning_ids(self) -> dict[str | None, int]:
+        rv = Review(self.dash.drivers[0], by="t", via="test")
+        return {w.warning.player: w.id for w in rv.warnings()}
+
+
+@pytest.fixture
+def web(review_game: ReviewGame, monkeypatch: pytest.MonkeyPatch) -> Web:
+    set_password(review_game)
+    dash = make_dashboard(review_game, monkeypatch)
+    c = client(dash)
+    assert log_in(c) == "/"
+    return Web(review_game, dash, c)
 
 
 def _actions(g: ReviewGame) -> list[tuple[str, str, str]]:
@@ -81,15 +103,8 @@ def test_session_cookie_is_httponly_strict_and_pages_forbid_scripts_from_elsewhe
     assert csrf_of(page.text) != token  # a new token after logging in
 
 
-def test_every_post_without_the_csrf_token_is_refused(
-    review_game: ReviewGame, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    g = review_game
-    set_password(g)
-    dash = make_dashboard(g, monkeypatch)
-    c = client(dash)
-    assert log_in(c) == "/"
-    ids = _warning_ids(g, dash)
+def test_every_post_without_the_csrf_token_is_refused(web: Web) -> None:
+    g, c, ids = web.g, web.c, web.warning_ids()
     before = _actions(g)
     posts = ["/logout", "/login"] + [
         f"/games/1/{a}"
@@ -155,20 +170,15 @@ def test_a_changed_password_ends_older_sessions(
     assert log_in(c, password="another long password") == "/"
 
 
-def test_player_text_and_nicknames_are_shown_as_text(
-    review_game: ReviewGame, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    g = review_game
-    set_password(g)
-    c = client(make_dashboard(g, monkeypatch))
-    log_in(c)
+def test_player_text_is_shown_as_text(web: Web) -> None:
+    g, c = web.g, web.c
     page = c.get("/games/1").text
     assert (
         "голосую за &lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt;" in page
     )
     assert "<script>alert" not in page and "<img src=x" not in page
     assert XSS not in page
-    # A player's nickname that is HTML, in the board's own results (preview) and everywhere.
+    # Names in the audit log (a CLI host's system user, a login name typed by anyone).
     hostile = '<img src=x onerror="alert(3)">'
     open_store(g.db).record_action("fix", by=hostile, via="cli", game_id=1, detail={"x": hostile})
     for path in ("/games/1/log", "/log"):
@@ -176,15 +186,8 @@ def test_player_text_and_nicknames_are_shown_as_text(
         assert hostile not in log and "&lt;img src=x onerror=&#34;alert(3)&#34;&gt;" in log
 
 
-def test_fix_ignore_typed_then_approve_and_publish_to_the_board(
-    review_game: ReviewGame, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    g = review_game
-    set_password(g)
-    dash = make_dashboard(g, monkeypatch)
-    c = client(dash)
-    log_in(c)
-    ids = _warning_ids(g, dash)
+def test_fix_ignore_typed_then_approve_and_publish_to_the_board(web: Web) -> None:
+    g, c, ids = web.g, web.c, web.warning_ids()
 
     def act(action: str, **fields: str) -> str:
         token = csrf_of(c.get("/games/1").text)
@@ -227,3 +230,37 @@ def test_fix_ignore_typed_then_approve_and_publish_to_the_board(
     assert "dashboard" in log and "typed=голосую за Машу" in log
     late = act("fix", warning=str(ids["Коля"]), name="Маша")
     assert late.startswith("error:") and "published" in late
+
+
+def test_a_nickname_that_is_html_stays_a_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A player registered as markup: the players, the vote table and the preview of the
+    opening post and role PMs all show it as text."""
+    nick = "<img src=x onerror=alert(4)>"
+    names = ["Вася", "Петя", nick]
+    url = f"sqlite:///{tmp_path / 'board.sqlite'}"
+    board, thread = local_board(url, names)
+    path = tmp_path / "game.toml"
+    roles = {"Вася": "commissar", "Петя": "mafioso", nick: "citizen"}
+    path.write_text(
+        game_toml(url=url, thread=thread, players=names, review="warnings", roles=roles),
+        encoding="utf-8",
+    )
+    g = ReviewGame(path, f"sqlite:///{tmp_path / 'store.sqlite'}", board, thread)
+    monkeypatch.setenv("FORUMGM_GM_PASSWORD", "unused")
+    monkeypatch.setenv("UNUSED", "gm-secret")
+    assert g.cli("game", "start", str(path), at="2026-12-01T18:00+03:00").exit_code == 0
+    set_password(g)
+    c = client(make_dashboard(g, monkeypatch, at="2026-12-01T20:00+03:00"))
+    log_in(c)
+    page = c.get("/games/1").text
+    assert "<img src=x" not in page
+    escaped = "&lt;img src=x onerror=alert(4)&gt;"
+    for where in (
+        f'<td class="name">{escaped}</td>',  # the vote table
+        f'<li class="alive">{escaped}</li>',  # the players
+        f"<strong>{escaped}</strong>",  # the opening post's preview
+        f'PM to <span class="name">{escaped}</span>',  # the role PM's preview
+    ):
+        assert where in page, where
