@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -87,3 +88,21 @@ def test_any_text_gives_balanced_html_without_raw_markup(text: str) -> None:
         assert html.count(f"</{tag}>") == opened, (text, html)
     rest = _OURS.sub("", html)
     assert "<" not in rest and ">" not in rest, (text, html)
+
+
+def test_source_links_go_only_to_the_games_own_board() -> None:
+    from types import SimpleNamespace
+
+    from engine.app.dashboard.pages import board_link, source_view
+    from engine.core.orders import Channel, Source
+
+    driver: Any = SimpleNamespace(config=SimpleNamespace(url="https://forum.example/phpBB3/"))
+    post = "https://forum.example/phpBB3/viewtopic.php?p=12#p12"
+    assert board_link(driver, post) == post
+    assert board_link(driver, "https://FORUM.example/ucp.php?i=pm&mode=view&p=3") is not None
+    for other in ("https://evil.example/x", "http://forum.example/x", "javascript:alert(1)"):
+        assert board_link(driver, other) is None, other
+    seen = source_view(driver, Source(Channel.PM, "8", "local://pm/8", 1, "лечу Васю"))
+    assert seen is not None and (seen.label, seen.link, seen.text) == ("PM 8", None, "лечу Васю")
+    seen = source_view(driver, Source(Channel.THREAD, "12", post, 1, "голосую"))
+    assert seen is not None and (seen.label, seen.link) == ("post 12", post)
