@@ -61,8 +61,11 @@ def nick(name: object) -> str:
     return f"[b]{plain_nick(name)}[/b]"
 
 
-def plural_ru(n: int, one: str, few: str, many: str) -> str:
-    """The Russian form for `n`: 1 голос, 2 голоса, 5 голосов, 11 голосов, 21 голос."""
+def plural_ru(n: float, one: str, few: str, many: str) -> str:
+    """The Russian form for `n`: 1 голос, 2 голоса, 5 голосов, 11 голосов, 21 голос;
+    a fraction takes the genitive singular (2,5 голоса, 0,5 голоса)."""
+    if n != int(n):
+        return few
     n = abs(int(n))
     if n % 10 == 1 and n % 100 != 11:
         return one
@@ -71,8 +74,16 @@ def plural_ru(n: int, one: str, few: str, many: str) -> str:
     return many
 
 
-def plural_en(n: int, one: str, many: str) -> str:
-    return one if abs(int(n)) == 1 else many
+def plural_en(n: float, one: str, many: str) -> str:
+    return one if abs(n) == 1 else many
+
+
+def number(n: float, lang: str = "ru") -> str:
+    """A count as the game's language writes it: 2, 2.5 in English, 2,5 in Russian."""
+    if n == int(n):
+        return str(int(n))
+    text = f"{n:g}"
+    return text.replace(".", ",") if lang == "ru" else text
 
 
 _EN_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
@@ -111,7 +122,7 @@ def format_dt(value: datetime | str, tz: tzinfo, lang: str = "ru") -> str:
     return f"{local:%d.%m.%Y %H:%M} {zone}"
 
 
-def by_count(totals: Mapping[str, int]) -> list[tuple[str, int]]:
+def by_count(totals: Mapping[str, float]) -> list[tuple[str, float]]:
     """Vote totals, most votes first; equal totals keep their given (seating) order."""
     return sorted(totals.items(), key=lambda item: -item[1])
 
@@ -200,6 +211,7 @@ class Renderer:
             text=bbcode_safe,
             plural_ru=plural_ru,
             plural_en=plural_en,
+            number=self.number,
             dt=self.dt,
             role_name=self.role_name,
             faction_name=self.faction_name,
@@ -283,6 +295,9 @@ class Renderer:
 
     def dt(self, value: datetime | str) -> str:
         return format_dt(value, self.tz, self.lang)
+
+    def number(self, value: float) -> str:
+        return number(value, self.lang)
 
     def by_role_order(self, roles: Mapping[str, int]) -> list[tuple[str, int]]:
         """A {role: count} map in the ruleset's catalogue order (unknown roles last)."""

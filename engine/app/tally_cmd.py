@@ -164,7 +164,7 @@ class PostWarning:
 class Tally:
     votes: dict[str, str | None]
     """Every voter in play → target (or "no_lynch"), None when not voting; seating order."""
-    totals: dict[str, int]
+    totals: dict[str, float]
     leader: str | None
     majority: int | None
     warnings: list[PostWarning] = field(default_factory=list)
@@ -317,7 +317,7 @@ def _table(result: Tally, out: Console) -> None:
     out.print("Totals:")
     for target, count in result.totals.items():
         voters = [result.label(v) for v, t in result.votes.items() if t == target]
-        out.print(f"  {result.label(target)} — {count} ({', '.join(voters)})")
+        out.print(f"  {result.label(target)} — {count:g} ({', '.join(voters)})")
     if not result.totals:
         out.print("  no votes")
     not_voting = ", ".join(result.label(v) for v in result.not_voting)

@@ -93,7 +93,8 @@ class VoteView:
     secret: bool
     votes: dict[str, str | None]
     """Voter → target (None: not voting). Empty when the votes are secret."""
-    totals: dict[str, int]
+    totals: Mapping[str, float]
+    """Target → what its votes add up to: whole numbers as `int`, weighted halves as `float`."""
     not_voting: list[str]
     leader: str | None
     majority: int | None = None

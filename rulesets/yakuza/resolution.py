@@ -783,7 +783,7 @@ def vote_weight(voter: Any, target: str | None, state: GameState) -> Fraction:
     return Fraction(1)
 
 
-def _num(x: Fraction) -> int | float:
+def as_number(x: Fraction) -> int | float:
     return int(x) if x.denominator == 1 else float(x)
 
 
@@ -826,7 +826,7 @@ def d2_tally(d: Phase) -> None:
     d.emit(
         Event.public(
             "vote_tally",
-            totals={c: _num(totals[c]) for c in ordered},
+            totals={c: as_number(totals[c]) for c in ordered},
             votes=votes,
         )
     )

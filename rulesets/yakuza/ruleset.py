@@ -244,7 +244,7 @@ class Yakuza(Ruleset):
 
     def vote_view(self, state: GameState, inputs: PhaseInputs, *, public: bool) -> VoteView:
         """Votes are public posts in the thread: everybody may see them (weights included)."""
-        from rulesets.yakuza.resolution import Phase, d2_tally, vote_weight
+        from rulesets.yakuza.resolution import Phase, as_number, d2_tally, vote_weight
 
         votes: dict[str, str | None] = {}
         for name in alive_names(state):
@@ -257,7 +257,7 @@ class Yakuza(Ruleset):
             d2_tally(ctx)
         tally = ctx.inputs.data.pop("tally", {})
         ctx.inputs.data.pop("extras", None)
-        totals = {k: int(v) for k, v in tally.items()}
+        totals: dict[str, float] = {k: as_number(v) for k, v in tally.items()}
         top = max(tally.values(), default=0)
         leaders = [k for k, v in tally.items() if v == top]
         weights = {

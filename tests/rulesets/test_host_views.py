@@ -61,6 +61,33 @@ def test_yakuza_host_vote_view_has_the_weights_of_the_rules() -> None:
     view = ruleset.vote_view(session.state, session.inputs, public=False)
     assert view.votes["Вася"] == "Коля" and view.weights == {"Вася": 2.5, "Петя": 1.5}
     # Коля's vote for the VIP counts 1 whatever he is; Маша's counts 1: neither is listed.
+    # The totals keep the halves (2.5 + 1.5 + 1 = 5 is whole; a lone lawyer would be 1.5).
+    assert view.totals == {"Коля": 5, "Оля": 1}
+
+
+def test_yakuza_vote_count_keeps_a_half_vote_in_both_languages() -> None:
+    """A lawyer's 1.5 is not cut to 1 in the count players read: «1,5 голоса», "1.5 votes"."""
+    from engine.render import Renderer
+    from engine.service.posts import renderer_for
+
+    ruleset = rulesets.find("yakuza")
+    seats = [Seat("Петя", "citizen", visible_role="lawyer"), Seat("Маша", "citizen")]
+    seats += [Seat("Коля", "killer"), Seat("Оля", "citizen")]
+    session = GameSession.new(ruleset, seats, {}, 1)
+    session.open_phase(START, START + timedelta(days=1))
+    session.resolve()
+    session.open_phase(START + timedelta(days=1), START + timedelta(days=2))
+    for voter, target in (("Петя", "Коля"), ("Маша", "Оля")):
+        session.submit(Order(voter, OrderKind.VOTE, targets=(target,), channel=Channel.THREAD))
+    assert session.inputs is not None
+    view = ruleset.vote_view(session.state, session.inputs, public=True)
+    assert view.totals == {"Коля": 1.5, "Оля": 1}
+    context = {"totals": view.totals, "votes": view.votes, "not_voting": view.not_voting}
+    ru = renderer_for(Renderer.for_ruleset(ruleset, "ru"), "vote_count")
+    en = renderer_for(Renderer.for_ruleset(ruleset, "en"), "vote_count")
+    ru, en = ru.render_post("vote_count", **context), en.render_post("vote_count", **context)
+    assert "— 1,5 голоса (Петя)" in ru and "— 1 голос (Маша)" in ru
+    assert "— 1.5 votes (Петя)" in en and "— 1 vote (Маша)" in en
 
 
 def test_minimafik_hands_table() -> None:
