@@ -57,7 +57,7 @@ _TABLES = {
 }
 
 
-BROWSER_ENGINES = ("phpbb", "xenforo")
+BROWSER_ENGINES = ("mybb", "phpbb", "xenforo")
 """Engines whose adapter can log in through a real browser (`[board] browser = true`)."""
 API_KEY_ENGINES = ("xenforo",)
 """Engines with a REST API that takes a key instead of the GM's login (`[board] api_key`)."""

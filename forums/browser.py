@@ -9,9 +9,13 @@ before the function returns, whatever happened; the adapter puts the cookies int
 client and goes on over HTTP, and calls this again when the session expires.
 
 The password goes only to the configured board: the login page must be on the board's
-origin, and the form is submitted only if its action is too (else `ForeignOrigin`).
-The browser sends the same User-Agent as the httpx client, so cookies that a challenge
-binds to it (Cloudflare's) keep working.
+origin, and the form is submitted only if its action is too (else `ForeignOrigin`); only
+the cookies of the board's host (or a domain it is part of) are handed to httpx, whose
+client is pinned to the board too. The browser sends the same User-Agent as the httpx
+client, so cookies that a challenge binds to it (Cloudflare's) keep working.
+
+The password field is the first *visible* one: MyBB's pages carry a hidden quick-login
+popup with its own password field before the login page's form.
 """
 
 from __future__ import annotations
@@ -45,6 +49,8 @@ INSTALL_HELP = (
     "chromium (`apt-get install chromium`, or set {env} to its path) and "
     '`pip install "forumgm[browser]"` (Playwright\'s own browser download is not needed)'
 )
+ACTION_OF = 'f => new URL(f.getAttribute("action") || "", document.baseURI).href'
+"""Where a form posts to, absolute (a form without an action posts to its page)."""
 USER_FIELDS = (
     "input[name=login]",
     "input[name=username]",
@@ -111,10 +117,12 @@ async def browser_login(
             page = await context.new_page()
             await page.goto(login_url, wait_until="load", timeout=wait)
             # A challenge page may run first and reload into the real login page.
-            secret = page.locator("input[type=password]").first
+            secret = page.locator("input[type=password]:visible").first
             await secret.wait_for(state="visible", timeout=wait)
             form = secret.locator("xpath=ancestor::form[1]")
-            action = await form.evaluate("f => f.action") if await form.count() else page.url
+            # The attribute, not `form.action`: MyBB's form has an input named "action",
+            # which the DOM puts in the property's place.
+            action = await form.evaluate(ACTION_OF) if await form.count() else page.url
             origin.check(str(action), "the browser's login form (it would get the GM's password)")
             origin.check(page.url, "the browser's login page")
             user_field = None
@@ -138,9 +146,43 @@ async def browser_login(
             ) from None
         finally:
             await browser.close()
-    mine = [c for c in cookies if origin.host.endswith(str(c.get("domain", "")).lstrip("."))]
+    mine = board_cookies(cookies, origin.host)
     log.info("browser login at %s gave %d cookies", origin, len(mine))
     return mine
+
+
+def board_cookies(cookies: Sequence[dict[str, Any]], host: str) -> list[dict[str, Any]]:
+    """The cookies a browser holds for `host`: set by it or by a domain it belongs to
+    ("forum.example.org" takes ".example.org"'s, never "ample.org"'s or another site's)."""
+    host = host.lower().rstrip(".")
+    mine = []
+    for cookie in cookies:
+        domain = str(cookie.get("domain", "")).lower().lstrip(".").rstrip(".")
+        if domain and (host == domain or host.endswith("." + domain)):
+            mine.append(cookie)
+    return mine
+
+
+async def hand_over_session(
+    client: httpx.AsyncClient,
+    login_url: str,
+    username: str,
+    password: str,
+    *,
+    login: BrowserLogin | None = None,
+    allow_insecure_http: bool = False,
+) -> None:
+    """Log in through the browser (`login`, else `browser_login`) and put the board's
+    cookies into the adapter's client, with the client's own User-Agent for the browser.
+    The adapter then checks, over HTTP, whom the board now serves."""
+    cookies = await (login or browser_login)(
+        login_url,
+        username,
+        password,
+        user_agent=client.headers.get("User-Agent", ""),
+        allow_insecure_http=allow_insecure_http,
+    )
+    install_cookies(client, cookies)
 
 
 def install_cookies(client: httpx.AsyncClient, cookies: Sequence[dict[str, Any]]) -> None:

@@ -29,6 +29,7 @@ from urllib.parse import parse_qs, urlsplit
 import httpx
 
 from forums.board import PMPage, ThreadPage
+from forums.browser import BrowserLogin, hand_over_session
 from forums.errors import CaptchaRequired, LayoutChanged, LoginFailed, NotFound, SessionExpired
 from forums.guard import redact
 from forums.mybb import forms, posting
@@ -72,6 +73,8 @@ class MybbBoard:
         flood_retries: int = 2,
         selectors: MybbSelectors = DEFAULT,
         allow_insecure_http: bool = False,
+        browser: bool = False,
+        browser_login: BrowserLogin | None = None,
     ) -> None:
         self.base_url = base_url.rstrip("/") + "/"
         self.username = username
@@ -104,6 +107,10 @@ class MybbBoard:
         """When each post was made, as last seen: a deleted-post stub shows no time."""
         self.highest_post = 0
         """The highest post id seen on this board (a reply below it was merged)."""
+        self.browser = browser
+        """Log in through Chromium (`forums.browser`): boards that only let a browser in."""
+        self._browser_login = browser_login
+        self._allow_insecure_http = allow_insecure_http
 
     def __repr__(self) -> str:
         return f"MybbBoard({self.base_url!r}, {self.username!r})"
@@ -113,6 +120,8 @@ class MybbBoard:
     async def login(self) -> User:
         """Log in with the board's form (`my_post_key`, "remember me"); the GM's `User`."""
         self._me = None
+        if self.browser:
+            return await self._login_with_browser()
         response = await self.http.get(self.http.url("member.php", {"action": "login"}))
         html, url = response.text, str(response.url)
         kind = forms.classify(html, url, self.selectors)
@@ -144,6 +153,25 @@ class MybbBoard:
             raise LoginFailed(
                 f"{self.base_url}: after logging in as {self.username!r} the board shows "
                 f"{user.name if user else 'a guest'} (cookies refused?)"
+            )
+        return self._logged_in(user)
+
+    async def _login_with_browser(self) -> User:
+        """Chromium logs in (JS challenge, login widget); httpx goes on with its cookies."""
+        await hand_over_session(
+            self.http.http,
+            self.http.url("member.php", {"action": "login"}),
+            self.username,
+            self._password.reveal(),
+            login=self._browser_login,
+            allow_insecure_http=self._allow_insecure_http,
+        )
+        response = await self.http.get(self.http.url("index.php"))
+        user = forms.logged_in_user(response.text, self.selectors)
+        if user is None or user.name.casefold() != self.username.casefold():
+            raise LoginFailed(
+                f"{self.base_url}: after the browser login the board shows "
+                f"{user.name if user else 'a guest'}"
             )
         return self._logged_in(user)
 

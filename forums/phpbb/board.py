@@ -20,7 +20,7 @@ from urllib.parse import parse_qs, urljoin, urlsplit
 import httpx
 
 from forums.board import PMPage, ThreadPage
-from forums.browser import BrowserLogin
+from forums.browser import BrowserLogin, hand_over_session
 from forums.errors import (
     BoardError,
     CaptchaRequired,
@@ -174,16 +174,14 @@ class PhpbbBoard:
 
     async def _login_with_browser(self) -> User:
         """Chromium logs in (JS challenge, login widget); httpx goes on with its cookies."""
-        from forums.browser import browser_login, install_cookies
-
-        cookies = await (self._browser_login or browser_login)(
+        await hand_over_session(
+            self.http.http,
             self.http.url("ucp.php", {"mode": "login"}),
             self.username,
             self._password.reveal(),
-            user_agent=self.http.http.headers.get("User-Agent", ""),
+            login=self._browser_login,
             allow_insecure_http=self._allow_insecure_http,
         )
-        install_cookies(self.http.http, cookies)
         response = await self.http.get(self.http.url("index.php"))
         html, url = response.text, str(response.url)
         name = forms.logged_in_as(html)

@@ -27,7 +27,7 @@ from urllib.parse import quote, urljoin
 import httpx
 
 from forums.board import PMPage, ThreadPage
-from forums.browser import BrowserLogin
+from forums.browser import BrowserLogin, hand_over_session
 from forums.errors import (
     BoardError,
     CaptchaRequired,
@@ -187,17 +187,14 @@ class XenforoBoard:
 
     async def _login_with_browser(self) -> User:
         """A real browser logs in (JS challenges, login widgets) and hands over its cookies."""
-        from forums.browser import browser_login, install_cookies
-
-        run = self._browser_login or browser_login
-        cookies = await run(
+        await hand_over_session(
+            self.http.http,
             self.url("login/"),
             self.username,
             self._password.reveal(),
-            user_agent=self.http.http.headers.get("User-Agent", ""),
+            login=self._browser_login,
             allow_insecure_http=self._allow_insecure_http,
         )
-        install_cookies(self.http.http, cookies)
         response = await self.http.get(self.base_url)
         return self._check_login(response.text, str(response.url))
 

@@ -7,6 +7,9 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from engine.app.cli import app
+from engine.config import parse_config
+from engine.service.build import make_board
+from forums.mybb import MybbBoard
 
 GAME = """\
 [game]
@@ -69,3 +72,23 @@ def test_game_new_offers_mybb(tmp_path: Path) -> None:
     assert "Board engine (local, mybb, phpbb" in result.output
     assert "It is valid." in result.output
     assert 'engine = "mybb"' in path.read_text(encoding="utf-8")
+
+
+def test_browser_true_and_an_api_key_in_a_mybb_game_file(tmp_path: Path) -> None:
+    # MyBB logs in through the browser when asked; it has no REST API forumgm uses.
+    browser = GAME.replace('password = "env:FORUMGM_GM_PASSWORD"\n', "").replace(
+        'gm_user = "Ведущий"\n', 'gm_user = "Ведущий"\npassword = "env:GM_PW"\nbrowser = true\n'
+    )
+    path = tmp_path / "browser.toml"
+    path.write_text(browser.format(engine="mybb"), encoding="utf-8")
+    result = runner.invoke(app, ["game", "validate", str(path)])
+    assert result.exit_code == 0, result.output
+    board = make_board(parse_config(browser.format(engine="mybb")), {"GM_PW": "pw"})
+    assert isinstance(board, MybbBoard) and board.browser
+    keyed = tmp_path / "key.toml"
+    keyed.write_text(
+        GAME.format(engine="mybb").replace("[schedule]", 'api_key = "env:KEY"\n\n[schedule]'),
+        encoding="utf-8",
+    )
+    result = runner.invoke(app, ["game", "validate", str(keyed)])
+    assert result.exit_code == 1 and "api_key: the mybb board has no API" in result.output

@@ -1,24 +1,17 @@
 """The browser fallback against a board this test starts on 127.0.0.1 that needs JavaScript.
 
-The board (XenForo 2 pages from the fixtures) sets both of its cookies only from scripts:
-the login page first runs a challenge (`js_ok`, then a reload into the real form), and a
-correct login answers with a page whose script sets the session cookie and goes home. An
-HTTP client alone never gets past it; Chromium (driven by Playwright) does, and hands the
-session over to httpx. When the board forgets the session, the adapter logs in again with
-the browser.
+The board (tests/browser_board.py, serving XenForo 2 pages from the fixtures) sets both of
+its cookies only from scripts. An HTTP client alone never gets past it; Chromium (driven by
+Playwright) does, and hands the session over to httpx. When the board forgets the session,
+the adapter logs in again with the browser.
 """
 
 from __future__ import annotations
 
 import asyncio
-import os
-import secrets
-import threading
 from collections.abc import Iterator
-from http import cookies as http_cookies
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from dataclasses import replace
 from typing import Any
-from urllib.parse import parse_qsl
 
 import pytest
 from typer.testing import CliRunner
@@ -26,104 +19,42 @@ from xf_helpers import PASSWORD, USER, fixture, thread_page
 
 from engine.app.cli import app
 from forums import BoardError
-from forums.browser import BrowserMissing, browser_available, browser_login
+from forums.browser import BrowserMissing, board_cookies, browser_login
+from forums.guard import ForeignOrigin
 from forums.xenforo import XenforoBoard
+from tests.browser_board import Engine, JsBoard, needs_browser, serve
 
-MISSING = browser_available()
-if MISSING is not None and os.environ.get("CI"):
-    # CI installs Debian's chromium (.ci/run): there the test must run, not skip.
-    pytest.fail(f"the browser fallback cannot run in CI: {MISSING}", pytrace=False)
-needs_browser = pytest.mark.skipif(MISSING is not None, reason=MISSING or "")
 
-CHALLENGE = (
-    "<html><body><p>Checking your browser…</p><script>"
-    'document.cookie = "js_ok=1; path=/"; location.reload();</script></body></html>'
+def _page(path: str, logged_in: bool, base: str) -> tuple[int, str]:
+    page = 1
+    if "/page-" in path:
+        page = int(path.rsplit("page-", 1)[1].strip("/") or 1)
+    if path == "/" or path.startswith("/threads/8276/"):
+        return 200, thread_page(page, logged_in=logged_in)
+    if path == "/conversations/":
+        empty = "synthetic/synthetic-conversation-list-empty.html"
+        return 200, fixture(empty if logged_in else "synthetic/synthetic-login.html")
+    return 404, "<html><body>not here</body></html>"
+
+
+XENFORO = Engine(
+    login_get="/login/",
+    login_post="/login/login",
+    login_page=lambda base: fixture("synthetic/synthetic-login.html"),
+    failed_page=lambda base: fixture("synthetic/synthetic-login-failed.html"),
+    user_field="login",
+    password_field="password",
+    username=USER,
+    password=PASSWORD,
+    page=_page,
+    session_cookie="xf_session",
 )
-WELCOME = (
-    "<html><body><p>Welcome back!</p><script>"
-    'document.cookie = "xf_session={token}; path=/"; location.href = "/";</script></body></html>'
-)
-
-
-class JsBoard:
-    """The board's state: the sessions it knows and what it was sent."""
-
-    def __init__(self) -> None:
-        self.sessions: set[str] = set()
-        self.logins = 0
-        self.posted: list[dict[str, str]] = []
-        self.user_agents: set[str] = set()
-
-    def expire(self) -> None:
-        self.sessions.clear()
-
-
-def _handler(board: JsBoard) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        def log_message(self, format: str, *args: Any) -> None:  # quiet test output
-            return
-
-        def _cookies(self) -> dict[str, str]:
-            jar = http_cookies.SimpleCookie(self.headers.get("Cookie", ""))
-            return {k: v.value for k, v in jar.items()}
-
-        def _send(self, status: int, body: str) -> None:
-            data = body.encode("utf-8")
-            self.send_response(status)
-            self.send_header("Content-Type", "text/html; charset=utf-8")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-
-        def do_GET(self) -> None:
-            board.user_agents.add(self.headers.get("User-Agent", ""))
-            jar = self._cookies()
-            if self.path.startswith("/login/"):
-                login = fixture("synthetic/synthetic-login.html")
-                self._send(200, login if jar.get("js_ok") == "1" else CHALLENGE)
-                return
-            logged_in = jar.get("xf_session") in board.sessions
-            page = 1
-            if "/page-" in self.path:
-                page = int(self.path.rsplit("page-", 1)[1].strip("/") or 1)
-            if self.path == "/" or self.path.startswith("/threads/8276/"):
-                self._send(200, thread_page(page, logged_in=logged_in))
-            elif self.path == "/conversations/":
-                empty = "synthetic/synthetic-conversation-list-empty.html"
-                self._send(200, fixture(empty if logged_in else "synthetic/synthetic-login.html"))
-            else:
-                self._send(404, "<html><body>not here</body></html>")
-
-        def do_POST(self) -> None:
-            length = int(self.headers.get("Content-Length") or 0)
-            form = dict(parse_qsl(self.rfile.read(length).decode("utf-8")))
-            board.posted.append(form)
-            if self.path != "/login/login" or self._cookies().get("js_ok") != "1":
-                self._send(403, CHALLENGE)
-                return
-            if form.get("login") != USER or form.get("password") != PASSWORD:
-                self._send(200, fixture("synthetic/synthetic-login-failed.html"))
-                return
-            token = secrets.token_hex(8)
-            board.sessions.add(token)
-            board.logins += 1
-            self._send(200, WELCOME.format(token=token))
-
-    return Handler
 
 
 @pytest.fixture
 def js_board() -> Iterator[tuple[JsBoard, str]]:
-    board = JsBoard()
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(board))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield board, f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=5)
+    with serve(XENFORO) as board:
+        yield board, board.url
 
 
 def _board(url: str, browser: bool) -> XenforoBoard:
@@ -214,3 +145,32 @@ def test_no_chromium_is_a_clear_error_naming_what_to_install(
     said = str(caught.value)
     assert "apt-get install chromium" in said and "forumgm[browser]" in said
     assert PASSWORD not in said
+
+
+@needs_browser
+def test_a_browser_login_form_posting_elsewhere_gets_nothing() -> None:
+    # The login page's form names another origin (localhost is not 127.0.0.1): the browser
+    # fills nothing and submits nothing; both servers are ours, so a stray post would show.
+    with serve(XENFORO) as elsewhere:
+        moved = fixture("synthetic/synthetic-login.html").replace(
+            'action="/login/login"',
+            f'action="{elsewhere.url.replace("127.0.0.1", "localhost")}login/login"',
+        )
+        with serve(replace(XENFORO, login_page=lambda base: moved)) as board:
+            with pytest.raises(ForeignOrigin, match="nothing was sent"):
+                asyncio.run(
+                    browser_login(f"{board.url}login/", USER, PASSWORD, allow_insecure_http=True)
+                )
+            assert board.posted == [] and elsewhere.posted == []
+
+
+def test_only_the_boards_cookies_are_handed_to_httpx() -> None:
+    jar = [
+        {"name": "xf_session", "value": "1", "domain": "forum.example.org"},
+        {"name": "cf_clearance", "value": "2", "domain": ".example.org"},
+        {"name": "other", "value": "3", "domain": "ample.org"},
+        {"name": "tracker", "value": "4", "domain": ".ads.example.net"},
+        {"name": "sub", "value": "5", "domain": "cdn.forum.example.org"},
+    ]
+    kept = board_cookies(jar, "forum.example.org")
+    assert [c["name"] for c in kept] == ["xf_session", "cf_clearance"]

@@ -1,0 +1,133 @@
+"""What every web board adapter owes the board and the GM, checked on each one alike:
+phpBB, MyBB, XenForo over its pages and XenForo over its REST API.
+
+- The GM's password, session and API key go only to the configured board: a redirect to
+  another host or from https to http is refused before anything is sent there, and an
+  `http://` board needs the host's consent (forums.guard).
+- Politeness: every request names forumgm, a busy board (503 with Retry-After) is waited
+  for as long as it asks, and the retries are bounded (then `BoardUnavailable`).
+
+The fake board answers whatever it is asked, so a request that went astray would be
+recorded here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import httpx
+import pytest
+
+from engine.service.build import load_adapters
+from forums import Board, BoardUnavailable, board_factory
+from forums.guard import ForeignOrigin, InsecureBoardUrl
+
+BOARD = "https://forum.example.org/"
+PASSWORD = "s3cret-Пароль-42"
+KEY = "xf-api-key-9Qz"
+ADAPTERS = {
+    "phpbb": {},
+    "mybb": {},
+    "xenforo": {},
+    "xenforo-api": {"api_key": KEY},
+}
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = datetime(2026, 12, 1, 20, 0, tzinfo=UTC)
+        self.slept: list[float] = []
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    async def sleep(self, seconds: float) -> None:
+        self.slept.append(seconds)
+        self.now += timedelta(seconds=seconds)
+
+
+def _board(
+    name: str, answer: Callable[[httpx.Request], httpx.Response], **options: Any
+) -> tuple[Board, list[httpx.Request], Clock]:
+    load_adapters()
+    sent: list[httpx.Request] = []
+
+    def transport(request: httpx.Request) -> httpx.Response:
+        sent.append(request)
+        return answer(request)
+
+    clock = Clock()
+    engine = name.removesuffix("-api")
+    board = board_factory(engine)(
+        BOARD,
+        "Ведущий",
+        PASSWORD,
+        client=httpx.AsyncClient(transport=httpx.MockTransport(transport)),
+        clock=clock,
+        sleep=clock.sleep,
+        **ADAPTERS[name],
+        **options,
+    )
+    return board, sent, clock
+
+
+def _login(board: Board) -> None:
+    async def go() -> None:
+        try:
+            await board.login()
+        finally:
+            await board.close()
+
+    asyncio.run(go())
+
+
+def _leaks(requests: list[httpx.Request]) -> list[str]:
+    """Requests that carried the password or the key anywhere."""
+    out = []
+    for r in requests:
+        text = r.content.decode("utf-8", "replace") + str(r.url) + repr(r.headers.raw)
+        if PASSWORD in text or httpx.QueryParams({"p": PASSWORD}).get("p") in text:
+            out.append(str(r.url))
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(ADAPTERS))
+@pytest.mark.parametrize(
+    "elsewhere",
+    [
+        "https://evil.example/login/",
+        "http://forum.example.org/login/",
+        "https://forum.example.org:8443/",
+    ],
+    ids=["another-host", "https-to-http", "another-port"],
+)
+def test_a_redirect_off_the_board_is_refused_before_it_is_sent(name: str, elsewhere: str) -> None:
+    board, sent, _ = _board(name, lambda r: httpx.Response(302, headers={"Location": elsewhere}))
+    with pytest.raises(ForeignOrigin, match="nothing was sent"):
+        _login(board)
+    assert sent and all(str(r.url).startswith(BOARD) for r in sent)
+    assert _leaks(sent) == []
+
+
+@pytest.mark.parametrize("name", sorted(ADAPTERS))
+def test_a_plain_http_board_needs_the_hosts_consent(name: str) -> None:
+    engine = name.removesuffix("-api")
+    with pytest.raises(InsecureBoardUrl, match="allow_insecure_http"):
+        board_factory(engine)("http://forum.example.org/", "Ведущий", PASSWORD, **ADAPTERS[name])
+
+
+@pytest.mark.parametrize("name", sorted(ADAPTERS))
+def test_a_busy_board_is_waited_for_as_it_asks_then_unavailable(name: str) -> None:
+    busy = httpx.Response(503, headers={"Retry-After": "37"}, text="busy")
+    board, sent, clock = _board(name, lambda r: busy, max_tries=3, min_delay=2.0)
+    with pytest.raises(BoardUnavailable, match=r"503 after 3 tries"):
+        _login(board)
+    assert len(sent) == 3  # bounded
+    assert clock.slept.count(37) == 2  # Retry-After honoured between the tries
+    assert all("forumgm" in r.headers["User-Agent"] for r in sent)
+    if name == "xenforo-api":
+        assert all(r.headers["XF-Api-Key"] == KEY for r in sent)
+    assert _leaks(sent) == []
