@@ -47,6 +47,11 @@ log = logging.getLogger("forums.mybb")
 
 Clock = Callable[[], datetime]
 
+TWO_STEP_HELP = (
+    "{url}: the account {user!r} asks for a one-time code after its password (two-step "
+    "verification), which forumgm cannot give. Switch it off for the GM account (User CP), "
+    "or ask the board's administrator to exempt that account."
+)
 LOGIN_KINDS = frozenset({PageKind.LOGIN_FORM, PageKind.NOT_LOGGED_IN, PageKind.SESSION_EXPIRED})
 INBOX = "0"
 
@@ -125,8 +130,7 @@ class MybbBoard:
         response = await self.http.get(self.http.url("member.php", {"action": "login"}))
         html, url = response.text, str(response.url)
         kind = forms.classify(html, url, self.selectors)
-        if kind is PageKind.CAPTCHA:
-            raise CaptchaRequired(CAPTCHA_HELP.format(url=self.base_url, user=self.username))
+        self._refuse(kind)
         if kind not in (PageKind.LOGIN_FORM, PageKind.LOGIN_FAILED):
             user = forms.logged_in_user(html, self.selectors)
             if user is not None and user.name.casefold() == self.username.casefold():
@@ -141,13 +145,13 @@ class MybbBoard:
             response = await self.http.get(forms.absolute(url, response.headers["Location"]))
         html, url = response.text, str(response.url)
         kind = forms.classify(html, url, self.selectors)
-        if kind is PageKind.CAPTCHA:
-            raise CaptchaRequired(CAPTCHA_HELP.format(url=self.base_url, user=self.username))
+        self._refuse(kind)
         if kind in LOGIN_KINDS | {PageKind.LOGIN_FAILED, PageKind.MESSAGE}:
             said = forms.message(html, self.selectors) or "the login form came back"
             raise LoginFailed(f"{self.base_url}: login as {self.username!r} failed: {said}")
         # The answer is a "you are now logged in" redirect page without the header.
         response = await self.http.get(self.http.url("index.php"))
+        self._refuse(forms.classify(response.text, str(response.url), self.selectors))
         user = forms.logged_in_user(response.text, self.selectors)
         if user is None or user.name.casefold() != self.username.casefold():
             raise LoginFailed(
@@ -167,6 +171,7 @@ class MybbBoard:
             allow_insecure_http=self._allow_insecure_http,
         )
         response = await self.http.get(self.http.url("index.php"))
+        self._refuse(forms.classify(response.text, str(response.url), self.selectors))
         user = forms.logged_in_user(response.text, self.selectors)
         if user is None or user.name.casefold() != self.username.casefold():
             raise LoginFailed(
@@ -174,6 +179,13 @@ class MybbBoard:
                 f"{user.name if user else 'a guest'}"
             )
         return self._logged_in(user)
+
+    def _refuse(self, kind: PageKind) -> None:
+        """A CAPTCHA or a one-time code: what forumgm cannot do, said to the host."""
+        if kind is PageKind.CAPTCHA:
+            raise CaptchaRequired(CAPTCHA_HELP.format(url=self.base_url, user=self.username))
+        if kind is PageKind.TWO_STEP:
+            raise LoginFailed(TWO_STEP_HELP.format(url=self.base_url, user=self.username))
 
     def _logged_in(self, user: User) -> User:
         self._me = user
@@ -195,8 +207,7 @@ class MybbBoard:
             await self.login()
 
     async def relogin(self, url: str, kind: PageKind) -> None:
-        if kind is PageKind.CAPTCHA:
-            raise CaptchaRequired(CAPTCHA_HELP.format(url=self.base_url, user=self.username))
+        self._refuse(kind)
         if self._relogins_left <= 0:
             raise SessionExpired(
                 f"{redact(url)}: the board dropped the session of {self.username!r} again "
@@ -218,7 +229,7 @@ class MybbBoard:
             response = await self.http.get(self.http.url(path, params))
             html, url = response.text, str(response.url)
             kind = forms.classify(html, url, self.selectors)
-            if kind in LOGIN_KINDS or kind is PageKind.CAPTCHA:
+            if kind in LOGIN_KINDS or kind in (PageKind.CAPTCHA, PageKind.TWO_STEP):
                 await self.relogin(url, kind)
                 continue
             if forms.is_guest(html, self.selectors):

@@ -46,6 +46,12 @@ POST_KEY_PHRASES = (
 """`invalid_post_code`: the `my_post_key` sent is not the session's."""
 
 _WAIT = re.compile(r"(\d+)\s*(?:more\s+)?(?:seconds?|секунд\w*)", re.IGNORECASE)
+_TWO_STEP = (
+    "form.my2fa__verification, .my2fa__verification-methods, "
+    "form input[name=otp], form input[name=tfa_code], form input[name=twofactor_code]"
+)
+"""A one-time code asked after the password: MyBB has no two-step verification of its own;
+the My2FA plugin (its `my2fa__verification` form with an `otp` field) and the like add one."""
 _CAPTCHA = (
     "input[name=imagestring], input[name=imagehash], .g-recaptcha, .h-captcha, "
     "input[name=question_id], #captcha_trow, .captcha"
@@ -238,6 +244,8 @@ def error_cell(tree: HTMLParser, selectors: MybbSelectors = DEFAULT) -> Node | N
 def classify(html: str | HTMLParser, url: str, selectors: MybbSelectors = DEFAULT) -> PageKind:
     """What kind of MyBB page this is, from its structure first and its words second."""
     tree = tree_of(html)
+    if tree.css_first(_TWO_STEP) is not None:
+        return PageKind.TWO_STEP
     login = _login_form(tree)
     if login is not None:
         if tree.css_first(_CAPTCHA) is not None:

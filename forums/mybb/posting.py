@@ -63,7 +63,12 @@ async def submit(
             if target is None:
                 raise LayoutChanged(redact(url), "a confirmation page that leads nowhere")
             return target, response
-        if kind in (PageKind.LOGIN_FORM, PageKind.NOT_LOGGED_IN, PageKind.CAPTCHA):
+        if kind in (
+            PageKind.LOGIN_FORM,
+            PageKind.NOT_LOGGED_IN,
+            PageKind.CAPTCHA,
+            PageKind.TWO_STEP,
+        ):
             await board.relogin(url, kind)
             form = await _form(board, path, params)
         elif kind is PageKind.FLOOD:

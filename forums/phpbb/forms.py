@@ -70,6 +70,8 @@ class PageKind(Enum):
     session it was sent no longer exists server-side."""
     CAPTCHA = "captcha"
     """A login form that wants a CAPTCHA (too many attempts, or a board policy)."""
+    TWO_STEP = "two-step verification"
+    """A form asking for a one-time code after the password (a two-factor plugin)."""
     FLOOD = "flood control"
     """A posting form re-displayed with "you cannot post so soon"."""
     FORM_INVALID = "form token invalid"

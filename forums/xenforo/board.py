@@ -228,6 +228,8 @@ class XenforoBoard:
             response = await self.http.get(self.url(path))
             html, url = response.text, str(response.url)
             kind = pages.classify(html)
+            if kind is PageKind.TWO_STEP:
+                raise LoginFailed(TWO_STEP_HELP.format(url=self.base_url, user=self.username))
             if kind in (PageKind.LOGIN, PageKind.NO_PERMISSION) or (
                 kind in expect and pages.visitor(html) is None
             ):

@@ -118,6 +118,43 @@ def test_captcha_tells_the_host_what_to_do_and_posts_nothing_more() -> None:
     assert fake.posted("/member.php") == []
 
 
+def two_step_page() -> str:
+    """The real login-success page with its message replaced by the one-time-code form of
+    the My2FA plugin (derived: the plugin's `my2fa__verification` template with its `otp`
+    field; MyBB itself has no two-step verification and the capture had no plugin)."""
+    form = (
+        '<form action="member.php?action=my2fa&amp;method=totp" method="post" '
+        'class="my2fa__verification my2fa__verification--totp">'
+        '<table border="0" cellspacing="0" cellpadding="5" class="tborder"><tr><td class="thead">'
+        "<strong>Two-Factor Authentication - TOTP</strong></td></tr><tr>"
+        '<td class="trow1" style="text-align:center"><p>Enter the code from your app.</p>'
+        '<input type="text" name="otp" class="textbox" autocomplete="off" /></td></tr></table>'
+        '<input type="hidden" name="my_post_key" value="bb2f3c8a56255c383447633a393e4e4d" />'
+        '<input type="submit" class="button" value="Verify" /></form>'
+    )
+    body = page("login_page")
+    start = body.index('<form action="member.php" method="post">')
+    end = body.index("</form>", start) + len("</form>")
+    return body[:start] + form + body[end:]
+
+
+def test_two_step_verification_is_a_clear_login_error_and_no_code_is_sent() -> None:
+    fake = FakeMybb().with_login()
+    fake.on("POST", "/member.php", html(two_step_page()))
+    with pytest.raises(LoginFailed) as caught:
+        run(make(fake), lambda b: b.login())
+    said = str(caught.value)
+    assert "two-step verification" in said and USER in said and PASSWORD not in said
+    (sent,) = fake.posted("/member.php")
+    assert "otp" not in sent
+    # Served in the middle of a game (the plugin asking again): the same error, no loop.
+    fake = FakeMybb().with_login().with_thread()
+    fake.on("GET", thread_url(3), html(two_step_page()))
+    with pytest.raises(LoginFailed, match="two-step verification"):
+        run(make(fake), lambda b: b.thread_posts("1"))
+    assert len(fake.posted("/member.php")) == 1
+
+
 # -- thread sync ---------------------------------------------------------------------------
 
 

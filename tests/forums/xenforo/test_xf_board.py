@@ -102,6 +102,14 @@ def test_two_step_verification_is_a_clear_login_error(answer: str) -> None:
     assert fake.posted("/login/two-step") == []
 
 
+def test_a_two_step_page_in_the_middle_of_a_sync_is_the_same_clear_error() -> None:
+    fake = FakeXenforo().with_login().with_thread()
+    fake.on("GET", f"/{SLUG}page-2", "synthetic/synthetic-two-step.html")
+    with pytest.raises(LoginFailed, match="two-step verification"):
+        run(make(fake), lambda b: b.thread_posts("8276"))
+    assert len(fake.posted("/login/login")) == 1 and fake.posted("/login/two-step") == []
+
+
 def test_a_captcha_on_the_login_form_posts_nothing() -> None:
     page = fixture("synthetic/synthetic-login.html").replace(
         '<dl class="formRow">',
