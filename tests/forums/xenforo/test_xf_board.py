@@ -372,6 +372,25 @@ def test_send_pm_to_several_users_and_the_first_message_confirmed() -> None:
     assert sent["message"] == "Ваша роль: Комиссар." and sent["_xfResponseType"] == "json"
 
 
+def test_a_started_conversation_that_shows_no_message_by_the_gm_is_an_error() -> None:
+    # The board names a conversation, but its page holds only Alu's message (412).
+    fake = FakeXenforo().with_login().with_conversations()
+    fake.on("GET", "/conversations/add", "synthetic/synthetic-conversation-add.html")
+    fake.on(
+        "POST",
+        "/conversations/add",
+        as_json({"status": "ok", "redirect": f"{BASE}conversations/proverka-noch-1.412/"}),
+    )
+    view = fixture("synthetic/synthetic-conversation-view.html")
+    opening = '<article class="message message--conversationMessage'
+    second = view.index(opening, view.index(opening) + 1)
+    after = view.index("\t\t\t</article>", second) + len("\t\t\t</article>")
+    fake.on("GET", "/conversations/412/", html(view[:second] + view[after:]))
+    with pytest.raises(BoardError, match=f"shows no message by {USER}"):
+        run(make(fake), lambda b: b.send_pm(["Alu"], "Роль", "Ваша роль: Комиссар."))
+    assert len(fake.posted("/conversations/add")) == 1  # not sent again
+
+
 def test_send_pm_to_an_unknown_user_is_not_found() -> None:
     fake = FakeXenforo().with_login()
     fake.on("GET", "/conversations/add", "synthetic/synthetic-conversation-add.html")

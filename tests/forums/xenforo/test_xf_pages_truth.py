@@ -90,6 +90,9 @@ def test_xf1_thread_page_every_post_as_the_truth_file_says() -> None:
             if run.quoted and (not authors or authors[-1] != run.quote_author):
                 authors.append(run.quote_author)
         assert authors == expected["quote_authors"], post.id
+        bold = [" ".join(r.text.split()) for r in post.body.runs if r.bold and not r.quoted]
+        assert bold == expected["bold"], post.id
+        assert not any(r.struck or r.spoiler for r in post.body.runs), post.id
         # "X said:" and "Click to expand..." are the board's, not the player's.
         assert " said:" not in post.body.full_text()
         assert "Click to expand" not in post.body.full_text()
