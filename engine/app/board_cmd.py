@@ -19,6 +19,7 @@ import forums.local
 import forums.phpbb  # noqa: F401  (registers the "phpbb" engine)
 from engine.app.board_options import (
     DEFAULT_PASSWORD_ENV,
+    ApiKeyEnv,
     BoardMaker,
     Browser,
     Insecure,
@@ -142,9 +143,11 @@ def check(
     ] = False,
     allow_insecure_http: Insecure = False,
     browser: Browser = False,
+    api_key_env: ApiKeyEnv = None,
 ) -> None:
     """Log in, read the first and last page of the thread and the inbox; post nothing
-    unless --post-test. Without --engine the engine is found from the board's page first."""
+    unless --post-test. Without --engine the engine is found from the board's page first.
+    With --api-key-env (XenForo) the REST API is checked with that key instead of the pages."""
     out = Console(highlight=False, soft_wrap=True)
 
     def fail(message: str) -> typer.Exit:
@@ -167,7 +170,7 @@ def check(
     refused = insecure_url(target, allow_insecure_http)
     if refused:
         raise fail(refused)
-    if not os.environ.get(password_env):
+    if not os.environ.get(password_env) and api_key_env is None:
         raise fail(f"set the GM's password in the environment variable {password_env}")
     if engine is None:
         try:
@@ -191,8 +194,10 @@ def check(
         fail,
         allow_insecure_http=allow_insecure_http,
         browser=browser,
+        api_key_env=api_key_env,
     )
-    out.print(f"Checking {engine} board {target} as {user}")
+    how = " over its REST API" if api_key_env is not None else ""
+    out.print(f"Checking {engine} board {target}{how} as {user}")
     try:
         asyncio.run(_check(board, thread, post_test, out))
     except BoardError as exc:

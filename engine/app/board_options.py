@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -35,6 +35,14 @@ Browser = Annotated[
     ),
 ]
 
+ApiKeyEnv = Annotated[
+    str | None,
+    typer.Option(
+        "--api-key-env",
+        help="Environment variable holding a XenForo REST API key: check the API, not the pages.",
+    ),
+]
+
 BoardMaker = Callable[..., Board]
 
 
@@ -48,6 +56,7 @@ def open_board(
     *,
     allow_insecure_http: bool = False,
     browser: bool = False,
+    api_key_env: str | None = None,
 ) -> Board:
     """The named board with the password from the environment (never a flag or a file).
 
@@ -55,15 +64,27 @@ def open_board(
     engine registry. `fail` turns a problem into the command's exit. An `http://` URL
     needs `allow_insecure_http` (forums.guard).
     """
+    from engine.config import API_KEY_ENGINES
     from forums.guard import insecure_url
 
     refused = insecure_url(url, allow_insecure_http)
     if refused:
         raise fail(refused)
-    password = os.environ.get(password_env)
-    if not password:
+    options: dict[str, Any] = {"browser": True} if browser else {}
+    if api_key_env is not None and engine not in API_KEY_ENGINES:
+        raise fail(
+            f"--api-key-env: the {engine} board has no API forumgm uses "
+            f"(only {', '.join(API_KEY_ENGINES)})"
+        )
+    if api_key_env is not None:
+        # The key replaces the login: no password is needed (nor sent).
+        key = os.environ.get(api_key_env)
+        if not key:
+            raise fail(f"set the API key in the environment variable {api_key_env}")
+        options["api_key"] = key
+    password = os.environ.get(password_env) or ""
+    if not password and api_key_env is None:
         raise fail(f"set the GM's password in the environment variable {password_env}")
-    options = {"browser": True} if browser else {}
     if maker is not None:
         return maker(engine, url, user, password, **options)
     from engine.service.build import load_adapters  # the service's imports, only when used

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime, tzinfo
 from typing import Any, cast
 from urllib.parse import quote, urljoin
@@ -48,6 +49,18 @@ class ApiError(BoardError):
         self.codes = [str(e.get("code") or "") for e in errors]
         self.text = "; ".join(str(e.get("message") or e.get("code") or "") for e in errors)
         super().__init__(f"{url}: HTTP {status}: {self.text or 'no error text'}")
+
+
+@dataclass(frozen=True)
+class ApiThreadPage:
+    """One API page of a thread, as `board check` shows a page."""
+
+    title: str
+    posts: list[Post]
+    page: int
+    pages: int
+    per_page: int
+    total_posts: int | None
 
 
 def _obj(value: Any) -> dict[str, Any]:
@@ -100,6 +113,7 @@ class XenforoApiBoard:
         self.flood_retries = flood_retries
         self.flood_wait = flood_wait
         self._me: User | None = None
+        self._per_page: int | None = None
 
     def __repr__(self) -> str:
         return f"XenforoApiBoard({self.base_url!r}, {self.username!r})"
@@ -232,6 +246,30 @@ class XenforoApiBoard:
         }
         url = urljoin(self.api_url, path)
         return [self._post_record(p, url) for p in posts if isinstance(p, dict)], info
+
+    async def topic_page(self, thread: str, start: int = 0) -> ApiThreadPage:
+        """The page holding post number `start + 1`, with the thread's title (`board check`):
+        `GET /threads/{id}/?with_posts=1&page=N`."""
+        await self._ensure_login()
+        topic = self.topic_id(thread)
+        number = start // self._per_page + 1 if self._per_page and start > 0 else 1
+        path = f"threads/{topic}/?with_posts=1" + (f"&page={number}" if number > 1 else "")
+        body = await self._call("GET", path)
+        url = urljoin(self.api_url, path)
+        posts = [self._post_record(p, url) for p in body.get("posts") or [] if isinstance(p, dict)]
+        if not posts:
+            raise LayoutChanged(url, "a page of a thread with no posts")
+        pagination = _obj(body.get("pagination"))
+        self._per_page = int(pagination.get("per_page") or len(posts))
+        total = pagination.get("total")
+        return ApiThreadPage(
+            title=str(_obj(body.get("thread")).get("title") or ""),
+            posts=posts,
+            page=int(pagination.get("current_page") or number),
+            pages=int(pagination.get("last_page") or number),
+            per_page=self._per_page,
+            total_posts=total if isinstance(total, int) else None,
+        )
 
     async def thread_posts(self, thread: str, since: Cursor | None = None) -> ThreadPage:
         await self._ensure_login()

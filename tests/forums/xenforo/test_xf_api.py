@@ -13,8 +13,11 @@ from urllib.parse import parse_qs
 import httpx
 import pytest
 from openapi_check import check, errors, response_schema
+from typer.testing import CliRunner
 from xf_helpers import BASE, FakeTime, FakeXenforo, as_json, run
 
+from engine.app import board_cmd
+from engine.app.cli import app
 from forums import (
     Board,
     BoardUnavailable,
@@ -406,3 +409,61 @@ def test_every_served_response_fits_the_official_schema_and_the_check_can_fail()
     assert errors(invented, response_schema("GET", "/me/", 200)) == [
         "$.me: 'is_gm' is not in the schema"
     ]
+
+
+THREAD = {
+    "thread_id": 2,
+    "node_id": 5,
+    "title": "Мафия #9: игровая тема",
+    "reply_count": 4,
+    "view_count": 120,
+    "user_id": GM["user_id"],
+    "username": GM["username"],
+    "post_date": 1796000000,
+    "discussion_state": "visible",
+    "discussion_open": True,
+    "discussion_type": "discussion",
+    "first_post_id": 10,
+    "last_post_id": 14,
+    "last_post_date": 1796014400,
+    "view_url": f"{BASE}threads/igra.2/",
+}
+
+
+def test_board_check_over_the_api_as_a_host_runs_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    fake = the_board()
+    first = {"thread": THREAD, "posts": POSTS[:2], "pagination": pagination(1, 3)}
+    api(fake, "GET", "threads/2/?with_posts=1", first)
+    last = {"thread": THREAD, "posts": POSTS[4:], "pagination": pagination(3, 3)}
+    api(fake, "GET", "threads/2/?with_posts=1&page=3", last)
+    made: list[dict[str, Any]] = []
+
+    def make(engine: str, url: str, user: str, password: str, **options: Any) -> Board:
+        made.append({"engine": engine, "password": password, **options})
+        time = FakeTime()
+        return board_factory(engine)(
+            url, user, password, client=fake.client(), clock=time, sleep=time.sleep,
+            allow_insecure_http=True, **options,
+        )  # fmt: skip
+
+    monkeypatch.setattr(board_cmd, "make_board", make)
+    monkeypatch.setenv("XF_KEY", KEY)
+    monkeypatch.delenv("FORUMGM_GM_PASSWORD", raising=False)
+    args = ["board", "check", BASE, "--engine", "xenforo", "--user", "Ведущий", "--thread", "2"]
+    args += ["--allow-insecure-http", "--api-key-env", "XF_KEY"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert made == [{"engine": "xenforo", "password": "", "api_key": KEY}]
+    out = result.output
+    assert "Checking xenforo board http://127.0.0.1:8082/ over its REST API as Ведущий" in out
+    assert "Logged in as Ведущий (user id 58)" in out
+    assert "'Мафия #9: игровая тема', 5 posts on 3 page(s), 2 per page" in out
+    assert "last post: #5 (id 14) by Ведущий" in out and "Итоги дня 1" in out
+    assert "Inbox: 2 private messages" in out and "Posted nothing" in out
+    assert KEY not in out
+    assert [r.method for r in fake.requests] == ["GET"] * len(fake.requests)
+    # MyBB has no API: said in one line, nothing sent.
+    sent = len(fake.requests)
+    result = CliRunner().invoke(app, [*args[:4], "mybb", *args[5:]])
+    assert result.exit_code == 2 and "the mybb board has no API forumgm uses" in result.output
+    assert len(fake.requests) == sent
