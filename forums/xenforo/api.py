@@ -67,6 +67,10 @@ def _obj(value: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
+def _int(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
 def _epoch(value: Any) -> datetime:
     if not isinstance(value, int) or isinstance(value, bool):
         raise ValueError(f"not a Unix time: {value!r}")
@@ -313,13 +317,22 @@ class XenforoApiBoard:
 
     # -- conversations -----------------------------------------------------------------
 
-    async def _conversations(self, latest: int) -> list[dict[str, Any]]:
+    async def _conversations(self, state: PMState) -> list[dict[str, Any]]:
+        """Conversations that may hold unread messages (`PMState.fresh`), newest first."""
         found: list[dict[str, Any]] = []
         page = 1
         while True:
             body = await self._call("GET", "conversations/" + (f"?page={page}" if page > 1 else ""))
             rows = [c for c in body.get("conversations") or [] if isinstance(c, dict)]
-            fresh = [c for c in rows if int(c.get("last_message_date") or 0) > latest]
+            fresh = [
+                c
+                for c in rows
+                if state.fresh(
+                    str(c.get("conversation_id")),
+                    _int(c.get("last_message_date")),
+                    _int(c.get("reply_count")),
+                )
+            ]
             found.extend(fresh)
             pagination = body.get("pagination") or {}
             if len(fresh) < len(rows) or page >= int(pagination.get("last_page") or 1):
@@ -358,7 +371,7 @@ class XenforoApiBoard:
     async def _messages(self, since: Cursor | None, mine: bool) -> PMPage:
         await self._ensure_login()
         state = PMState.of(since)
-        for conversation in await self._conversations(state.latest):
+        for conversation in await self._conversations(state):
             cid = str(conversation.get("conversation_id"))
             page = state.page(cid)
             while True:
@@ -372,7 +385,12 @@ class XenforoApiBoard:
                 if page >= last:
                     break
                 page += 1
-            state.read(cid, page, int(conversation.get("last_message_date") or 0))
+            state.read(
+                cid,
+                page,
+                _int(conversation.get("last_message_date")),
+                _int(conversation.get("reply_count")),
+            )
         return state.result(self._me.name if self._me else self.username, mine)
 
     async def inbox(self, since: Cursor | None = None) -> PMPage:

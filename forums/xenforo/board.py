@@ -326,9 +326,9 @@ class XenforoBoard:
 
     # -- conversations -----------------------------------------------------------------
 
-    async def _active_rows(self, latest: int) -> list[ConversationRow]:
-        """Conversations with activity after `latest` (Unix time), reading list pages only
-        as far as rows that new go."""
+    async def _active_rows(self, state: PMState) -> list[ConversationRow]:
+        """Conversations that may hold unread messages (`PMState.fresh`), reading list pages
+        only as far as rows that new go."""
         rows: list[ConversationRow] = []
         page = 1
         while True:
@@ -337,9 +337,7 @@ class XenforoBoard:
             listing = parse_conversation_list(html, url, tz=self.tz, now=self._clock())
             for row in listing.rows:
                 self._rows[row.id] = row
-            fresh = [
-                r for r in listing.rows if r.latest_at is None or r.latest_at.timestamp() > latest
-            ]
+            fresh = [r for r in listing.rows if state.fresh(r.id, _epoch(r.latest_at), r.replies)]
             rows.extend(fresh)
             if len(fresh) < len(listing.rows) or listing.page >= listing.pages:
                 return rows
@@ -356,7 +354,7 @@ class XenforoBoard:
         self._begin()
         await self._ensure_login()
         state = PMState.of(since)
-        for row in await self._active_rows(state.latest):
+        for row in await self._active_rows(state):
             page = state.page(row.id)
             while True:
                 view = await self.conversation_page(row, page)
@@ -365,8 +363,7 @@ class XenforoBoard:
                 if view.page >= view.pages:
                     break
                 page = view.page + 1
-            activity = int(row.latest_at.timestamp()) if row.latest_at is not None else None
-            state.read(row.id, view.page, activity)
+            state.read(row.id, view.page, _epoch(row.latest_at), row.replies)
         return state.result(self._me.name if self._me else self.username, mine)
 
     async def inbox(self, since: Cursor | None = None) -> PMPage:
@@ -512,6 +509,10 @@ class XenforoBoard:
         message_id = max(mine, key=lambda m: int(m.id)).id
         log.info("started conversation %s (message %s) with %s", conversation, message_id, names)
         return message_id
+
+
+def _epoch(moment: datetime | None) -> int | None:
+    return int(moment.timestamp()) if moment is not None else None
 
 
 def _json(response: httpx.Response) -> dict[str, Any] | None:

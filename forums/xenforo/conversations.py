@@ -62,6 +62,8 @@ class ConversationRow:
     """(name, user id) of everyone the conversation was sent to."""
     latest_at: datetime | None
     unread: bool
+    replies: int | None = None
+    """The reply count the list shows (None when it shows none or abbreviates it)."""
 
     @property
     def participants(self) -> tuple[str, ...]:
@@ -92,16 +94,21 @@ class ConversationView:
 
 @dataclass
 class PMState:
-    """A PM cursor read back: `{"last_id", "latest", "pages"}` (see `forums.xenforo.board`).
+    """A PM cursor read back: `{"last_id", "latest", "pages", "replies"}` (see
+    `forums.xenforo.board`).
 
-    `found` collects the messages of the conversations read in one poll; `page()` says
-    where to start in a conversation and `read()` records where its reading ended."""
+    `fresh()` says which conversations to open: those active after the newest activity
+    seen, and those active in that very second whose reply count changed (two messages in
+    one second must not hide the second). `found` collects the messages of the
+    conversations read in one poll; `page()` says where to start in a conversation and
+    `read()` records where its reading ended and the reply count it had."""
 
     after: int = 0
     latest: int = 0
     pages: dict[str, int] = field(default_factory=dict)
     newest: int = 0
     found: dict[str, PrivateMessage] = field(default_factory=dict)
+    replies: dict[str, int] = field(default_factory=dict)
 
     @classmethod
     def of(cls, since: Cursor | None) -> PMState:
@@ -115,15 +122,29 @@ class PMState:
             {str(k): number(v) or 1 for k, v in stored.items()} if isinstance(stored, dict) else {}
         )
         latest = number(data.get("latest"))
-        return cls(number(data.get("last_id")), latest, pages, latest)
+        counts = data.get("replies")
+        replies = {str(k): number(v) for k, v in counts.items()} if isinstance(counts, dict) else {}
+        return cls(number(data.get("last_id")), latest, pages, latest, replies=replies)
+
+    def fresh(self, conversation: str, activity: int | None, replies: int | None) -> bool:
+        """Whether a conversation may hold a message not read yet."""
+        if activity is None or activity > self.latest:
+            return True
+        if activity < self.latest:
+            return False
+        return replies is None or self.replies.get(conversation) != replies
 
     def page(self, conversation: str) -> int:
         return self.pages.get(conversation, 1)
 
-    def read(self, conversation: str, last_page: int, activity: int | None) -> None:
+    def read(
+        self, conversation: str, last_page: int, activity: int | None, replies: int | None
+    ) -> None:
         self.pages[conversation] = last_page
         if activity is not None:
             self.newest = max(self.newest, activity)
+        if replies is not None:
+            self.replies[conversation] = replies
 
     def add(self, message: PrivateMessage) -> None:
         self.found.setdefault(message.id, message)
@@ -143,6 +164,7 @@ class PMState:
                 "last_id": max([self.after, *(int(m.id) for m in chosen)]),
                 "latest": self.newest,
                 "pages": dict(self.pages),
+                "replies": dict(self.replies),
             }
         )
         return PMPage(items=chosen, cursor=cursor)
@@ -230,6 +252,7 @@ def _row(
         except ValueError:
             latest = None
     classes = set((node.attributes.get("class") or "").split())
+    count = _text(node.css_first(sel.row_replies))
     return ConversationRow(
         id=conversation_id,
         title=_text(title),
@@ -239,6 +262,7 @@ def _row(
         recipients=recipients,
         latest_at=latest,
         unread=bool(classes & {"is-unread", "unread"}),  # 2.x, 1.x
+        replies=int(count) if count.isdigit() else None,  # "1.2K" is no count
     )
 
 

@@ -73,6 +73,8 @@ class ConversationSelectors:
     row_starter: str
     row_recipients: str
     row_latest_time: str
+    row_replies: str
+    """The row's reply count (the first pair of its statistics)."""
     message: str
     """One message in a conversation view."""
     message_author: str
@@ -87,6 +89,7 @@ CONVERSATIONS_XF2 = ConversationSelectors(
     row_starter=".structItem-parts a.username[title], .structItem-parts a.username",
     row_recipients=".recipientsList a.username",
     row_latest_time=".structItem-cell--latest time[data-time]",
+    row_replies=".structItem-cell--meta dl.pairs dd",
     message=(
         "article.message--conversationMessage, "
         "article.message[data-content^='conversation-message-'], "
@@ -104,6 +107,7 @@ CONVERSATIONS_XF1 = ConversationSelectors(
     row_starter=".posterDate a.username",
     row_recipients=".recipients a.username",
     row_latest_time=".lastPostInfo .DateTime",
+    row_replies=".stats dl.major dd",
     message="li.message[id^='message-']",
     message_author=".messageUserBlock a.username, .userText a.username",
     message_time=".messageMeta .datePermalink .DateTime, .messageMeta .DateTime",

@@ -467,3 +467,28 @@ def test_board_check_over_the_api_as_a_host_runs_it(monkeypatch: pytest.MonkeyPa
     result = CliRunner().invoke(app, [*args[:4], "mybb", *args[5:]])
     assert result.exit_code == 2 and "the mybb board has no API forumgm uses" in result.output
     assert len(fake.requests) == sent
+
+
+def test_a_message_in_the_same_second_as_the_last_one_seen_is_not_missed_over_the_api() -> None:
+    seen = Cursor(
+        {"last_id": 905, "latest": 1796162400, "pages": {"412": 1, "411": 1},
+         "replies": {"412": 1, "411": 1}}
+    )  # fmt: skip
+    fake = the_board()
+    busier = {**CONV_412, "reply_count": 2, "last_message_id": 906}
+    listing = {"conversations": [busier, CONV_411], "pagination": pagination(1, 1, 20, 2)}
+    api(fake, "GET", "conversations/", listing)
+    messages = [
+        message(903, 412, ALU, 1796158800, "Проверяю [b]Бармалей[/b]"),
+        message(905, 412, GM, 1796162400, "Принято."),
+        message(906, 412, ALU, 1796162400, "А если Лёху?"),
+    ]
+    api(
+        fake,
+        "GET",
+        "conversations/412/messages",
+        {"messages": messages, "pagination": pagination(1, 1, 20, 3)},
+    )
+    inbox = run(board_with(fake), lambda b: b.inbox(seen))
+    assert [(m.id, m.body.text()) for m in inbox.items] == [("906", "А если Лёху?")]
+    assert all("/411/" not in r.url.path for r in fake.requests)

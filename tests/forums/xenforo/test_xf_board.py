@@ -342,16 +342,63 @@ def test_inbox_and_sent_read_every_message_of_every_conversation() -> None:
         "last_id": 903,
         "latest": 1796162400,
         "pages": {"412": 1, "411": 1},
+        "replies": {"412": 1, "411": 1},
     }
 
 
 def test_a_poll_opens_only_conversations_active_since_the_cursor() -> None:
     fake = FakeXenforo().with_login().with_conversations()
     # Everything up to conversation 411's last activity was seen; 412 is newer.
-    cursor = Cursor({"last_id": 881, "latest": 1796076000, "pages": {"411": 1}})
+    cursor = Cursor(
+        {"last_id": 881, "latest": 1796076000, "pages": {"411": 1}, "replies": {"411": 1}}
+    )
     inbox = run(make(fake), lambda b: b.inbox(cursor))
     assert [m.id for m in inbox.items] == ["903"]
     assert "/conversations/rol.411/" not in fake.targets("GET")
+    # A cursor that knows no reply counts (written before they were kept) opens the
+    # conversation of its last second once more: nothing is returned twice.
+    fake = FakeXenforo().with_login().with_conversations()
+    older = Cursor({"last_id": 881, "latest": 1796076000, "pages": {"411": 1}})
+    assert [m.id for m in run(make(fake), lambda b: b.inbox(older)).items] == ["903"]
+
+
+def test_a_message_in_the_same_second_as_the_last_one_seen_is_not_missed() -> None:
+    # The last poll read conversation 412 up to Ведущий's 905 at 1796162400 (1 reply). Alu
+    # answers in that same second: the list shows the same time, but 2 replies.
+    seen = Cursor(
+        {"last_id": 905, "latest": 1796162400, "pages": {"412": 1, "411": 1},
+         "replies": {"412": 1, "411": 1}}
+    )  # fmt: skip
+    listing = fixture("synthetic/synthetic-conversation-list.html")
+    row_end = listing.index('href="/conversations/proverka-noch-1.412/latest"')
+    replies = listing.rindex("<dt>Replies</dt><dd>1</dd>", 0, row_end)
+    busier = listing[:replies] + "<dt>Replies</dt><dd>2</dd>" + listing[replies + 26 :]
+    view = fixture("synthetic/synthetic-conversation-view.html")
+    opening = '\t\t\t<article class="message message--conversationMessage'
+    second = view.index(opening, view.index(opening) + 1)
+    end = view.index("\t\t\t</article>", second) + len("\t\t\t</article>")
+    answer = view[second:end].replace("905", "906").replace("Ведущий", "Alu")
+    answer = answer.replace("vedushchii.58", "alu.65").replace(
+        'data-user-id="58"', 'data-user-id="65"'
+    )
+    answer = answer.replace("Принято: проверка Бармалея.", "А если Лёху?")
+    fake = FakeXenforo().with_login().with_conversations()
+    fake.on("GET", "/conversations/", html(busier))
+    fake.on(
+        "GET", "/conversations/proverka-noch-1.412/", html(view[:end] + "\n" + answer + view[end:])
+    )
+    inbox = run(make(fake), lambda b: b.inbox(seen))
+    assert [(m.id, m.sender, m.body.text()) for m in inbox.items] == [
+        ("906", "Alu", "А если Лёху?")
+    ]
+    assert inbox.cursor.data["replies"]["412"] == 2
+    assert "/conversations/rol.411/" not in fake.targets("GET")
+    # With the count unchanged, the conversation is not opened again.
+    fake = FakeXenforo().with_login().with_conversations()
+    assert run(make(fake), lambda b: b.inbox(seen)).items == []
+    assert [t for t in fake.targets("GET") if t.startswith("/conversations/")] == [
+        "/conversations/"
+    ]
 
 
 def test_send_pm_to_several_users_and_the_first_message_confirmed() -> None:
