@@ -117,6 +117,8 @@ ENOUGH = 3
 SUPPORTED = ("mybb", "phpbb", "xenforo")
 
 _DISCOURSE_JSON = ("post_stream", "topic_list", "latest_posts", "user_badges", "private_message")
+_DISCOURSE_POST = frozenset({"cooked", "avatar_template", "post_number", "topic_slug"})
+"""The fields of one Discourse post object (`/posts/N.json`, a reply's answer)."""
 _TITLE = re.compile(r"<title[^>]*>\s*([^<]{1,120}?)\s*</title>", re.IGNORECASE)
 
 
@@ -200,5 +202,8 @@ def _json(text: str) -> Detection:
     found = sorted(keys & set(_DISCOURSE_JSON))
     if found:
         return Detection(None, "Discourse", (f"a Discourse API answer ({', '.join(found)})",))
+    if _DISCOURSE_POST <= keys:
+        fields = ", ".join(sorted(_DISCOURSE_POST))
+        return Detection(None, "Discourse", (f"a Discourse post object ({fields})",))
     sample = ", ".join(sorted(keys)[:6]) or "no keys"
     return Detection(None, None, (f"a JSON answer ({sample}), not a forum page",))

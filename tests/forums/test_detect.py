@@ -74,6 +74,7 @@ def test_xenforo_versions_and_what_was_seen() -> None:
         ("vbulletin/vBulletin5.html", "vBulletin 5.5.2"),
         ("discourse/discourse_api_topic.json", "Discourse"),
         ("discourse/criticalfallibilism_t_2144_posts.json", "Discourse"),
+        ("discourse/discourse_api_post.json", "Discourse"),
     ],
 )
 def test_unsupported_engines_are_named_not_guessed(name: str, product: str) -> None:
