@@ -1,4 +1,5 @@
-"""Checking a JSON value against XenForo's official OpenAPI schemas (fixtures/xenforo/api/).
+"""Checking a JSON value against XenForo's official OpenAPI schemas (fixtures/xenforo/api/),
+and a request against its operation's declared parameters and form fields (`request_errors`).
 
 A small validator over the part of JSON Schema the document uses for responses: `$ref`,
 `type` (one or a list), `properties`, `items`, `oneOf`, `required`, `additionalProperties`.
@@ -102,3 +103,60 @@ def check(method: str, path: str, status: int, body: Any) -> None:
     """AssertionError listing what in `body` the official schema does not allow."""
     problems = errors(body, response_schema(method, path, status))
     assert not problems, f"{method} {path} {status}: " + "; ".join(problems)
+
+
+def _scalar_error(value: str, schema: dict[str, Any], where: str) -> list[str]:
+    """A form or query value (always text) against a scalar schema."""
+    kind = _resolve(schema).get("type")
+    if kind == "integer" and not re.fullmatch(r"-?\d+", value):
+        return [f"{where}: {value!r} is not an integer"]
+    if kind == "boolean" and value not in ("0", "1", "true", "false"):
+        return [f"{where}: {value!r} is not a boolean"]
+    return []
+
+
+def request_errors(
+    method: str, path: str, query: list[tuple[str, str]], form: list[tuple[str, str]]
+) -> list[str]:
+    """Every way a request breaks its operation's declared query parameters and form body
+    (`name[]` is the form encoding of an array `name`); empty when it fits."""
+    item = document()["paths"][_template(path)]
+    operation = item[method.lower()]
+    declared = [
+        _resolve(p) for p in [*item.get("parameters", []), *operation.get("parameters", [])]
+    ]
+    params = {p["name"]: p for p in declared if p.get("in") == "query"}
+    found: list[str] = []
+    names = {name for name, _ in query}
+    for name, param in params.items():
+        if param.get("required") and name not in names:
+            found.append(f"?{name}: required, missing")
+    for name, value in query:
+        if name not in params:
+            found.append(f"?{name}: not a parameter of {method} {path}")
+        else:
+            found += _scalar_error(value, params[name].get("schema", {}), f"?{name}")
+    body = operation.get("requestBody", {}).get("content", {})
+    schema = _resolve(body.get("application/x-www-form-urlencoded", {}).get("schema", {}))
+    if form and not schema:
+        return [*found, f"{method} {path} takes no form body"]
+    fields: dict[str, list[str]] = {}
+    for name, value in form:
+        fields.setdefault(name.removesuffix("[]"), []).append(value)
+    properties = schema.get("properties", {})
+    for name in schema.get("required", []):
+        if name not in fields:
+            found.append(f"{name}: required, missing")
+    for name, values in fields.items():
+        if name not in properties:
+            found.append(f"{name}: not a field of {method} {path}")
+            continue
+        field = _resolve(properties[name])
+        if field.get("type") == "array":
+            for value in values:
+                found += _scalar_error(value, field.get("items", {}), name)
+        elif len(values) > 1:
+            found.append(f"{name}: one value expected, got {len(values)}")
+        else:
+            found += _scalar_error(values[0], field, name)
+    return found

@@ -1,18 +1,19 @@
 """XenforoApiBoard over respx: every mocked response fits XenForo's official OpenAPI schema.
 
 The responses are built here (the document has no examples) from the schemas' fields; each
-one is checked against the schema of its operation and status before it is served.
+one is checked against the schema of its operation and status before it is served. The
+requests the adapter sends are checked against the same document (`requests_fit`).
 """
 
 from __future__ import annotations
 
 import logging
 from typing import Any
-from urllib.parse import parse_qs
+from urllib.parse import parse_qs, parse_qsl
 
 import httpx
 import pytest
-from openapi_check import check, errors, response_schema
+from openapi_check import check, errors, request_errors, response_schema
 from typer.testing import CliRunner
 from xf_helpers import BASE, FakeTime, FakeXenforo, as_json, run
 
@@ -46,6 +47,17 @@ def api(fake: FakeXenforo, method: str, target: str, body: Any, status: int = 20
     SERVED.append((method, path, status, body))
     fake.on(method, f"/api/{target}", as_json(body, status))
     return fake
+
+
+def requests_fit(fake: FakeXenforo) -> None:
+    """Every request the adapter sent fits its operation in the official document (query
+    parameters, form fields and their types)."""
+    assert fake.requests
+    for r in fake.requests:
+        api_path = r.url.path.removeprefix("/api")
+        query = parse_qsl(r.url.query.decode())
+        form = parse_qsl(r.content.decode()) if r.method == "POST" else []
+        assert request_errors(r.method, api_path, query, form) == [], (r.method, r.url)
 
 
 def post(
@@ -266,6 +278,7 @@ def test_end_to_end_login_sync_conversations_reply_start_conversation_over_the_a
         r for r in fake.requests if r.method == "POST" and r.url.path == "/api/conversations/"
     ]
     assert parse_qs(started.content.decode())["recipient_ids[]"] == ["65", "66"]
+    requests_fit(fake)
     # The key went with every request, to the board only; no page was parsed.
     assert all(r.headers["XF-Api-Key"] == KEY and r.url.host == "127.0.0.1" for r in fake.requests)
     assert all(r.url.path.startswith("/api/") for r in fake.requests)
@@ -405,6 +418,23 @@ def test_every_served_response_fits_the_official_schema_and_the_check_can_fail()
     assert errors(wrong, response_schema("GET", "/threads/2/posts", 200)) == [
         "$.posts[0].post_date: str is not integer"
     ]
+    # Requests are checked too: a form field the API does not take, a missing one, a name
+    # where an id is wanted, an unknown parameter.
+    assert request_errors(
+        "POST", "/conversations/", [], [("recipients", "Alu"), ("title", "t"), ("message", "m")]
+    ) == [
+        "recipient_ids: required, missing",
+        "recipients: not a field of POST /conversations/",
+    ]
+    assert request_errors(
+        "POST",
+        "/conversations/",
+        [],
+        [("recipient_ids[]", "Alu"), ("title", "t"), ("message", "m")],
+    ) == ["recipient_ids: 'Alu' is not an integer"]
+    assert request_errors("GET", "/threads/2/posts", [("start", "20")], []) == [
+        "?start: not a parameter of GET /threads/2/posts"
+    ]
     invented = {"me": {**GM, "is_gm": True}}
     assert errors(invented, response_schema("GET", "/me/", 200)) == [
         "$.me: 'is_gm' is not in the schema"
@@ -462,6 +492,7 @@ def test_board_check_over_the_api_as_a_host_runs_it(monkeypatch: pytest.MonkeyPa
     assert "Inbox: 2 private messages" in out and "Posted nothing" in out
     assert KEY not in out
     assert [r.method for r in fake.requests] == ["GET"] * len(fake.requests)
+    requests_fit(fake)
     # MyBB has no API: said in one line, nothing sent.
     sent = len(fake.requests)
     result = CliRunner().invoke(app, [*args[:4], "mybb", *args[5:]])
@@ -492,3 +523,4 @@ def test_a_message_in_the_same_second_as_the_last_one_seen_is_not_missed_over_th
     inbox = run(board_with(fake), lambda b: b.inbox(seen))
     assert [(m.id, m.body.text()) for m in inbox.items] == [("906", "А если Лёху?")]
     assert all("/411/" not in r.url.path for r in fake.requests)
+    requests_fit(fake)
