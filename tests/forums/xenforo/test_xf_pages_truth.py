@@ -274,3 +274,30 @@ def test_a_deleted_post_a_moderator_sees_is_flagged_with_no_body() -> None:
     first = view.posts[0]
     assert first.deleted and first.body.full_text() == "" and first.id == "114210"
     assert not any(p.deleted for p in view.posts[1:])
+
+
+def test_xf2_last_edited_notices_by_the_author_and_by_a_moderator() -> None:
+    # Derived: XenForo 2 prints "Last edited:" (the author's own edit) or "Last edited by a
+    # moderator:" with a <time data-time> after the body; added to two real posts here.
+    def notice(label: str, stamp: int) -> str:
+        return (
+            f'<div class="message-lastEdit">{label} <time class="u-dt" dir="auto" '
+            f'datetime="x" data-time="{stamp}" data-date-string="Nov 21, 2010" '
+            f'data-time-string="3:00 PM" title="Nov 21, 2010 at 3:00 PM">Nov 21, 2010</time></div>'
+        )
+
+    html = load(XF2["source"])
+    for body_end, label, stamp in [
+        ("youve obviously never tried.</div>", "Last edited:", 1290351600),
+        ("I think the theme should stay just as it", "Last edited by a moderator:", 1290352000),
+    ]:
+        at = html.index(body_end)
+        at = html.index("</article>", at) + len("</article>")
+        html = html[:at] + notice(label, stamp) + html[at:]
+    view = parse_thread_page(html, XF2["url"], tz=None, now=datetime.now(UTC))
+    edits = {p.id: p.edit for p in view.posts if p.edit is not None}
+    assert set(edits) == {"114249", "114243"}
+    own, moderated = edits["114249"], edits["114243"]
+    assert (own.by, own.at) == ("dieketzer", datetime.fromtimestamp(1290351600, UTC))
+    assert (moderated.by, moderated.at) == (None, datetime.fromtimestamp(1290352000, UTC))
+    assert "Last edited" not in " ".join(p.body.full_text() for p in view.posts)
