@@ -532,3 +532,26 @@ def test_the_password_is_in_no_log_record_repr_or_error(caplog: pytest.LogCaptur
     ]
     assert caplog.records
     assert not any(PASSWORD in text for text in texts)
+
+
+def test_xenforo_1_json_answers_flood_then_the_redirect_target() -> None:
+    # XenForo 1 answers a JSON-mode post with {"error": [...]} or {"_redirectTarget": ...}.
+    # The board is the real XF1 page, served to its logged-in reader (Kinematics).
+    xf1 = fixture("sufficientvelocity/thread_page54.html").lstrip("\ufeff")
+    sv = "https://forums.sufficientvelocity.com/"
+    fake = FakeXenforo().on("GET", "/login/", html(xf1))
+    flood = {"error": ["You must wait at least 5 seconds before performing this action."]}
+    done = {"_redirectTarget": f"{sv}posts/2146619/", "_redirectStatus": "ok"}
+    fake.on("POST", "/threads/10402/add-reply", as_json(flood), as_json(done))
+    fake.on("GET", "/posts/2146619/", html(xf1))
+    time = FakeTime()
+    board = XenforoBoard(
+        sv, "Kinematics", PASSWORD, client=fake.client(), clock=time, sleep=time.sleep
+    )
+    assert run(board, lambda b: b.reply("renascence-a-homura-quest.10402", "[X] Plan")) == "2146619"
+    assert 5 in time.slept
+    first, second = fake.posted("/threads/10402/add-reply")
+    assert first == second
+    assert second["_xfToken"] == "4076,1499113436,8d4b44da51107c625c458332cccdd981e5cd1b37"
+    assert second["message"] == "[X] Plan" and second["_xfResponseType"] == "json"
+    assert fake.posted("/login/login") == []  # the page showed the account logged in already
