@@ -202,7 +202,7 @@ def _json(text: str) -> Detection:
     found = sorted(keys & set(_DISCOURSE_JSON))
     if found:
         return Detection(None, "Discourse", (f"a Discourse API answer ({', '.join(found)})",))
-    if _DISCOURSE_POST <= keys:
+    if keys >= _DISCOURSE_POST:
         fields = ", ".join(sorted(_DISCOURSE_POST))
         return Detection(None, "Discourse", (f"a Discourse post object ({fields})",))
     sample = ", ".join(sorted(keys)[:6]) or "no keys"

@@ -150,15 +150,7 @@ class MybbBoard:
             said = forms.message(html, self.selectors) or "the login form came back"
             raise LoginFailed(f"{self.base_url}: login as {self.username!r} failed: {said}")
         # The answer is a "you are now logged in" redirect page without the header.
-        response = await self.http.get(self.http.url("index.php"))
-        self._refuse(forms.classify(response.text, str(response.url), self.selectors))
-        user = forms.logged_in_user(response.text, self.selectors)
-        if user is None or user.name.casefold() != self.username.casefold():
-            raise LoginFailed(
-                f"{self.base_url}: after logging in as {self.username!r} the board shows "
-                f"{user.name if user else 'a guest'} (cookies refused?)"
-            )
-        return self._logged_in(user)
+        return await self._session_user(f"logging in as {self.username!r}")
 
     async def _login_with_browser(self) -> User:
         """Chromium logs in (JS challenge, login widget); httpx goes on with its cookies."""
@@ -170,13 +162,17 @@ class MybbBoard:
             login=self._browser_login,
             allow_insecure_http=self._allow_insecure_http,
         )
+        return await self._session_user("the browser login")
+
+    async def _session_user(self, after: str) -> User:
+        """Whom the board's index now shows: the GM, or the login failed."""
         response = await self.http.get(self.http.url("index.php"))
         self._refuse(forms.classify(response.text, str(response.url), self.selectors))
         user = forms.logged_in_user(response.text, self.selectors)
         if user is None or user.name.casefold() != self.username.casefold():
             raise LoginFailed(
-                f"{self.base_url}: after the browser login the board shows "
-                f"{user.name if user else 'a guest'}"
+                f"{self.base_url}: after {after} the board shows "
+                f"{user.name if user else 'a guest'} (cookies refused?)"
             )
         return self._logged_in(user)
 

@@ -16,6 +16,7 @@ from xf_helpers import (
     FakeTime,
     FakeXenforo,
     as_json,
+    conversation_parts,
     fixture,
     gm_post,
     html,
@@ -23,6 +24,7 @@ from xf_helpers import (
     redirect,
     run,
     thread_page,
+    with_new_conversation,
 )
 
 from forums import (
@@ -373,11 +375,8 @@ def test_a_message_in_the_same_second_as_the_last_one_seen_is_not_missed() -> No
     row_end = listing.index('href="/conversations/proverka-noch-1.412/latest"')
     replies = listing.rindex("<dt>Replies</dt><dd>1</dd>", 0, row_end)
     busier = listing[:replies] + "<dt>Replies</dt><dd>2</dd>" + listing[replies + 26 :]
-    view = fixture("synthetic/synthetic-conversation-view.html")
-    opening = '\t\t\t<article class="message message--conversationMessage'
-    second = view.index(opening, view.index(opening) + 1)
-    end = view.index("\t\t\t</article>", second) + len("\t\t\t</article>")
-    answer = view[second:end].replace("905", "906").replace("Ведущий", "Alu")
+    head, messages, tail = conversation_parts(fixture("synthetic/synthetic-conversation-view.html"))
+    answer = messages[1].replace("905", "906").replace("Ведущий", "Alu")
     answer = answer.replace("vedushchii.58", "alu.65").replace(
         'data-user-id="58"', 'data-user-id="65"'
     )
@@ -385,7 +384,9 @@ def test_a_message_in_the_same_second_as_the_last_one_seen_is_not_missed() -> No
     fake = FakeXenforo().with_login().with_conversations()
     fake.on("GET", "/conversations/", html(busier))
     fake.on(
-        "GET", "/conversations/proverka-noch-1.412/", html(view[:end] + "\n" + answer + view[end:])
+        "GET",
+        "/conversations/proverka-noch-1.412/",
+        html(head + "\n".join([*messages, answer]) + tail),
     )
     inbox = run(make(fake), lambda b: b.inbox(seen))
     assert [(m.id, m.sender, m.body.text()) for m in inbox.items] == [
@@ -403,12 +404,7 @@ def test_a_message_in_the_same_second_as_the_last_one_seen_is_not_missed() -> No
 
 def test_send_pm_to_several_users_and_the_first_message_confirmed() -> None:
     fake = FakeXenforo().with_login().with_conversations()
-    fake.on("GET", "/conversations/add", "synthetic/synthetic-conversation-add.html")
-    fake.on(
-        "POST",
-        "/conversations/add",
-        as_json({"status": "ok", "redirect": f"{BASE}conversations/rol.411/"}),
-    )
+    with_new_conversation(fake, "conversations/rol.411/")
     fake.on("GET", "/conversations/411/", redirect(f"{BASE}conversations/rol.411/", status=301))
     message_id = run(
         make(fake), lambda b: b.send_pm(["Alu", "Бармалей"], "Роль", "Ваша роль: Комиссар.")
@@ -422,17 +418,11 @@ def test_send_pm_to_several_users_and_the_first_message_confirmed() -> None:
 def test_a_started_conversation_that_shows_no_message_by_the_gm_is_an_error() -> None:
     # The board names a conversation, but its page holds only Alu's message (412).
     fake = FakeXenforo().with_login().with_conversations()
-    fake.on("GET", "/conversations/add", "synthetic/synthetic-conversation-add.html")
-    fake.on(
-        "POST",
-        "/conversations/add",
-        as_json({"status": "ok", "redirect": f"{BASE}conversations/proverka-noch-1.412/"}),
+    with_new_conversation(fake, "conversations/proverka-noch-1.412/")
+    head, (alus, _), tail = conversation_parts(
+        fixture("synthetic/synthetic-conversation-view.html")
     )
-    view = fixture("synthetic/synthetic-conversation-view.html")
-    opening = '<article class="message message--conversationMessage'
-    second = view.index(opening, view.index(opening) + 1)
-    after = view.index("\t\t\t</article>", second) + len("\t\t\t</article>")
-    fake.on("GET", "/conversations/412/", html(view[:second] + view[after:]))
+    fake.on("GET", "/conversations/412/", html(head + alus + tail))
     with pytest.raises(BoardError, match=f"shows no message by {USER}"):
         run(make(fake), lambda b: b.send_pm(["Alu"], "Роль", "Ваша роль: Комиссар."))
     assert len(fake.posted("/conversations/add")) == 1  # not sent again
@@ -478,12 +468,7 @@ def test_find_user_through_the_member_search() -> None:
 
 def test_end_to_end_login_sync_conversations_reply_start_conversation() -> None:
     fake = with_reply(FakeXenforo().with_login().with_conversations(), POSTED)
-    fake.on("GET", "/conversations/add", "synthetic/synthetic-conversation-add.html")
-    fake.on(
-        "POST",
-        "/conversations/add",
-        as_json({"status": "ok", "redirect": f"{BASE}conversations/rol.411/"}),
-    )
+    with_new_conversation(fake, "conversations/rol.411/")
     fake.on("GET", "/conversations/411/", redirect(f"{BASE}conversations/rol.411/", status=301))
 
     async def flow(b: XenforoBoard) -> dict[str, Any]:

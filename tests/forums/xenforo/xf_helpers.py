@@ -302,3 +302,27 @@ def role_conversation() -> str:
     alu = alu.replace("903", "881").replace('data-time="1796158800"', 'data-time="1796076000"')
     rest = second.split("\t\t\t</article>", 1)[1]
     return head + gm + "\n" + alu + rest
+
+
+_MESSAGE = '\t\t\t<article class="message message--conversationMessage'
+_MESSAGE_END = "\t\t\t</article>"
+
+
+def conversation_parts(view: str) -> tuple[str, list[str], str]:
+    """A synthetic conversation page cut into (what precedes the messages, each message's
+    article, what follows them), to build a page with other messages."""
+    starts = [m.start() for m in re.finditer(re.escape(_MESSAGE), view)]
+    ends = [view.index(_MESSAGE_END, start) + len(_MESSAGE_END) for start in starts]
+    return (
+        view[: starts[0]],
+        [view[a:b] for a, b in zip(starts, ends, strict=True)],
+        view[ends[-1] :],
+    )
+
+
+def with_new_conversation(fake: FakeXenforo, target: str) -> FakeXenforo:
+    """The new-conversation form, and a submission the board answers by naming `target`
+    (a conversation's path below the board)."""
+    fake.on("GET", "/conversations/add", "synthetic/synthetic-conversation-add.html")
+    fake.on("POST", "/conversations/add", as_json({"status": "ok", "redirect": f"{BASE}{target}"}))
+    return fake
