@@ -413,6 +413,20 @@ class _Checker:
                     "board",
                     "api_key",
                 )
+            environ = self.checks.environ
+            if (
+                api_key is not None
+                and api_key.kind == "env"
+                and environ is not None
+                and not environ.get(api_key.name)
+            ):
+                self.problem(
+                    f"[board] api_key: the environment variable {api_key.name} is not set; "
+                    "`game start` and `run` need it",
+                    "board",
+                    "api_key",
+                    warning=True,
+                )
         return browser, api_key
 
     def _board(self) -> tuple[str, str, str, str]:

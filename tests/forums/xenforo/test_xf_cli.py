@@ -129,6 +129,11 @@ def test_game_validate_accepts_xenforo_and_names_the_known_engines(tmp_path: Pat
     )
     result = runner.invoke(app, ["game", "validate", str(good)])
     assert result.exit_code == 0, result.output
+    assert "line 9: warning: [board] api_key: the environment variable XF_KEY is not set" in (
+        result.output
+    )
+    keyed = runner.invoke(app, ["game", "validate", str(good)], env={"XF_KEY": "k", "GM_PW": "p"})
+    assert keyed.exit_code == 0 and "warning:" not in keyed.output
     bad = tmp_path / "bad.toml"
     bad.write_text(GAME.format(engine="xenfor0", extra=""), encoding="utf-8")
     result = runner.invoke(app, ["game", "validate", str(bad)])
