@@ -12,10 +12,13 @@ The renderer gives templates these as filters (see `Renderer`):
     {{ text|capfirst }}               a capital first letter («Игрок [b]Nekr0[/b] …»)
     {{ role|a_an }}                   English: "an Honest Citizen", "a Doctor"
 
-Cases: nom, gen, dat, acc, ins, loc. A name is declined only where pymorphy3 knows every
-word of it as a Russian noun or adjective in the nominative («Коля» → «Колю», «Серый
-Волк» → «Серого Волка»); anything else («Nekr0», «Клифф», «Вася_123») is kept exactly as
-registered. The gender comes from the game file (`[players] gender`) or else from a first
+Cases: nom, gen, dat, acc, ins, loc. A name is declined where pymorphy3 knows every word
+of it as a Russian noun, adjective or participle in the nominative («Коля» → «Колю», «Серый
+Волк» → «Серого Волка», «Выживший» → «Выжившего»), always as a being («Вече приговаривает
+Трупа», not «Труп»). A Cyrillic word the dictionary does not know but that ends in a
+consonant is declined as a man's name («Клифф Бут» → «Клиффа Бута»), unless the game file
+says the player is a woman; anything else («Nekr0», «Бадди», «Вася_123») is kept exactly
+as registered. The gender comes from the game file (`[players] gender`) or else from a first
 name the dictionary knows («Маша» f, «Коля» m; «Саша» and «Nekr0» stay unknown). With an
 unknown gender the masculine form goes with «игрок» («Этой ночью погиб игрок Nekr0»), so
 no text ever needs «погиб(ла)». In English, cases change nothing.
@@ -64,6 +67,10 @@ _PLAYER = {
 }
 _NAME_TAGS = frozenset({"Name", "Surn", "Patr"})
 _WORD = re.compile(r"^[А-Яа-яЁё]+$")
+_MANS_NAME = re.compile(r"^[А-ЯЁ]?[а-яё]*[аеёиоуыэюя][а-яё]*[бвгджзклмнпрстфхцчшщ]$")
+"""An unknown word declined as a man's name: Cyrillic, not all capitals, a vowel, and a
+final hard consonant («Клифф»; not «Бадди», «ДМБ» or «Рэй»)."""
+_ADJECTIVES = ("ADJF", "PRTF")
 _PARTS = re.compile(r"([ \-])")
 _ALTERNATIVES = re.compile(r"\{([^{}|]*)\|([^{}|]*)(?:\|([^{}|]*))?\}")
 
@@ -83,15 +90,24 @@ def _analyzer() -> Any:
 
 
 def _reading(word: str, gender: Gender | None) -> Any | None:
-    """The nominative singular reading of a name's word pymorphy3 knows, best first."""
+    """The nominative singular reading of a name's word, best first: one pymorphy3 knows,
+    or, for an unknown word shaped like a man's name, its guess of a masculine noun."""
     morph = _analyzer()
     if not morph.word_is_known(word.lower()):
-        return None
+        if gender == "f" or not _MANS_NAME.match(word):
+            return None
+        guesses = [
+            p
+            for p in morph.parse(word.lower())
+            if p.tag.POS == "NOUN" and {"masc", "nomn", "sing"} <= p.tag.grammemes
+        ]
+        guess = guesses[0] if guesses else None
+        return None if guess is None or "Fixd" in guess.tag else guess
     wanted = {"m": "masc", "f": "femn"}.get(gender or "")
     ranked = []
     for parse in morph.parse(word.lower()):
         tag = parse.tag
-        if tag.POS not in ("NOUN", "ADJF") or "nomn" not in tag or "sing" not in tag:
+        if tag.POS not in ("NOUN", *_ADJECTIVES) or "nomn" not in tag or "sing" not in tag:
             continue
         named = bool(_NAME_TAGS & tag.grammemes)
         # A declared gender picks among a surname's readings (a woman's «Бут» is Fixd).
@@ -113,12 +129,16 @@ def _like(form: str, original: str) -> str:
     return form
 
 
-def _inflected(parse: Any, case: str, animate: bool) -> str | None:
+def _inflected(parse: Any, case: str) -> str | None:
+    """One word of a name in `case`; a name is a being, so a masculine noun's accusative
+    is its genitive («Трупа», «Клиффа») and an adjective's is the animate one."""
     grammemes = {CASES[case]}
-    if parse.tag.POS == "ADJF":
+    if parse.tag.POS in _ADJECTIVES:
         grammemes.add(parse.tag.gender or "masc")
         if case == "acc":
-            grammemes.add("anim" if animate else "inan")
+            grammemes.add("anim")
+    elif case == "acc" and "inan" in parse.tag and parse.tag.gender == "masc":
+        grammemes = {CASES["gen"]}
     form = parse.inflect(frozenset(grammemes))
     return None if form is None else str(form.word)
 
@@ -138,12 +158,9 @@ def inflect_name(name: str, case: str, gender: Gender | None = None) -> str:
     readings = [r for r in found if r is not None]
     if len(readings) != len(words):
         return name
-    animate = any(r.tag.POS == "NOUN" and "anim" in r.tag for r in readings) or all(
-        r.tag.POS == "ADJF" for r in readings
-    )
     out = list(pieces)
     for index, (word, reading) in enumerate(zip(words, readings, strict=True)):
-        form = _inflected(reading, case, animate)
+        form = _inflected(reading, case)
         if form is None:
             return name
         if "ё" in reading.word and "ё" not in word.lower():

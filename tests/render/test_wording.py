@@ -24,7 +24,14 @@ from rulesets.classic.texts import TEMPLATES
         ("Красная Шапочка", "dat", "Красной Шапочке"),
         ("КОЛЯ", "dat", "КОЛЕ"),
         ("Nekr0", "acc", "Nekr0"),  # not Russian: as registered
-        ("Клифф", "acc", "Клифф"),  # unknown to the dictionary: as registered
+        ("Клифф", "acc", "Клиффа"),  # unknown, shaped like a man's name: declined as one
+        ("Клифф Бут", "gen", "Клиффа Бута"),
+        ("Бадди", "acc", "Бадди"),  # unknown and not ending in a consonant: as registered
+        ("ДМБ", "dat", "ДМБ"),
+        ("Выживший", "acc", "Выжившего"),  # a participle
+        ("Уставший Скиталец", "ins", "Уставшим Скитальцем"),
+        ("Труп", "acc", "Трупа"),  # a name is a being, though the word is not
+        ("Серый Камень", "acc", "Серого Камня"),
         ("Вася_123", "gen", "Вася_123"),
         ("Сани", "acc", "Сани"),  # only a plural reading: as registered
         ("Коля", "nom", "Коля"),
@@ -37,6 +44,7 @@ def test_names_in_a_case(name: str, case: str, expected: str) -> None:
 def test_a_declared_gender_picks_the_surname_reading() -> None:
     assert inflect_name("Бут", "acc") == "Бута"
     assert inflect_name("Бут", "acc", "f") == "Бут"  # a woman's surname does not decline
+    assert inflect_name("Клифф", "gen", "f") == "Клифф"  # nor a woman's unknown name
 
 
 def test_gender_from_the_name_or_the_game_file() -> None:

@@ -20,6 +20,7 @@ from engine.core.ruleset import Seat
 from engine.render import Renderer
 from rulesets.minimafik.resolution import DRAFT_STEPS, PHASE_STEPS, START_STEPS
 from rulesets.minimafik.roles import ACTIONS
+from rulesets.minimafik.texts import REASONS
 
 RULESET = rulesets.find("minimafik")
 ROOT = Path(__file__).resolve().parents[2]
@@ -184,6 +185,7 @@ PRIVATE = [
     _p("message", text="Я знаю, кто ты", **{"from": "Бадди"}),
     _p("mafia_kill_result", target="Destiny", damage=4),
     _p("mafia_kill_result", target=None, damage=0),
+    *(_p("order_rejected", action="play_card", reason=r) for r in sorted(REASONS["ru"])),
 ]
 
 NIGHT = [
@@ -269,6 +271,39 @@ def test_every_template_matches_its_golden_file(lang: str) -> None:
         assert "[b]завтра[/b]" not in text  # a player's text cannot open BBCode tags
 
 
+def test_every_refusal_has_a_text_in_both_languages() -> None:
+    spec = [
+        "action_not_available",
+        "target_self",
+        "target_not_in_play",
+        "invalid_target",
+        "not_allowed",
+        "wrong_phase",
+        "not_in_hand",
+        "rot_locked",
+        "card_in_use",
+        "target_required",
+        "leader_not_votable",
+        "current_leader",
+        "insufficient_payment",
+        "bad_payment",
+        "points_only",
+        "not_eligible",
+        "too_many_copies",
+        "bad_composition",
+        "bad_pick",
+        "unknown_card",
+        "message_missing",
+        "message_has_link",
+        "message_too_long",
+        "unknown_command",
+        "unknown_target",
+        "ambiguous_target",
+        "ambiguous_card",
+    ]  # §13.7
+    assert set(spec) <= set(REASONS["ru"]) == set(REASONS["en"])
+
+
 def test_every_event_type_has_a_text() -> None:
     types = {e.type for e in PRIVATE}
     public = {e.type for e in (*NIGHT, *NIGHT_NONE, *DAY, *DAY_BEATING, *DAY_NOBODY, *DRAFT)}
@@ -305,3 +340,13 @@ def test_the_docs_table_covers_every_step_action_and_card() -> None:
         assert files, f"the row for {key} names no scenario"
         for f in files:
             assert (scenarios / f).exists(), f
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_every_template_file_has_a_golden_case(lang: str) -> None:
+    """Each template (and the macros they all import) is rendered by a case of `_cases`."""
+    cases = _cases(Renderer.for_ruleset(RULESET, lang), _context())
+    templates = ("results", "phase_opened", "private", "game_started")
+    covered = {next(t for t in templates if case.startswith(t)) for case in cases}
+    folder = ROOT / "rulesets" / "minimafik" / "templates" / lang
+    assert {p.stem for p in folder.glob("*.j2")} == covered | {"_macros"}

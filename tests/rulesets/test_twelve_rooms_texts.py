@@ -16,6 +16,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 import rulesets
+import rulesets.twelve_rooms
 from engine.core.events import Event
 from engine.render import Renderer
 from rulesets.twelve_rooms import texts
@@ -202,8 +203,43 @@ def test_placement_and_final_posts(renderer: Renderer) -> None:
 def test_private_messages(renderer: Renderer) -> None:
     text = renderer.render_private(private_events(), ME)
     assert text is not None
-    _golden(renderer.lang, "private", text)
+    # A receipt of a turn not yet complete names what is missing (only the last one counts).
+    ack = renderer.render_private(
+        [
+            Event.private(ME, "order_accepted", action="move", direction="stay"),
+            Event.private(ME, "turn_ack", complete=False, missing=["move", "vote"]),
+            Event.private(ME, "turn_ack", complete=False, missing=["vote"]),
+        ],
+        ME,
+    )
+    assert ack is not None
+    _golden(renderer.lang, "private", text + "\n\n-----\n\n" + ack)
     assert text.count("Ход получен полностью") + text.count("Your turn is complete") == 1
+
+
+def test_a_turn_with_no_ballots(renderer: Renderer) -> None:
+    events = [
+        Event.public("vote_tally", votes=[], totals={}),
+        Event.public("no_lynch"),
+        Event.public("turn_started", turn=5, deadline=DEADLINE),
+    ]
+    text = renderer.render_public(events, phase="turn 4", context={"players": PLAYERS, "turn": 4})
+    _golden(renderer.lang, "results_no_ballots", text)
+
+
+TEMPLATES_COVERED = {
+    "anonymous_message": "test_anonymous_message",
+    "game_started": "test_opening_posts",
+    "private": "test_private_messages",
+    "reports": "test_results_post, test_opening_posts (imported)",
+    "results": "test_results_post, test_placement_and_final_posts, test_a_turn_with_no_ballots",
+}
+
+
+@pytest.mark.parametrize("lang", texts.LANGS)
+def test_every_template_file_has_a_golden_test(lang: str) -> None:
+    folder = Path(rulesets.twelve_rooms.__file__).parent / "templates" / lang
+    assert {p.stem for p in folder.glob("*.j2")} == set(TEMPLATES_COVERED)
 
 
 def test_opening_posts(renderer: Renderer) -> None:
