@@ -260,6 +260,7 @@ class _Checker:
         self.rulesets = checks.rulesets
         self.problems: list[ConfigProblem] = []
         self.warnings: list[ConfigProblem] = []
+        self._other_names: dict[str, str] = {}  # a character's name → the player (minimafik)
 
     def problem(self, message: str, *path: str, warning: bool = False) -> None:
         found = ConfigProblem(self.lines.line(*path), message, path[0] if path else None, warning)
@@ -326,6 +327,10 @@ class _Checker:
         if ruleset_id is not None and self.rulesets is not None:
             self._resolve_paths(ruleset_id, options)
             deal_option = self._check_ruleset(ruleset_id, options, deal, roles, visible, players)
+        aliases = self._aliases(players, handovers)
+        for other, player in self._other_names.items():  # a character is its player's gender
+            if player in genders:
+                genders.setdefault(other, genders[player])
         if schedule is not None and start is not None:
             self._timing(schedule, start)
         if self.problems:
@@ -353,7 +358,7 @@ class _Checker:
             dead=dead,
             replacements={h.new: h.old for h in handovers},
             handovers=handovers,
-            aliases={k: list(v) for k, v in self._plain("players", "aliases").items()},
+            aliases=aliases,
             roles=roles,
             deal=deal,
             vote_count=vote_count,
@@ -584,6 +589,32 @@ class _Checker:
             return {}
         return dict(value)
 
+    def _aliases(self, players: list[str], handovers: tuple[Handover, ...]) -> dict[str, list[str]]:
+        """`[players] aliases`: a list of names for a player, a substitute, or a name the
+        ruleset gives a player (a minimafik character: `"Grillby" = ["Грилби"]`, kept
+        under the player's seat)."""
+        out: dict[str, list[str]] = {}
+        holders = {h.new for h in handovers}
+        for key, forms in self._plain("players", "aliases").items():
+            name = str(key)
+            if not isinstance(forms, list) or not all(
+                isinstance(f, str) and f.strip() for f in forms
+            ):
+                self.problem(
+                    f'[players] aliases: {name}: expected a list of names, e.g. ["Васёк", "Вася П"]',
+                    "players",
+                    "aliases",
+                )
+                continue
+            seat = name if name in players or name in holders else self._other_names.get(name)
+            if seat is None:
+                self.problem(
+                    f"[players] aliases: {name!r} is not a player of the game", "players", "aliases"
+                )
+                continue
+            out.setdefault(seat, []).extend(f for f in forms if f not in out.get(seat, []))
+        return out
+
     def _str_map(self, table: str, key: str | None = None) -> dict[str, str]:
         return {str(k): str(v) for k, v in self._plain(table, key).items()}
 
@@ -733,7 +764,12 @@ class _Checker:
         if players and not self.problems:
             seats = [Seat(n, roles.get(n), visible_role=visible.get(n)) for n in players]
             try:
-                ruleset.setup(seats, merged, 0)
+                state, _ = ruleset.setup(seats, merged, 0)
+                self._other_names = {
+                    other: name
+                    for name, others in ruleset.name_aliases(state).items()
+                    for other in others
+                }
             except RulesError as exc:
                 # «Вася: unknown role 'bosss'» points at Вася's line of [roles].
                 seat = next((n for n in roles if str(exc).startswith(f"{n}:")), None)
@@ -746,7 +782,12 @@ class _Checker:
                     where = ("roles", seat)
                 elif option:
                     where = ("options", *option.group(1).strip(".").split("."))
-                self.problem(f"[{table}] the ruleset cannot deal this game: {exc}", *where)
+                    if deal and where[:2] == ("options", deal_option):
+                        where = ("deal", *where[2:])
+                if where[0] in ("deal", "roles"):
+                    self.problem(f"[{where[0]}] the ruleset cannot deal this game: {exc}", *where)
+                else:  # an option or a [players] table: its own line, its own name
+                    self.problem(f"[{where[0]}] {exc}", *where)
         return deal_option
 
 

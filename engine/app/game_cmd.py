@@ -264,7 +264,11 @@ def _deal(ruleset: object, names: list[str]) -> str:
             raise ValueError(f"{total} roles for {len(names)} players: give one role per player")
         return counts
 
-    example = "mafioso=2, commissar=1" if "mafioso" in role_ids else "role=count"
+    named = [r for r in role_ids if r != filler]
+    if {"mafioso", "commissar"} <= set(role_ids):
+        example = "mafioso=2, commissar=1"
+    else:  # the ruleset's own roles: «manager=1, guarantor=1» for twelve-rooms
+        example = ", ".join(f"{r}=1" for r in named[:2]) or "role=count"
     counts = _ask(
         f"Roles to deal, e.g. {example} (the other seats: {filler or 'none'}; empty: none)",
         check,

@@ -244,10 +244,35 @@ def seat_fields(seat: Seat, role: str, options: Mapping[str, Any]) -> PlayerStat
     return PlayerState(seat.name, role, ROLES[role].faction, fields)
 
 
+def check_character_names(players: Sequence[PlayerState]) -> None:
+    """Every character's name is its own: not empty, not another character's, and not
+    another player's forum nickname (players address characters by either, §12.1)."""
+
+    def key(name: str) -> str:
+        return " ".join(name.casefold().replace("ё", "е").split())
+
+    owner = {key(p.name): p.name for p in players}
+    for p in players:
+        name = str(p.fields.get("character") or "")
+        where = ("options", "characters", p.name)
+        if not key(name):
+            raise RulesError(
+                f"option characters.{p.name}: the character's name is empty", where=where
+            )
+        other = owner.setdefault(key(name), p.name)
+        if other != p.name:
+            raise RulesError(
+                f"option characters.{p.name}: {name!r} is already {other}'s name or "
+                "character; players must be able to tell the characters apart",
+                where=where,
+            )
+
+
 def check_unique_visible(players: Sequence[PlayerState]) -> None:
     used = [p.fields["visible_role"] for p in players if p.fields.get("visible_role")]
     twice = {v for v in used if used.count(v) > 1}
     if twice:
         raise RulesError(
-            f"each visible role has one holder: {', '.join(sorted(twice))} is dealt twice"
+            f"each visible role has one holder: {', '.join(sorted(twice))} is dealt twice",
+            where=("players", "visible_roles"),
         )

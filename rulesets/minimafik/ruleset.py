@@ -34,6 +34,7 @@ from rulesets.minimafik.options import (
     OPTION_DEFAULTS,
     check,
     check_buildable,
+    check_character_names,
     check_unique_visible,
     deal,
     seat_fields,
@@ -93,6 +94,7 @@ class Minimafik(Ruleset):
         roles = deal(seats, opts, rng)
         players = [seat_fields(seat, role, opts) for seat, role in zip(seats, roles, strict=True)]
         check_unique_visible(players)
+        check_character_names(players)
         state = GameState(self.id, opts, players, None, rngmod.snapshot(rng))
         started = [p for p in players if "hand" in p.fields and alive(p)]
         living = [p for p in players if alive(p)]

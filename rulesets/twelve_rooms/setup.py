@@ -10,7 +10,7 @@ from engine.core import rng as rngmod
 from engine.core.events import Event
 from engine.core.model import GameState, PlayerState
 from engine.core.ruleset import RulesError, Seat
-from rulesets.twelve_rooms.roles import DEFAULT_ROSTER, MAFIA, ROLES, SKILLS
+from rulesets.twelve_rooms.roles import DEFAULT_ROSTER, MAFIA, ROLES, SKILLS, TOWN
 from rulesets.twelve_rooms.rooms import ROOM_TYPES, Grid
 from rulesets.twelve_rooms.state import new_role_state, place
 
@@ -200,15 +200,25 @@ def deal(seats: Sequence[Seat], opts: Mapping[str, Any], rng: random.Random) -> 
         if seat.role is not None and seat.role in pool:
             pool.remove(seat.role)
     if len(pool) > len(open_seats):
+        given = len(seats) - len(open_seats)
         raise RulesError(
-            f"the deal has {len(pool)} roles for {len(open_seats)} players without one",
+            f"the deal has {len(pool)} roles for {len(open_seats)} players"
+            + (f" ({given} more have a role of their own)" if given else "")
+            + ": one role a player, seats left over are citizens",
             where=("options", "roles"),
         )
     # Seats the deal does not fill are honest citizens (§6.3, D52).
     pool += ["citizen"] * (len(open_seats) - len(pool))
     rng.shuffle(pool)
     dealt = iter(pool)
-    return [s.role if s.role is not None else next(dealt) for s in seats]
+    roles = [s.role if s.role is not None else next(dealt) for s in seats]
+    if {ROLES[r].faction for r in roles} != {MAFIA, TOWN}:
+        raise RulesError(
+            "the deal needs at least one mafia role and one town role (§2.7: a game of one "
+            "side is over before it starts)",
+            where=("options", "roles"),
+        )
+    return roles
 
 
 def new_game(ruleset_id: str, seats: Sequence[Seat], opts: dict[str, Any], seed: int) -> GameState:

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from pathlib import Path
 
 from typer.testing import CliRunner
 
+import rulesets
 from engine.app.cli import app
+from engine.app.game_file import load_game
+from engine.core.events import Event
+from engine.render import Renderer
 
 runner = CliRunner(env={"FORUMGM_NOW": "2026-11-30T12:00+03:00"})  # before the start
 
@@ -111,3 +116,43 @@ def test_game_new_offers_minimafik_and_writes_a_valid_file(tmp_path: Path) -> No
     text = path.read_text(encoding="utf-8")
     assert 'characters = { "Destiny" = "Destiny", "Cornix" = "Cornix"' in text
     assert "boss = 1\nkiller = 1\ncitizen = 4" in text
+
+
+def test_characters_are_told_apart_and_keep_their_players_gender(tmp_path: Path) -> None:
+    """A character named like another player, or two alike, cannot be addressed; the
+    spec's aliases by character name (`{Grillby: [Грилби]}`) and the player's gender carry
+    over to the character."""
+    game = _write(tmp_path)
+    text = game.read_text(encoding="utf-8")
+    for clash, who in (('"Cornix" = "Grillby"', "Grillby"), ('"Cornix" = "Alu"', "Alu")):
+        game.write_text(text.replace('"Cornix" = "Ворон"', clash), encoding="utf-8")
+        result = runner.invoke(app, ["game", "validate", str(game)])
+        assert result.exit_code == 1, result.output
+        assert "line 22:" in result.output and f"{who!r} is already" in result.output
+    extra = '\naliases = { "Grillby" = ["Грилби"] }\ngender = { "Destiny" = "f" }\n'
+    game.write_text(text.replace('"Ингероид"]', '"Ингероид"]' + extra), encoding="utf-8")
+    config = load_game(game, now=datetime(2026, 11, 30, tzinfo=UTC))
+    assert config.aliases == {"Destiny": ["Грилби"]}
+    assert config.genders["Grillby"] == "f" and config.genders["Destiny"] == "f"
+    renderer = Renderer.for_ruleset(rulesets.find("minimafik"), "ru", genders=config.genders)
+    event = Event.private(
+        "Alu", "partner_info", partner="Destiny", role="boss", visible_role=None, deck=[], hand=[]
+    )
+    text = (
+        renderer.render_private(
+            [event], "Alu", context={"characters": {"Destiny": "Grillby"}, "cards": {}}
+        )
+        or ""
+    )
+    assert text.startswith("Ваша напарница — [b]Grillby[/b]: Босс.")
+
+
+def test_a_visible_role_dealt_twice_points_at_its_line(tmp_path: Path) -> None:
+    game = _write(tmp_path)
+    text = game.read_text(encoding="utf-8").replace(
+        '"Ингероид"]', '"Ингероид"]\nvisible_roles = { "Cornix" = "bartender" }'
+    )
+    game.write_text(text, encoding="utf-8")
+    result = runner.invoke(app, ["game", "validate", str(game)])
+    assert result.exit_code == 1
+    assert "line 26: [players] each visible role has one holder: bartender" in result.output

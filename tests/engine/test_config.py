@@ -81,6 +81,22 @@ def test_every_problem_comes_with_its_line() -> None:
     assert any(line == lines.index("[colours]") + 1 for line, _ in found)
 
 
+def test_aliases_are_lists_of_names_for_a_player() -> None:
+    """An alias for nobody on the roster, or a string where a list belongs, used to pass
+    `game validate` and then stop the service at the first post it read (or alias every
+    letter of the string)."""
+    bad = GOOD.replace(
+        'aliases = {"Вася" = ["Васек"]}', 'aliases = {"Васька" = ["Васек"], "Петя" = "Петр"}'
+    )
+    with pytest.raises(ConfigError) as err:
+        parse_config(bad, rulesets=known())  # type: ignore[arg-type]
+    line = bad.splitlines().index('aliases = {"Васька" = ["Васек"], "Петя" = "Петр"}') + 1
+    messages = {p.message for p in err.value.problems if p.line == line}
+    assert "[players] aliases: 'Васька' is not a player of the game" in messages
+    assert any(m.startswith("[players] aliases: Петя: expected a list of names") for m in messages)
+    assert parse_config(GOOD, rulesets=known()).aliases == {"Вася": ["Васек"]}  # type: ignore[arg-type]
+
+
 def test_a_password_in_the_file_is_refused_without_echoing_it() -> None:
     bad = GOOD.replace('password = "env:FORUMGM_GM_PASSWORD"', 'password = "hunter2"')
     with pytest.raises(ConfigError) as err:

@@ -166,6 +166,7 @@ def test_game_new_offers_the_ruleset_and_validate_names_the_lines(tmp_path: Path
     broken = text.replace("rows = 3 ", "rows = 0 ").replace('# "Вася" = 1', '"Вася" = 13')
     broken += "wizard = 1\n"  # into [deal], the file's last table
     lines = broken.splitlines()
+    fixed = text.replace('# "Вася" = 1', '"Вася" = 5')
     for variant, key, words in (
         (broken.replace("rows = 0 ", "rows = 3 "), '"Вася" = 13', "room 13 is not 1–12"),
         (broken, "rows = 0", "option rows"),
@@ -173,6 +174,16 @@ def test_game_new_offers_the_ruleset_and_validate_names_the_lines(tmp_path: Path
             broken.replace("rows = 0 ", "rows = 3 ").replace('"Вася" = 13', '"Вася" = 5'),
             "wizard",
             "unknown role 'wizard'",
+        ),
+        (
+            fixed.replace('# layout = ["safe", "isolated"', 'layout = ["safe", "sauna"'),
+            "# layout",  # the line as `game new` wrote it
+            "room 2 is 'sauna', not a room type",
+        ),
+        (
+            fixed.replace('# "Петя" = 1', '"Вова" = 1'),
+            '# "Петя" = 1',  # Вова's line takes the place of Петя's
+            "[options] option start_rooms: 'Вова' is not a player",
         ),
     ):
         path.write_text(variant, encoding="utf-8")
