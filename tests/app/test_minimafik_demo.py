@@ -11,23 +11,24 @@ from engine.app.demo.run import run_demo
 from engine.store import open_store
 
 
-def test_the_draft_night_and_day_are_played_and_published(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+def test_a_whole_game_from_the_draft_to_the_end(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setattr(minimafik_bots, "MAX_PHASES", 3)  # a whole game: `forumgm demo`
     db = tmp_path / "minimafik.sqlite"
-    result = run_demo(1, 8, "ru", db, quiet=True, ruleset="minimafik")
-    assert result.turns == 3
+    result = run_demo(1, 8, "ru", db, quiet=False, ruleset="minimafik")
+    assert result.winner in ("mafia", "law", "draw")
+    assert 3 <= result.turns < minimafik_bots.MAX_PHASES
+    assert "[b]Игра окончена." in result.transcript[-1]
+    shown = capsys.readouterr().out
+    assert "Пост ведущего в теме" in shown and "Рейтинг" not in shown  # phase openings
     assert result.transcript[0].startswith("[b]Сбор колод завершён")
     assert result.transcript[1].startswith("[b]Итоги ночи 1")
     assert result.transcript[2].startswith("[b]Итоги дня 1")
     assert "Карт в руке: [b]Grillby[/b]" in result.transcript[1]
     store = open_store(f"sqlite:///{db}")
     state = store.load_state(1)
-    assert state is not None
+    assert state is not None and state.finished and state.winner == result.winner
     assert [p.fields["character"] for p in state.players][:3] == ["Grillby", "Ворон", "Mr. Fiks"]
     assert all(item.status == "posted" for item in store.outbox(1))
-    warnings = [
-        w.warning.code for ph in ("draft", "night 1", "day 1") for w in store.parse_warnings(1, ph)
-    ]
+    warnings = [w.warning.code for ph in store.phases(1) for w in store.parse_warnings(1, ph.phase)]
     assert "unknown_command" not in warnings and "unknown_card" not in warnings

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from engine.app.cli import app
@@ -12,9 +13,16 @@ from engine.app.demo.run import run_demo
 from engine.store import open_store
 
 
-def test_a_whole_game_is_played_and_published(tmp_path: Path) -> None:
+def test_a_whole_game_is_played_and_published(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     db = tmp_path / "twelve.sqlite"
-    result = run_demo(1, 10, "ru", db, quiet=True, ruleset="twelve-rooms")
+    result = run_demo(1, 10, "ru", db, quiet=False, ruleset="twelve-rooms")
+    shown = capsys.readouterr().out
+    # The host's view is headed by the game's own turns (turn 0 is the placement, no vote).
+    assert "Ход 0 — дедлайн" in shown and "Ход 1 — дедлайн" in shown
+    assert "не судить" in shown and "no_lynch" not in shown and "Рейтинг" not in shown
+    assert f"Ходов: {result.turns - 1}." in shown and "Победитель: mafia" not in shown
     assert result.winner in ("mafia", "town")
     assert 2 <= result.turns < twelve_bots.MAX_PHASES
     assert result.transcript[0].startswith("[b]Начальное распределение[/b]")

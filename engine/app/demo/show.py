@@ -26,8 +26,12 @@ _WORDS = {
         "none": "—",
         "results": "Итоги, опубликованные в теме",
         "rating": "Рейтинг по запросу игрока",
+        "post": "Пост ведущего в теме",
+        "no_lynch": "не судить",
         "warnings": "предупреждений парсера за ход: {n}",
         "winner": "Игра окончена. Победитель: {w}. Ходов: {t}. Сообщений ведущего: {p}.",
+        "mafia": "мафия",
+        "town": "мирные",
     },
     "en": {
         "intro": "Demo: classic mafia, {n} players, local board, SQLite",
@@ -40,6 +44,8 @@ _WORDS = {
         "none": "—",
         "results": "Results posted to the thread",
         "rating": "Vote rating on a player's request",
+        "post": "The GM's post in the thread",
+        "no_lynch": "no lynch",
         "warnings": "parser warnings this turn: {n}",
         "winner": "Game over. Winner: {w}. Turns: {t}. GM posts and PMs: {p}.",
     },
@@ -50,6 +56,9 @@ class Show:
     """The classic demo's view: what the thread shows, plus the GM's secret vote table."""
 
     shows_votes = True
+    other_posts = "rating"
+    """What the GM's other thread posts are in this demo: vote ratings (classic), or any
+    post (a phase's opening, an anonymous message)."""
 
     def __init__(self, *, quiet: bool, width: int | None, lang: str) -> None:
         self.console = Console(quiet=quiet, width=width, highlight=False, soft_wrap=False)
@@ -70,7 +79,8 @@ class Show:
         self.console.print(f"  [cyan]{escape(author)}[/]: {escape(first)}")
 
     def rating(self, post: str) -> None:
-        self.console.print(Panel(_bbcode(post), title=self.words["rating"], expand=False))
+        title = self.words[self.other_posts]
+        self.console.print(Panel(_bbcode(post), title=title, expand=False))
 
     def votes(self, view: VoteView) -> None:
         self.console.print(f"  [bold]{self.words['votes']}[/]")
@@ -78,7 +88,8 @@ class Show:
         table.add_column(self.words["voter"])
         table.add_column(self.words["target"])
         for voter, target in view.votes.items():
-            table.add_row(voter, target or self.words["none"])
+            shown = self.words["no_lynch"] if target == "no_lynch" else target
+            table.add_row(voter, shown or self.words["none"])
         self.console.print(table)
 
     def results(self, post: str, warnings: int) -> None:
@@ -87,11 +98,10 @@ class Show:
 
     def finish(self, state: GameState, store: Store, game_id: int) -> None:
         posts = len(store.outbox(game_id))  # the GM's posts and PMs
+        winner = self.words.get(str(state.winner), state.winner)
         self.console.print()
         self.console.print(
-            Rule(
-                f"[bold green]{self.words['winner'].format(w=state.winner, t=self.turns, p=posts)}"
-            )
+            Rule(f"[bold green]{self.words['winner'].format(w=winner, t=self.turns, p=posts)}")
         )
 
 
@@ -120,6 +130,7 @@ class MinimafikShow(YakuzaShow):
     """The minimafik demo's view: votes are secret PMs, so the GM's table is shown."""
 
     shows_votes = True
+    other_posts = "post"
 
     def intro(self, state: GameState, players: int) -> None:
         self.console.print(self.words["minimafik_intro"])

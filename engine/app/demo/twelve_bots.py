@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 
 from engine.app.demo.bots import Message
@@ -18,6 +19,7 @@ from engine.app.demo.show import Show
 from engine.app.demo.speech import decline
 from engine.core.events import Audience, Event
 from engine.core.model import GameState
+from engine.core.phases import PhaseId
 
 NAMES = ["Вася", "Петя", "Маша", "Коля", "Оля", "Гена", "Лена", "Орёл", "Катя", "Серёга"]
 MAX_PHASES = 60
@@ -149,6 +151,14 @@ class TwelveTable:
 
 class TwelveShow(Show):
     """What the «12 комнат» demo shows: turns, thread talk, the GM's secret vote table."""
+
+    other_posts = "post"  # anonymous messages
+
+    def turn_header(self, turn: int, phase: str, deadline: datetime) -> None:
+        """Headed by the game's own turn number: turn 0 is the placement."""
+        number = PhaseId.parse(phase).number
+        self.shows_votes = number > 0  # no vote in turn 0
+        super().turn_header(number, phase, deadline)
 
     def intro(self, state: GameState, players: int) -> None:
         words = {
