@@ -18,6 +18,8 @@ import rulesets
 from engine.core.events import Event
 from engine.core.ruleset import Seat
 from engine.render import Renderer
+from rulesets.minimafik.cards import PRIMITIVES
+from rulesets.minimafik.collection_file import sample_collection
 from rulesets.minimafik.resolution import DRAFT_STEPS, PHASE_STEPS, START_STEPS
 from rulesets.minimafik.roles import ACTIONS
 from rulesets.minimafik.texts import REASONS
@@ -322,24 +324,31 @@ def test_every_event_type_has_a_text() -> None:
 
 def test_the_docs_table_covers_every_step_action_and_card() -> None:
     text = (ROOT / "docs" / "rulesets" / "minimafik.md").read_text(encoding="utf-8")
+    table = text.split("| Step or ability | Scenarios |", 1)[1].split("\n\n", 1)[0]
     rows = {}
-    for line in text.splitlines():
-        if line.startswith("| ") and " | " in line[2:] and not line.startswith("| Step"):
-            name, _, cells = line[2:].partition(" | ")
-            rows[name] = cells
+    for line in table.splitlines()[2:]:  # after the header's rule
+        name, _, cells = line[2:].partition(" | ")
+        rows[name] = cells
     scenarios = ROOT / "tests" / "scenarios" / "minimafik"
     wanted = [s.name.split()[0] for s in (*DRAFT_STEPS, *PHASE_STEPS, *START_STEPS)]
     wanted += [f"Action `{a}`" for a in ACTIONS]
-    from rulesets.minimafik.collection_file import sample_collection
-
     wanted += [f"Card `{c}`" for c in [*sample_collection().cards, "rot", "blank"]]
     for key in wanted:
         row = next((cells for name, cells in rows.items() if name.startswith(key)), None)
         assert row is not None, f"no row for {key}"
-        files = re.findall(r"`([^`]+\.yaml)`", row)
-        assert files, f"the row for {key} names no scenario"
+    for name, cells in rows.items():  # every row, also those not asked for above
+        files = re.findall(r"`([^`]+\.yaml)`", cells)
+        assert files, f"the row {name!r} names no scenario"
         for f in files:
             assert (scenarios / f).exists(), f
+    # Every effect primitive: used by a sample card (which has its row) or named in a row.
+    sample = sample_collection()
+    used = {e.do for c in sample.cards.values() for side in (c.light, c.dark) for e in side.effects}
+    named = {
+        p for name in rows if name.startswith("Primitives") for p in re.findall(r"`(\w+)`", name)
+    }
+    assert set(PRIMITIVES) <= used | named, set(PRIMITIVES) - used - named
+    assert "signed" in text  # the one parameter the sample never sets
 
 
 @pytest.mark.parametrize("lang", ["ru", "en"])

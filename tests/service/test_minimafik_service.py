@@ -8,6 +8,7 @@ the hand in every player's PMs).
 
 from __future__ import annotations
 
+import re
 from datetime import datetime, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
@@ -37,7 +38,7 @@ KILLER_DECK = "колода: Удар x2, Засада x2, Яд x2, Потасо
 BOSS_DECK = "колода: Заначка x2, Снабжение x2, Перевязка, Подкуп, Подзорная труба x2, Подглядывание, Записка, Удар, Щит, Дымовая завеса"
 
 
-def _setup(tmp_path: Path) -> tuple[Path, str, LocalBoard, str]:
+def _setup(tmp_path: Path, options: str = "") -> tuple[Path, str, LocalBoard, str]:
     url = f"sqlite:///{tmp_path / 'board.sqlite'}"
     board, thread = local_board(url, list(SEATS), title="Минимафик")
     text = game_toml(
@@ -52,7 +53,7 @@ def _setup(tmp_path: Path) -> tuple[Path, str, LocalBoard, str]:
         roles=ROLES,
     )
     characters = "".join(f'"{nick}" = "{name}"\n' for nick, name in SEATS.items())
-    text += f"[options.characters]\n{characters}"
+    text += f"[options]\n{options}[options.characters]\n{characters}"
     path = tmp_path / "game.toml"
     path.write_text(text, encoding="utf-8")
     return path, f"sqlite:///{tmp_path / 'store.sqlite'}", board, thread
@@ -151,3 +152,31 @@ def test_the_draft_and_a_night_through_the_service(tmp_path: Path) -> None:
     thread_text = "\n".join(p.body.full_text() for p in board.posts_after(thread, 0))
     for secret in ("Удар", "Киллер", "Босс", "Мирный житель", "мафия:"):
         assert secret not in thread_text
+
+
+def test_a_game_on_the_hosts_own_card_collection(tmp_path: Path) -> None:
+    """`[options] collection` names the host's file beside the game file: the draft offers
+    its cards, and the started game keeps them when the file changes later."""
+    sample = (
+        Path(__file__).resolve().parents[2] / "rulesets" / "minimafik" / "sample_collection.yaml"
+    )
+    own = re.sub(r"name: ([^,]+),", r"name: \1 Плюс,", sample.read_text(encoding="utf-8"))
+    (tmp_path / "cards.yaml").write_text(own, encoding="utf-8")
+    path, db, board, _ = _setup(tmp_path, 'collection = "cards.yaml"\n')
+    runner = CliRunner(env={"TEST_GM_PASSWORD": "gm-secret"})
+
+    def forumgm(now: str, *args: str) -> str:
+        result = runner.invoke(app, [*args, "--db", db], env={"FORUMGM_NOW": now})
+        assert result.exit_code == 0, result.output
+        return result.output
+
+    forumgm("2026-12-01T18:00+03:00", "game", "start", str(path))
+    (tmp_path / "cards.yaml").write_text(sample.read_text(encoding="utf-8"), encoding="utf-8")
+    forumgm("2026-12-01T18:00+03:00", "review", str(path), "--approve")
+    forumgm("2026-12-01T19:05+03:00", "run", str(path), "--once")
+    offers = _inbox(board, "Cornix")[-1].body.full_text()
+    pairs = re.findall(r"[аб]\) «([^»]+)»", offers)
+    assert len(pairs) == 20 and all(name.endswith(" Плюс") for name in pairs), offers
+    board.pm_as("Cornix", ["Ведущий"], "колода", f"беру: {pairs[1]}", at=DRAFT_AT)
+    forumgm("2026-12-02T12:00+03:00", "run", str(path), "--once")
+    assert "Выбор принят: 1 из 10" in _inbox(board, "Cornix")[-1].body.full_text()
