@@ -100,7 +100,7 @@ def buildable(role: str, collection: Collection, options: Mapping[str, Any]) -> 
     if len(collection.of_colour(*own)) * copies < int(options["mafia_own_colour_cards"]):
         return (
             f"the {role}'s deck needs {options['mafia_own_colour_cards']} cards of "
-            f"{'/'.join(own)} with at most {copies} copies each; the collection has "
+            f"{'/'.join(own)} with at most {copies} {'copy' if copies == 1 else 'copies'} of each; the collection has "
             f"{len(collection.of_colour(*own))} such card types"
         )
     for colour in other_colours(role, options):

@@ -77,6 +77,15 @@ def test_setup_deals_one_boss_one_killer_and_draft_offers() -> None:
     assert [p.role for p in again.players] == [p.role for p in state.players]
 
 
+def test_the_hosts_offer_sizes() -> None:
+    """`law_draft_picks` offers, each of `law_draft_choices` different cards (§14)."""
+    options = {"law_draft_picks": 4, "law_draft_choices": 3}
+    _, events = RULESET.setup([Seat(n) for n in NAMES], options, 5)
+    offers = [e.fields["offers"] for e in events if e.type == "draft_offers"]
+    assert len(offers) == 6
+    assert all(len(o) == 4 and all(len(set(t)) == len(t) == 3 for t in o) for o in offers)
+
+
 def test_a_visible_role_has_one_holder() -> None:
     seats = [Seat("A", visible_role="bartender"), Seat("B", visible_role="bartender")]
     with pytest.raises(rulesets.RulesError if hasattr(rulesets, "RulesError") else Exception):
