@@ -34,6 +34,11 @@ _DIRECTION_WORDS: dict[str, tuple[str, ...]] = {
     LEFT: ("влево", "налево", "left", "west"),
     RIGHT: ("вправо", "направо", "right", "east"),
 }
+_DIRECTION_VERBS: dict[str, tuple[str, ...]] = {
+    UP: ("поднимаюсь", "поднимаюсь вверх", "поднимаюсь наверх"),
+    DOWN: ("спускаюсь", "спускаюсь вниз"),
+}
+"""A verb that is a direction by itself (§11.1 «спускаюсь»)."""
 _MOVE_LEADS = (
     "",
     "иду",
@@ -68,6 +73,7 @@ def _moves() -> tuple[CommandForm, ...]:
     forms = []
     for direction, words in _DIRECTION_WORDS.items():
         phrases = tuple(f"{lead} {w}".strip() for lead in _MOVE_LEADS for w in words)
+        phrases += _DIRECTION_VERBS.get(direction, ())
         forms.append(CommandForm(OrderKind.ORDER, phrases, ArgKind.NONE, ("move",), direction))
     stays = tuple(f"{lead} {w}".strip() for lead in _MOVE_LEADS for w in _STAY)
     forms.append(CommandForm(OrderKind.ORDER, stays, ArgKind.NONE, ("move",), STAY))

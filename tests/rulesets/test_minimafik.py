@@ -313,3 +313,90 @@ def test_a_phase_resolves_the_same_twice() -> None:
     )
     assert a.state.to_json() == b.state.to_json()
     assert [e.as_dict() for e in a.events] == [e.as_dict() for e in b.events]
+
+
+# -- §12.3: the parser's examples, as a player's PM gets them accepted ----------------------
+
+_HAND = ["strike", "ambush", "dossier", "letter", "shield", "coin"]
+_CAST = [("Бадди", "citizen"), ("Ворон", "citizen"), ("Клифф Бут", "citizen"),
+         ("Mr. Fiks", "killer"), ("Труп", "boss"), ("Роберт", "citizen")]  # fmt: skip
+
+
+def _accepted(phase: str, writer: str, text: str) -> list[tuple[str, dict[str, object]]]:
+    seats = [
+        Seat(
+            n,
+            r,
+            state={
+                "hand": list(_HAND),
+                "points": 3,
+                **({"nick": "Alu"} if n == "Mr. Fiks" else {}),
+            },
+        )
+        for n, r in _CAST
+    ]
+    session = GameSession.new(RULESET, seats, {}, 1)
+    session.state.phase = PhaseId.parse(phase)
+    session.state.data["leader"] = "Бадди" if phase.startswith("day") else None
+    session.open_phase(START, START + timedelta(days=1))
+    events, _ = session.submit_post(
+        writer, parse_bbcode(text), Channel.PM, at=START + timedelta(hours=1), post_id="1"
+    )
+    return [(e.type, dict(e.fields)) for e in events]
+
+
+@pytest.mark.parametrize(
+    ("phase", "writer", "text", "wanted"),
+    [
+        ("night 2", "Бадди", "играю Удар светлой стороной на Ворона", {"card": "strike", "side": "light", "targets": ["Ворон"]}),
+        ("night 2", "Бадди", "Удар ◯ → Ворон", {"card": "strike", "side": "light", "targets": ["Ворон"]}),
+        ("night 2", "Бадди", "play Strike light on Ворон", {"card": "strike", "side": "light", "targets": ["Ворон"]}),
+        ("night 2", "Бадди", "играю Удар тёмной на Трупа", {"card": "strike", "side": "dark", "targets": ["Труп"]}),
+        ("night 2", "Бадди", "сыграть Щит на себя", {"card": "shield", "side": "light", "targets": ["Бадди"]}),
+        ("night 2", "Ворон", "карта 2, светлая, цель: Бадди", {"card": "ambush", "side": "light", "targets": ["Бадди"]}),
+        ("night 2", "Бадди", "Засаду ⚫ на Клиффа Бута, оплата: сброс 4",
+         {"card": "ambush", "side": "dark", "targets": ["Клифф Бут"], "paid_points": 0, "paid_cards": ["letter"]}),
+        ("night 2", "Бадди", "играю Досье на Роберта, плачу 1 балл и картой 5",
+         {"card": "dossier", "side": "light", "targets": ["Роберт"], "paid_points": 1, "paid_cards": ["shield"]}),
+        ("night 2", "Ворон", "Записка светлая Бадди: «Голосуй за Mr. Fiks»", {"card": "letter", "targets": ["Бадди"]}),
+        ("night 2", "Бадди", "сброс 2,3", {"action": "discard", "cards": ["ambush", "dossier"]}),
+        ("night 2", "Бадди", "сбрасываю 2 и 3", {"action": "discard", "cards": ["ambush", "dossier"]}),
+        ("night 2", "Бадди", "discard 2 3", {"action": "discard", "cards": ["ambush", "dossier"]}),
+        ("night 2", "Бадди", "сброс: Удар, Щит", {"action": "discard", "cards": ["strike", "shield"]}),
+        ("night 2", "Труп", "голос мафии: Роберт +1", {"targets": ["Роберт"], "extra": 1, "paid_points": 1}),
+        ("night 2", "Труп", "мафия: Ворон +2 сбросом 4,5", {"targets": ["Ворон"], "extra": 2, "paid_cards": ["letter", "shield"]}),
+        ("night 2", "Труп", "убить Ворона", {"action": "mafia_vote", "targets": ["Ворон"], "extra": 0}),
+        ("night 2", "Труп", "kill Ворон", {"action": "mafia_vote", "targets": ["Ворон"]}),
+        ("night 2", "Труп", "мафия: +1", {"action": "mafia_vote", "targets": [], "extra": 1}),
+        ("night 2", "Бадди", "броня себе", {"action": "armor", "targets": ["Бадди"]}),
+        ("night 2", "Бадди", "armor self", {"action": "armor", "targets": ["Бадди"]}),
+        ("night 2", "Бадди", "даю броню Ворону", {"action": "armor", "targets": ["Ворон"]}),
+        ("night 2", "Бадди", "броня: Ворон", {"action": "armor", "targets": ["Ворон"]}),
+        ("night 2", "Бадди", "лидер: Alu", {"action": "leader_vote", "target": "Mr. Fiks"}),
+        ("night 2", "Бадди", "голосую в лидеры за Ворона", {"action": "leader_vote", "target": "Ворон"}),
+        ("night 2", "Бадди", "leader: Ворон", {"action": "leader_vote", "target": "Ворон"}),
+        ("night 2", "Бадди", "голос: Ворон", {"action": "leader_vote", "target": "Ворон"}),
+        ("day 2", "Ворон", "вече: Роберт", {"action": "vece_vote", "target": "Роберт"}),
+        ("day 2", "Бадди", "голос: Ворон", {"action": "vece_vote", "target": "Ворон"}),
+        ("day 2", "Бадди", "голосую против Ворона", {"action": "vece_vote", "target": "Ворон"}),
+        ("day 2", "Бадди", "vote: Ворон", {"action": "vece_vote", "target": "Ворон"}),
+        ("day 2", "Бадди", "казнь", {"choice": "execution"}),
+        ("day 2", "Бадди", "execute", {"choice": "execution"}),
+        ("day 2", "Бадди", "избиение", {"choice": "beating"}),
+        ("day 2", "Бадди", "наказание: избить", {"choice": "beating"}),
+        ("day 2", "Бадди", "beat", {"choice": "beating"}),
+        ("night 2", "Бадди", "порядок: 3,1,2", {"cards": ["dossier", "strike", "ambush", "letter", "shield", "coin"]}),
+        ("night 2", "Бадди", "order: 3 1 2", {"cards": ["dossier", "strike", "ambush", "letter", "shield", "coin"]}),
+        ("night 2", "Бадди", "порядок руки: Щит, Удар", {"cards": ["shield", "strike", "ambush", "dossier", "letter", "coin"]}),
+        ("night 2", "Бадди", "не играю", {"action": "play_card", "had": False}),
+        ("night 2", "Бадди", "отмена карты", {"action": "play_card", "had": False}),
+        ("night 2", "Бадди", "cancel card", {"action": "play_card", "had": False}),
+        ("day 2", "Бадди", "снимаю голос", {"action": "vece_vote", "had": False}),
+        ("night 2", "Бадди", "Привет! Когда дедлайн?", {"reason": "unknown_command"}),
+    ],
+)  # fmt: skip
+def test_the_parser_examples_of_section_12(
+    phase: str, writer: str, text: str, wanted: dict[str, object]
+) -> None:
+    ((_, fields),) = _accepted(phase, writer, text)
+    assert {k: fields.get(k) for k in wanted} == wanted, fields

@@ -114,3 +114,108 @@ def test_the_matcher_features_alone() -> None:
     plain = Grammar(forms=_TINY.forms)
     parsed = parse_post(parse_bbcode("↑\nВася"), plain, RESOLVER, sender="Маша", channel=Channel.PM)
     assert parsed.orders == [] and [w.code for w in parsed.warnings] == ["unknown_command"]
+
+
+# Every example of §11's tables, one line each: read as exactly one order of its action.
+SECTION_11 = {
+    "move": [
+        "иду вверх",
+        "вверх",
+        "↑",
+        "наверх",
+        "ход: вверх",
+        "перемещаюсь вверх",
+        "up",
+        "move up",
+        "go up",
+        "north",
+        "вниз",
+        "иду вниз",
+        "↓",
+        "спускаюсь",
+        "down",
+        "move down",
+        "влево",
+        "налево",
+        "←",
+        "иду влево",
+        "left",
+        "go left",
+        "вправо",
+        "направо",
+        "→",
+        "перехожу вправо",
+        "right",
+        "остаюсь",
+        "остаться",
+        "стою",
+        "на месте",
+        "никуда не иду",
+        "⏺",
+        "stay",
+        "no move",
+    ],
+    "vote": [
+        "голос: Вася",
+        "голосую за Васю",
+        "линч — Вася",
+        "Голос Вася",
+        "сажаю Васю",
+        "в Васю",
+        "vote: Bob",
+        "lynch Bob",
+    ],
+    "no_lynch": ["не судить", "голос: не судить", "no lynch"],
+    "i_said": [
+        "АС1 Я сказал: Вася голосует за Петю, Маша — за Колю",
+        "Я сказал Вася→Петя, Маша→Коля",
+        "I said: Bob votes Alice, Вася votes Петя",
+    ],
+    "hush": ["АС2 Молчать 7", "Молчать: комната 7", "hush room 7"],
+    "rest": ["АС1 Отдыхай на Петю", "Отдыхай — Петя", "блок Петя", "rest Bob", "block Bob"],
+    "stay_put": ["АС2 Останься Маша", "Останься: Машу", "stay put Alice"],
+    "swap": ["АС1 Обмен Вася и Петя", "меняю ролями Васю с Петей", "swap Bob Alice"],
+    "deceit": ["АС2 Обман на Колю", "Обман: Коля", "deceit Alice"],
+    "therapy": ["АС1 Терапия Маша", "терапия на Машу", "therapy Bob"],
+    "sow_doubt": ["АС2 Зародить сомнения в Пете", "сомнения: Петя", "doubt Bob"],
+    "absolution": ["УС Всепрощение", "использую Всепрощение", "absolution"],
+    "inherit": ["наследую Отдыхай от Васи", "беру АС1 Васи", "inherit rest from Bob"],
+    "mafkill": [
+        "мафкилл Вася",
+        "МК: Вася",
+        "убиваем Васю",
+        "килл — Вася",
+        "mafkill Bob",
+        "kill Bob",
+    ],
+    "route": ["АС1 Путевой лист на Петю", "маршрут Пети", "route Bob"],
+    "door_cameras": ["АС2 Устройство 6-7 и 12-9", "камеры на двери 6-7, 12-9", "cameras 6-7 12-9"],
+    "support": ["АС Поддержка Маша", "лечу Машу", "хил на себя", "heal Alice", "support me"],
+    "injection": ["УС Препарат на Колю", "укол Коле", "injection Bob"],
+    "guise": ["АС1 Личина на Петю", "Личина — Петя", "чек Пети", "guise Bob", "check role Bob"],
+    "who_is_here": ["АС2 Кто здесь? 5", "кто здесь — комната 5", "who is here 5"],
+    "acquaintance": ["УС Знакомство", "перенаправляю лечение на себя", "acquaintance"],
+    "papers": ["По бумагам Вася и Петя", "сравниваю Васю с Петей", "compare Bob Alice"],
+    "interrogation": ["Допрос Коли", "АС Допрос на Колю", "interrogate Bob"],
+    "use_vest": ["броник на Петю", "использую броник на себя", "vest on Bob"],
+    "guess_room": [
+        "угадываю: Комната смеха",
+        "я в Комнате с камерами",
+        "моя комната — безопасная",
+        "догадка: какава",
+        "guess: laughter room",
+    ],
+    "submit_map": [
+        "карта: 1 — Безопасная, 2 — Изолированная, 3 — не хочется выходить, 4 — наоборот, 5 — детектор, 6 — какава, 7 — камеры, 8 — пистолет, 9 — рупор, 10 — смеха, 11 — тишины, 12 — Проходная"
+    ],
+    "anon": ["анонимка: текст", "анон: привет"],
+    "start_room": ["начинаю в комнате 5", "стартовая комната 5", "переходим: я в 7"],
+}
+
+
+@pytest.mark.parametrize(
+    ("action", "text"), [(a, t) for a, texts in SECTION_11.items() for t in texts]
+)
+def test_every_example_of_the_tables_of_section_11(action: str, text: str) -> None:
+    ((kind, found, _, _),) = read(text)
+    assert (found or kind) == action, read(text)
