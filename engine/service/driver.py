@@ -162,6 +162,8 @@ class GameDriver:
         results = "Итоги" if ru else "Results"
         if word is not None and number:
             results = f"Итоги {word[0]} {number}" if ru else f"Results of {word[1]} {number}"
+        elif phase == "turn":  # twelve-rooms' turn 0: the placement
+            results = "Начальное распределение" if ru else "Starting positions"
         words = {
             "role": "Ваша роль" if ru else "Your role",
             "receipt": "Ведущий: принято" if ru else "GM: received",

@@ -32,6 +32,8 @@ def test_a_whole_game_is_played_and_published(
     state = store.load_state(1)
     assert state is not None and state.finished and state.winner == result.winner
     assert all(item.status == "posted" for item in store.outbox(1))
+    subjects = {item.subject for item in store.outbox(1)}
+    assert {"Начальное распределение", "Итоги хода 1"} <= subjects  # turn 0's PMs, turn 1's
     # The bots write their turns as players do: nothing they sent was misread.
     codes = {w.warning.code for ph in store.phases(1) for w in store.parse_warnings(1, ph.phase)}
     assert codes <= {"laughter_violation"}, codes
