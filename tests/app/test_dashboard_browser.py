@@ -23,15 +23,13 @@ import pytest
 
 from engine.app.review import Review
 from engine.app.service_cmd import driver_for
-from forums.browser import FLAGS, browser_available, find_chromium
+from forums.browser import FLAGS, find_chromium
 from tests.app.dashboard_client import HOST, PASSWORD, set_password
 from tests.app.review_game import AFTER_DEADLINE, ReviewGame, make_review_game
+from tests.browser_board import needs_browser
 
-MISSING = browser_available()
-if MISSING is not None and os.environ.get("CI"):
-    # CI installs Debian's chromium (.ci/run): there these tests must run, not skip.
-    pytest.fail(f"the dashboard's browser tests cannot run in CI: {MISSING}", pytrace=False)
-pytestmark = pytest.mark.skipif(MISSING is not None, reason=MISSING or "")
+# Skipped only where no Chromium is installed; under .ci/run (or CI) a missing browser fails.
+pytestmark = needs_browser
 
 ROOT = Path(__file__).resolve().parents[2]
 DESKTOP = {"width": 1280, "height": 900}
