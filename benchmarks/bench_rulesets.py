@@ -55,8 +55,30 @@ def parsing_rows(quick: bool) -> list[Row]:
             "—",
             "scraper.reading.read_post as `forumgm parse` and the corpus score read each post",
             {"posts": len(prepared), "seconds": seconds},
-        )
+        ),
+        crafted_row(quick),
     ]
+
+
+def crafted_row(quick: bool) -> Row:
+    """Issue 10 item 2: generated adversarial posts up to 64 KB, each under 100 ms."""
+    import parse_time
+
+    from tests.scraper.crafted import ATTACKS, parse_cpu, warm
+
+    warm()
+    named = max(parse_cpu(text) for text in ATTACKS)
+    examples = 40 if quick else 200
+    slowest, missed = parse_time.generated(examples)
+    return Row(
+        f"crafted posts up to 64 KB (the issue's attacks and {examples} generated)",
+        f"slowest: attacks {ms(named[0])} ({named[1]}), generated {ms(slowest)}",
+        "each under 100 ms",
+        max(named[0], slowest) < parse_time.TARGET,
+        "—",
+        "benchmarks/parse_time.py; the slowest grammar of every ruleset, best of three",
+        {"attacks_seconds": named[0], "generated_seconds": slowest, "missed": len(missed)},
+    )
 
 
 def _orders(session: GameSession, rng: random.Random) -> list[Order]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import threading
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from engine.core.grammar import CommandForm, Grammar
 from scraper.normalize import clean_line, lower
@@ -32,19 +32,30 @@ class Phrase:
     form: CommandForm
 
 
+@dataclass
+class _Node:
+    """One word of the phrase tree: the phrase ending here (the grammar's first), if any."""
+
+    phrase: Phrase | None = None
+    next: dict[str, _Node] = field(default_factory=dict)
+
+
 class CompiledGrammar:
     """Phrase, noun, hedge and no-lynch tables of one grammar, longest entries first."""
 
     def __init__(self, grammar: Grammar) -> None:
-        by_first: dict[str, list[Phrase]] = defaultdict(list)
+        # A tree of the phrases word by word: finding the phrase at a word walks as deep as
+        # the text follows some phrase, however many phrases share the first word (357 open
+        # with «ас» in twelve-rooms), so a post of «АС1 АС1 …» costs what any text does.
+        self._tree = _Node()
         for form in grammar.forms:
             for text in form.phrases:
-                words = words_of(text)
-                if words:
-                    by_first[words[0]].append(Phrase(words, form))
-        # Longest phrase wins: «голосую за» over «голосую», «отмена голоса» over «отмена».
-        self._phrases = {w: sorted(ps, key=lambda p: -len(p.words)) for w, ps in by_first.items()}
-        self.first_words = frozenset(self._phrases)
+                node = self._tree
+                for word in words_of(text):
+                    node = node.next.setdefault(word, _Node())
+                if node is not self._tree and node.phrase is None:
+                    node.phrase = Phrase(words_of(text), form)
+        self.first_words = frozenset(self._tree.next)
         """Words that open some phrase: a line without one holds no command."""
         self._nouns = sorted(
             ((words_of(noun), actions) for noun, actions in grammar.action_nouns.items()),
@@ -74,10 +85,17 @@ class CompiledGrammar:
         return self._symbols_re.sub(lambda m: f"{m[1]}{m[2]} {table[m[3]]} ", text)
 
     def phrase_at(self, words: list[str], pos: int, end: int | None = None) -> Phrase | None:
-        for phrase in self._phrases.get(words[pos], ()):
-            if _starts(words, pos, phrase.words, end):
-                return phrase
-        return None
+        """The longest phrase opening `words` at `pos` and ending by `end`: «голосую за» over
+        «голосую», «отмена голоса» over «отмена»."""
+        stop = len(words) if end is None else min(end, len(words))
+        node, found = self._tree, None
+        for i in range(pos, stop):
+            step = node.next.get(words[i])
+            if step is None:
+                break
+            node = step
+            found = node.phrase or found
+        return found
 
     def hedge_at(self, words: list[str], pos: int, end: int | None = None) -> bool:
         return any(_starts(words, pos, h, end) for h in self._hedges.get(words[pos], ()))
