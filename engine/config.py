@@ -377,6 +377,14 @@ class _Checker:
         refused = insecure_url(url, bool(allowed)) if isinstance(url, str) else None
         if refused:
             self.problem(refused, "board", "url")
+        elif allowed and isinstance(url, str) and url.lower().startswith("http://"):
+            self.problem(
+                f"{url}: plain http, allowed by allow_insecure_http: the GM's password and "
+                "session travel unencrypted",
+                "board",
+                "allow_insecure_http",
+                warning=True,
+            )
         return bool(allowed)
 
     def _engine(self) -> str:

@@ -38,7 +38,8 @@ def test_an_http_board_is_refused_unless_the_host_allows_it(tmp_path: Path) -> N
     assert result.exit_code == 1
     assert "unencrypted" in result.output and "allow_insecure_http = true" in result.output
     path = _web_game(tmp_path, "http://forum.example/", "allow_insecure_http = true")
-    assert runner.invoke(app, ["game", "validate", str(path)]).exit_code == 0
+    result = runner.invoke(app, ["game", "validate", str(path)])
+    assert result.exit_code == 0 and "travel unencrypted" in result.output  # the host is warned
     secure = _web_game(tmp_path, "https://forum.example/")
     assert runner.invoke(app, ["game", "validate", str(secure)]).exit_code == 0
 
