@@ -24,6 +24,7 @@ INVALID_VOTE_FORM = "invalid_vote_form"
 NONSTANDARD_VOTE_FORM = "nonstandard_vote_form"
 NOT_CLAN_MEMBER = "not_clan_member"
 RATING_RATE_LIMITED = "rating_rate_limited"
+ANON_RATE_LIMITED = "anon_rate_limited"
 
 _MESSAGES = {
     w.LATE: "sent after the deadline",
@@ -39,7 +40,8 @@ _MESSAGES = {
     NONSTANDARD_VOTE_FORM: "non-standard vote wording, accepted",
     INVALID_VOTE_FORM: "non-standard vote wording, rejected (strict vote forms)",
     NOT_CLAN_MEMBER: "only clan members may ask for the target list",
-    RATING_RATE_LIMITED: "a rating was published too recently",
+    RATING_RATE_LIMITED: "the player asked for a rating too recently",
+    ANON_RATE_LIMITED: "the player sent an anonymous message too recently",
 }
 
 
@@ -183,18 +185,26 @@ class Intake:
             return self.target_list(order)
         return self.reject(order, w.UNKNOWN_COMMAND)
 
+    def too_soon(self, order: Order, kind: str, option: str) -> bool:
+        """Whether the player's last `kind` answer came less than the option's minutes before
+        this order (or in the same message, whatever the option); notes this one if not."""
+        now = order.at
+        last: dict[str, datetime] = self.inputs.data.setdefault(f"last_{kind}_at", {})
+        source: dict[str, object] = self.inputs.data.setdefault(f"last_{kind}_source", {})
+        before, message = last.get(order.player), _message(order)
+        same_message = message is not None and source.get(order.player) == message
+        cooldown = timedelta(minutes=self.options[option])
+        if same_message or (before is not None and now is not None and now - before < cooldown):
+            return True
+        if now is not None:
+            last[order.player] = now
+        source[order.player] = message
+        return False
+
     def rating(self, order: Order) -> IntakeResult:
         if not self._in_play(order.player):
             return self.reject(order, w.SENDER_NOT_IN_PLAY)
-        cooldown = self.options["rating_cooldown_minutes"]
-        last: datetime | None = self.inputs.data.get("last_rating_at")
-        now = order.at
-        if (
-            cooldown
-            and last is not None
-            and now is not None
-            and now - last < timedelta(minutes=cooldown)
-        ):
+        if self.too_soon(order, "rating", "rating_cooldown_minutes"):
             return self.reject(order, RATING_RATE_LIMITED)
         votes = current_votes(self.state, self.inputs)
         self.out.events.append(
@@ -205,8 +215,6 @@ class Intake:
                 totals=totals_of(self.state, votes),
             )
         )
-        if now is not None:
-            self.inputs.data["last_rating_at"] = now
         self.inputs.log.append(order)
         return self.out
 
@@ -224,6 +232,8 @@ class Intake:
         text = str(order.args.get("text", "")).strip()
         if not text:
             return self.reject(order, w.BAD_PARAMETER)
+        if self.too_soon(order, "anon", "anon_cooldown_minutes"):
+            return self.reject(order, ANON_RATE_LIMITED)
         self.out.events.append(Event.private(target, "anonymous_message", text=text))
         self.out.events.append(
             Event.host("anonymous_message_log", sender=order.player, to=target, text=text)
@@ -254,6 +264,12 @@ class Intake:
         )
         self.inputs.log.append(order)
         return self.out
+
+
+def _message(order: Order) -> str | None:
+    """The post or PM an order came in ("pm:12"), to tell two answers to one message."""
+    src = order.source
+    return f"{order.channel.value}:{src.post_id}" if src and src.post_id else None
 
 
 def _command_label(order: Order) -> str:

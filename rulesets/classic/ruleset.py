@@ -44,7 +44,8 @@ OPTION_DEFAULTS: dict[str, Any] = {
     "report_team_shot_miss": True,
     "notify_blocked": True,
     "anon_out_of_play": True,
-    "rating_cooldown_minutes": 0,
+    "rating_cooldown_minutes": 10,
+    "anon_cooldown_minutes": 10,
     "ack_commands": True,
     "remind_thread_votes": False,
 }
@@ -75,11 +76,10 @@ class Classic(Ruleset):
         for key in _FLAGS:
             if not isinstance(options[key], bool):
                 raise RulesError(f"option {key}: expected true or false, got {options[key]!r}")
-        cooldown = options["rating_cooldown_minutes"]
-        if not isinstance(cooldown, int) or cooldown < 0:
-            raise RulesError(
-                f"option rating_cooldown_minutes: expected minutes >= 0, got {cooldown!r}"
-            )
+        for key in ("rating_cooldown_minutes", "anon_cooldown_minutes"):
+            cooldown = options[key]
+            if not isinstance(cooldown, int) or isinstance(cooldown, bool) or cooldown < 0:
+                raise RulesError(f"option {key}: expected minutes >= 0, got {cooldown!r}")
         roles = options["roles"]
         if roles is not None and not isinstance(roles, Mapping):
             raise RulesError("option roles: expected a mapping {role: count}")

@@ -50,6 +50,7 @@ REJECT_CODES = [
     "not_clan_member",
     "late",
     "rating_rate_limited",
+    "anon_rate_limited",
     "unknown_command",
 ]
 

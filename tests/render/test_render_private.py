@@ -194,6 +194,7 @@ REJECTIONS = [
     ("target_list_request", "not_clan_member"),
     ("team_shot", "late"),
     ("rating_request", "rating_rate_limited"),
+    ("anon_request", "anon_rate_limited"),
     ("anon_request", "target_self"),
     ("cancel", "late"),
     ("unvote", "late"),
