@@ -109,8 +109,10 @@ def status(db: Db = None) -> None:
     store = open_store(database_url(db))
     table = Table("game", "ruleset", "status", "phase", "deadline", "warnings", "outbox")
     failures = []
+    strangers = []
     for game in store.games():
         ph = store.current_phase(game.id)
+        strangers += [(game.id, m) for m in store.outsiders(game.id, ph.phase)] if ph else []
         warnings = len(store.parse_warnings(game.id, ph.phase, unresolved_only=True)) if ph else 0
         items = store.outbox(game.id)
         counts = {s.value: sum(1 for i in items if i.status is s) for s in OutboxStatus}
@@ -128,6 +130,13 @@ def status(db: Db = None) -> None:
     for game_id, item in failures:
         out.print(
             f"[red]game {game_id}: {item.kind} {item.marker} failed {item.attempts}×: {item.last_error}[/]"
+        )
+    for game_id, message in strangers:  # read by no one but the host: not phase warnings
+        where = "post" if message.channel == "thread" else "PM"
+        out.print(
+            f"game {game_id}: {where} {message.item_id} by {message.author}, who does not play "
+            f"({message.phase}, not read): {message.excerpt!r}",
+            markup=False,
         )
 
 

@@ -319,8 +319,12 @@ class GameDriver:
         per_player: dict[str, list[Event]] = defaultdict(list)
         for item_id in sorted(fresh):
             events, _ = replay.answers.get(item_id, ([], []))
+            posted: set[str] = set()  # one answer of a kind per message, whatever it asks
             for n, event in enumerate(events):
                 if event.audience is Audience.PUBLIC:
+                    if event.type in posted:
+                        continue
+                    posted.add(event.type)
                     marker = self.marker(ph.phase, "answer", item_id, n)
                     drafts.append(post_draft(self.renderer.render_event_post(event), marker))
                 elif event.audience is Audience.PRIVATE and (

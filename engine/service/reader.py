@@ -11,6 +11,7 @@ replay of all of them would. Whenever that cannot be shown, the phase is replaye
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -26,10 +27,11 @@ from engine.service.replay import Incoming, Replay, board_order, start_replay
 from engine.service.seats import Speaker, speakers
 from engine.store import Store
 from engine.store.models import PhaseRecord
-from engine.store.repo.raw import ReadRecorded, Recorded, StoredItem
+from engine.store.repo.raw import Outsider, ReadRecorded, Recorded, StoredItem
 from forums.records import PostBody
 from scraper.matcher import ParseResult
 
+log = logging.getLogger("forumgm.reader")
 _EMPTY = PostBody()
 Fixes = Mapping[tuple[str, int | None], tuple[ParseWarning, object]]
 
@@ -91,6 +93,8 @@ class PhaseReader:
     _parsed: dict[str, ParseResult] = field(default_factory=dict)
     _live: _Live | None = None
     _fresh: tuple[set[str], set[str]] = field(default_factory=lambda: (set(), set()))
+    _noted: set[tuple[str, str]] = field(default_factory=set)
+    """(channel, id) of the outsiders' messages already recorded by this process."""
 
     def noted(self, recorded: ReadRecorded) -> None:
         """A read recorded these posts and PMs: the new and changed ones are fresh."""
@@ -158,6 +162,7 @@ class PhaseReader:
         )
         for item in sorted(items, key=lambda i: i.order):
             replay.take(item)
+        self._note_outsiders(ph, posts, pms, speaker, until)
         self._keep(replay)
         session = replay.session
         assert session.inputs is not None and session.log is not None
@@ -226,6 +231,7 @@ class PhaseReader:
         self.stats.incremental += 1
         for item in sorted(items, key=lambda i: i.order):
             replay.take(item)
+        self._note_outsiders(ph, posts, pms, speaker, until)
         self._keep(replay)
         self._append_parse(live, ph)
         live.until, live.first = until, first
@@ -279,12 +285,14 @@ class PhaseReader:
         doubts: dict[tuple[Channel, str], tuple[tuple[str, str], ...]] = {}
         for p in posts:
             if p.author.casefold() != gm and not p.deleted:
+                if speaker[p.author, p.at].outsider:
+                    continue
                 edited = _edited_after(p, until) if check_edits else None
                 chosen.append((Channel.THREAD, p, speaker[p.author, p.at], edited))
                 if check_edits:
                     doubts[Channel.THREAD, p.id] = _post_doubts(p, until, p is last_post)
         for m in pms:
-            if m.author.casefold() != gm:
+            if m.author.casefold() != gm and not speaker[m.author, m.at].outsider:
                 chosen.append((Channel.PM, m, speaker[m.author, m.at], None))
                 if check_edits and _in_deadline_minute(m.at, deadline):
                     doubts[Channel.PM, m.id] = (_DEADLINE_MINUTE,)
@@ -321,6 +329,64 @@ class PhaseReader:
             )
             for (ch, s, who, edited), k in zip(chosen, keys, strict=True)
         ]
+
+    def _note_outsiders(
+        self,
+        ph: PhaseRecord,
+        posts: Sequence[StoredItem],
+        pms: Sequence[StoredItem],
+        speaker: Mapping[tuple[str, datetime], Speaker],
+        until: datetime,
+    ) -> None:
+        """The posts and PMs by board members who hold no seat, recorded for the host (and
+        logged) the first time this process meets them. They are never read for commands:
+        a vote or a «привет» from outside the game holds no phase."""
+        gm = self.gm_user.casefold()
+        found = [
+            (channel, item)
+            for channel, items in ((Channel.THREAD, posts), (Channel.PM, pms))
+            for item in items
+            if item.author.casefold() != gm
+            and not item.deleted
+            and speaker[item.author, item.at].outsider
+        ]
+        unseen = [(ch, item) for ch, item in found if (ch.value, item.id) not in self._noted]
+        if not unseen:
+            return
+        bodies: dict[Channel, dict[int, PostBody]] = {Channel.THREAD: {}, Channel.PM: {}}
+        for channel, load in (
+            (Channel.THREAD, self.store.post_bodies),
+            (Channel.PM, self.store.pm_bodies),
+        ):
+            wanted = [item.revision for ch, item in unseen if ch is channel]
+            if wanted:
+                bodies[channel] = load(wanted)
+        new = self.store.note_outsiders(
+            self.game_id,
+            ph.phase,
+            [
+                Outsider(
+                    channel.value,
+                    item.id,
+                    item.author,
+                    item.at,
+                    item.url,
+                    _excerpt(bodies[channel].get(item.revision, _EMPTY)),
+                )
+                for channel, item in unseen
+            ],
+            seen_at=until,
+        )
+        self._noted.update((ch.value, item.id) for ch, item in unseen)
+        for message in new:
+            where = "post" if message.channel == Channel.THREAD.value else "PM"
+            log.warning(
+                "game %s: %s %s by %s, who does not play in this game: not read (forumgm status)",
+                self.game_id,
+                where,
+                message.item_id,
+                message.author,
+            )
 
     def _first(self, slots: Slots, until: datetime) -> dict[str, datetime]:
         """Each author's first message by `until`, where a handover waits to be placed there."""
@@ -359,6 +425,12 @@ class PhaseReader:
                 entries.append((k, at, data))
         replay.parsed_now.clear()
         self.store.save_parse_cache(self.game_id, entries)
+
+
+def _excerpt(body: PostBody, limit: int = 80) -> str:
+    """The start of a message's own text on one line, for the host's list."""
+    words = " ".join(body.text().split())
+    return words if len(words) <= limit else words[: limit - 1] + "…"
 
 
 def _edited_after(item: StoredItem, until: datetime) -> str | None:

@@ -4,7 +4,8 @@ The game knows each seat by the name in the game file's `players` (its key). Who
 a seat at a moment speaks for it; the name of anyone who ever held it means the seat in a
 vote; what is sent to a seat goes to whoever holds it when it is sent. Everything else
 (a former holder still sending orders, a substitute before their time) is refused with
-`sender_not_in_play`.
+`sender_not_in_play`. Someone who never held a seat is an outsider: their messages are
+not read at all, only recorded for the host (`forumgm status`).
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ class Speaker:
 
     name: str
     refused: str | None = None
+    outsider: bool = False
+    """The author never held a seat of this game (a board member writing in or to the GM)."""
 
 
 def game_slots(
@@ -62,7 +65,7 @@ def speakers(
     for author, at in said:
         key = settled.slot(author)
         if key is None:
-            out[author, at] = Speaker(author)
+            out[author, at] = Speaker(author, outsider=True)
         elif settled.holds(author, Moment(at=at)):
             out[author, at] = Speaker(key)
         else:

@@ -11,7 +11,13 @@ from engine.store.models.game import (
     Player,
 )
 from engine.store.models.host import HostAccount, HostAction, Setting
-from engine.store.models.raw import RawPM, RawPMRevision, RawPost, RawPostRevision
+from engine.store.models.raw import (
+    OutsiderMessage,
+    RawPM,
+    RawPMRevision,
+    RawPost,
+    RawPostRevision,
+)
 from engine.store.models.results import (
     EventRow,
     HostOverride,
@@ -39,6 +45,7 @@ __all__ = [
     "OutboxItem",
     "OutboxKind",
     "OutboxStatus",
+    "OutsiderMessage",
     "OverrideTarget",
     "ParseCacheRow",
     "ParseWarningRow",

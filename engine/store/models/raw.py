@@ -109,3 +109,28 @@ class RawPMRevision(Base):
     body: Mapped[dict[str, Any]] = mapped_column(JSON)
     seen_at: Mapped[datetime] = mapped_column(UTCDateTime())
     valid_from: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
+class OutsiderMessage(Base):
+    """A post or PM by a board member who holds no seat in the game (issue 10 item 7).
+
+    It is never read for commands and holds no phase; the host sees it in `forumgm status`.
+    """
+
+    __tablename__ = "outsider_messages"
+    __table_args__ = (
+        UniqueConstraint("game_id", "channel", "item_id"),
+        Index("ix_outsider_messages_game_id_phase", "game_id", "phase"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    phase: Mapped[str] = mapped_column(String(32))
+    channel: Mapped[str] = mapped_column(String(16))
+    """"thread" or "pm"."""
+    item_id: Mapped[str] = mapped_column(String(100))
+    author: Mapped[str] = mapped_column(String(200))
+    at: Mapped[datetime] = mapped_column(UTCDateTime())
+    url: Mapped[str | None] = mapped_column(String(500))
+    excerpt: Mapped[str] = mapped_column(Text, default="")
+    noted_at: Mapped[datetime] = mapped_column(UTCDateTime())

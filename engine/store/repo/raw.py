@@ -13,7 +13,15 @@ from sqlalchemy import func, insert, or_, select, update
 from sqlalchemy.orm import Session
 
 from engine.store.codec import body_from_json, body_to_json, content_hash
-from engine.store.models import Game, RawPM, RawPMRevision, RawPost, RawPostRevision, utcnow
+from engine.store.models import (
+    Game,
+    OutsiderMessage,
+    RawPM,
+    RawPMRevision,
+    RawPost,
+    RawPostRevision,
+    utcnow,
+)
 from engine.store.repo.base import NotFound, RepoBase, aware
 from forums.records import Cursor, EditInfo, Post, PostBody, PrivateMessage
 
@@ -61,6 +69,22 @@ class StoredItem:
     """When forumgm first saw it deleted (a post), even after the moment asked for."""
     missing_since: datetime | None = None
     """When a full read of the board first no longer served it (a post)."""
+
+
+@dataclass(frozen=True)
+class Outsider:
+    """A post or PM by a board member who holds no seat in the game (`note_outsiders`)."""
+
+    channel: str
+    """"thread" or "pm"."""
+    item_id: str
+    author: str
+    at: datetime
+    url: str | None = None
+    excerpt: str = ""
+    """The start of its text, on one line."""
+    phase: str | None = None
+    """The phase it came in (set when read back from the store)."""
 
 
 @dataclass(frozen=True)
@@ -732,3 +756,52 @@ class RawRepo(RepoBase):
                 if author not in first or moment < first[author]:
                     first[author] = moment
         return first
+
+    def note_outsiders(
+        self, game_id: int, phase: str, messages: Sequence[Outsider], *, seen_at: datetime
+    ) -> list[Outsider]:
+        """Record posts and PMs by board members who hold no seat; returns those new here."""
+        if not messages:
+            return []
+        new: list[Outsider] = []
+        with self._sessions.begin() as s:
+            known = {
+                (channel, item)
+                for channel, item in s.execute(
+                    select(OutsiderMessage.channel, OutsiderMessage.item_id).where(
+                        OutsiderMessage.game_id == game_id,
+                        OutsiderMessage.item_id.in_({m.item_id for m in messages}),
+                    )
+                )
+            }
+            for m in messages:
+                if (m.channel, m.item_id) in known:
+                    continue
+                known.add((m.channel, m.item_id))
+                s.add(
+                    OutsiderMessage(
+                        game_id=game_id,
+                        phase=phase,
+                        channel=m.channel,
+                        item_id=m.item_id,
+                        author=m.author,
+                        at=m.at,
+                        url=m.url,
+                        excerpt=m.excerpt,
+                        noted_at=seen_at,
+                    )
+                )
+                new.append(m)
+        return new
+
+    def outsiders(self, game_id: int, phase: str | None = None) -> list[Outsider]:
+        """The messages by non-players recorded for a game (one phase's, if given), oldest first."""
+        query = select(OutsiderMessage).where(OutsiderMessage.game_id == game_id)
+        if phase is not None:
+            query = query.where(OutsiderMessage.phase == phase)
+        with self._sessions() as s:
+            rows = list(s.scalars(query.order_by(OutsiderMessage.at, OutsiderMessage.id)))
+        return [
+            Outsider(r.channel, r.item_id, r.author, aware(r.at), r.url, r.excerpt, r.phase)
+            for r in rows
+        ]
