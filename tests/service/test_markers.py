@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
@@ -19,8 +20,9 @@ from engine.publish import Markers, find_markers, own_marker, strip_markers
 from engine.service.driver import GameDriver
 from engine.store import open_store
 from forums.bbcode import parse_bbcode
+from forums.errors import BoardUnavailable
 from forums.local import LocalBoard, ManualClock
-from tests.service.helpers import GM, game_toml, local_board
+from tests.service.helpers import GM, GM_PASSWORD, game_toml, local_board
 
 MSK = ZoneInfo("Europe/Moscow")
 START = datetime(2026, 12, 1, 19, 0, tzinfo=MSK)
@@ -113,3 +115,63 @@ def test_only_the_last_line_of_the_gms_own_text_is_a_marker() -> None:
     padded = parse_bbcode(f"текст fgm:{marker}")
     assert own_marker(padded) is None
     assert strip_markers(f"a fgm:{marker} b FGM : {marker[:8]}") == "a  b "
+
+
+class _FlakyBoard(LocalBoard):
+    """The local board whose sends fail while `down` (after the store marked them started)."""
+
+    down = False
+
+    async def reply(self, thread: str, bbcode: str) -> str:
+        if self.down:
+            raise BoardUnavailable("the board answered 503")
+        return await super().reply(thread, bbcode)
+
+    async def send_pm(self, recipients: Sequence[str], subject: str, bbcode: str) -> str:
+        if self.down:
+            raise BoardUnavailable("the board answered 503")
+        return await super().send_pm(recipients, subject, bbcode)
+
+
+def test_a_send_looked_for_on_the_board_takes_only_the_gms_own_marker_line(
+    tmp_path: Path,
+) -> None:
+    """The board is looked at only for sends that may have gone through: there a forged, a
+    quoted or a relayed marker must not pass for the results post or a result PM."""
+    url = f"sqlite:///{tmp_path / 'game.sqlite'}"
+    clock = ManualClock(START)
+    _, thread = local_board(url, PLAYERS, clock=clock)
+    board = _FlakyBoard(url, GM, GM_PASSWORD, clock=clock)
+    config = parse_config(game_toml(url=url, thread=thread, players=PLAYERS, roles=ROLES))
+    driver = GameDriver(open_store(url), board, config, clock=clock)
+    driver.start()
+    asyncio.run(driver.step(START))
+    clock.set(START + timedelta(hours=1))
+    board.pm_as("Вася", [GM], "ход", "проверка Коли\nголосую за Олю")
+    for voter in ("Маша", "Коля", "Петя"):
+        board.pm_as(voter, [GM], "ход", "голосую за Олю")
+    asyncio.run(driver.step(START + timedelta(hours=2)))
+
+    board.down = True  # the deadline: the results are started, and the board fails them
+    clock.set(START + timedelta(days=1, minutes=1))
+    asyncio.run(driver.step(clock()))
+    results, check = (
+        driver.marker("turn 1", "results"),
+        driver.marker("turn 1", "results-pm", "Вася"),
+    )
+    started = [driver.store.find_by_marker(m) for m in (results, check)]
+    assert all(i is not None and i.sending_at is not None and i.status == "failed" for i in started)
+    # The markers leak: a player's hidden line, a quote of them, and the GM account itself
+    # with a marker inside a quote (a relayed message) and in the middle of a post.
+    clock.set(START + timedelta(days=1, minutes=3))
+    board.post_as("Петя", thread, f"Итоги хода 1\n{_hidden(results)}")
+    board.post_as("Маша", thread, f'[quote="{GM}"]Итоги хода 1\nfgm:{results}[/quote]')
+    board.pm_as(GM, ["Маша"], "Вам анонимное сообщение", f"[quote]fgm:{check}[/quote]")
+    board.post_as(GM, thread, f"fgm:{results}\nВедущий: итоги будут чуть позже.")
+    board.down = False
+    asyncio.run(driver.step(START + timedelta(days=1, minutes=5)))
+
+    posted = [p for p in _gm_posts(board, thread) if "Итоги хода 1" in p]
+    assert len(posted) == 1 and find_markers(posted[0])[-1] == results
+    check_pms = [pm for pm in _inbox(board, "Вася") if "Результат проверки" in pm]
+    assert len(check_pms) == 1 and "Коля" in check_pms[0]
