@@ -133,3 +133,20 @@ def test_the_cap_is_a_game_option_with_a_clear_error() -> None:
     assert parse_config(text).max_post_chars == 5000
     with pytest.raises(ConfigError, match="max_post_chars: a number of characters"):
         parse_config(base.replace("[board]", "max_post_chars = 10\n[board]"))
+
+
+def test_a_name_spelt_like_another_players_declined_name_goes_to_the_host(
+    tmp_path: Path,
+) -> None:
+    names = ["Вася", "Васю", "Коля", "Коли", "Оля"]
+    forumgm, board, thread, path = _host(tmp_path, names)
+    at = datetime(2026, 12, 1, 20, tzinfo=MSK)
+    board.post_as("Коля", thread, "голосую за Васю", at=at)  # Вася, or the player Васю?
+    board.post_as("Оля", thread, "голос за Колю", at=at)  # no twin: counted
+    forumgm("2026-12-01T21:00+03:00", "run", str(path), "--once")
+    review = forumgm("2026-12-01T21:01+03:00", "review", str(path))
+    assert "ambiguous_target Коля 'голосую за Васю' choices: Вася, Васю" in review
+    votes = forumgm("2026-12-01T21:02+03:00", "votes", str(path))
+    assert "Оля" in votes and "Вас" not in votes  # only Оля's vote counts
+    out = forumgm("2026-12-02T19:01+03:00", "run", str(path), "--once")
+    assert "results wait for the host (1 warnings)" in out
