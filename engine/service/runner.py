@@ -22,6 +22,7 @@ from apscheduler.triggers.date import DateTrigger
 from engine.service.driver import GameDriver
 from engine.service.vote_count import next_vote_count
 from engine.store.models import GameStatus, PhaseStatus
+from forums.errors import BoardError
 
 log = logging.getLogger("forumgm.run")
 
@@ -62,6 +63,9 @@ async def drive_once(driver: GameDriver, owner: str, cadence: Cadence) -> str:
         return "driven by another process"
     try:
         return await driver.step(now)
+    except BoardError as exc:  # the board refused or could not be reached: say what, briefly
+        log.error("game %s: step failed; it will be retried: %s", driver.game_id, exc)
+        return f"step failed: {exc}"
     except Exception:
         log.exception("game %s: step failed; it will be retried", driver.game_id)
         return "step failed"
