@@ -108,3 +108,28 @@ def test_a_replaced_player_keeps_nothing_and_the_substitutes_get_everything(
     results = [pm for pm in lyosha if "Результат проверки" in pm]
     assert len(results) == 1 and "Вася" in results[0]
     assert not any("Результат проверки" in pm for pm in petya + novichok)
+
+
+def test_the_host_chooses_whether_the_seats_history_goes_to_the_substitute(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TEST_GM_PASSWORD", "gm-secret")
+    host = Host(tmp_path)
+    host.forumgm(START, "game start")
+    host.forumgm(START, "run", "--once")
+    host.pm(START + timedelta(hours=1), "Петя", "проверка Васи")
+    host.forumgm(START + timedelta(days=1, minutes=5), "run", "--once")  # turn 1's results
+    (result,) = [pm for pm in host.inbox("Петя") if "(цель — [b]Вася[/b])" in pm]
+    line = result.splitlines()[0]  # what the GM told the seat about its check
+    said = host.forumgm(
+        START + timedelta(days=1, hours=1), "game replace", "Петя", "Новичок", "--history", "none"
+    )
+    assert "Новичок gets the role PM\n" in said
+    host.forumgm(START + timedelta(days=1, hours=1, minutes=1), "run", "--once")
+    (handover,) = [pm for pm in host.inbox("Новичок") if "на замену" in pm]
+    assert "Комиссар" in handover and line not in handover
+    said = host.forumgm(START + timedelta(days=1, hours=2), "game replace", "Петя", "Лёша")
+    assert "Лёша gets the role PM and the seat history" in said
+    host.forumgm(START + timedelta(days=1, hours=2, minutes=1), "run", "--once")
+    (handover,) = [pm for pm in host.inbox("Лёша") if "на замену" in pm]
+    assert "Что ведущий сообщал этому месту" in handover and line in handover
