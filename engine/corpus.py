@@ -54,6 +54,8 @@ class Item:
     deadline: datetime | None = None
     edited_at: datetime | None = None
     note: str = ""
+    choices: list[str] = field(default_factory=list)
+    """Players the host must be offered among a warning's choices (fixed in one step)."""
 
     @property
     def unambiguous(self) -> bool:
@@ -74,6 +76,8 @@ class Outcome:
     verdict: str  # correct | warned | wrong
     orders: list[dict[str, Any]]
     warnings: list[str]
+    choices: list[str] = field(default_factory=list)
+    """Every choice the warnings offer the host."""
 
 
 def _time(value: Any) -> datetime | None:
@@ -119,6 +123,7 @@ def yaml_items(directory: Path = CORPUS_DIR) -> Iterator[Item]:
                 at=_time(raw.get("at")),
                 deadline=_time(raw.get("deadline")),
                 edited_at=_time(raw.get("edited_at")),
+                choices=list(raw.get("choices", [])),
             )
 
 
@@ -266,7 +271,9 @@ def score(item: Item) -> Outcome:
         deadline=item.deadline,
         edited_at=item.edited_at,
     )
-    warnings = [w.code for w in ruleset.keep_parse_warnings(item.channel, result.warnings)]
+    kept = ruleset.keep_parse_warnings(item.channel, result.warnings)
+    warnings = [w.code for w in kept]
+    choices = [c for w in kept for c in w.choices]
     same_orders = len(result.orders) == len(item.orders) and all(
         _same(o, label) for o, label in zip(result.orders, item.orders, strict=True)
     )
@@ -276,7 +283,9 @@ def score(item: Item) -> Outcome:
         verdict = "warned"
     else:
         verdict = "wrong"
-    return Outcome(item, verdict, [_as_label(o) for o in result.orders], warnings)
+    if verdict == "correct" and not set(item.choices) <= set(choices):
+        verdict = "warned"  # the host is told, but must look for the player himself
+    return Outcome(item, verdict, [_as_label(o) for o in result.orders], warnings, choices)
 
 
 @dataclass

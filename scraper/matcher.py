@@ -50,18 +50,36 @@ _DETERMINERS = frozenset(
 """Articles make «vote» a noun ("a vote on raud would…", "one vote on a townie") and "to" an
 intention ("used to vote for SK"): talk (17378 #87, #153), unless a colon follows
 ("I'm going to Vote: SleepyKrew", #252)."""
+_NOUN_MODIFIERS = frozenset({
+    "rvs", "random", "serious", "pressure", "joke", "policy", "first", "second", "last",
+    "previous", "current", "old", "new", "real",
+})  # fmt: skip
+"""An adjective right before «vote» makes it a noun: "unoriginal rvs vote on internetstranger"
+lists someone's posts (17378 #67, #71: the moderator's count kept both voters where they
+were), "a serious vote"; with a colon after it, it is a vote again ("new vote: Bob")."""
 _CLAUSE_MARKS = (",", "—", "–", "-", ":", "(", "→")
-_CLAUSE_WORDS = frozenset({"но", "а", "и", "but", "so"})
+_CLAUSE_WORDS = frozenset({"но", "а", "и", "однако", "but", "so", "however"})
 _STRONG_VOTE_WORDS = frozenset(
     {"vote", "unvote", "гз", "анвот", "nolynch", "виноват", "виновен", "виновна", "виновата"}
 )
 """Single-word vote phrases that are never plain talk, so they open a clause unmarked."""
 _CHANGE_OF_MIND = frozenset({
     "передумал", "передумала", "передумываю", "нет", "хотя", "вернее", "точнее", "меняю",
-    "переголосовываю", "переголосую", "actually", "instead", "switching", "changed",
-    "changing", "wait", "nope", "no", "nah", "scratch",
+    "переголосовываю", "переголосую", "ой", "ошибся", "ошиблась", "опечатка", "actually",
+    "instead", "switching", "changed", "changing", "wait", "nope", "no", "nah", "scratch",
+    "oops", "sorry", "correction", "typo",
 })  # fmt: skip
 """Words just before a later vote of one post that say the player changed his mind."""
+_CHANGE_PAIRS = frozenset({("то", "есть"), ("i", "mean"), ("i", "meant")})
+"""Two words that say the same («голос за Колю, ой, то есть голос за Олю», "I mean")."""
+_CLAUSE_AFTER = frozenset({"передумал", "передумала", "вернее", "точнее", "actually", "instead"})
+"""A change of mind opens a clause without a comma («то есть голос за Олю», "I mean vote
+Bob")."""
+_CONTRASTS = frozenset({"но", "однако", "but", "however"})
+"""A hedge before these says nothing about what follows them («я бы голосовал за Васю, но
+голос за Олю», «если Лёха промолчит — голос за него, но пока голос за Alu»); a hedge after
+them still does («…, но если…»). Not «а»: «если Оля промолчит, а она промолчит, голос за
+Олю» is one condition."""
 _CHANGE_WINDOW = 5
 """How many words before the later vote such a word may stand («Нет, голосую за X»)."""
 _FUNCTION_WORDS = frozenset({
@@ -157,9 +175,11 @@ def _label(form: CommandForm) -> str:
 
 @dataclass
 class _Sentences:
-    """Per sentence of a line: the first hedge and the last condition word (word indexes)."""
+    """Per word of a line: whether a hedge of its sentence stands before it; per sentence:
+    the last condition word (word indexes)."""
 
-    first_hedge: list[int]
+    hedged: list[bool]
+    """A hedge earlier in the word's sentence, not cut off by «но» / "but" since."""
     last_condition: list[int]
 
 
@@ -199,18 +219,21 @@ class _Parser:
         marks = self._marks.get(index)
         if marks is None:
             line = self.read(index)
-            count = len(line.sentence_end)
-            hedges = [len(line.words)] * count
-            conditions = [-1] * count
+            conditions = [-1] * len(line.sentence_end)
+            hedged = [False] * len(line.words)
+            state, sentence = False, 0
             for i, word in enumerate(line.words):
                 s = line.sentence_of[i]
-                if hedges[s] == len(line.words) and self.compiled.hedge_at(
-                    line.words, i, line.sentence_end[s]
-                ):
-                    hedges[s] = i
+                if s != sentence:
+                    state, sentence = False, s
+                if word in _CONTRASTS:
+                    state = False  # «я бы голосовал за Васю, но голос за Олю»: a fresh clause
+                hedged[i] = state
+                if not state and self.compiled.hedge_at(line.words, i, line.sentence_end[s]):
+                    state = True
                 if word in _CONDITIONS:
                     conditions[s] = i
-            marks = self._marks[index] = _Sentences(hedges, conditions)
+            marks = self._marks[index] = _Sentences(hedged, conditions)
         return marks
 
     def run(self) -> None:
@@ -437,15 +460,24 @@ class _Parser:
         return self.text.first_word[index] + pos
 
     def clause_vote(self, line: Line, pos: int, phrase: Phrase) -> bool:
-        """A vote phrase opening a clause inside a line: after a comma, a dash, a colon or
-        «но», «а», «и», "but", "so". Words that are also plain talk («голос», «виноват»,
+        """A vote phrase opening a clause inside a line: after a comma, a dash, a colon,
+        «но», «а», «и», "but", "so", a change of mind («то есть», "I mean") or a full stop.
+        Words that are also plain talk («голос», «виноват»,
         «против», «мир») count there only with a colon after them («…, голос: Вася»)."""
         if phrase.form.kind not in (OrderKind.VOTE, OrderKind.UNVOTE, OrderKind.NO_LYNCH):
             return False
         if pos == 0:
             return True
         gap = line.blank[line.ends[pos - 1] : line.starts[pos]]
-        opens = any(mark in gap for mark in _CLAUSE_MARKS) or line.words[pos - 1] in _CLAUSE_WORDS
+        before = line.words[pos - 1]
+        opens = (
+            any(mark in gap for mark in _CLAUSE_MARKS)
+            or before in _CLAUSE_WORDS
+            or before in _CLAUSE_AFTER
+            or (pos > 1 and (line.words[pos - 2], before) in _CHANGE_PAIRS)
+            # «голос за Колю. Голос за Олю»: a new sentence of the line.
+            or line.sentence_of[pos] != line.sentence_of[pos - 1]
+        )
         if not opens:
             return False
         strong = len(phrase.words) > 1 or phrase.words[0] in _STRONG_VOTE_WORDS
@@ -457,7 +489,10 @@ class _Parser:
         before = line.words[pos - 1]
         if before in _NEGATIONS:
             return True
-        talk = before in _POSSESSIVES or before in _DETERMINERS
+        # "a 2 vote bandwagon": a number right before «vote» makes it a noun.
+        counted = before.isdigit() and line.blank[line.ends[pos - 1] : line.starts[pos]].isspace()
+        talk = before in _POSSESSIVES or before in _DETERMINERS or before in _NOUN_MODIFIERS
+        talk = talk or counted
         return talk and not line.colon_after(pos + len(phrase.words) - 1)
 
     def hedged(self, index: int, pos: int, size: int) -> bool:
@@ -465,7 +500,7 @@ class _Parser:
         line = self.read(index)
         s = line.sentence_of[pos]
         marks = self.sentences(index)
-        return marks.first_hedge[s] < pos or marks.last_condition[s] >= pos + size
+        return marks.hedged[pos] or marks.last_condition[s] >= pos + size
 
     def conditional(self, form: CommandForm, index: int, pos: int) -> bool:
         """«выстрел в Васю, если он жив»: a condition after a vote or an order (same sentence)."""
@@ -526,7 +561,7 @@ class _Parser:
         votes = form.kind is OrderKind.VOTE
         target = self.target(line, after, hi, allow_no_lynch=votes)
         next_line = False
-        if target.status == "missing":
+        if target.status == "missing" and self.ends_line(line, after, hi):
             target = self.next_line_target(index, allow_no_lynch=votes)
             if target.status != "missing":
                 target, next_line = replace(target, end=hi), True
@@ -607,6 +642,13 @@ class _Parser:
                 last = start + found.words - 1
                 end = line.starts[start] + found.head if found.head else line.ends[last]
                 written = line.raw[line.starts[start] : end]
+            talk = found.loose and written.islower() and written in _FUNCTION_WORDS
+            if found.ok and talk and not (at > 0 and line.colon_after(at - 1)):
+                # "your vote is better…" is no vote for Internet Stranger ("IS"): a word of
+                # talk in lower case names nobody by a short form (with a colon, "vote: is",
+                # a name was meant).
+                failures.append(_Target("unknown", at, None, found.candidates, written))
+                continue
             if found.ok:
                 return _Target("ok", start + found.words, found.name, written=written)
             if found.status is MatchStatus.AMBIGUOUS:
@@ -614,6 +656,14 @@ class _Parser:
             else:
                 failures.append(_Target("unknown", at, None, found.suggestions, written))
         return failures[0]
+
+    @staticmethod
+    def ends_line(line: Line, after: int, hi: int) -> bool:
+        """The phrase is the end of its line, open for a name on the next («голосую за»,
+        «vote:»); "…than an rvs vote. But…" closes its sentence and waits for nothing."""
+        if hi < len(line) or after == 0:
+            return False
+        return not line.raw[line.ends[after - 1] :].strip(" \t:—–-→>")
 
     def next_line_target(self, index: int, *, allow_no_lynch: bool) -> _Target:
         """«голосую за» at the end of a line, the name on the next one: one vote."""
@@ -637,6 +687,8 @@ class _Parser:
             return False
         if target.status == "missing":
             return True
+        if target.status == "unknown" and self.compiled.phrase_at(line.words, after, hi):
+            return True  # «меняю голос: голос за Олю»: the next phrase is the vote
         word = lower(target.written)
         if target.status == "unknown" and word in _FUNCTION_WORDS:
             return True
@@ -706,7 +758,7 @@ class _Parser:
             if previous is not None and previous.targets != order.targets:
                 start, stop = self.where.get(id(previous), 0), self.where.get(id(order), 0)
                 start = max(start, stop - _CHANGE_WINDOW)
-                if not any(w in _CHANGE_OF_MIND for w in self.text.words[start:stop]):
+                if not _changed_mind(self.text.words, start, stop):
                     return True
             previous = order
         return False
@@ -797,6 +849,14 @@ def parse_post(
             ParseWarning(codes.HIDDEN_TEXT, message, sender, order.source, order.targets, what)
         )
     return visible
+
+
+def _changed_mind(words: list[str], start: int, stop: int) -> bool:
+    """A word or two among words start..stop that say the player changed his mind."""
+    return any(
+        w in _CHANGE_OF_MIND or (i > 0 and (words[i - 1], w) in _CHANGE_PAIRS)
+        for i, w in enumerate(words[start:stop], start)
+    )
 
 
 def _key(order: Order) -> tuple[object, ...]:

@@ -19,6 +19,8 @@ _SUGGESTION_CUTOFF = 70.0
 _MIN_PREFIX = 2
 _MIN_INNER = 4
 """Letters an inner word of a nick needs to be a short form of it on its own."""
+_MIN_PART = 3
+"""Letters a piece from inside a nick needs for the host to be offered the nick."""
 _INNER_RE = re.compile(r"[A-ZА-ЯЁ]?[a-zа-яё]+|[A-ZА-ЯЁ]+(?![a-zа-яё])|\d+")
 _MAX_WORD = 64
 """Longer words are never a nickname's (a 60 KB «word» is not looked up at all)."""
@@ -71,6 +73,8 @@ class WordMatch:
     """When only the head of the first word named someone («Васю-мафа»): its length."""
     suggestions: tuple[str, ...] = ()
     exact: bool = False
+    loose: bool = False
+    """Only a short form named the player (a prefix, initials, an inner word: `lenient`)."""
 
     @property
     def ok(self) -> bool:
@@ -258,7 +262,7 @@ class NameResolver:
             return WordMatch(MatchStatus.UNKNOWN)
         if len(keys[0]) > _MAX_WORD:
             return WordMatch(MatchStatus.UNKNOWN)  # no nickname word is that long
-        head = 0
+        head, loose = 0, False
         hit, exact = self._strict(keys)
         if hit is None and ("-" in keys[0] or "'" in keys[0]):
             # «Васю-мафа»: try the word before the joiner on its own.
@@ -269,6 +273,7 @@ class NameResolver:
             hit, exact = self._sound(keys), False
         if hit is None and self.lenient:
             hit, exact = self._loose(keys), False
+            loose = True
             if hit is None and ("-" in keys[0] or "'" in keys[0]):
                 # «pappums-scum»: a short form of a nick before the joiner.
                 head = min(i for i in (keys[0].find("-"), keys[0].find("'")) if i > 0)
@@ -288,6 +293,7 @@ class NameResolver:
             words=span,
             head=head,
             exact=exact and single,
+            loose=loose,
         )
 
     @property
@@ -438,5 +444,9 @@ class NameResolver:
                 for w in (*(fold(word) for word in entry.words), *inner[1:]):
                     if len(w) >= _MIN_PREFIX and (w.startswith(first) or first.startswith(w)):
                         scores[entry.player] = max(scores[entry.player], _SUGGESTION_CUTOFF)
+                # «vote mania» for lobstermania, «vote fox» for Tangofox42: a piece from
+                # inside a word is too uncertain to count, but the host sees who it may be.
+                if len(first) >= _MIN_PART and first in "".join(inner):
+                    scores[entry.player] = max(scores[entry.player], _SUGGESTION_CUTOFF)
         ranked = sorted(scores, key=lambda p: (-scores[p], p))
         return tuple(self.roster[p] for p in ranked[:_MAX_SUGGESTIONS])

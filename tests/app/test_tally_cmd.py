@@ -165,3 +165,51 @@ def test_saved_thread_tallies_match_the_truth_file(tmp_path: Path, lang: str, la
     assert out["leader"] == max(checkpoint["tally"], key=lambda row: row["count"])["target"]
     # The host (Ведущий opened the thread) is not read: his vote examples raise nothing.
     assert all(w["user"] != TRUTH["gm"]["username"] for w in out["warnings"])
+
+
+# The moderator's own vote counts of days 1 and 2 (flinter's posts), voter → target, with
+# each substitute's votes under the slot (redtail896 → pappums rat, kondi2424 → SleepyKrew).
+_L, _R, _S, _D = "lobstermania", "RaudhrGarm", "SleepyKrew", "don_johnson"
+_MS, _P, _M, _I, _SP = "Midnight's Sorrow", "pappums rat", "My Milked Eek", "Internet Stranger", "Spadille"  # fmt: skip
+MODERATOR_COUNTS: dict[int, dict[str, str]] = {
+    40: {_R: _S, _D: _L, _P: _D, _M: _R, _L: _I},
+    # At 93 the moderator still counts lobstermania on Internet Stranger, though her bold
+    # «Unvote» of post 54 came before; from 106 on his counts leave her not voting, as here.
+    93: {_D: _L, _P: _L, _S: _L, _R: _S, _SP: _S, _MS: _I, _M: _R},
+    106: {_R: _S, _SP: _S, _MS: _S, _D: _L, _P: _L, _S: _L, _M: _R},
+    126: {_SP: _S, _MS: _S, _D: _L, _P: _L, _M: _R, _I: _P, _R: _D, _S: _MS},
+    166: {_M: _D, _R: _D, _S: _D, _SP: _D, _P: _L, _D: _L, _I: _P},
+    180: {_M: _D, _R: _D, _S: _D, _SP: _D, _D: _L, _I: _P, _P: _I},
+    204: {_M: _D, _R: _D, _S: _D, _SP: _D, _I: _P, _P: _I},
+    230: {_M: _D, _R: _D, _S: _D, _SP: _D, _D: _L, _MS: _L, _I: _P, _P: _I},
+    239: {_M: _D, _R: _D, _S: _D, _SP: _D, _L: _D, _D: _L, _MS: _L, _I: _P, _P: _I},
+    261: {_SP: _L, _S: _L, _L: _S},
+    285: {_SP: _L, _S: _L, _L: _S, _R: _S, _M: _P},
+    301: {_L: _S, _R: _S, _M: _P, _S: _P, _SP: _L},
+    334: {_L: _S, _R: _S, _SP: _S, _P: _S, _M: _P, _S: _L},
+}
+
+
+@pytest.mark.parametrize("post", sorted(MODERATOR_COUNTS))
+def test_every_count_the_moderator_posted_is_the_tally_at_that_post(
+    tmp_path: Path, post: int
+) -> None:
+    """Issue 11: talk around «vote» ("your vote is better served on…", "a 2 vote bandwagon",
+    "unoriginal rvs vote on internetstranger" in a list of someone's posts, "…an rvs vote.
+    But…" above a line opening with a nick) moves nobody's vote, voter for voter. The one
+    vote the host fixes is Midnight's Sorrow's "Vote:SleepKrew" (#100): held with SleepyKrew
+    among its choices, and an alias in the players file settles it."""
+    first, _, _, dead = next(d for d in DAYS_17378 if d[0] <= post <= d[1])
+    alive = [p for p in PLAYERS_17378 if p not in dead]
+    cast = {"players": alive, "dead": dead, "replacements": SUBS_17378}
+    fixed = {**cast, "aliases": {_S: ["SleepKrew"]}}
+    args = ["--posts", GAME, "--from", str(first), "--until", str(post - 1)]
+    out = tally("--players", players_file(tmp_path, "fixed", fixed), *args)
+    assert out["votes"] == {p: MODERATOR_COUNTS[post].get(p) for p in alive}
+    held = tally("--players", players_file(tmp_path, "cast", cast), *args)["warnings"]
+    if first <= 100 < post:
+        assert [(w["post"], w["code"], w["choices"]) for w in held] == [
+            (100, "unknown_target", [_S])
+        ]
+    else:
+        assert held == []
