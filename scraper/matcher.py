@@ -263,7 +263,7 @@ class _Parser:
                     i
                     for i in range(len(self.lines))
                     if first[i + 1] > first[i]
-                    and opens_with_tag(words[first[i] : first[i] + 2], tags)
+                    and opens_with_tag(words[first[i] : first[i] + 3], tags)
                 }
             )
         if self.grammar.bare_name is None or self.channel is not Channel.PM:
@@ -300,7 +300,12 @@ class _Parser:
         if self.grammar.line_start:
             lo = 0
             if self.grammar.phase_tags:
-                tag, lo = phase_tag(line, 0, self.grammar.phase_tags)
+                tag, lo = phase_tag(
+                    line,
+                    0,
+                    self.grammar.phase_tags,
+                    lambda at: self.compiled.phrase_at(line.words, at, len(line)) is not None,
+                )
                 self.phase = tag or self.phase
             self.proxy_for = None
             if self.grammar.proxies:
