@@ -305,11 +305,14 @@ def _show_votes(rv: Review) -> None:
     view = rv.vote_view()
     if view is None:
         return
+    # A seat that changed hands reads "A (replaced B, replaced C)", as in `tally` and `votes`.
+    seat = rv.driver.slots().label
     grid = Table("voter", "vote", "weight", title=f"votes, {view.phase}")
     for voter, choice in view.votes.items():
-        grid.add_row(escape(voter), escape(choice or "—"), f"{view.weights.get(voter, 1):g}")
+        vote = seat(choice) if choice else "—"
+        grid.add_row(escape(seat(voter)), escape(vote), f"{view.weights.get(voter, 1):g}")
     out.print(grid)
-    totals = ", ".join(f"{name} {count:g}" for name, count in view.totals.items())
+    totals = ", ".join(f"{seat(name)} {count:g}" for name, count in view.totals.items())
     out.print(f"totals: {totals or 'none'}", markup=False)
 
 

@@ -29,13 +29,20 @@ CHAIN = {
 MODERATOR_239 = {"don_johnson": 5, "lobstermania": 2, "pappums rat": 1, "Internet Stranger": 1}
 
 
-def _thread(tmp_path: Path, *, keep: set[int] = frozenset()) -> Path:  # type: ignore[assignment]
-    """17378 with redtail896's posts written by whoever holds his slot (but `keep`)."""
+def _thread(
+    tmp_path: Path,
+    *,
+    keep: set[int] = frozenset(),  # type: ignore[assignment]
+    authors: dict[int, str] | None = None,
+) -> Path:
+    """17378 with redtail896's posts written by whoever holds his slot (but `keep`, and
+    the posts `authors` gives to someone else)."""
     lines = []
     for line in GAME.read_text(encoding="utf-8").splitlines():
         post: dict[str, Any] = json.loads(line)
         if post["user"] == "redtail896" and post["number"] not in keep:
             post["user"] = next(h for h, held in HELD.items() if post["number"] in held)
+        post["user"] = (authors or {}).get(post["number"], post["user"])
         lines.append(json.dumps(post, ensure_ascii=False))
     path = tmp_path / "thread.jsonl"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -83,6 +90,25 @@ def test_a_former_holder_posting_after_the_handover_is_not_a_vote(tmp_path: Path
     original = tally("--players", real, "--posts", GAME, "--from", "15", "--until", "60")
     assert original["votes"]["pappums rat"] == "lobstermania"
     assert out["votes"]["pappums rat"] == "don_johnson"
+
+
+def test_the_middle_holder_posting_after_his_successor_took_over_is_not_a_vote(
+    tmp_path: Path,
+) -> None:
+    # pappums rat holds the slot from post 170; Nightfall, who held it before, still writes
+    # the slot's «UNVOTE: / VOTE: Internet Stranger» of post 174.
+    chain = {**CHAIN, "pappums rat": {"replaces": "Nightfall", "from_post": 170}}
+    cast = players_file(tmp_path, "timed", {"players": PLAYERS_17378, "replacements": chain})
+    thread = _thread(tmp_path, authors={174: "Nightfall"})
+    out = tally("--players", cast, "--posts", thread, "--from", "15", "--until", "238")
+    refused = [w for w in out["warnings"] if w["code"] == "sender_not_in_play"]
+    assert {(w["post"], w["user"]) for w in refused} == {(174, "Nightfall")}
+    assert "Nightfall no longer plays this slot" in refused[0]["message"]
+    assert "pappums rat (replaced Nightfall, replaced redtail896)" in refused[0]["message"]
+    # The slot keeps the vote Nightfall cast while he held it (lobstermania, as the
+    # moderator's count of post 166 shows for redtail896's slot).
+    assert out["votes"]["pappums rat"] == "lobstermania"
+    assert out["totals"] == {"don_johnson": 5, "lobstermania": 3, "pappums rat": 1}
 
 
 def test_chains_that_cannot_be_a_game_are_clear_errors(tmp_path: Path) -> None:

@@ -83,6 +83,14 @@ def test_a_replaced_player_keeps_nothing_and_the_substitutes_get_everything(
     host.pm(START + timedelta(hours=5), "Новичок", "проверка Коли")  # replaced in turn
     for voter in ("Вася", "Маша", "Лёша"):  # Лёша votes for the seat he now holds
         host.pm(START + timedelta(hours=5), voter, "голосую за Колю")
+    host.forumgm(START + timedelta(hours=5, minutes=5), "run", "--once")
+    # The host's vote table names the seat as it is held now, for the votes it cast and
+    # the votes that name any of its holders.
+    table = host.forumgm(START + timedelta(hours=6), "review", "--votes")
+    seat = "Лёша (replaced Новичок, replaced Петя)"
+    rows = [line for line in table.splitlines() if seat in line]
+    assert any("Коля" in row and row.index(seat) < row.index("Коля") for row in rows)
+    assert f"{seat} 2" in table  # Коля's and Оля's votes, for Новичок and for Петя
     host.forumgm(START + timedelta(days=1, minutes=5), "run", "--once")  # the deadline
 
     shown = host.forumgm(START + timedelta(days=1, minutes=6), "votes")
