@@ -54,6 +54,7 @@ RECEIPT_TYPES = {
     "order_cancelled",
     "anon_sent",
     "order_rejected",
+    "proxy_replaced",
     "thread_vote_reminder",
     "turn_ack",
 }

@@ -423,6 +423,11 @@ class Intake:
             self.out.warnings.append(
                 ParseWarning(PROXY_REPLACED, message, order.player, order.source, (), action, True)
             )
+            # The faction-mate was told his order stands: now he hears it does not.
+            for proxied in replaced.values():
+                giver = str(proxied.args.get("proxy_by", ""))
+                if self.state.has_player(giver):
+                    self.ack(giver, PROXY_REPLACED, member=order.player, action=proxied.action)
         slots = self.inputs.orders.setdefault(order.player, {})
         if fresh:
             slots.clear()

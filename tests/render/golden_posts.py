@@ -258,6 +258,8 @@ YAKUZA: list[Case] = [
         pv("order_accepted", action="guard", targets=[], night=3),
         pv("order_accepted", action="katana", targets=["Коля"], proxy_for="Маша"),
         pv("order_accepted", action="katana", targets=["Коля"], proxy_by="Nekr0"),
+        pv("proxy_replaced", member="Маша", action="katana"),
+        pv("proxy_replaced", member="Коля", action="pistol"),
         pv("order_rejected", action="katana", reason="unknown_target"),
     ),
     _results(

@@ -232,7 +232,8 @@ def _check(session: GameSession, events: list, renderers: list[Renderer]) -> Non
         if e.audience is Audience.PRIVATE:
             (to,) = e.to
             receiver = state.player(to)
-            if e.type not in ("order_rejected", "order_accepted", "role_assigned", "team"):
+            receipts = ("order_rejected", "order_accepted", "proxy_replaced")
+            if e.type not in (*receipts, "role_assigned", "team"):
                 assert alive(receiver), (e.type, to)
                 if receiver.fields["status"] == COMA:
                     assert e.type == "hp_report", (e.type, to)
