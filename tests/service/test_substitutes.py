@@ -78,7 +78,8 @@ def test_a_replaced_player_keeps_nothing_and_the_substitutes_get_everything(
     host.pm(START + timedelta(hours=3), "Коля", "голосую за Новичка")  # names the new holder
     host.pm(START + timedelta(hours=3), "Оля", "голосую за Петю")  # names the old one
     host.forumgm(START + timedelta(hours=3, minutes=5), "run", "--once")
-    said = host.forumgm(START + timedelta(hours=4), "game replace", "Петя", "Лёша")
+    # The host names the one leaving now (Новичок), not the seat: the chain grows.
+    said = host.forumgm(START + timedelta(hours=4), "game replace", "Новичок", "Лёша")
     assert "Лёша (replaced Новичок, replaced Петя) now plays seat Петя" in said
     host.pm(START + timedelta(hours=5), "Новичок", "проверка Коли")  # replaced in turn
     for voter in ("Вася", "Маша", "Лёша"):  # Лёша votes for the seat he now holds
