@@ -164,6 +164,8 @@ class NameResolver:
         self._folded_keys = [fold(k) for k in keys]
         self._inner = [inner_words(n) for n in self.roster]
         """Each name cut at its word, CamelCase and digit boundaries (folded, lowercase)."""
+        self._joined = ["".join(words) for words in self._inner]
+        """Each name's words run together, for a piece from inside it («mania»)."""
         folded_owners: dict[str, set[str]] = defaultdict(set)
         for key in keys:
             folded_owners[fold(key)].add(key)
@@ -446,7 +448,11 @@ class NameResolver:
                         scores[entry.player] = max(scores[entry.player], _SUGGESTION_CUTOFF)
                 # «vote mania» for lobstermania, «vote fox» for Tangofox42: a piece from
                 # inside a word is too uncertain to count, but the host sees who it may be.
-                if len(first) >= _MIN_PART and first in "".join(inner):
+                if (
+                    len(first) >= _MIN_PART
+                    and not entry.alias
+                    and first in self._joined[entry.player]
+                ):
                     scores[entry.player] = max(scores[entry.player], _SUGGESTION_CUTOFF)
         ranked = sorted(scores, key=lambda p: (-scores[p], p))
         return tuple(self.roster[p] for p in ranked[:_MAX_SUGGESTIONS])
