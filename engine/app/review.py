@@ -110,6 +110,11 @@ class Review:
             return None
         return self.driver.ruleset.vote_view(session.state, session.inputs, public=False)
 
+    def seats(self) -> Callable[[str], str]:
+        """How the vote table names a seat: "A (replaced B, replaced C)" once it changed
+        hands, as `forumgm tally` and `forumgm votes` do; any other name as it is."""
+        return self.driver.slots().label
+
     def _latest(self) -> tuple[Any, Any]:
         """The state the ruleset's extras show, with the inputs so far: the open phase as it
         stands, or else the game's state after the last resolution (what results publish)."""

@@ -306,7 +306,7 @@ def _show_votes(rv: Review) -> None:
     if view is None:
         return
     # A seat that changed hands reads "A (replaced B, replaced C)", as in `tally` and `votes`.
-    seat = rv.driver.slots().label
+    seat = rv.seats()
     grid = Table("voter", "vote", "weight", title=f"votes, {view.phase}")
     for voter, choice in view.votes.items():
         vote = seat(choice) if choice else "—"

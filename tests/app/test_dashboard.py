@@ -264,3 +264,17 @@ def test_a_nickname_that_is_html_stays_a_name(
         f'PM to <span class="name">{escaped}</span>',  # the role PM's preview
     ):
         assert where in page, where
+
+
+def test_a_seat_that_changed_hands_reads_as_in_tally(web: Web) -> None:
+    """Issue 11.1: in the vote table a replaced seat is "A (replaced B)", as `forumgm review
+    --votes`, `tally` and `votes` print it; the name a vote gave is the seat's."""
+    g, c, ids = web.g, web.c, web.warning_ids()
+    fixed = g.cli("review", str(g.path), "--fix", f"{ids['Коля']}=Петя")  # Коля → Петя
+    assert fixed.exit_code == 0, fixed.output
+    replaced = g.cli("game", "replace", str(g.path), "Петя", "Новичок")
+    assert replaced.exit_code == 0, replaced.output
+    votes = c.get("/games/1").text.split('id="votes"', 1)[1].split("</section>", 1)[0]
+    row = re.search(r"<td class=\"name\">Коля</td><td class=\"name\">([^<]*)</td>", votes)
+    assert row is not None and html.unescape(row.group(1)) == "Новичок (replaced Петя)"
+    assert '<span class="name">Новичок (replaced Петя)</span> 1' in votes

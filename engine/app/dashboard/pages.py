@@ -143,6 +143,8 @@ class GamePage:
         self.players = [(n, n in living) for n in self.names]
         self.progress = self.rv.progress()
         self.votes: VoteView | None = self.rv.vote_view()
+        self.seat = self.rv.seats()
+        """A seat in the vote table: "A (replaced B, replaced C)" once it changed hands."""
         self.warnings = [self._warning(w) for w in self.rv.warnings()]
         self.held = len(self.rv.held())
         self.orders = [self._order(o) for o in self.rv.orders()]
