@@ -610,11 +610,14 @@ class _Parser:
         size = self.resolver.max_words
         while pos < hi:
             first = line.words[pos]
+            phrase = self.compiled.phrase_at(line.words, pos, hi) if self.grammar.chain else None
+            # A filler that opens a command ends this one when a player follows it: «голос
+            # за Васю. Голос за Петю» is two votes (the last counts), «… (3 доп. голоса)» not.
+            if phrase is not None and (first not in skip or self.names_at(line, pos, phrase, hi)):
+                return names, words, pos
             if first in skip:
                 pos += 1
                 continue
-            if self.grammar.chain and self.compiled.phrase_at(line.words, pos, hi):
-                return names, words, pos
             found = self.resolver.match_words(line.words[pos : min(hi, pos + size)])
             if found.ok:
                 names.append(found.name or "")
@@ -626,6 +629,14 @@ class _Parser:
                 words.append(first)
                 pos += 1
         return names, words, hi
+
+    def names_at(self, line: Line, pos: int, phrase: Phrase, hi: int) -> bool:
+        """A player follows the phrase at `pos` (past one preposition)."""
+        at = pos + len(phrase.words)
+        if at < hi and line.words[at] in self.grammar.prepositions:
+            at += 1
+        size = self.resolver.max_words
+        return at < hi and self.resolver.match_words(line.words[at : at + size], suggest=False).ok
 
     def target(self, line: Line, at: int, hi: int, *, allow_no_lynch: bool) -> _Target:
         if at >= hi:

@@ -329,6 +329,8 @@ class Intake:
             vote = order.with_(kind=OrderKind.NO_LYNCH, targets=(NO_LYNCH,))
         else:
             target = order.target
+            if len(set(order.targets)) > 1:  # «голос за Васю, Петю»: whom? The player is told.
+                return self.reject(order, TOO_MANY_TARGETS, action="vote")
             if target is None or not self.state.has_player(target):
                 return self.reject(order, w.UNKNOWN_TARGET, action="vote")
             if not alive(self.state.player(target)):
