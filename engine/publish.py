@@ -89,6 +89,12 @@ def own_marker(body: PostBody) -> str | None:
     return found.group(1) if found else None
 
 
+def one_line(exc: BaseException) -> str:
+    """An error as one line for the operator: its kind and its message."""
+    text = " ".join(str(exc).split())
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
 def retry_delay(attempts: int) -> timedelta:
     """Backoff before sending a failed item again: at once, then 1, 2, 4… minutes (at most 30)."""
     if attempts <= 1:
@@ -183,6 +189,7 @@ class Publisher:
         )
         already = await self.look(unsure) if unsure else dict(self._seen)
         sent = 0
+        kinds = dict.fromkeys(OutboxKind, 0)
         for item in due:
             if item.marker in already:
                 self.store.mark_posted(item.marker, already[item.marker])
@@ -198,8 +205,22 @@ class Publisher:
             except Exception as exc:  # kept for a retry; the error shows in `forumgm status`
                 failed = self.store.mark_failed(item.marker, f"{type(exc).__name__}: {exc}")
                 self._not_before[item.marker] = moment + retry_delay(failed.attempts)
+                log.warning(
+                    "game %s: sending a %s failed (%s); it is tried again later",
+                    self.game_id,
+                    item.kind.value,
+                    one_line(exc),
+                )
                 continue
             self.store.mark_posted(item.marker, board_id)
             self._seen[item.marker] = board_id
             sent += 1
+            kinds[item.kind] += 1
+        if sent:
+            log.info(
+                "game %s: published %d post(s) and %d PM(s)",
+                self.game_id,
+                kinds[OutboxKind.POST],
+                kinds[OutboxKind.PM],
+            )
         return sent

@@ -27,12 +27,17 @@ from engine.app.board_options import (
     User,
     open_board,
 )
+from engine.app.local_board_cmd import app as local_app
 from forums import Board, BoardError
 from forums.detect import Detection, detect_engine
 from forums.guard import insecure_url
 from forums.phpbb.client import PhpbbClient
 
-app = typer.Typer(help="Check a board connection.", no_args_is_help=True)
+app = typer.Typer(
+    help="Check a board connection; create and use the local rehearsal board.",
+    no_args_is_help=True,
+)
+app.add_typer(local_app, name="local")
 
 make_board: BoardMaker | None = None
 """Tests set this to build the board over a mocked client; None uses the engine registry."""

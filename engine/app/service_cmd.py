@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import signal
-from datetime import datetime
+from datetime import UTC, datetime, tzinfo
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -17,9 +18,9 @@ from engine.clock import Clock, ClockError, game_clock, local_time
 from engine.config import ConfigError, GameConfig
 from engine.core.orders import Order, OrderKind
 from engine.credentials import CredentialsError
-from engine.service.build import database_url, make_driver
+from engine.service.build import database_url, make_driver, sqlite_file
 from engine.service.driver import GameDriver
-from engine.service.runner import Cadence, Service, drive_once, owner_id
+from engine.service.runner import Cadence, Service, drive_once, failed, owner_id
 from engine.store import Store, open_store
 from engine.store.models import OutboxStatus
 
@@ -64,15 +65,41 @@ def command_clock() -> Clock:
         raise typer.Exit(2) from None
 
 
+def store_or_exit(db: str | None, *, existing: bool = False) -> Store:
+    """The store `--db` names (a URL or a SQLite file), or one clear line and exit.
+
+    `existing`: a command that only reads never creates an empty SQLite file."""
+    from sqlalchemy.exc import ArgumentError, SQLAlchemyError
+
+    url = database_url(db)
+    try:
+        file = sqlite_file(url)
+    except ArgumentError:
+        out.print(f"{url!r} is neither a database URL nor a file path", markup=False)
+        raise typer.Exit(2) from None
+    if existing and file is not None and not file.exists():
+        out.print(
+            f"no store at {file}: no game was started with it (--db FILE or "
+            "FORUMGM_DATABASE_URL names the store `forumgm game start` used)",
+            markup=False,
+        )
+        raise typer.Exit(1)
+    try:
+        return open_store(url)
+    except SQLAlchemyError as exc:
+        out.print(f"cannot open the store {url}: {type(exc).__name__}", markup=False)
+        raise typer.Exit(2) from None
+
+
 def driver_for(
     path: Path, db: str | None, store: Store | None = None, *, clock: Clock | None = None
 ) -> GameDriver:
     config = config_or_exit(path)
     clock = clock or command_clock()
     try:
-        return make_driver(config, store or open_store(database_url(db)), clock=clock)
+        return make_driver(config, store or store_or_exit(db), clock=clock)
     except CredentialsError as exc:
-        out.print(f"[red]{exc}[/]")
+        out.print(f"[red]{escape(str(exc))}[/]")
         raise typer.Exit(2) from None
 
 
@@ -80,34 +107,78 @@ def run(
     games: Annotated[list[Path], typer.Argument(help="Game files to drive.")],
     db: Db = None,
     once: Annotated[bool, typer.Option(help="Do what is due now and exit.")] = False,
+    debug: Annotated[
+        bool, typer.Option("--debug", help="Print tracebacks and every detail of each step.")
+    ] = False,
+    log_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--log-file",
+            help="Also write everything (tracebacks too) to this file, rotated at 10 MB "
+            "(5 old files kept).",
+        ),
+    ] = None,
 ) -> None:
-    """Drive games: poll, resolve at deadlines, publish what is approved."""
-    store = open_store(database_url(db))
+    """Drive games: poll, resolve at deadlines, publish what is approved.
+
+    One line per action (polled, receipts, frozen, resolved, published); a failed step is
+    one line saying what failed, and is tried again (with --once: exit 1)."""
+    from engine.app.logs import service_logging
+
+    store = store_or_exit(db)
     clock = command_clock()
     drivers = [driver_for(path, db, store, clock=clock) for path in games]
-    if once:
-        owner = owner_id()
-        for driver in drivers:
-            status = asyncio.run(drive_once(driver, owner, Cadence()))
-            out.print(
-                f"game {driver.game_id} ({driver.config.title or driver.config.path}): {status}"
-            )
-        return
+    owner = owner_id()
+    with service_logging(debug=debug, log_file=log_file):
+        if once:
+            trouble = False
+            try:
+                for driver in drivers:
+                    status = asyncio.run(drive_once(driver, owner, Cadence()))
+                    trouble = trouble or failed(status)
+                    if failed(status):
+                        status += "; nothing was lost: run again to retry"
+                    name = driver.config.title or driver.config.path
+                    out.print(f"game {driver.game_id} ({name}): {status}", markup=False)
+            finally:
+                for driver in drivers:  # the next `run` (or the dashboard) need not wait
+                    store.release_lease(driver.game_id, owner)
+            raise typer.Exit(1 if trouble else 0)
 
-    async def main() -> None:
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            loop.add_signal_handler(sig, stop.set)
-        await Service(drivers).run(stop)
+        async def main() -> None:
+            stop = asyncio.Event()
+            loop = asyncio.get_running_loop()
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                loop.add_signal_handler(sig, stop.set)
+            await Service(drivers, owner=owner).run(stop)
 
-    asyncio.run(main())
+        try:
+            asyncio.run(main())
+        finally:
+            for driver in drivers:
+                store.release_lease(driver.game_id, owner)
+
+
+def grid(*columns: str, title: str | None = None) -> Table:
+    """A table whose cells wrap and never lose a character (rich cuts with … by default)."""
+    table = Table(title=escape(title) if title else None)
+    for name in columns:
+        table.add_column(name, overflow="fold")
+    return table
+
+
+def print_table(table: Table) -> None:
+    """A table on the terminal; piped or redirected, its rows stay whole lines."""
+    console = Console(highlight=False)
+    if not console.is_terminal and "COLUMNS" not in os.environ:
+        console = Console(highlight=False, width=1000)
+    console.print(table)
 
 
 def status(db: Db = None) -> None:
-    """Games, phases, next deadline, unreviewed warnings, outbox state."""
-    store = open_store(database_url(db))
-    table = Table("game", "ruleset", "status", "phase", "deadline", "warnings", "outbox")
+    """Games, phases, next deadline (in each game's time zone), unreviewed warnings, outbox."""
+    store = store_or_exit(db, existing=True)
+    table = grid("game", "ruleset", "status", "phase", "deadline", "warnings", "outbox")
     failures = []
     strangers = []
     for game in store.games():
@@ -122,11 +193,11 @@ def status(db: Db = None) -> None:
             game.ruleset,
             game.status.value,
             f"{ph.phase} ({ph.status.value})" if ph else "—",
-            ph.deadline.isoformat(timespec="minutes") if ph else "—",
+            local_time(ph.deadline, _zone(game.time_zone)) if ph else "—",
             str(warnings),
             " ".join(f"{k}:{v}" for k, v in counts.items() if v) or "—",
         )
-    out.print(table)
+    print_table(table)
     for game_id, item in failures:
         out.print(
             f"[red]game {game_id}: {item.kind} {item.marker} failed {item.attempts}×: {item.last_error}[/]"
@@ -138,6 +209,15 @@ def status(db: Db = None) -> None:
             f"({message.phase}, not read): {message.excerpt!r}",
             markup=False,
         )
+
+
+def _zone(name: str | None) -> tzinfo:
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+    try:
+        return ZoneInfo(name) if name else UTC
+    except (ZoneInfoNotFoundError, ValueError):
+        return UTC
 
 
 def _pairs(given: list[str] | None, option: str, what: str) -> list[tuple[int, str]]:
@@ -344,14 +424,17 @@ def votes(game: Annotated[Path, typer.Argument(help="The game file.")], db: Db =
         key = slots.slot(name)
         return slots.label(key, Moment(at=order.at) if order.at else None) if key else name
 
-    table = Table("phase", "voter", "vote", "at", "source")
+    table = grid("phase", "voter", "vote", "at", "source")
+    tz = driver.config.schedule.tz
     for ph in driver.store.phases(driver.game_id):
         for stored in driver.store.parsed_orders(driver.game_id, ph.phase):
             order = stored.order
             if order.kind not in (OrderKind.VOTE, OrderKind.UNVOTE, OrderKind.NO_LYNCH):
                 continue
             target = seat(order.target, order) if order.target else order.kind.value
-            at = order.at.isoformat(timespec="minutes") if order.at else ""
+            at = local_time(order.at, tz) if order.at else ""
             link = order.source.url or order.source.post_id or "" if order.source else ""
-            table.add_row(ph.phase, seat(order.player, order), target, at, str(link))
-    out.print(table)
+            table.add_row(
+                ph.phase, escape(seat(order.player, order)), escape(target), at, escape(str(link))
+            )
+    print_table(table)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 import os
 from collections.abc import Mapping
+from pathlib import Path
 
 from engine.clock import Clock, game_clock
 from engine.config import GameConfig
@@ -19,7 +20,22 @@ DEFAULT_DATABASE = "sqlite:///forumgm.db"
 
 
 def database_url(given: str | None = None) -> str:
-    return given or os.environ.get("FORUMGM_DATABASE_URL") or DEFAULT_DATABASE
+    """The store's URL: `--db` (a URL, or a path to a SQLite file), else
+    `FORUMGM_DATABASE_URL`, else `forumgm.db` in the current folder."""
+    url = given or os.environ.get("FORUMGM_DATABASE_URL") or DEFAULT_DATABASE
+    if "://" not in url:  # a file: "games/store.sqlite", "~/forumgm.db"
+        return f"sqlite:///{Path(url).expanduser().resolve()}"
+    return url
+
+
+def sqlite_file(url: str) -> Path | None:
+    """The file a SQLite URL names (None: another database, or one in memory)."""
+    from sqlalchemy.engine import make_url
+
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
+        return None
+    return Path(parsed.database)
 
 
 def load_adapters() -> None:

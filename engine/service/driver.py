@@ -35,6 +35,8 @@ from engine.store import OutboxDraft, Store, StoreError
 from engine.store.codec import order_from_json
 from engine.store.models import (
     GameStatus,
+    OutboxItem,
+    OutboxKind,
     OutboxStatus,
     OverrideTarget,
     PhaseRecord,
@@ -133,7 +135,10 @@ class GameDriver:
         if deadline is None:
             raise ValueError("the schedule has no deadline after the start")
         log = session.open_phase(c.start, deadline)
-        self.store.open_phase(self.game_id, log.phase, session.state)
+        # When the game was started: what players send from then on belongs to the game
+        # (turn 1 reads it as early; see `announced`).
+        started = {"started": self.clock().isoformat()}
+        self.store.open_phase(self.game_id, log.phase, session.state, read_from=started)
         self.store.save_state(
             self.game_id, session.state, in_play=self.ruleset.in_play(session.state)
         )
@@ -167,7 +172,6 @@ class GameDriver:
             results = "Начальное распределение" if ru else "Starting positions"
         words = {
             "role": "Ваша роль" if ru else "Your role",
-            "receipt": "Ведущий: принято" if ru else "GM: received",
             "results": results,
         }
         return words[kind]
@@ -271,6 +275,64 @@ class GameDriver:
             if i.phase_id is None
         )
 
+    def _start_markers(self) -> set[str]:
+        return {self.marker("opening"), *(self.marker("role", k) for k in self.config.players)}
+
+    def announced(self) -> datetime | None:
+        """When the game's start went out to the players: the first of its opening post and
+        role PMs on the board (None: none is yet)."""
+        start = self._start_markers()
+        sent = [
+            i.sending_at or i.posted_at
+            for i in self.store.outbox(self.game_id)
+            if i.phase_id is None and i.marker in start and i.status is OutboxStatus.POSTED
+        ]
+        return min((at for at in sent if at is not None), default=None)
+
+    def _opening(self, ph: PhaseRecord) -> list[OutboxItem]:
+        """What opens `ph` on the board: the game's opening post and role PMs for the first
+        phase, the phase's own opening post for a later one (if its results did not open it)."""
+        if self.store.previous_deadline(self.game_id, ph.deadline) is None:
+            start = self._start_markers()
+            return [i for i in self.store.outbox(self.game_id) if i.marker in start]
+        opened = self.store.find_by_marker(self.marker(ph.phase, "opened"))
+        return [opened] if opened is not None else []
+
+    def opening_published(self, ph: PhaseRecord) -> bool:
+        """Whether the players were told `ph` is open: its opening post is on the board (and
+        the role PMs of the first phase are at least approved; a failed one shows in
+        `forumgm status`). A phase is never resolved before."""
+        return all(
+            i.status is OutboxStatus.POSTED
+            if i.kind is OutboxKind.POST
+            else i.status is not OutboxStatus.DRAFT
+            for i in self._opening(ph)
+        )
+
+    def hold_reasons(self, ph: PhaseRecord) -> list[str]:
+        """Why the results of `ph` wait for the host whatever the review mode says."""
+        sent = [
+            i.sending_at or i.posted_at
+            for i in self._opening(ph)
+            if i.kind is OutboxKind.POST and i.status is OutboxStatus.POSTED
+        ]
+        late = max((at for at in sent if at is not None), default=None)
+        if late is not None and late >= ph.deadline:
+            tz = self.config.schedule.tz
+            return [
+                f"{ph.phase} was opened on the board at {local_time(late, tz)}, after its "
+                f"deadline {local_time(ph.deadline, tz)}: the players had no time to act"
+            ]
+        return []
+
+    def _approved(self, ph: PhaseRecord) -> bool:
+        results = self.store.find_by_marker(self.marker(ph.phase, "results"))
+        return results is not None and results.status is not OutboxStatus.DRAFT
+
+    def say(self, message: str) -> None:
+        """One line of what the service did, for the operator (`forumgm run` prints it)."""
+        logger.info("game %s: %s", self.game_id, message)
+
     def aliases(self) -> dict[str, list[str]]:
         return holder_aliases(self.slots(), self.config.aliases)
 
@@ -287,7 +349,9 @@ class GameDriver:
         (a poll takes only its new items on top of the last replay; see `PhaseReader`)."""
         slots = self.slots()
         aliases = holder_aliases(slots, self.config.aliases)
+        announced = self.announced() if _first_phase(ph) else None
         version = (
+            announced,
             self.store.overrides_version(self.game_id, ph.phase),
             tuple(slots.keys),
             tuple(slots.handovers),
@@ -306,7 +370,7 @@ class GameDriver:
                 for w in self.store.parse_warnings(self.game_id, ph.phase)
                 if w.resolved_by_host and w.warning.source and w.warning.source.post_id
             }
-            return HostInputs(aliases, slots, fixes, self.order_overrides(ph))
+            return HostInputs(aliases, slots, fixes, self.order_overrides(ph), announced)
 
         return self.reader.replay(ph, until, version=version, host=host)
 
@@ -339,9 +403,15 @@ class GameDriver:
             body = self.renderer.render_private(mine, player, context=context)
             if body:
                 marker = self.marker(ph.phase, "receipt", player, batch)
-                drafts.append(pm_draft(player, self._subject("receipt"), body, marker))
+                subject = receipt_subject(mine, self.config.language)
+                drafts.append(pm_draft(player, subject, body, marker))
         self._enqueue_new(ph.phase, drafts)
         self.store.approve(self.game_id, ph.phase)
+        posts = sum(1 for ref in fresh if ref.startswith(f"{Channel.THREAD.value}:"))
+        self.say(
+            f"{ph.phase}: polled: {posts} new post(s), {len(fresh) - posts} new PM(s); "
+            f"{len(per_player)} receipt(s) queued"
+        )
         return len(fresh)
 
     def queue_vote_count(self, ph: PhaseRecord, now: datetime) -> bool:
@@ -415,6 +485,8 @@ class GameDriver:
     def approve_if_allowed(self, ph: PhaseRecord) -> list[ParseWarning]:
         """Approve the phase's drafts when the review mode lets them go without the host."""
         held = self.held_warnings(ph)
+        if self.hold_reasons(ph):
+            return held
         if self.config.review == "auto" or (self.config.review == "warnings" and not held):
             self.store.approve(self.game_id, ph.phase)
         return held
@@ -477,10 +549,21 @@ class GameDriver:
                     await self.publisher.publish(now)
                     until = local_time(ph.deadline, self.config.schedule.tz)
                     return f"{ph.phase}: open until {until}"
+                if not self.opening_published(ph):
+                    return (
+                        f"{ph.phase}: not resolved: its opening post is not on the board yet "
+                        f"(the host approves it: forumgm review {self.config.path} --approve)"
+                    )
                 await self.freeze(ph, now)
+                self.say(f"{ph.phase}: the deadline passed; read again and frozen")
                 continue
             if ph.status is PhaseStatus.FROZEN:
-                self.resolve(ph)
+                held_now = self.resolve(ph)
+                waits = not self._approved(ph)
+                self.say(
+                    f"{ph.phase}: resolved; "
+                    + (f"waiting for review ({len(held_now)} warning(s))" if waits else "approved")
+                )
                 continue
             if ph.status is PhaseStatus.RESOLVED:
                 # A crash may have come between resolving and queueing or approving.
@@ -491,15 +574,44 @@ class GameDriver:
                 await self.publisher.publish(now)
                 if not self._phase_done(ph):
                     held = len(self.held_warnings(ph))
-                    return f"{ph.phase}: results wait for the host ({held} warnings)"
+                    why = "".join(f"; {r}" for r in self.hold_reasons(ph))
+                    return f"{ph.phase}: results wait for the host ({held} warnings{why})"
                 self.store.publish_phase(self.game_id, ph.phase)
+                self.say(f"{ph.phase}: results published")
                 continue
-            if self.open_next(ph, now) is None:
+            opened = self.open_next(ph, now)
+            if opened is not None:
+                until = local_time(opened.deadline, self.config.schedule.tz)
+                self.say(f"{opened.phase} opened, deadline {until}")
+            if opened is None:
                 return (
                     "finished"
                     if self.store.get_game(self.game_id).status is GameStatus.FINISHED
                     else "no more deadlines"
                 )
+
+
+def _first_phase(ph: PhaseRecord) -> bool:
+    """The game's first phase: the one `start` opened, with the moment it was started."""
+    return isinstance(ph.read_from, dict) and "started" in ph.read_from
+
+
+REFUSALS = frozenset({"order_rejected", "thread_vote_reminder"})
+"""Receipt events that say a command did not count."""
+
+
+def receipt_subject(events: list[Event], language: str) -> str:
+    """A receipt's subject says what happened: all taken, none, or some."""
+    refused = sum(1 for e in events if e.type in REFUSALS)
+    taken = sum(1 for e in events if e.type in RECEIPT_TYPES and e.type not in REFUSALS)
+    ru = language == "ru"
+    if refused and not taken:
+        return "Ведущий: не принято" if ru else "GM: not accepted"
+    if refused:
+        return "Ведущий: принято не всё" if ru else "GM: partly accepted"
+    if not taken:
+        return "Ведущий: сообщение" if ru else "GM: a message"
+    return "Ведущий: принято" if ru else "GM: accepted"
 
 
 def _cursor(data: object) -> Cursor | None:

@@ -45,6 +45,8 @@ class HostInputs:
     """Who holds each seat over time (untimed handovers not yet settled)."""
     fixes: Fixes
     overrides: Mapping[str, Order | None]
+    announced: datetime | None = None
+    """The first phase: when the game's start went out to the players (None: not yet)."""
 
 
 @dataclass
@@ -130,8 +132,12 @@ class PhaseReader:
     ) -> Replay:
         self.stats.full += 1
         since = self.store.previous_deadline(self.game_id, ph.deadline)
+        first_phase = since is None
         if since is None:
-            since = ph.opened_at - timedelta(seconds=1)
+            # The first phase reads from when the game was started: what players sent
+            # before it opened is `early` (counted once the start went out to them).
+            started = _started(ph)
+            since = min(started or ph.opened_at, ph.opened_at) - timedelta(seconds=1)
         self._fresh[0].clear()
         self._fresh[1].clear()
         posts = self.store.posts_in(self.game_id, self.thread, until, after=since)
@@ -147,6 +153,8 @@ class PhaseReader:
             fixes=host.fixes,
             overrides=host.overrides,
             max_post_chars=self.max_post_chars,
+            first_phase=first_phase,
+            announced=host.announced,
         )
         context = context_key(replay.session.parse_context())
         first = self._first(host.slots, until)
@@ -431,6 +439,12 @@ def _excerpt(body: PostBody, limit: int = 80) -> str:
     """The start of a message's own text on one line, for the host's list."""
     words = " ".join(body.text().split())
     return words if len(words) <= limit else words[: limit - 1] + "…"
+
+
+def _started(ph: PhaseRecord) -> datetime | None:
+    """When `forumgm game start` started the game (kept with its first phase)."""
+    text = ph.read_from.get("started") if isinstance(ph.read_from, dict) else None
+    return datetime.fromisoformat(text) if isinstance(text, str) else None
 
 
 def _edited_after(item: StoredItem, until: datetime) -> str | None:

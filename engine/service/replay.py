@@ -16,7 +16,13 @@ from engine.core.model import GameState
 from engine.core.orders import Channel, Order, OrderKind, Source
 from engine.core.phases import PhaseId
 from engine.core.ruleset import Ruleset
-from engine.core.warnings import EDITED_AFTER_DEADLINE, LATE, SENDER_NOT_IN_PLAY, ParseWarning
+from engine.core.warnings import (
+    EARLY,
+    EDITED_AFTER_DEADLINE,
+    LATE,
+    SENDER_NOT_IN_PLAY,
+    ParseWarning,
+)
 from engine.session import GameSession
 from engine.store.codec import order_from_json, order_ref
 from forums.records import PostBody
@@ -93,6 +99,54 @@ class Replay:
     """Cache key → (time, result) of the items parsed here (not found in the cache)."""
     last: tuple[datetime, tuple[int, int | str]] | None = None
     """The arrival order of the last item taken."""
+    first_phase: bool = False
+    """The game's first phase: what came before it opened is `early`, not `late`."""
+    announced: datetime | None = None
+    """The first phase: when the game's start (opening post, role PMs) went out to the
+    players. What they sent from then until the phase opened counts for it; what they sent
+    before is held for the host."""
+
+    def _parse(self, item: Incoming) -> ParseResult:
+        parsed = item.parsed
+        if parsed is None:
+            parsed = self.session.read(
+                item.author, item.body, item.channel, at=item.at, post_id=item.id, url=item.url
+            )
+            if item.key is not None:
+                self.parsed_now[item.key] = (item.at, parsed)
+        return parsed
+
+    def _host_fixes(
+        self, item: Incoming, events: list[Event], warnings: list[ParseWarning]
+    ) -> tuple[list[Event], list[ParseWarning]]:
+        """The orders the host's fixes of this item's warnings stand for, taken after it."""
+        for (ref, line), (warning, choice) in self.fixes.items():
+            for order in fix_orders(warning, choice, item.at) if ref == item.ref else ():
+                e, w = self.session.submit(
+                    order.with_(source=Source(item.channel, item.id, item.url, line))
+                )
+                events, warnings = events + e, warnings + w
+        return events, warnings
+
+    def _before_phase(self, item: Incoming) -> None:
+        """An item from before the phase opened that does not count for it: a warning the
+        host settles (a PM always; a thread post when it holds a command)."""
+        session = self.session
+        assert session.log is not None
+        parsed = self._parse(item)
+        source = Source(item.channel, item.id, item.url, text=_said(item, parsed))
+        if self.first_phase:
+            if item.channel is not Channel.PM and not parsed.orders:
+                return
+            sent = "before the game's start went out to the players"
+            code, why = EARLY, f"{sent}: not counted (--typed counts what it says)"
+        elif item.channel is Channel.PM:
+            code, why = LATE, "sent between the deadline and the next phase"
+        else:
+            return
+        held = ParseWarning(code, why, item.author, source)
+        session.log.warnings.append(held)
+        self.answers[item.ref] = self._host_fixes(item, [], [held])
 
     def take(self, item: Incoming) -> None:
         session = self.session
@@ -100,25 +154,14 @@ class Replay:
         if self.since is not None and item.at <= self.since:
             return
         assert session.inputs is not None and session.log is not None
-        if item.at < session.inputs.phase.opened_at:
-            if item.channel is Channel.PM:
-                late = ParseWarning(
-                    LATE,
-                    "sent between the deadline and the next phase",
-                    item.author,
-                    Source(item.channel, item.id, item.url),
-                )
-                session.log.warnings.append(late)
-                self.answers[item.ref] = ([], [late])
+        early = item.at < session.inputs.phase.opened_at
+        if early and not (
+            self.first_phase and self.announced is not None and item.at >= self.announced
+        ):
+            self._before_phase(item)
             return
         taken_before = len(session.inputs.log)
-        parsed = item.parsed
-        if parsed is None:
-            parsed = session.read(
-                item.author, item.body, item.channel, at=item.at, post_id=item.id, url=item.url
-            )
-            if item.key is not None:
-                self.parsed_now[item.key] = (item.at, parsed)
+        parsed = self._parse(item)
         if item.refused is not None:
             self.answers[item.ref] = ([], _refuse(session, item, parsed))
             return
@@ -126,13 +169,18 @@ class Replay:
         events, warnings = session.submit_parsed(
             item.author, item.channel, parsed, text, rewrite=self.rewrite
         )
-        for (ref, line), (warning, choice) in self.fixes.items():
-            for order in fix_orders(warning, choice, item.at) if ref == item.ref else ():
-                e, w = session.submit(
-                    order.with_(source=Source(item.channel, item.id, item.url, line))
-                )
-                events, warnings = events + e, warnings + w
+        events, warnings = self._host_fixes(item, events, warnings)
         commands = len(session.inputs.log) > taken_before or events or warnings
+        if early and commands:
+            note = ParseWarning(
+                EARLY,
+                "sent after the game's start went out, before the phase opened: read for it",
+                item.author,
+                Source(item.channel, item.id, item.url, text=_said(item, parsed)),
+                accepted=True,
+            )
+            session.log.warnings.append(note)
+            warnings = [*warnings, note]
         if item.edited_after == "unseen" or (item.edited_after == "kept" and commands):
             edited = _edited_warning(item)
             session.log.warnings.append(edited)
@@ -144,6 +192,16 @@ class Replay:
                 session.log.warnings.append(doubt)
                 warnings = [*warnings, doubt]
         self.answers[item.ref] = (events, warnings)
+
+
+def _said(item: Incoming, parsed: ParseResult) -> str:
+    """What an item says, for the host (its body, or the lines its parse kept)."""
+    text = item.body.full_text().strip()
+    if not text:
+        sources = [o.source for o in parsed.orders] + [w.source for w in parsed.warnings]
+        lines = [src.text for src in sources if src is not None]
+        text = "\n".join(dict.fromkeys(t for t in lines if t))
+    return text[:500]
 
 
 def fix_orders(warning: ParseWarning, fix: object, at: datetime) -> list[Order]:
@@ -175,6 +233,8 @@ def start_replay(
     fixes: Mapping[tuple[str, int | None], tuple[ParseWarning, object]] | None = None,
     overrides: Mapping[str, Order | None] | None = None,
     max_post_chars: int | None = None,
+    first_phase: bool = False,
+    announced: datetime | None = None,
 ) -> Replay:
     """The phase opened from its starting state, ready to `take` items."""
     table = dict(overrides or {})
@@ -190,7 +250,14 @@ def start_replay(
     state.phase = PhaseId.parse(phase)
     session = GameSession(ruleset, state, aliases, max_post_chars=max_post_chars)
     session.open_phase(opened_at, deadline)
-    return Replay(session, since=since, fixes=dict(fixes or {}), rewrite=rewrite)
+    return Replay(
+        session,
+        since=since,
+        fixes=dict(fixes or {}),
+        rewrite=rewrite,
+        first_phase=first_phase,
+        announced=announced,
+    )
 
 
 def replay_phase(

@@ -19,6 +19,7 @@ from datetime import UTC, datetime, timedelta
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.date import DateTrigger
 
+from engine.publish import one_line
 from engine.service.driver import GameDriver
 from engine.service.vote_count import next_vote_count
 from engine.store.models import GameStatus, PhaseStatus
@@ -34,6 +35,16 @@ class Cadence:
     near_window: timedelta = timedelta(hours=1)
     waiting: timedelta = timedelta(minutes=1)
     lease: timedelta = timedelta(minutes=5)
+    retry: timedelta = timedelta(minutes=2)
+    """After a failed step (the board unreachable…), the next try."""
+
+
+STEP_FAILED = "step failed"
+"""How `drive_once`'s answer starts when the step raised (the rest says what failed)."""
+
+
+def failed(status: str) -> bool:
+    return status.startswith(STEP_FAILED)
 
 
 def owner_id() -> str:
@@ -63,12 +74,13 @@ async def drive_once(driver: GameDriver, owner: str, cadence: Cadence) -> str:
         return "driven by another process"
     try:
         return await driver.step(now)
-    except BoardError as exc:  # the board refused or could not be reached: say what, briefly
-        log.error("game %s: step failed; it will be retried: %s", driver.game_id, exc)
-        return f"step failed: {exc}"
-    except Exception:
-        log.exception("game %s: step failed; it will be retried", driver.game_id)
-        return "step failed"
+    except Exception as exc:
+        # One line for the operator (the caller prints it): a board's error says what went
+        # wrong in its own words, anything else names its kind too. The traceback goes to
+        # `--debug` and the log file.
+        log.debug("game %s: the failed step's traceback", driver.game_id, exc_info=True)
+        said = str(exc) if isinstance(exc, BoardError) and str(exc).strip() else one_line(exc)
+        return f"{STEP_FAILED}: {' '.join(said.split())}"
 
 
 class Service:
@@ -88,11 +100,17 @@ class Service:
 
     async def _job(self, driver: GameDriver) -> None:
         status = await drive_once(driver, self.owner, self.cadence)
-        log.info("game %s: %s", driver.game_id, status)
         now = driver.clock()
         when = next_run(driver, now, self.cadence)
         if status == "driven by another process":
             when = now + self.cadence.lease / 2  # check whether its owner is still alive
+        if failed(status):
+            when = now + self.cadence.retry
+            tz = driver.config.schedule.tz
+            status += f"; retrying at {when.astimezone(tz):%H:%M}"
+            log.error("game %s: %s", driver.game_id, status)
+        else:
+            log.info("game %s: %s", driver.game_id, status)
         if when is None:
             driver.store.release_lease(driver.game_id, self.owner)
             log.info("game %s is over", driver.game_id)

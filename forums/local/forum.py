@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Engine, Row, delete, func, insert, select, update
+from sqlalchemy import Engine, Row, delete, func, insert, inspect, select, update
 from sqlalchemy.exc import IntegrityError
 
 from forums.bbcode import parse_bbcode
@@ -51,6 +51,10 @@ class LocalForum:
 
     def drop_schema(self) -> None:
         t.metadata.drop_all(self.db)
+
+    def has_schema(self) -> bool:
+        """Whether the board's tables are in the database (`create_schema` made them)."""
+        return inspect(self.db).has_table(t.users.name)
 
     def dispose(self) -> None:
         if self._owns_engine:
@@ -134,6 +138,13 @@ class LocalForum:
         if first_post is not None:
             self.post_as(who, thread, first_post, at=at)
         return thread
+
+    def has_thread(self, thread: str) -> bool:
+        try:
+            self._thread_key(thread)
+        except NotFound:
+            return False
+        return True
 
     def _thread_key(self, thread: str) -> int:
         key = _key(thread, "thread")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 
+from engine.store import Store
 from forums.local import LocalBoard
 
 GM = "Ведущий"
@@ -70,3 +71,14 @@ players = [{names}]
     if deal:
         text += "[deal]\n" + "".join(f"{r} = {c}\n" for r, c in deal.items())
     return text
+
+
+def start_went_out(store: Store, game_id: int, at: datetime) -> None:
+    """Record the game's start (opening post, role PMs) as sent at `at`, as an earlier `run`
+    would have; for tests over a saved board that takes no posts. The service resolves no
+    phase whose opening post is not on the board."""
+    store.approve(game_id, None)
+    for item in store.outbox(game_id):
+        if item.phase_id is None:
+            store.mark_sending(item.marker, at)
+            store.mark_posted(item.marker, f"sent-before-{item.id}")

@@ -26,6 +26,7 @@ from engine.config import parse_config
 from engine.service.driver import GameDriver
 from engine.store import open_store
 from forums.local import ManualClock
+from tests.service.helpers import start_went_out
 from tests.service.mybb_fixture_board import helpers, make_board
 
 MSK = ZoneInfo("Europe/Moscow")
@@ -96,6 +97,7 @@ def play(
     clock = ManualClock(config.start)
     driver = GameDriver(store, board, config, clock=clock)
     assert driver.start()
+    start_went_out(store, driver.game_id, config.start)
 
     async def day() -> list[str]:
         said = []

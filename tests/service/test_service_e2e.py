@@ -109,6 +109,7 @@ def test_a_deadline_missed_while_down_uses_only_earlier_posts(tmp_path: Path) ->
     config = _config(url, thread, "auto")
     driver = GameDriver(store, board, config, clock=clock)
     driver.start()
+    asyncio.run(driver.step(clock()))  # the start goes out, then the service goes down
     clock.set(START + timedelta(hours=3))
     for voter in ("Вася", "Петя", "Маша"):
         board.pm_as(voter, ["Ведущий"], "ход", "голосую за Колю")

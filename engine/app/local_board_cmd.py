@@ -1,0 +1,222 @@
+"""`forumgm board local`: the rehearsal board a game file names (`engine = "local"`).
+
+`init` creates the board the game file describes (the GM's account with the password from
+where the file says, one account per player, the game thread); `post` and `pm` let the
+host play a rehearsal by hand, as any player, at the command's clock (`FORUMGM_NOW`);
+`show` prints the thread or a player's inbox as the players see them — of a game's board,
+or of the demo's (`forumgm board local show forumgm-demo.sqlite`).
+"""
+
+from __future__ import annotations
+
+import sys
+from datetime import UTC, tzinfo
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from engine.clock import local_time
+from engine.config import GameConfig
+from forums.errors import BoardError, NotFound
+from forums.local import LocalBoard
+
+app = typer.Typer(
+    help="The local rehearsal board: create it, post and send PMs as a player, read it.",
+    no_args_is_help=True,
+)
+
+GameArg = Annotated[Path, typer.Argument(help="The game file (its [board] engine is local).")]
+As = Annotated[str, typer.Option("--as", help="The player (board account) who writes.")]
+Text = Annotated[str, typer.Argument(help="The text as BBCode; '-' reads stdin.")]
+
+
+def _out() -> Console:
+    return Console(highlight=False, soft_wrap=True)
+
+
+def _fail(message: str, code: int = 2) -> typer.Exit:
+    _out().print(message, markup=False)
+    return typer.Exit(code)
+
+
+def _local_config(game: Path) -> GameConfig:
+    from engine.app.service_cmd import config_or_exit
+
+    config = config_or_exit(game)
+    if config.engine != "local":
+        raise _fail(
+            f"{game}: its board is {config.engine}, not a rehearsal board: `board local` "
+            'works on a game file with [board] engine = "local"'
+        )
+    return config
+
+
+def _board(config: GameConfig, *, create: bool = False) -> tuple[LocalBoard, str]:
+    """The game's local board as its GM, on the command's clock, and the GM's password."""
+    from engine.app.service_cmd import command_clock
+    from engine.credentials import CredentialsError, resolve_password
+
+    try:
+        password = resolve_password(config.password, config.gm_user)
+    except CredentialsError as exc:
+        raise _fail(str(exc)) from None
+    board = LocalBoard(config.url, config.gm_user, password.reveal(), clock=command_clock())
+    if not create and not board.has_schema():
+        raise _fail(
+            f"no rehearsal board at {config.url} yet: forumgm board local init {config.path}"
+        )
+    return board, password.reveal()
+
+
+def _text(text: str) -> str:
+    body = sys.stdin.read() if text == "-" else text
+    if not body.strip():
+        raise _fail("the text is empty")
+    return body
+
+
+@app.command("init")
+def init(
+    game: GameArg,
+    more: Annotated[
+        list[str] | None,
+        typer.Option("--account", help="Another player account (a substitute, a latecomer)."),
+    ] = None,
+) -> None:
+    """Create the game file's rehearsal board: the GM (password from where the file says),
+    an account per player and the game thread. Running it again adds what is missing."""
+    config = _local_config(game)
+    board, password = _board(config, create=True)
+    board.create_schema()
+    gm = board.user(config.gm_user)
+    if gm is None:
+        board.add_user(config.gm_user, password)
+    else:
+        try:
+            board.authenticate(config.gm_user, password)
+        except BoardError:
+            raise _fail(
+                f"{config.gm_user} has another password on this board than the one in "
+                f"{config.password}"
+            ) from None
+    added = [n for n in [*config.players, *config.replacements, *(more or [])] if not board.user(n)]
+    for name in added:
+        board.add_user(name, None)  # players act through `board local post/pm --as`
+    thread = config.thread
+    if not board.has_thread(thread):
+        made = board.create_thread(config.title or "Мафия", config.gm_user)
+        if made != thread:
+            raise _fail(
+                f"the board's new game thread is {made}, but the game file says thread = "
+                f'"{thread}": write thread = "{made}" in {game}'
+            )
+    _out().print(
+        f"Rehearsal board {config.url}: GM {config.gm_user}, {len(added)} account(s) added, "
+        f"game thread {thread}.",
+        markup=False,
+    )
+    _out().print(
+        f'Players write with: forumgm board local post {game} --as NAME "text" (thread), '
+        f'forumgm board local pm {game} --as NAME "text" (PM to the GM).',
+        markup=False,
+    )
+
+
+@app.command("post")
+def post(game: GameArg, text: Text, author: As) -> None:
+    """Post to the game thread as a player, at the command's clock (`FORUMGM_NOW`)."""
+    config = _local_config(game)
+    board, _ = _board(config)
+    try:
+        post_id = board.post_as(author, config.thread, _text(text))
+    except NotFound as exc:
+        raise _fail(f"{exc}: forumgm board local init {game} --account NAME adds one") from None
+    at = local_time(board.clock(), config.schedule.tz)
+    _out().print(f"post {post_id} by {author} in thread {config.thread} at {at}", markup=False)
+
+
+@app.command("pm")
+def pm(
+    game: GameArg,
+    text: Text,
+    author: As,
+    to: Annotated[
+        list[str] | None, typer.Option("--to", help="Recipient (default: the GM).")
+    ] = None,
+    subject: Annotated[str, typer.Option(help="The PM's subject.")] = "ход",
+) -> None:
+    """Send a PM as a player (to the GM unless --to), at the command's clock."""
+    config = _local_config(game)
+    board, _ = _board(config)
+    recipients = to or [config.gm_user]
+    try:
+        pm_id = board.pm_as(author, recipients, subject, _text(text))
+    except NotFound as exc:
+        raise _fail(f"{exc}: forumgm board local init {game} --account NAME adds one") from None
+    at = local_time(board.clock(), config.schedule.tz)
+    _out().print(f"PM {pm_id} from {author} to {', '.join(recipients)} at {at}", markup=False)
+
+
+@app.command("show")
+def show(
+    target: Annotated[
+        str,
+        typer.Argument(
+            help="A game file, or a local board's database (URL or SQLite file, e.g. "
+            "forumgm-demo.sqlite)."
+        ),
+    ],
+    inbox: Annotated[
+        str | None, typer.Option("--inbox", help="Show this account's PMs, not the thread.")
+    ] = None,
+    thread: Annotated[
+        str | None, typer.Option("--thread", help="The thread (default: the game's, or 1).")
+    ] = None,
+    last: Annotated[int, typer.Option(help="Only the last N posts or PMs (0: all).")] = 0,
+    bbcode: Annotated[bool, typer.Option(help="Print the BBCode as stored.")] = False,
+) -> None:
+    """Print the thread, or one account's inbox, as the players see them."""
+    url, tz, thread = _target(target, thread)
+    board = LocalBoard(url, "", "")
+    if not board.has_schema():
+        raise _fail(f"no local board at {url}")
+    out = _out()
+    if inbox is not None:
+        user = board.user(inbox)
+        if user is None:
+            raise _fail(f"no account {inbox!r} on this board")
+        messages = board.pms_after(user, "inbox", 0)
+        for m in messages[-last:] if last else messages:
+            out.print(
+                f"--- PM {m.id} from {m.sender} at {local_time(m.sent_at, tz)}: {m.subject}",
+                markup=False,
+            )
+            out.print(m.raw if bbcode else m.body.full_text(), markup=False)
+        if not messages:
+            out.print(f"{inbox} has no PMs", markup=False)
+        return
+    try:
+        posts = board.posts_after(thread, 0)
+    except NotFound:
+        raise _fail(f"no thread {thread!r} on this board") from None
+    for p in posts[-last:] if last else posts:
+        gone = " [deleted]" if p.deleted else ""
+        out.print(
+            f"--- #{p.number} {p.author} at {local_time(p.posted_at, tz)}{gone}", markup=False
+        )
+        out.print(p.raw if bbcode else p.body.full_text(), markup=False)
+
+
+def _target(target: str, thread: str | None) -> tuple[str, tzinfo, str]:
+    """(board URL, time zone, thread) of a game file or a board database."""
+    if target.endswith(".toml"):
+        config = _local_config(Path(target))
+        return config.url, config.schedule.tz, thread or config.thread
+    if "://" in target:
+        return target, UTC, thread or "1"
+    path = Path(target).expanduser()
+    if not path.exists():
+        raise _fail(f"{target}: no such file")
+    return f"sqlite:///{path.resolve()}", UTC, thread or "1"

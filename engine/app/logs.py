@@ -1,0 +1,72 @@
+"""What `forumgm run` tells its operator: one line per action, tracebacks only when asked.
+
+The service's loggers ("forumgm.*") say what each step did at INFO (polled, receipts,
+frozen, resolved, published) and keep a failed step's traceback at DEBUG. On the console
+(stderr) a line reads "19:02:11 game 1: turn 1: polled: 2 new post(s), 1 new PM(s); …";
+`--debug` adds the DEBUG lines. `--log-file` writes everything, DEBUG included, to a file
+rotated at 10 MB with 5 old files kept. The board adapters' lines (logins, each retry of
+a request) go to the file and to `--debug`; other libraries' chatter (HTTP requests, the
+scheduler's jobs) stays out unless it is a warning.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from logging.handlers import RotatingFileHandler
+from pathlib import Path
+
+SERVICE_LOGGER = "forumgm"
+ADAPTER_LOGGER = "forums"
+"""The board adapters: their retries and logins go to the log file (and `--debug`)."""
+LOG_FILE_BYTES = 10 * 1024 * 1024
+LOG_FILE_BACKUPS = 5
+QUIET = ("httpx", "httpcore", "apscheduler", "alembic", "sqlalchemy")
+"""Libraries whose INFO lines would drown the service's own."""
+
+
+@contextmanager
+def service_logging(*, debug: bool = False, log_file: Path | None = None) -> Iterator[None]:
+    """Send the service's log lines to the console (and `log_file`) while the block runs."""
+    ours = [logging.getLogger(SERVICE_LOGGER), logging.getLogger(ADAPTER_LOGGER)]
+    handlers: list[logging.Handler] = []
+    console = logging.StreamHandler(sys.stderr)
+    console.setLevel(logging.DEBUG if debug else logging.INFO)
+    console.setFormatter(logging.Formatter("%(asctime)s %(message)s", "%H:%M:%S"))
+    if not debug:
+        console.addFilter(_service_lines)
+    handlers.append(console)
+    if log_file is not None:
+        log_file.parent.mkdir(parents=True, exist_ok=True)
+        to_file = RotatingFileHandler(
+            log_file, maxBytes=LOG_FILE_BYTES, backupCount=LOG_FILE_BACKUPS, encoding="utf-8"
+        )
+        to_file.setLevel(logging.DEBUG)
+        to_file.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+        handlers.append(to_file)
+    levels = {logger: logger.level for logger in ours}
+    quiet = {name: logging.getLogger(name).level for name in QUIET}
+    for name in QUIET:
+        logging.getLogger(name).setLevel(logging.WARNING)
+    for logger in ours:
+        logger.setLevel(logging.DEBUG)
+        for handler in handlers:
+            logger.addHandler(handler)
+    try:
+        yield
+    finally:
+        for logger in ours:
+            for handler in handlers:
+                logger.removeHandler(handler)
+            logger.setLevel(levels[logger])
+        for handler in handlers:
+            handler.close()
+        for name, was in quiet.items():
+            logging.getLogger(name).setLevel(was)
+
+
+def _service_lines(record: logging.LogRecord) -> bool:
+    """The console without --debug: the service's lines, and only errors of the adapters."""
+    return record.name.startswith(SERVICE_LOGGER) or record.levelno >= logging.ERROR
