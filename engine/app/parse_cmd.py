@@ -41,7 +41,10 @@ def parse(
         Path, typer.Option("--players", help="The game's players YAML file.")
     ] = Path("players.yaml"),
     channel: Annotated[str, typer.Option("--channel", help="thread or pm")] = "thread",
-    sender: Annotated[str | None, typer.Option("--sender", help="Who wrote it.")] = None,
+    sender: Annotated[
+        str | None,
+        typer.Option("--sender", help="Who wrote it (default: the players file's first player)."),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Show the orders and warnings forumgm reads in TEXT (exit 2 on bad input)."""
@@ -67,6 +70,8 @@ def parse(
     warnings = rules.keep_parse_warnings(where, result.warnings)
     if as_json:
         payload = {
+            "sender": who,
+            "sender_given": sender is not None,
             "orders": [_order(o) for o in result.orders],
             "warnings": [
                 {
@@ -81,7 +86,8 @@ def parse(
         }
         typer.echo(json.dumps(payload, ensure_ascii=False, indent=2))
         return
-    typer.echo(f"{ruleset}, {where.value}, from {who}:")
+    assumed = "" if sender else " (no --sender given: read as the first player's)"
+    typer.echo(f"{ruleset}, {where.value}, from {who}{assumed}:")
     if not result.orders:
         typer.echo("  no orders")
     for order in result.orders:

@@ -85,6 +85,14 @@ class Review:
         """Warnings that hold the results until the host settles them."""
         return [w for w in self.warnings() if not w.resolved_by_host and not w.warning.accepted]
 
+    def hold_reasons(self) -> list[str]:
+        """Why the current phase's results wait for the host besides its warnings (e.g. it
+        was opened on the board only after its deadline)."""
+        ph = self.phase
+        if ph is None or ph.status is not PhaseStatus.RESOLVED:
+            return []
+        return self.driver.hold_reasons(ph)
+
     def _session(self) -> Any:
         """The current phase read as of now (its deadline, once past), kept until a change."""
         ph = self.phase

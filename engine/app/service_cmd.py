@@ -189,7 +189,7 @@ def status(db: Db = None) -> None:
         counts = {s.value: sum(1 for i in items if i.status is s) for s in OutboxStatus}
         failures += [(game.id, i) for i in items if i.status is OutboxStatus.FAILED]
         table.add_row(
-            f"{game.id} {game.title}",
+            escape(f"{game.id} {game.title}"),
             game.ruleset,
             game.status.value,
             f"{ph.phase} ({ph.status.value})" if ph else "—",
@@ -358,6 +358,8 @@ def _show_review(rv: Review, *, orders: bool, votes: bool, preview: bool) -> Non
         held = len(rv.held())
         if held:
             out.print(f"{held} warning(s) hold the results: fix, --ignore or --typed them")
+        for reason in rv.hold_reasons():
+            out.print(f"held: {reason}", markup=False)
         lines = rv.progress()
         if lines and ph.status.value == "open":
             out.print(f"{ph.phase}, so far:")

@@ -81,14 +81,58 @@ def post_line(post: Post) -> dict[str, Any]:
     }
 
 
+REQUIRED = ("number", "id", "user", "content")
+OPTIONAL = ("user_id", "time")
+DISPLAY_TIMES = ("%a %b %d, %Y %I:%M %p", "%a %b %d, %Y %H:%M", "%d %b %Y, %H:%M", "%d.%m.%Y %H:%M")
+"""A board's display of a date with its year (older dumps, e.g. donbot's mafiascum scrapes,
+carry it instead of a moment): accepted, but it is no moment (no time zone)."""
+
+
 def _time(value: Any) -> datetime | None:
-    # Older dumps (donbot's mafiascum scrapes) carry the board's display text: not a moment.
-    if not isinstance(value, str):
+    """The post's moment (ISO 8601, as `forumgm export` writes); None for a board's display
+    of a full date; anything else is a ValueError."""
+    if value is None:
         return None
+    if not isinstance(value, str):
+        raise ValueError(f"time {value!r} is not a date and time")
     try:
         return datetime.fromisoformat(value)
     except ValueError:
+        pass
+    for form in DISPLAY_TIMES:
+        try:
+            datetime.strptime(value.strip(), form)
+        except ValueError:
+            continue
         return None
+    raise ValueError(
+        f"time {value!r} is not a date and time: write it as forumgm export does "
+        "(2026-12-01T19:05:00+03:00)"
+    )
+
+
+def _post(doc: Any) -> ThreadPost:
+    if not isinstance(doc, dict):
+        raise ValueError("expected a JSON object {number, id, user, content, …}")
+    missing = [key for key in REQUIRED if key not in doc]
+    if missing:
+        others = [k for k in doc if k not in (*REQUIRED, *OPTIONAL)]
+        hint = f" (it has {', '.join(others)})" if others else ""
+        raise ValueError(
+            f"no {', '.join(missing)}{hint}: a post needs {', '.join(REQUIRED)} "
+            f"({', '.join(OPTIONAL)} optional)"
+        )
+    number = doc["number"]
+    if isinstance(number, bool) or not isinstance(number, int | str) or not str(number).isdigit():
+        raise ValueError(f"number {number!r} is not a post number")
+    return ThreadPost(
+        number=int(number),
+        id=str(doc["id"]),
+        user=str(doc["user"]),
+        user_id=None if doc.get("user_id") is None else str(doc["user_id"]),
+        time=_time(doc.get("time")),
+        content=str(doc["content"]),
+    )
 
 
 def read_posts(lines: Iterable[str]) -> list[ThreadPost]:
@@ -98,19 +142,11 @@ def read_posts(lines: Iterable[str]) -> list[ThreadPost]:
         if not line.strip():
             continue
         try:
-            doc = json.loads(line)
-            posts.append(
-                ThreadPost(
-                    number=int(doc["number"]),
-                    id=str(doc["id"]),
-                    user=str(doc["user"]),
-                    user_id=None if doc.get("user_id") is None else str(doc["user_id"]),
-                    time=_time(doc.get("time")),
-                    content=str(doc["content"]),
-                )
-            )
-        except (ValueError, KeyError, TypeError) as exc:
-            raise ValueError(f"line {index}: {exc!r}") from exc
+            posts.append(_post(json.loads(line)))
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"line {index}: not JSON ({exc.msg})") from exc
+        except ValueError as exc:
+            raise ValueError(f"line {index}: {exc}") from exc
     return sorted(posts, key=lambda p: p.number)
 
 
@@ -364,6 +400,14 @@ def tally(
         thread = load_posts(posts)
     except (PlayersFileError, RulesError, KeyError, ValueError, OSError) as exc:
         raise _fail(str(exc)) from exc
+    if first is not None and until is not None and first > until:
+        raise _fail(f"--from {first} comes after --until {until}: nothing to count")
+    if not any(
+        (first is None or p.number >= first) and (until is None or p.number <= until)
+        for p in thread
+    ):
+        numbers = f"{thread[0].number}–{thread[-1].number}" if thread else "none: it is empty"
+        raise _fail(f"{posts}: no post in that range (its posts: {numbers})")
     if gm is None and thread and thread[0].user not in cast.roster:
         gm = thread[0].user
     result = tally_posts(

@@ -78,3 +78,12 @@ def test_reads_stdin_and_prints_text(players: Path) -> None:
     )
     assert result.exit_code == 0
     assert "unknown_target" in result.output and "choices: Вася" in result.output
+
+
+def test_without_sender_it_says_whose_message_it_read(players: Path) -> None:
+    """Issue 9 §3: `parse` with no --sender reads as the first player's and says so."""
+    result = runner.invoke(app, ["parse", "--players", str(players), "голос за меня"])
+    assert "from Вася (no --sender given: read as the first player's):" in result.output
+    assert parse(players, "vote Alu")["sender_given"] is False
+    given = runner.invoke(app, ["parse", "--players", str(players), "--sender", "Alu", "x"])
+    assert "from Alu:" in given.output and "no --sender" not in given.output

@@ -213,3 +213,42 @@ def test_every_count_the_moderator_posted_is_the_tally_at_that_post(
         ]
     else:
         assert held == []
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        (
+            '{"number": 1, "id": "1", "user": "Alu", "time": "yesterday", "content": "vote x"}',
+            "line 2: time 'yesterday' is not a date and time: write it as forumgm export does",
+        ),
+        (
+            '{"number": 1, "id": "1", "usr": "Alu", "content": "vote x"}',
+            "line 2: no user (it has usr): a post needs number, id, user, content",
+        ),
+        ('{"number": "first", "id": "1", "user": "Alu", "content": ""}', "line 2: number"),
+        ("[1, 2]", "line 2: expected a JSON object"),
+        ("{not json", "line 2: not JSON"),
+    ],
+)
+def test_every_bad_line_is_an_error_with_its_number(
+    tmp_path: Path, line: str, expected: str
+) -> None:
+    """Issue 9 §3: a bad line of an exported thread is one error naming the line, never a
+    KeyError or a date the tally does not understand taken as no date."""
+    cast = players_file(tmp_path, "p", {"players": PLAYERS_17378})
+    posts = tmp_path / "posts.jsonl"
+    good = '{"number": 0, "id": "0", "user": "Alu", "time": "2026-12-01T19:00:00+03:00", "content": "hi"}'
+    posts.write_text(f"{good}\n{line}\n", encoding="utf-8")
+    result = runner.invoke(app, ["tally", "--players", str(cast), "--posts", str(posts)])
+    assert result.exit_code == 2 and expected in result.output, result.output
+    assert "Traceback" not in result.output and "KeyError" not in result.output
+
+
+def test_a_range_with_no_post_is_refused(tmp_path: Path) -> None:
+    cast = str(players_file(tmp_path, "p", {"players": PLAYERS_17378}))
+    base = ["tally", "--players", cast, "--posts", str(GAME)]
+    result = runner.invoke(app, [*base, "--from", "5", "--until", "1"])
+    assert result.exit_code == 2 and "--from 5 comes after --until 1" in result.output
+    result = runner.invoke(app, [*base, "--from", "5000"])
+    assert result.exit_code == 2 and "no post in that range (its posts: 0–" in result.output
