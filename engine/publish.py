@@ -21,6 +21,7 @@ from datetime import UTC, datetime, timedelta
 from engine.store import OutboxDraft, Store
 from engine.store.models import OutboxKind
 from forums.board import Board
+from forums.errors import BoardUnavailable, CaptchaRequired, LoginFailed, SessionExpired
 from forums.records import Cursor, Post, PostBody, PrivateMessage
 
 log = logging.getLogger("forumgm.publish")
@@ -87,6 +88,10 @@ def own_marker(body: PostBody) -> str | None:
         return None
     found = _MARKER_LINE.fullmatch(lines[-1])
     return found.group(1) if found else None
+
+
+BOARD_DOWN = (BoardUnavailable, LoginFailed, SessionExpired, CaptchaRequired)
+"""Errors of the board as a whole, not of one post or PM: publishing stops at the first."""
 
 
 def one_line(exc: BaseException) -> str:
@@ -205,6 +210,8 @@ class Publisher:
             except Exception as exc:  # kept for a retry; the error shows in `forumgm status`
                 failed = self.store.mark_failed(item.marker, f"{type(exc).__name__}: {exc}")
                 self._not_before[item.marker] = moment + retry_delay(failed.attempts)
+                if isinstance(exc, BOARD_DOWN):
+                    raise  # the rest would fail the same way: the step fails, in one line
                 log.warning(
                     "game %s: sending a %s failed (%s); it is tried again later",
                     self.game_id,

@@ -79,7 +79,7 @@ def store_or_exit(db: str | None, *, existing: bool = False) -> Store:
         raise typer.Exit(2) from None
     if existing and file is not None and not file.exists():
         out.print(
-            f"no store at {file}: no game was started with it (--db FILE or "
+            f"no store at {file.resolve()}: no game was started with it (--db FILE or "
             "FORUMGM_DATABASE_URL names the store `forumgm game start` used)",
             markup=False,
         )
