@@ -349,7 +349,14 @@ class _Parser:
         opening = line_mode  # the next phrase opens the line (or follows a chained command)
         first_words = self.compiled.first_words
         starts = [i for i in range(lo, hi) if words[i] in first_words]
+        # A later sentence opens like a line: «проверка Гены. Голосую за Гену» is two
+        # commands, and whether that sentence asks or hedges is its own.
+        sentences = set(line.sentence_end) if line_mode else set()
         while pos < hi:
+            if pos > lo and pos in sentences:
+                opening = True
+                hedged_line = self.compiled.hedge_at(words, pos, hi)
+                asks = self.grammar.question_is_hedge and line.sentence_asks[line.sentence_of[pos]]
             phrase = self.compiled.phrase_at(words, pos, hi)
             mid = not opening
             if (

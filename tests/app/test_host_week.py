@@ -75,7 +75,7 @@ def test_orders_sent_after_the_opening_post_and_before_the_start_count(game: Reh
     assert game.gm_posts() == 1  # the opening post, ten minutes early
     game.pm("2026-12-01T18:52+03:00", "Коля", "голосую за Петю")
     game.pm("2026-12-01T18:53+03:00", "Маша", "лечу Ксюшу")
-    game.pm("2026-12-01T18:54+03:00", "Вася", "проверка Пети. И голосую за Машу")
+    game.pm("2026-12-01T18:54+03:00", "Вася", "проверка Пети. Голосую за Машу")
     game.host("2026-12-01T18:58+03:00", "run", "--once")
     kolya = game.inbox("Коля")
     assert "Ведущий: принято\nГолос за Петю принят." in kolya

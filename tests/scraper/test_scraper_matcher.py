@@ -225,3 +225,22 @@ def test_source_and_time_are_kept(resolver: NameResolver) -> None:
     [order] = result.orders
     assert order.at == at
     assert order.source == Source(Channel.PM, "pm-7", "https://board/pm/7", 2, "проверка Оли")
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        ("проверка Коли. Голосую за Олю", [("check", ("Коля",)), (None, ("Оля",))]),
+        ("Голосую за Олю. Проверка Коли.", [(None, ("Оля",)), ("check", ("Коля",))]),
+        ("Привет! Проверка Коли.", [("check", ("Коля",))]),
+        ("проверка Коли. Голос за Олю был ошибкой? Нет.", [("check", ("Коля",))]),
+        ("проверка Коли. Наверное, голосую за Олю", [("check", ("Коля",))]),
+    ],
+)
+def test_each_sentence_of_a_pm_line_opens_like_a_line(
+    parse: Parse, text: str, read: list[tuple[str | None, tuple[str, ...]]]
+) -> None:
+    """Issue 9 §2: a whole turn may come in one PM line, one command per sentence; a later
+    sentence that asks or hedges is talk, and takes nothing from the one before."""
+    result = parse(text, sender="Петя")
+    assert [(o.action, o.targets) for o in result.orders] == read
