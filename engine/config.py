@@ -27,7 +27,7 @@ START_GRACE = timedelta(minutes=15)
 REVIEW_MODES = ("always", "warnings", "auto")
 """always: the host approves every phase; warnings: only phases with parse warnings; auto: never wait."""
 
-_TABLES = {
+TABLES = {
     "game": {
         "ruleset",
         "title",
@@ -55,6 +55,8 @@ _TABLES = {
     "roles": None,
     "deal": None,
 }
+"""Every table of a game file and its keys (None: any key, the ruleset's or a name);
+docs/host-guide.md documents each one (tests/docs/test_host_guide.py checks it)."""
 
 
 BROWSER_ENGINES = ("mybb", "phpbb", "xenforo")
@@ -281,14 +283,14 @@ class _Checker:
 
     def run(self) -> GameConfig:
         for table, value in self.raw.items():
-            if table not in _TABLES:
-                self.problem(f"unknown table [{table}] (known: {', '.join(_TABLES)})", table)
+            if table not in TABLES:
+                self.problem(f"unknown table [{table}] (known: {', '.join(TABLES)})", table)
             elif not isinstance(value, dict):
                 self.problem(f"`{table}` must be a table [{table}]", table)
-            elif _TABLES[table] is not None:
+            elif TABLES[table] is not None:
                 for key in value:
-                    if key not in _TABLES[table]:  # type: ignore[operator]
-                        known = ", ".join(sorted(_TABLES[table] or ()))
+                    if key not in TABLES[table]:  # type: ignore[operator]
+                        known = ", ".join(sorted(TABLES[table] or ()))
                         self.problem(
                             f"unknown key `{key}` in [{table}] (known: {known})", table, key
                         )

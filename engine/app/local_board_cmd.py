@@ -176,9 +176,20 @@ def show(
     ] = None,
     last: Annotated[int, typer.Option(help="Only the last N posts or PMs (0: all).")] = 0,
     bbcode: Annotated[bool, typer.Option(help="Print the BBCode as stored.")] = False,
+    zone_name: Annotated[
+        str | None,
+        typer.Option("--tz", help="Times in this zone (default: the game's, or UTC)."),
+    ] = None,
 ) -> None:
     """Print the thread, or one account's inbox, as the players see them."""
     url, tz, thread = _target(target, thread)
+    if zone_name is not None:
+        from engine.schedule import ScheduleError, zone
+
+        try:
+            tz = zone(zone_name)
+        except ScheduleError as exc:
+            raise _fail(f"--tz: {exc}") from None
     board = LocalBoard(url, "", "")
     if not board.has_schema():
         raise _fail(f"no local board at {url}")
