@@ -10,6 +10,7 @@ or of the demo's (`forumgm board local show forumgm-demo.sqlite`).
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from datetime import UTC, tzinfo
 from pathlib import Path
 from typing import Annotated
@@ -124,17 +125,30 @@ def init(
     )
 
 
-@app.command("post")
-def post(game: GameArg, text: Text, author: As) -> None:
-    """Post to the game thread as a player, at the command's clock (`FORUMGM_NOW`)."""
+def _as_player(
+    game: Path,
+    write: Callable[[LocalBoard, GameConfig], str],
+    said: Callable[[str, str, GameConfig], str],
+) -> None:
+    """Write on the game's board as a player; print `said(board id, local time, config)`."""
     config = _local_config(game)
     board, _ = _board(config)
     try:
-        post_id = board.post_as(author, config.thread, _text(text))
+        made = write(board, config)
     except NotFound as exc:
         raise _fail(f"{exc}: forumgm board local init {game} --account NAME adds one") from None
-    at = local_time(board.clock(), config.schedule.tz)
-    _out().print(f"post {post_id} by {author} in thread {config.thread} at {at}", markup=False)
+    _out().print(said(made, local_time(board.clock(), config.schedule.tz), config), markup=False)
+
+
+@app.command("post")
+def post(game: GameArg, text: Text, author: As) -> None:
+    """Post to the game thread as a player, at the command's clock (`FORUMGM_NOW`)."""
+    body = _text(text)
+    _as_player(
+        game,
+        lambda board, config: board.post_as(author, config.thread, body),
+        lambda post_id, at, config: f"post {post_id} by {author} in thread {config.thread} at {at}",
+    )
 
 
 @app.command("pm")
@@ -148,15 +162,16 @@ def pm(
     subject: Annotated[str, typer.Option(help="The PM's subject.")] = "ход",
 ) -> None:
     """Send a PM as a player (to the GM unless --to), at the command's clock."""
-    config = _local_config(game)
-    board, _ = _board(config)
-    recipients = to or [config.gm_user]
-    try:
-        pm_id = board.pm_as(author, recipients, subject, _text(text))
-    except NotFound as exc:
-        raise _fail(f"{exc}: forumgm board local init {game} --account NAME adds one") from None
-    at = local_time(board.clock(), config.schedule.tz)
-    _out().print(f"PM {pm_id} from {author} to {', '.join(recipients)} at {at}", markup=False)
+    body = _text(text)
+    sent: list[str] = []
+
+    def send(board: LocalBoard, config: GameConfig) -> str:
+        sent.extend(to or [config.gm_user])
+        return board.pm_as(author, sent, subject, body)
+
+    _as_player(
+        game, send, lambda pm_id, at, _: f"PM {pm_id} from {author} to {', '.join(sent)} at {at}"
+    )
 
 
 @app.command("show")

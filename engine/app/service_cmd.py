@@ -125,6 +125,8 @@ def run(
     one line saying what failed, and is tried again (with --once: exit 1)."""
     from engine.app.logs import service_logging
 
+    for path in games:  # every file checked before the store is opened (or created)
+        config_or_exit(path)
     store = store_or_exit(db)
     clock = command_clock()
     drivers = [driver_for(path, db, store, clock=clock) for path in games]

@@ -10,16 +10,10 @@ from typer.testing import CliRunner
 
 from engine.app.cli import app
 from engine.clock import ClockError, ShiftedClock, game_clock, parse_now, utc_now
+from tests.app.rehearsal import PLAYERS, ROLES
 from tests.service.helpers import game_toml, local_board
 
-NAMES = ["Вася", "Петя", "Маша", "Коля", "Оля"]
-ROLES = {
-    "Вася": "commissar",
-    "Петя": "mafioso",
-    "Маша": "doctor",
-    "Коля": "citizen",
-    "Оля": "citizen",
-}
+NAMES = list(PLAYERS)
 
 
 def test_the_chosen_clock_starts_at_the_moment_and_runs_on() -> None:

@@ -21,7 +21,6 @@ import shlex
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -30,9 +29,8 @@ from engine.app import board_cmd, tally_cmd
 from engine.app.cli import app
 from engine.app.game_file import known_rulesets
 from engine.config import TABLES
-from forums.phpbb import PhpbbBoard
 from tests.docs.warning_codes import emitted_codes, scenario_codes
-from tests.service.phpbb_fixture_board import BASE, PASSWORD, FakePhpbb, FakeTime, helpers
+from tests.service.phpbb_fixture_board import FakePhpbb, helpers
 
 ROOT = Path(__file__).resolve().parents[2]
 GUIDE = ROOT / "docs" / "host-guide.md"
@@ -84,20 +82,7 @@ def forum(monkeypatch: pytest.MonkeyPatch) -> FakePhpbb:
     )
     for pm, name in {"12": "N1a", "14": "N1c", "15": "N1e", "16": "N1d", "17": "N1f"}.items():
         fake.on("GET", f"/ucp.php?i=pm&mode=view&f=0&p={pm}", f"pm_view_{name}.html")
-    time = FakeTime()
-
-    def make(engine: str, url: str, user: str, password: str, **_: Any) -> PhpbbBoard:
-        assert (engine, url) == ("phpbb", FORUM), "the guide names another board"
-        return PhpbbBoard(
-            BASE,
-            user,
-            PASSWORD,
-            client=fake.client(),
-            clock=time,
-            sleep=time.sleep,
-            allow_insecure_http=True,
-        )
-
+    make = helpers.board_maker(fake, url=FORUM)
     monkeypatch.setattr(board_cmd, "make_board", make)
     monkeypatch.setattr(tally_cmd, "make_board", make)
     return fake

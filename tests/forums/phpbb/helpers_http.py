@@ -190,3 +190,25 @@ def captcha_login_page(lang: str = "en") -> str:
     return body.replace(
         '<input type="submit" name="login"', block + '<input type="submit" name="login"', 1
     )
+
+
+def board_maker(fake: FakePhpbb, *, url: str = BASE) -> Callable[..., object]:
+    """A `make_board` hook for `board check` and `export`: the saved board as the GM, over
+    `fake`, for the one board address `url` the command is given."""
+    from forums.phpbb import PhpbbBoard
+
+    time = FakeTime()
+
+    def make(engine: str, given: str, user: str, password: str, **_: object) -> PhpbbBoard:
+        assert (engine, given) == ("phpbb", url), f"a command named {engine} board {given}"
+        return PhpbbBoard(
+            BASE,
+            user,
+            PASSWORD,
+            client=fake.client(),
+            clock=time,
+            sleep=time.sleep,
+            allow_insecure_http=True,
+        )
+
+    return make

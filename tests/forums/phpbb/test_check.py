@@ -10,7 +10,7 @@ from helpers_http import (
     PASSWORD,
     USER,
     FakePhpbb,
-    FakeTime,
+    board_maker,
     html,
     page,
     redirect,
@@ -20,7 +20,6 @@ from typer.testing import CliRunner
 
 from engine.app import board_cmd
 from engine.app.cli import app
-from forums.phpbb import PhpbbBoard
 
 runner = CliRunner()
 
@@ -35,21 +34,7 @@ def fake(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakePhpbb]:
     )
     for pm, name in {"12": "N1a", "14": "N1c", "15": "N1e", "16": "N1d", "17": "N1f"}.items():
         fake.on("GET", f"/ucp.php?i=pm&mode=view&f=0&p={pm}", f"pm_view_{name}.html")
-    time = FakeTime()
-
-    def make(engine: str, url: str, user: str, password: str) -> PhpbbBoard:
-        assert engine == "phpbb"
-        return PhpbbBoard(
-            url,
-            user,
-            password,
-            client=fake.client(),
-            clock=time,
-            sleep=time.sleep,
-            allow_insecure_http=True,
-        )
-
-    monkeypatch.setattr(board_cmd, "make_board", make)
+    monkeypatch.setattr(board_cmd, "make_board", board_maker(fake))
     monkeypatch.setenv("FORUMGM_GM_PASSWORD", PASSWORD)
     yield fake
 

@@ -9,12 +9,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers_http import BASE, FIXTURES, PASSWORD, USER, FakePhpbb, FakeTime
+from helpers_http import BASE, FIXTURES, PASSWORD, USER, FakePhpbb, board_maker
 from typer.testing import CliRunner
 
 from engine.app import tally_cmd
 from engine.app.cli import app
-from forums.phpbb import PhpbbBoard
 
 runner = CliRunner()
 TRUTH: dict[str, Any] = json.loads((FIXTURES / "thread_truth.json").read_text(encoding="utf-8"))
@@ -35,21 +34,7 @@ ARGS = [
 @pytest.fixture(params=["ru", "en"])
 def fake(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[FakePhpbb]:
     fake = FakePhpbb(request.param).with_login().with_thread()
-    time = FakeTime()
-
-    def make(engine: str, url: str, user: str, password: str) -> PhpbbBoard:
-        assert engine == "phpbb"
-        return PhpbbBoard(
-            url,
-            user,
-            password,
-            client=fake.client(),
-            clock=time,
-            sleep=time.sleep,
-            allow_insecure_http=True,
-        )
-
-    monkeypatch.setattr(tally_cmd, "make_board", make)
+    monkeypatch.setattr(tally_cmd, "make_board", board_maker(fake))
     monkeypatch.setenv("FORUMGM_GM_PASSWORD", PASSWORD)
     yield fake
 
