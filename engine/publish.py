@@ -177,11 +177,16 @@ class Publisher:
     async def publish(self, now: datetime | None = None) -> int:
         """Send every approved (or failed, to retry) item; returns how many went out."""
         moment = now or datetime.now(UTC)
-        due = [
-            i
-            for i in self.store.pending(self.game_id)
-            if self._not_before.get(i.marker, moment) <= moment
-        ]
+        # The least tried first: a send that keeps failing (and ends the step, see
+        # BOARD_DOWN) does not stand before the others for ever.
+        due = sorted(
+            (
+                i
+                for i in self.store.pending(self.game_id)
+                if self._not_before.get(i.marker, moment) <= moment
+            ),
+            key=lambda i: i.attempts,
+        )
         if not due:
             return 0
         if not self.ready():

@@ -171,7 +171,7 @@ def test_an_unreachable_board_is_one_line_and_exit_1(
     log = tmp_path / "logs" / "run.log"
     out = game.host("2026-12-01T18:02+03:00", "run", "--once", "--log-file", str(log), code=1)
     assert out.splitlines() == [
-        f"game 1 ({game.game}): step failed: BoardUnavailable: GET https://127.0.0.1:{port}/"
+        f"game 1 ({game.game}): step failed: GET https://127.0.0.1:{port}/"
         "ucp.php?mode=login: ConnectError after 4 tries; nothing was lost: run again to retry"
     ], out
     assert "Traceback" in log.read_text(encoding="utf-8")

@@ -147,6 +147,8 @@ class GamePage:
         """A seat in the vote table: "A (replaced B, replaced C)" once it changed hands."""
         self.warnings = [self._warning(w) for w in self.rv.warnings()]
         self.held = len(self.rv.held())
+        self.hold_reasons = self.rv.hold_reasons()
+        """Why else the results wait for the host (the phase opened after its deadline)."""
         self.orders = [self._order(o) for o in self.rv.orders()]
         self.tables: list[HostTable] = self.rv.host_tables()
         self.has_picture = self.rv.host_picture() is not None
