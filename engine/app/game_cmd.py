@@ -324,7 +324,10 @@ def start(
     waiting = sum(1 for i in drafts if i.status == "draft")
     typer.echo(f"game {driver.game_id} started: {len(drafts)} posts and PMs queued")
     if waiting:
-        typer.echo(f"{waiting} wait for approval: forumgm review {path} --preview, then --approve")
+        store = f" --db {db}" if db else ""
+        typer.echo(
+            f"{waiting} wait for approval: forumgm review {path}{store} --preview, then --approve"
+        )
 
 
 @app.command("replace")
