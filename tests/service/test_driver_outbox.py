@@ -117,6 +117,29 @@ def test_a_failed_send_stays_in_the_outbox_until_the_board_is_back(
     assert len(game.posts_by_gm()) == 1
 
 
+def test_a_board_down_for_hours_still_gets_every_item_when_it_is_back(
+    game: Game, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The outbox never gives up: twelve failed tries over five hours, then the board is back
+    and the opening post and every role PM go out, once each."""
+
+    async def broken(*args: object, **kwargs: object) -> str:
+        raise ConnectionError("board down")
+
+    at = START
+    with monkeypatch.context() as patched:
+        patched.setattr(game.board, "reply", broken)
+        patched.setattr(game.board, "send_pm", broken)
+        for _ in range(12):
+            game.step(at)
+            at += timedelta(minutes=31)  # past the longest backoff
+    items = game.store.outbox(game.driver.game_id)
+    assert items and all(i.status == "failed" and i.attempts >= 12 for i in items)
+    game.step(at)
+    assert all(i.status == "posted" for i in game.store.outbox(game.driver.game_id))
+    assert len(game.posts_by_gm()) == 1
+
+
 def test_failed_sends_back_off() -> None:
     from datetime import timedelta
 

@@ -144,14 +144,16 @@ class OutboxRepo(RepoBase):
                 row.status, row.approved_at = OutboxStatus.APPROVED, now
         return rows
 
-    def pending(self, game_id: int | None = None, *, max_attempts: int = 5) -> list[OutboxItem]:
-        """Approved items not yet posted, oldest first, failed ones until out of attempts."""
-        query = select(OutboxItem).where(
-            or_(
-                OutboxItem.status == OutboxStatus.APPROVED,
-                (OutboxItem.status == OutboxStatus.FAILED) & (OutboxItem.attempts < max_attempts),
-            )
-        )
+    def pending(
+        self, game_id: int | None = None, *, max_attempts: int | None = None
+    ) -> list[OutboxItem]:
+        """Approved items not yet posted, oldest first, and failed ones: all of them (the
+        service never gives up on what players are owed; its backoff spaces the tries), or
+        those tried fewer than `max_attempts` times."""
+        failed = OutboxItem.status == OutboxStatus.FAILED
+        if max_attempts is not None:
+            failed = failed & (OutboxItem.attempts < max_attempts)
+        query = select(OutboxItem).where(or_(OutboxItem.status == OutboxStatus.APPROVED, failed))
         if game_id is not None:
             query = query.where(OutboxItem.game_id == game_id)
         with self._sessions() as s:
