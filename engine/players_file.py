@@ -24,6 +24,13 @@ import yaml
 from engine.core.slots import Handover, SlotError
 from scraper.reading import Cast
 
+PLAYERS_HELP = (
+    "The game's players YAML file: `players: [Вася, Петя, Маша]` (the names in play, in "
+    "seating order), and optionally `dead: [Оля]`, `replacements: {Новичок: Вася}` "
+    "(substitute: player replaced) and `aliases: {Петя: [Пётр, PT]}`."
+)
+"""What `--players` says in the help of the commands that read a players file."""
+
 
 class PlayersFileError(ValueError):
     """The players file is not valid; the message says where."""
@@ -133,6 +140,14 @@ def load_players(path: str | Path) -> Cast:
     """Read a players file; `PlayersFileError` names the problem."""
     try:
         text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise PlayersFileError(
+            f"{path}: no such file; write one with the game's names, e.g. "
+            "`players: [Вася, Петя, Маша]` (--help shows the whole format)"
+        ) from None
+    except OSError as exc:
+        raise PlayersFileError(f"{path}: {exc}") from exc
+    try:
         return parse_players(yaml.load(text, Loader=_UniqueKeys))
-    except (OSError, yaml.YAMLError, PlayersFileError) as exc:
+    except (yaml.YAMLError, PlayersFileError) as exc:
         raise PlayersFileError(f"{path}: {exc}") from exc

@@ -27,6 +27,7 @@ from engine.app.board_options import (
     User,
     open_board,
 )
+from engine.app.console import console
 from engine.app.local_board_cmd import app as local_app
 from forums import Board, BoardError
 from forums.detect import Detection, detect_engine
@@ -153,7 +154,7 @@ def check(
     """Log in, read the first and last page of the thread and the inbox; post nothing
     unless --post-test. Without --engine the engine is found from the board's page first.
     With --api-key-env (XenForo) the REST API is checked with that key instead of the pages."""
-    out = Console(highlight=False, soft_wrap=True)
+    out = console()
 
     def fail(message: str) -> typer.Exit:
         out.print(message[0].upper() + message[1:] + ".")
@@ -182,13 +183,14 @@ def check(
             found = asyncio.run(detect(target, allow_insecure_http=allow_insecure_http))
         except BoardError as exc:
             out.print(
-                f"[bold red]{type(exc).__name__}[/]: cannot read {target} to find its engine: {exc}"
+                f"{type(exc).__name__}: cannot read {target} to find its engine: {exc}",
+                style="bold red",
             )
             raise typer.Exit(1) from None
         if found.engine is None:
-            out.print(f"{target}: {found.describe()}.", markup=False)
+            out.print(f"{target}: {found.describe()}.")
             raise typer.Exit(2)
-        out.print(f"Detected {found.describe()}", markup=False)
+        out.print(f"Detected {found.describe()}")
         engine = found.engine
     board = open_board(
         engine,
@@ -206,5 +208,5 @@ def check(
     try:
         asyncio.run(_check(board, thread, post_test, out))
     except BoardError as exc:
-        out.print(f"[bold red]{type(exc).__name__}[/]: {exc}")
+        out.print(f"{type(exc).__name__}: {exc}", style="bold red")
         raise typer.Exit(1) from None

@@ -10,6 +10,7 @@ from typing import Annotated, TypeVar
 import typer
 from rich.console import Console
 
+from engine.app.console import console
 from engine.app.game_file import known_rulesets, load_game
 from engine.config import BOARD_ENGINES, ConfigError, ConfigProblem, GameConfig, url_problem
 from engine.schedule import Schedule, ScheduleError, zone
@@ -66,7 +67,7 @@ T = TypeVar("T")
 
 def _print_problems(out: Console, problems: list[ConfigProblem]) -> None:
     for problem in problems:
-        out.print(f"  {problem}", markup=False)
+        out.print(f"  {problem}")
 
 
 @app.command("validate")
@@ -77,7 +78,7 @@ def validate(
     """Check game files; every problem is printed with its line. Exit 1 if any."""
     from engine.app.service_cmd import command_clock
 
-    out = Console(highlight=False, soft_wrap=True)
+    out = console()
     now = command_clock()()
     bad = False
     for path in files:
@@ -85,11 +86,12 @@ def validate(
             config = load_game(path, now=now, allow_past=allow_past)
         except ConfigError as exc:
             bad = True
-            out.print(f"[bold red]{path}[/]: {len(exc.problems)} problem(s)")
+            out.print(f"{path}: {len(exc.problems)} problem(s)", style="bold red")
             _print_problems(out, exc.problems)
             continue
+        out.print("OK", style="green", end=" ")
         out.print(
-            f"[green]OK[/] {path}: {config.ruleset}, {len(config.players)} players, "
+            f"{path}: {config.ruleset}, {len(config.players)} players, "
             f"deadlines {config.schedule.describe()}, review {config.review}"
         )
         _print_problems(out, config.warnings)

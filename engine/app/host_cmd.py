@@ -6,9 +6,9 @@ import sys
 from typing import Annotated
 
 import typer
-from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
+
+from engine.app.console import console
 
 app = typer.Typer(help="The host's dashboard account and the audit log.", no_args_is_help=True)
 
@@ -36,7 +36,7 @@ def set_password(
     from engine.service.build import database_url
     from engine.store import open_store
 
-    out = Console(highlight=False, soft_wrap=True)
+    out = console()
     if not user.strip():
         out.print("--user needs a name")
         raise typer.Exit(2)
@@ -47,14 +47,14 @@ def set_password(
     try:
         hashed = hash_password(password)
     except PasswordError as exc:
-        out.print(str(exc), markup=False)
+        out.print(str(exc))
         raise typer.Exit(2) from None
     store = open_store(database_url(db))
     existed = store.host_account(user.strip()) is not None
     store.set_host_password(user.strip(), hashed)
     store.record_action("set_password", by=user.strip(), via="cli", detail={"new": not existed})
     out.print(
-        f"{'Changed' if existed else 'Set'} the dashboard password of {escape(user.strip())}"
+        f"{'Changed' if existed else 'Set'} the dashboard password of {user.strip()}"
         + (": sessions logged in before must log in again" if existed else "")
     )
 
@@ -75,11 +75,11 @@ def log(
         detail = ", ".join(f"{k}={v}" for k, v in entry.detail.items())
         grid.add_row(
             entry.at.strftime("%Y-%m-%d %H:%M:%S"),
-            escape(entry.by),
+            entry.by,
             entry.via,
             str(entry.game_id or ""),
             entry.phase or "",
             entry.action,
-            escape(detail),
+            detail,
         )
-    Console(highlight=False, soft_wrap=True).print(grid)
+    console().print(grid)

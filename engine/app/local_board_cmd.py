@@ -18,6 +18,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
+from engine.app.console import console
 from engine.clock import local_time
 from engine.config import GameConfig
 from forums.errors import BoardError, NotFound
@@ -34,7 +35,7 @@ Text = Annotated[str, typer.Argument(help="The text as BBCode; '-' reads stdin."
 
 
 def _out() -> Console:
-    return Console(highlight=False, soft_wrap=True)
+    return console()
 
 
 def _fail(message: str, code: int = 2) -> typer.Exit:

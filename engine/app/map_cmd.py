@@ -7,7 +7,8 @@ from typing import Annotated
 
 import typer
 
-from engine.app.service_cmd import Db, config_or_exit, out
+from engine.app.console import out
+from engine.app.service_cmd import Db, config_or_exit
 from engine.service.build import database_url
 from engine.store import open_store
 
@@ -38,7 +39,7 @@ def map_(
     if state is None:
         out.print(f"{game}: the game has not started (forumgm game start {game})")
         raise typer.Exit(1)
-    out.print(text_map(state, language), markup=False)
+    out.print(text_map(state, language))
     if svg is not None:
         svg.write_text(svg_map(state, language), encoding="utf-8")
         out.print(f"wrote {svg}")

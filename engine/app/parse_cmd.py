@@ -11,7 +11,7 @@ import typer
 
 from engine.core.orders import Channel, Order
 from engine.core.ruleset import RulesError
-from engine.players_file import PlayersFileError, load_players
+from engine.players_file import PLAYERS_HELP, PlayersFileError, load_players
 from forums.bbcode import parse_bbcode
 from rulesets import find
 from scraper.reading import read_post
@@ -38,7 +38,11 @@ def parse(
     ] = "-",
     ruleset: Annotated[str, typer.Option("--ruleset", help="classic, votecount, …")] = "votecount",
     players: Annotated[
-        Path, typer.Option("--players", help="The game's players YAML file.")
+        Path,
+        typer.Option(
+            "--players",
+            help=PLAYERS_HELP,
+        ),
     ] = Path("players.yaml"),
     channel: Annotated[str, typer.Option("--channel", help="thread or pm")] = "thread",
     sender: Annotated[
@@ -47,7 +51,21 @@ def parse(
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
-    """Show the orders and warnings forumgm reads in TEXT (exit 2 on bad input)."""
+    """Show the orders and warnings forumgm reads in TEXT (exit 2 on bad input).
+
+    The names come from a players file (--players, YAML), for example:
+
+        players: [Вася, Петя, Маша, Коля]
+
+        dead: [Оля]
+
+        replacements: {Новичок: Вася}
+
+        aliases: {Петя: [Пётр, PT]}
+
+    Only `players` is needed: who may be voted for or named in an order, in seating order.
+    `dead` are out of play (a vote by or for them does not count), `replacements` maps a
+    substitute to the player they replaced, `aliases` gives extra forms of a name."""
     try:
         cast = load_players(players)
         rules = find(ruleset)

@@ -7,8 +7,8 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
 
+from engine.app.console import console
 from engine.core.events import Event
 from engine.scenario.loader import ScenarioError, load_scenario
 from engine.scenario.runner import ScenarioResult, run_scenario
@@ -51,25 +51,28 @@ def run(
     ] = False,
 ) -> None:
     """Run scenarios and compare each phase with its `expect`."""
-    out = Console(stderr=as_json, highlight=False, soft_wrap=True)
+    out = console(stderr=as_json)
     code = 0
     report: list[dict[str, Any]] = []
     for path in files:
         try:
             result = run_scenario(load_scenario(path))
         except ScenarioError as exc:
-            out.print(f"[bold red]INVALID[/] {exc}", markup=True)
+            out.print("INVALID", style="bold red", end=" ")
+            out.print(str(exc))
             report.append({"file": str(path), "invalid": str(exc)})
             code = 2
             continue
         report.append(_result_json(result))
         if result.passed:
-            out.print(f"[green]PASS[/] {path}")
+            out.print("PASS", style="green", end=" ")
+            out.print(str(path))
             continue
         code = max(code, 1)
-        out.print(f"[bold red]FAIL[/] {path}")
+        out.print("FAIL", style="bold red", end=" ")
+        out.print(str(path))
         for failure in result.failures:
-            out.print(failure.render(), markup=False)
+            out.print(failure.render())
     if as_json:
         print(
             json.dumps(

@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
 
+from engine.app.console import out
 from engine.clock import Clock, ClockError, game_clock, local_time
 from engine.config import ConfigError, GameConfig
 from engine.core.orders import Order, OrderKind
@@ -33,16 +33,6 @@ Db = Annotated[
 ]
 
 
-class _Out:
-    """A console made per call, so the terminal width is read when printing."""
-
-    def print(self, *args: object, **kwargs: object) -> None:
-        Console(highlight=False, soft_wrap=True).print(*args, **kwargs)  # type: ignore[arg-type]
-
-
-out = _Out()
-
-
 def config_or_exit(
     path: Path, *, now: datetime | None = None, allow_past: bool = False
 ) -> GameConfig:
@@ -52,7 +42,7 @@ def config_or_exit(
     try:
         return load_game(path, now=now, allow_past=allow_past)
     except ConfigError as exc:
-        out.print(str(exc), markup=False)
+        out.print(str(exc))
         raise typer.Exit(2) from None
 
 
@@ -61,7 +51,7 @@ def command_clock() -> Clock:
     try:
         return game_clock()
     except ClockError as exc:
-        out.print(str(exc), markup=False)
+        out.print(str(exc))
         raise typer.Exit(2) from None
 
 
@@ -99,7 +89,7 @@ def driver_for(
     try:
         return make_driver(config, store or store_or_exit(db), clock=clock)
     except CredentialsError as exc:
-        out.print(f"[red]{escape(str(exc))}[/]")
+        out.print(str(exc), style="red")
         raise typer.Exit(2) from None
 
 
@@ -163,7 +153,7 @@ def run(
 
 def grid(*columns: str, title: str | None = None) -> Table:
     """A table whose cells wrap and never lose a character (rich cuts with … by default)."""
-    table = Table(title=escape(title) if title else None)
+    table = Table(title=title if title else None)
     for name in columns:
         table.add_column(name, overflow="fold")
     return table
@@ -171,9 +161,9 @@ def grid(*columns: str, title: str | None = None) -> Table:
 
 def print_table(table: Table) -> None:
     """A table on the terminal; piped or redirected, its rows stay whole lines."""
-    console = Console(highlight=False)
+    console = Console(markup=False, highlight=False)  # nothing anyone wrote is markup
     if not console.is_terminal and "COLUMNS" not in os.environ:
-        console = Console(highlight=False, width=1000)
+        console = Console(markup=False, highlight=False, width=1000)
     console.print(table)
 
 
@@ -191,7 +181,7 @@ def status(db: Db = None) -> None:
         counts = {s.value: sum(1 for i in items if i.status is s) for s in OutboxStatus}
         failures += [(game.id, i) for i in items if i.status is OutboxStatus.FAILED]
         table.add_row(
-            escape(f"{game.id} {game.title}"),
+            f"{game.id} {game.title}",
             game.ruleset,
             game.status.value,
             f"{ph.phase} ({ph.status.value})" if ph else "—",
@@ -202,7 +192,8 @@ def status(db: Db = None) -> None:
     print_table(table)
     for game_id, item in failures:
         out.print(
-            f"[red]game {game_id}: {item.kind} {item.marker} failed {item.attempts}×: {item.last_error}[/]"
+            f"game {game_id}: {item.kind} {item.marker} failed {item.attempts}×: {item.last_error}",
+            style="red",
         )
     for game_id, message in strangers:  # read by no one but the host: not phase warnings
         where = "post" if message.channel == "thread" else "PM"
@@ -297,13 +288,13 @@ def review(
         for warning_id, text in _pairs(typed, "--typed", "WARNING_ID=ORDER TEXT"):
             read = rv.typed(warning_id, text)
             settled = "; ".join(order_text(o) for o in read)
-            out.print(f"#{warning_id} settled with: {settled}", markup=False)
+            out.print(f"#{warning_id} settled with: {settled}")
         for order_id in drop or []:
             rv.drop(order_id)
         for order_id, name in _pairs(target, "--set", "ORDER_ID=NAME"):
             rv.retarget(order_id, name)
     except ReviewError as exc:
-        out.print(str(exc), markup=False)
+        out.print(str(exc))
         raise typer.Exit(2) from None
     _show_review(rv, orders=orders, votes=votes, preview=preview)
     if approve:
@@ -312,7 +303,7 @@ def review(
         out.print(f"approved {count} item(s){later}")
     if publish:
         done = asyncio.run(rv.publish())
-        out.print(f"published {done.sent} item(s); {done.status}", markup=False)
+        out.print(f"published {done.sent} item(s); {done.status}")
     if log:
         _show_log(rv)
     if picture is not None:
@@ -345,7 +336,7 @@ def _show_review(rv: Review, *, orders: bool, votes: bool, preview: bool) -> Non
                 o = stored.order
                 src = o.source.text if o.source else ""
                 mark = " (overridden)" if stored.status.value == "overridden" else ""
-                out.print(f"  #{stored.id} {order_text(o)} {src!r}{mark}", markup=False)
+                out.print(f"  #{stored.id} {order_text(o)} {src!r}{mark}")
         for stored_warning in rv.warnings():
             w = stored_warning.warning
             mark = "✓" if stored_warning.resolved_by_host else ("·" if w.accepted else "!")
@@ -354,8 +345,7 @@ def _show_review(rv: Review, *, orders: bool, votes: bool, preview: bool) -> Non
             settled = describe_fix(stored_warning)
             fixed = f" fixed: {settled}" if settled else ""
             out.print(
-                f"{mark} #{stored_warning.id} {w.code} {w.player or ''} {text!r}{choices}{fixed}",
-                markup=False,
+                f"{mark} #{stored_warning.id} {w.code} {w.player or ''} {text!r}{choices}{fixed}"
             )
         held = len(rv.held())
         if held:
@@ -366,13 +356,13 @@ def _show_review(rv: Review, *, orders: bool, votes: bool, preview: bool) -> Non
         if lines and ph.status.value == "open":
             out.print(f"{ph.phase}, so far:")
             for line in lines:
-                out.print(f"  {line}", markup=False)
+                out.print(f"  {line}")
         if votes:
             _show_votes(rv)
         for table in rv.host_tables():
-            grid = Table(*(escape(c) for c in table.columns), title=escape(table.title))
+            grid = Table(*table.columns, title=table.title)
             for row in table.rows:
-                grid.add_row(*(escape(cell) for cell in row))
+                grid.add_row(*row)
             out.print(grid)
     drafts = rv.drafts()
     out.print(f"{len(drafts)} draft(s) wait for approval")
@@ -394,7 +384,7 @@ def _show_votes(rv: Review) -> None:
     grid = Table("voter", "vote", "weight", title=f"votes, {view.phase}")
     for voter, choice in view.votes.items():
         vote = seat(choice) if choice else "—"
-        grid.add_row(escape(seat(voter)), escape(vote), f"{view.weights.get(voter, 1):g}")
+        grid.add_row(seat(voter), vote, f"{view.weights.get(voter, 1):g}")
     out.print(grid)
     totals = ", ".join(f"{seat(name)} {count:g}" for name, count in view.totals.items())
     out.print(f"totals: {totals or 'none'}", markup=False)
@@ -407,11 +397,11 @@ def _show_log(rv: Review) -> None:
         detail = ", ".join(f"{k}={v}" for k, v in entry.detail.items())
         grid.add_row(
             local_time(entry.at, tz),
-            escape(entry.by),
+            entry.by,
             entry.via,
             entry.phase or "",
             entry.action,
-            escape(detail),
+            detail,
         )
     out.print(grid)
 
@@ -438,7 +428,5 @@ def votes(game: Annotated[Path, typer.Argument(help="The game file.")], db: Db =
             target = seat(order.target, order) if order.target else order.kind.value
             at = local_time(order.at, tz) if order.at else ""
             link = order.source.url or order.source.post_id or "" if order.source else ""
-            table.add_row(
-                ph.phase, escape(seat(order.player, order)), escape(target), at, escape(str(link))
-            )
+            table.add_row(ph.phase, seat(order.player, order), target, at, str(link))
     print_table(table)

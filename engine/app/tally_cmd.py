@@ -23,11 +23,12 @@ from engine.app.board_options import (
     User,
     open_board,
 )
+from engine.app.console import console
 from engine.core.orders import Channel, Source
 from engine.core.ruleset import RulesError, Ruleset, Seat
 from engine.core.slots import Moment
 from engine.core.warnings import ParseWarning
-from engine.players_file import PlayersFileError, load_players
+from engine.players_file import PLAYERS_HELP, PlayersFileError, load_players
 from engine.session import GameSession
 from forums import Board, BoardError
 from forums.mybb.html import mybb_html_to_postbody
@@ -370,7 +371,7 @@ def _table(result: Tally, out: Console) -> None:
 
 def tally(
     posts: Annotated[Path, typer.Option("--posts", help="The thread as JSON Lines (export).")],
-    players: Annotated[Path, typer.Option("--players", help="The game's players YAML file.")],
+    players: Annotated[Path, typer.Option("--players", help=PLAYERS_HELP)],
     ruleset: Annotated[str, typer.Option("--ruleset", help="votecount, …")] = "votecount",
     engine: Annotated[
         str, typer.Option("--engine", help="The board the HTML came from.")
@@ -416,6 +417,6 @@ def tally(
     if as_json:
         typer.echo(json.dumps(result.as_dict(), ensure_ascii=False, indent=2))
         return
-    _table(result, Console(highlight=False, soft_wrap=True))
+    _table(result, console())
     if gm:
         typer.echo(f"Posts by {gm} (the host) were not read.")

@@ -87,3 +87,13 @@ def test_without_sender_it_says_whose_message_it_read(players: Path) -> None:
     assert parse(players, "vote Alu")["sender_given"] is False
     given = runner.invoke(app, ["parse", "--players", str(players), "--sender", "Alu", "x"])
     assert "from Alu:" in given.output and "no --sender" not in given.output
+
+
+def test_the_help_and_a_missing_file_say_what_the_players_file_looks_like(
+    tmp_path: Path,
+) -> None:
+    shown = runner.invoke(app, ["parse", "--help"], env={"COLUMNS": "200"}).output
+    assert "players: [Вася, Петя, Маша, Коля]" in shown and "replacements:" in shown
+    missing = runner.invoke(app, ["parse", "голос за Васю", "--players", str(tmp_path / "p.yml")])
+    assert missing.exit_code == 2
+    assert "no such file" in missing.output and "players: [Вася, Петя, Маша]" in missing.output
