@@ -56,7 +56,9 @@ def test_every_host_command_prints_bracketed_names_literally(tmp_path: Path) -> 
     cli("game", "validate", str(path), at=before)
     cli("game", "start", str(path), "--db", db, at=before)
     cli("review", str(path), "--db", db, "--approve", at=before)
-    board.pm_as("Коля", [GM], "ход", f"голосую за {EVE}", at=datetime(2026, 12, 1, 19, 30, tzinfo=MSK))
+    board.pm_as(
+        "Коля", [GM], "ход", f"голосую за {EVE}", at=datetime(2026, 12, 1, 19, 30, tzinfo=MSK)
+    )
     board.pm_as("Маша", [GM], "ход", "голосую за Zed", at=datetime(2026, 12, 1, 19, 31, tzinfo=MSK))
     board.pm_as(EVE, [GM], "ход", "голосую за Zedd", at=datetime(2026, 12, 1, 19, 32, tzinfo=MSK))
     assert TITLE in cli("run", str(path), "--db", db, "--once")
