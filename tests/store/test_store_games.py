@@ -53,10 +53,14 @@ def test_state_round_trips_exactly_and_mirrors_players(store: Store, game: Game)
     }
 
 
-def test_finished_state_finishes_the_game(store: Store, game: Game) -> None:
+def test_a_finished_state_leaves_finishing_to_the_driver(store: Store, game: Game) -> None:
+    """The last results may still wait for the host: the game runs until they are out."""
+    store.set_game_status(game.id, GameStatus.RUNNING)
     state = make_state()
     state.finished, state.winner = True, "town"
     store.save_state(game.id, state)
+    assert store.get_game(game.id).status is GameStatus.RUNNING
+    store.set_game_status(game.id, GameStatus.FINISHED)
     assert store.get_game(game.id).status is GameStatus.FINISHED
 
 

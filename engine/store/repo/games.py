@@ -26,10 +26,12 @@ from engine.store.repo.base import (
 def apply_state(
     session: Session, game: Game, state: GameState, in_play: Iterable[str] | None
 ) -> None:
-    """Store the state on the game and mirror alive/in play onto the player rows."""
+    """Store the state on the game and mirror alive/in play onto the player rows.
+
+    A state that has a winner does not finish the game: its last results are still to be
+    published (perhaps after the host's review), and the service drives a game until it is
+    `FINISHED` — which the driver sets once those results are on the board."""
     game.state = state.to_json()
-    if state.finished:
-        game.status = GameStatus.FINISHED
     playing = set(in_play) if in_play is not None else None
     rows = session.scalars(select(Player).where(Player.game_id == game.id))
     by_name = {p.name: p for p in rows}

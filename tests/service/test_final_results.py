@@ -1,0 +1,110 @@
+"""A game's last results wait for the host like any others, and `forumgm run` publishes them.
+
+The game used to be marked finished as soon as its last phase was resolved: the running
+service dropped it, and the approved final post and PMs stayed in the outbox until a manual
+`run --once`. Here the real `Service` (a fast cadence) keeps running while the host
+approves from the command line, and the results reach the board on their own.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import datetime, timedelta
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+import pytest
+from typer.testing import CliRunner
+
+from engine.app.cli import app
+from engine.config import load_config
+from engine.service.build import make_driver
+from engine.service.runner import Cadence, Service
+from engine.store import GameStatus, PhaseStatus, open_store
+from tests.service.helpers import GM, game_toml, local_board
+
+MSK = ZoneInfo("Europe/Moscow")
+NAMES = ["Вася", "Петя", "Маша"]
+FAST = Cadence(
+    far=timedelta(seconds=0.2),
+    near=timedelta(seconds=0.2),
+    near_window=timedelta(seconds=1),
+    waiting=timedelta(seconds=0.2),
+    lease=timedelta(seconds=30),
+)
+runner = CliRunner(env={"COLUMNS": "200", "TEST_GM_PASSWORD": "gm-secret"})
+
+
+def test_run_publishes_the_final_results_once_the_host_approves(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    url = f"sqlite:///{tmp_path / 'board.sqlite'}"
+    board, thread = local_board(url, NAMES)
+    path = tmp_path / "game.toml"
+    roles = {"Вася": "mafioso", "Петя": "citizen", "Маша": "citizen"}
+    text = game_toml(
+        url=url,
+        thread=thread,
+        players=NAMES,
+        review="always",
+        password="env:TEST_GM_PASSWORD",
+        roles=roles,
+    )
+    path.write_text(text, encoding="utf-8")
+    db = f"sqlite:///{tmp_path / 'store.sqlite'}"
+
+    def cli(*words: str, at: str) -> str:
+        result = runner.invoke(app, [*words, "--db", db], env={"FORUMGM_NOW": at})
+        assert result.exit_code == 0, result.output
+        return result.output
+
+    cli("game", "start", str(path), at="2026-12-01T18:00+03:00")
+    cli("review", str(path), "--approve", at="2026-12-01T18:00+03:00")
+    cli("run", str(path), "--once", at="2026-12-01T19:01+03:00")  # the opening post
+    for voter in ("Петя", "Маша"):  # turn 1 jails the only mafioso: the town wins
+        board.pm_as(voter, [GM], "ход", "голосую за Васю", at=datetime(2026, 12, 1, 20, tzinfo=MSK))
+    after = datetime(2026, 12, 2, 19, 5, tzinfo=MSK)
+    monkeypatch.setenv("TEST_GM_PASSWORD", "gm-secret")
+    store = open_store(db)
+    driver = make_driver(load_config(path), store, clock=lambda: after)
+
+    async def service() -> None:
+        stop = asyncio.Event()
+        task = asyncio.create_task(Service([driver], cadence=FAST).run(stop))
+        try:
+            await _until(lambda: _phase_status(store, driver.game_id) is PhaseStatus.RESOLVED)
+            await asyncio.sleep(0.5)  # several more jobs while the results wait
+            status = cli("status", at="2026-12-02T19:05+03:00")
+            assert "running" in status and "turn 1 (resolved)" in status
+            assert not _final_post(board, thread)
+            await asyncio.to_thread(
+                cli, "review", str(path), "--approve", at="2026-12-02T19:06+03:00"
+            )
+            await _until(lambda: bool(_final_post(board, thread)))
+        finally:
+            stop.set()
+            await task
+
+    asyncio.run(service())
+    assert store.get_game(driver.game_id).status is GameStatus.FINISHED
+    assert "finished" in cli("status", at="2026-12-02T19:10+03:00")
+    received = {m.recipients[0] for m in board.pms_after(board.user(GM), "sent", 0)}  # type: ignore[arg-type]
+    assert set(NAMES) <= received
+
+
+async def _until(condition: object, seconds: float = 10.0) -> None:
+    for _ in range(int(seconds / 0.05)):
+        if condition():  # type: ignore[operator]
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError("the service did not get there")
+
+
+def _phase_status(store: object, game_id: int) -> PhaseStatus | None:
+    ph = store.current_phase(game_id)  # type: ignore[attr-defined]
+    return ph.status if ph is not None else None
+
+
+def _final_post(board: object, thread: str) -> list[str]:
+    posts = board.posts_after(thread, 0)  # type: ignore[attr-defined]
+    return [p.body.full_text() for p in posts if p.author == GM and "Итоги" in p.body.full_text()]
