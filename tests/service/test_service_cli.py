@@ -176,3 +176,40 @@ def test_the_host_overrides_orders_before_resolution(game: tuple[Path, str, Loca
     }
     bad = runner.invoke(app, ["review", str(path), "--db", db, "--drop", "99999"])
     assert bad.exit_code != 0 and "no order #99999" in bad.output
+
+
+def _warning_ids(output: str) -> dict[str, str]:
+    """The review's warning lines as text after the id → the id."""
+    found = {}
+    for line in output.splitlines():
+        parts = line.split(maxsplit=2)
+        if len(parts) == 3 and parts[0] in "!·✓" and parts[1].startswith("#"):
+            found[parts[2]] = parts[1].lstrip("#")
+    return found
+
+
+def test_warning_and_order_ids_stay_when_the_phase_is_read_again(
+    game: tuple[Path, str, LocalBoard],
+) -> None:
+    """Each `run --once` is a new process that reads the phase whole again: the ids the host
+    saw in `review` still name the same warnings and orders (tests/store has the case
+    where other rows came in between)."""
+    path, db, board = game
+    runner.invoke(app, ["game", "start", str(path), "--db", db, "--allow-past"])
+    runner.invoke(app, ["review", str(path), "--db", db, "--approve"])
+    board.pm_as("Оля", ["Ведущий"], "ход", "голосую за Машку")
+    board.pm_as("Вася", ["Ведущий"], "ход", "голосую за Петю\nпроверка Петьки")
+    runner.invoke(app, ["run", str(path), "--db", db, "--once"])
+    first = runner.invoke(app, ["review", str(path), "--db", db, "--orders"]).output
+    seen = _warning_ids(first)
+    assert len(seen) == 2, first
+    board.pm_as("Маша", ["Ведущий"], "ход", "голосую за Васятку")  # a new warning
+    runner.invoke(app, ["run", str(path), "--db", db, "--once"])
+    again = runner.invoke(app, ["review", str(path), "--db", db, "--orders"]).output
+    now = _warning_ids(again)
+    assert len(now) == 3 and all(now[text] == wid for text, wid in seen.items()), again
+    orders = [line.split()[0] for line in first.splitlines() if line.strip().startswith("#")]
+    assert orders and all(f"{o} Вася" in again for o in orders)
+    olya = next(wid for text, wid in seen.items() if "Машку" in text)
+    fixed = runner.invoke(app, ["review", str(path), "--db", db, "--fix", f"{olya}=Маша"])
+    assert fixed.exit_code == 0 and "fixed: Маша" in fixed.output

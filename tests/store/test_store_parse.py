@@ -136,3 +136,23 @@ def test_overrides_of_missing_rows_are_refused(store: Store, phased: Game) -> No
         store.override_order(999, None, by="host")
     with pytest.raises(NotFound):
         store.fix_warning(999, "x", by="host")
+
+
+def test_ids_stay_with_what_was_read_from_the_same_place(store: Store, phased: Game) -> None:
+    """A host reads `#3` and fixes `#3` after the phase was read again (another game's rows
+    came in between): the same warning and order keep their ids, new ones get new ids."""
+    store.open_phase(phased.id, make_phase("night 1", T0 + timedelta(days=1)), make_state())
+    late = ParseWarning("unknown_target", "«Машка»?", "Оля", Source(Channel.PM, "m9", None, 1, "x"))
+    vote = _vote("Вася", "Петя", "p1")
+    store.save_parse(phased.id, "day 1", [vote, HEAL], [TYPO, late])
+    before = {s.warning: s.id for s in store.parse_warnings(phased.id, "day 1")}
+    orders = {s.order.player: s.id for s in store.parsed_orders(phased.id, "day 1")}
+    store.save_parse(phased.id, "night 1", [HEAL], [TYPO, late])  # rows of another phase
+    gone = ParseWarning("late", "after the deadline", "Коля", Source(Channel.PM, "m1", None, 1))
+    store.save_parse(phased.id, "day 1", [HEAL, vote], [gone, late, TYPO])
+    after = {s.warning: s.id for s in store.parse_warnings(phased.id, "day 1")}
+    assert after[TYPO] == before[TYPO] and after[late] == before[late]
+    assert after[gone] not in before.values()
+    assert {s.order.player: s.id for s in store.parsed_orders(phased.id, "day 1")} == orders
+    store.append_parse(phased.id, "day 1", [], [TYPO], after=(2, 2))  # a poll cut short
+    assert {s.warning: s.id for s in store.parse_warnings(phased.id, "day 1")}[TYPO] == after[TYPO]

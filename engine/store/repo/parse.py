@@ -147,6 +147,42 @@ def _warning_values(game_id: int, phase_id: int, seq: int, w: ParseWarning) -> d
     }
 
 
+Ids = dict[str, list[int]]
+"""A row's `ref` → the ids of the rows stored under it, in arrival order."""
+
+
+def _take_ids(
+    s: Session, model: type[ParsedOrderRow] | type[ParseWarningRow], phase_id: int, after: int
+) -> Ids:
+    """Delete the phase's rows past `after` (all: 0), returning their ids by `ref`."""
+    taken: Ids = {}
+    query = select(model.id, model.ref).where(model.phase_id == phase_id, model.seq > after)
+    for row_id, ref in s.execute(query.order_by(model.seq)):
+        taken.setdefault(ref, []).append(row_id)
+    s.execute(delete(model).where(model.phase_id == phase_id, model.seq > after))
+    return taken
+
+
+def _insert(
+    s: Session,
+    model: type[ParsedOrderRow] | type[ParseWarningRow],
+    rows: list[dict[str, Any]],
+    ids: Ids,
+) -> None:
+    """Insert rows; one read again from the same place (`ref`) keeps the id it had, so the
+    numbers a host has just seen (`review --fix 3=…`, `--drop 7`) still name the same
+    things after a phase is read again."""
+    kept: list[dict[str, Any]] = []
+    fresh: list[dict[str, Any]] = []
+    for row in rows:
+        free = ids.get(row["ref"])
+        (kept if free else fresh).append({**row, "id": free.pop(0)} if free else row)
+    # One multi-row statement for each shape, however many rows.
+    for batch in (kept, fresh):
+        if batch:
+            s.execute(insert(model), batch)
+
+
 def _insert_parse(
     s: Session,
     game_id: int,
@@ -155,15 +191,15 @@ def _insert_parse(
     warnings: Iterable[ParseWarning],
     first: tuple[int, int],
 ) -> None:
+    """Replace the phase's rows from `first` (orders, warnings) on with these."""
+    order_ids = _take_ids(s, ParsedOrderRow, phase_id, first[0] - 1)
+    warning_ids = _take_ids(s, ParseWarningRow, phase_id, first[1] - 1)
     order_rows = [_order_values(game_id, phase_id, n, o) for n, o in enumerate(orders, first[0])]
     warning_rows = [
         _warning_values(game_id, phase_id, n, w) for n, w in enumerate(warnings, first[1])
     ]
-    # One multi-row statement per table, however many rows.
-    if order_rows:
-        s.execute(insert(ParsedOrderRow), order_rows)
-    if warning_rows:
-        s.execute(insert(ParseWarningRow), warning_rows)
+    _insert(s, ParsedOrderRow, order_rows, order_ids)
+    _insert(s, ParseWarningRow, warning_rows, warning_ids)
     if order_rows or warning_rows:
         _reapply_overrides(s, phase_id)
 
@@ -179,8 +215,6 @@ class ParseRepo(RepoBase):
         """Replace the phase's parse results in one transaction; host overrides carry over."""
         with self._sessions.begin() as s:
             phase_id = self._phase_id(s, game_id, phase)
-            s.execute(delete(ParsedOrderRow).where(ParsedOrderRow.phase_id == phase_id))
-            s.execute(delete(ParseWarningRow).where(ParseWarningRow.phase_id == phase_id))
             _insert_parse(s, game_id, phase_id, orders, warnings, (1, 1))
 
     def append_parse(
@@ -198,9 +232,7 @@ class ParseRepo(RepoBase):
             return
         with self._sessions.begin() as s:
             phase_id = self._phase_id(s, game_id, phase)
-            for model, kept in ((ParsedOrderRow, after[0]), (ParseWarningRow, after[1])):
-                # Rows past `after` are from an interrupted poll: they are parsed again.
-                s.execute(delete(model).where(model.phase_id == phase_id, model.seq > kept))
+            # Rows past `after` are from an interrupted poll: they are parsed again.
             _insert_parse(s, game_id, phase_id, orders, warnings, (after[0] + 1, after[1] + 1))
 
     def overrides_version(self, game_id: int, phase: PhaseId | str) -> int:
