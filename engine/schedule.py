@@ -18,6 +18,15 @@ _DAILY = re.compile(
 )
 
 
+_LIST_START = re.compile(r"^\s*\d{4}-\d{1,2}-\d{1,2}")
+"""A schedule text that opens with a date is a list of deadlines."""
+
+
+def split_deadlines(text: str) -> list[str]:
+    """ "2026-12-02 19:00, 2026-12-03 19:00" (or with ";") → each deadline's text."""
+    return [part.strip() for part in re.split(r"[;,]", text) if part.strip()]
+
+
 class ScheduleError(ValueError):
     """A deadline rule that cannot be understood."""
 
@@ -40,7 +49,11 @@ class Schedule:
 
     @classmethod
     def parse(cls, rule: str | Sequence[str], tz_name: str) -> Schedule:
+        """A rule ("every day 19:00"), or deadlines: a list, or one text of them separated by
+        commas or semicolons ("2026-12-02 19:00, 2026-12-03 19:00")."""
         tz = zone(tz_name)
+        if isinstance(rule, str) and _LIST_START.match(rule):
+            rule = split_deadlines(rule)
         if not isinstance(rule, str):
             moments = tuple(sorted(_moment(text, tz) for text in rule))
             if not moments:

@@ -13,7 +13,7 @@ from rich.console import Console
 from engine.app.console import console
 from engine.app.game_file import known_rulesets, load_game
 from engine.config import BOARD_ENGINES, ConfigError, ConfigProblem, GameConfig, url_problem
-from engine.schedule import Schedule, ScheduleError, zone
+from engine.schedule import Schedule, ScheduleError, split_deadlines, zone
 
 app = typer.Typer(help="Game configuration files.", no_args_is_help=True)
 
@@ -46,7 +46,7 @@ password = "{password}"      # where the password is: env:VARIABLE or keyring:SE
 
 [schedule]
 timezone = "{timezone}"
-deadlines = "{deadlines}"
+deadlines = {deadlines}
 start = "{start}"
 
 [options]
@@ -201,7 +201,7 @@ def new(path: Annotated[Path, typer.Argument(help="Where to write the game file.
         gm_user=gm_user.replace('"', "'"),
         password=f"env:{env}",
         timezone=timezone,
-        deadlines=deadlines,
+        deadlines=_deadlines_toml(schedule, deadlines),
         start=start,
         players=", ".join(_quoted(n) for n in names),
         visible=visible_lines,
@@ -219,6 +219,13 @@ def new(path: Annotated[Path, typer.Argument(help="Where to write the game file.
     typer.echo("It is valid.")
     for warning in config.warnings:
         typer.echo(f"  {warning}")
+
+
+def _deadlines_toml(schedule: Schedule, answer: str) -> str:
+    """The `deadlines` value: the rule as written, or a TOML list of the given deadlines."""
+    if schedule.explicit:
+        return "[" + ", ".join(_quoted(part) for part in split_deadlines(answer)) + "]"
+    return _quoted(answer)
 
 
 def _quoted(name: str) -> str:

@@ -143,6 +143,24 @@ def test_game_new_with_its_own_example_answer_writes_a_valid_file(tmp_path: Path
     assert 'url = "sqlite:///rehearsal-board.sqlite"' in text
 
 
+def test_game_new_takes_a_list_of_deadlines_as_it_says(tmp_path: Path) -> None:
+    path = tmp_path / "new.toml"
+    answers = [
+        "classic", "Мафия", "local", "", "", "Ведущий", "", "",
+        "2026-12-06 19:00, 2026-12-07 19:00; 2026-12-08 21:30", "2026-12-05 19:00",
+        "Вася, Петя, Маша, Коля, Оля", "mafioso=1", "", "", "",
+    ]  # fmt: skip
+    result = CliRunner().invoke(
+        app, ["game", "new", str(path)], input="\n".join(answers) + "\n", env={"FORUMGM_NOW": NOW}
+    )
+    assert result.exit_code == 0, result.output
+    assert "cannot read the schedule" not in result.output and "It is valid." in result.output
+    text = path.read_text(encoding="utf-8")
+    assert 'deadlines = ["2026-12-06 19:00", "2026-12-07 19:00", "2026-12-08 21:30"]' in text
+    checked = CliRunner().invoke(app, ["game", "validate", str(path)], env={"FORUMGM_NOW": NOW})
+    assert "deadlines 2026-12-06 19:00, 2026-12-07 19:00, 2026-12-08 21:30" in checked.output
+
+
 def _at(text: str):  # type: ignore[no-untyped-def]
     from datetime import datetime
 
