@@ -335,6 +335,16 @@ class _Checker:
                 genders.setdefault(other, genders[player])
         if schedule is not None and start is not None:
             self._timing(schedule, start)
+        if schedule is not None and schedule.explicit:
+            last = schedule.explicit[-1]
+            self.problem(
+                f"[schedule] deadlines: the list ends at {local_time(last, schedule.tz)} "
+                f"({len(schedule.explicit)} phase(s)): if the game goes on after it, no phase "
+                "opens until more deadlines are added to the list (forumgm status says so)",
+                "schedule",
+                "deadlines",
+                warning=True,
+            )
         if self.problems:
             raise ConfigError(self.name, self.problems)
         assert password is not None and schedule is not None and start is not None

@@ -22,7 +22,7 @@ from engine.service.build import database_url, make_driver, sqlite_file
 from engine.service.driver import GameDriver
 from engine.service.runner import Cadence, Service, drive_once, failed, owner_id
 from engine.store import Store, open_store
-from engine.store.models import OutboxStatus
+from engine.store.models import GameStatus, OutboxStatus, PhaseStatus
 
 if TYPE_CHECKING:
     from engine.app.review import Review
@@ -173,6 +173,7 @@ def status(db: Db = None) -> None:
     table = grid("game", "ruleset", "status", "phase", "deadline", "warnings", "outbox")
     failures = []
     strangers = []
+    notes = []
     for game in store.games():
         ph = store.current_phase(game.id)
         strangers += [(game.id, m) for m in store.outsiders(game.id, ph.phase)] if ph else []
@@ -180,16 +181,31 @@ def status(db: Db = None) -> None:
         items = store.outbox(game.id)
         counts = {s.value: sum(1 for i in items if i.status is s) for s in OutboxStatus}
         failures += [(game.id, i) for i in items if i.status is OutboxStatus.FAILED]
+        stalled = (
+            ph is not None
+            and ph.status is PhaseStatus.PUBLISHED
+            and game.status is GameStatus.RUNNING
+        )
+        if stalled:
+            assert ph is not None
+            notes.append(
+                f"game {game.id}: {ph.phase} is published and the game's list of deadlines has "
+                "run out: add deadlines to [schedule] in its game file, then restart forumgm run"
+            )
         table.add_row(
             f"{game.id} {game.title}",
             game.ruleset,
-            game.status.value,
+            "running: no deadlines left" if stalled else game.status.value,
             f"{ph.phase} ({ph.status.value})" if ph else "—",
-            local_time(ph.deadline, _zone(game.time_zone)) if ph else "—",
+            "list of deadlines ran out"
+            if stalled
+            else (local_time(ph.deadline, _zone(game.time_zone)) if ph else "—"),
             str(warnings),
             " ".join(f"{k}:{v}" for k, v in counts.items() if v) or "—",
         )
     print_table(table)
+    for note in notes:
+        out.print(note, style="yellow")
     for game_id, item in failures:
         out.print(
             f"game {game_id}: {item.kind} {item.marker} failed {item.attempts}×: {item.last_error}",

@@ -584,10 +584,11 @@ class GameDriver:
                 until = local_time(opened.deadline, self.config.schedule.tz)
                 self.say(f"{opened.phase} opened, deadline {until}")
             if opened is None:
+                if self.store.get_game(self.game_id).status is GameStatus.FINISHED:
+                    return "finished"
                 return (
-                    "finished"
-                    if self.store.get_game(self.game_id).status is GameStatus.FINISHED
-                    else "no more deadlines"
+                    f"{ph.phase} is published and the list of deadlines has run out: add "
+                    f"deadlines to [schedule] in {self.config.path} and restart forumgm run"
                 )
 
 

@@ -142,8 +142,12 @@ class Replay:
             code, why = EARLY, f"{sent}: not counted (--typed counts what it says)"
         elif item.channel is Channel.PM:
             code, why = LATE, "sent between the deadline and the next phase"
+        elif parsed.orders:
+            # A vote or an order in the thread between the deadline and the phase's opening
+            # (its results waited for the host) does not count; the host is told.
+            code, why = LATE, "posted between the deadline and the opening of the phase"
         else:
-            return
+            return  # talk
         held = ParseWarning(code, why, item.author, source)
         session.log.warnings.append(held)
         self.answers[item.ref] = self._host_fixes(item, [], [held])
