@@ -77,7 +77,7 @@ def test_votes_before_the_day_opened_are_held_and_can_be_counted(tmp_path: Path)
 
 def test_a_game_whose_deadlines_ran_out_says_so(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'board.sqlite'}"
-    board, thread = local_board(url, NAMES)
+    _board, thread = local_board(url, NAMES)
     path = tmp_path / "game.toml"
     text = game_toml(
         url=url,
