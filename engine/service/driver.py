@@ -59,6 +59,7 @@ RECEIPT_TYPES = {
     "proxy_replaced",
     "thread_vote_reminder",
     "turn_ack",
+    "vote_count_refused",
 }
 
 
@@ -77,6 +78,8 @@ class GameDriver:
         self.game_id = self._ensure_game()
         self.thread_cursor: Cursor | None = None
         self.inbox_cursor: Cursor | None = None
+        self.newest_read: datetime | None = None
+        """The board's time of the newest item the last read brought (new or changed)."""
         self.reader = PhaseReader(
             store,
             self.game_id,
@@ -221,9 +224,13 @@ class GameDriver:
             for i, r in recorded.posts.items()
             if r is not Recorded.UNCHANGED
         }
-        return fresh | {
+        fresh |= {
             item_ref(Channel.PM, i) for i, r in recorded.pms.items() if r is not Recorded.UNCHANGED
         }
+        times = [p.posted_at for p in page.items if item_ref(Channel.THREAD, p.id) in fresh]
+        times += [m.sent_at for m in inbox.items if item_ref(Channel.PM, m.id) in fresh]
+        self.newest_read = max(times, default=None)
+        return fresh
 
     def slots(self) -> Slots:
         """Who holds each seat over time (the game file's substitutions, then `game replace`)."""
@@ -379,7 +386,11 @@ class GameDriver:
         fresh = await self.read(full=False)
         if not fresh:
             return 0
-        replay = self.replay(ph, now)
+        # The board's clock may run ahead of ours: a post it dates a little after `now` is
+        # answered now, or it would never be (the next poll does not bring it again).
+        newest = self.newest_read
+        until = min(ph.deadline, max(now, newest)) if newest is not None else now
+        replay = self.replay(ph, until)
         drafts: list[OutboxDraft] = []
         per_player: dict[str, list[Event]] = defaultdict(list)
         for item_id in sorted(fresh):

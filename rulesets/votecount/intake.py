@@ -167,7 +167,17 @@ class Intake:
         last: datetime | None = self.inputs.data.get("last_vote_count_at")
         cooldown = timedelta(minutes=self.options["vote_count_cooldown_minutes"])
         if last is not None and order.at is not None and order.at - last < cooldown:
-            return self.out  # asked again too soon: the last count is still on the page
+            # Asked again too soon: the last count is still on the page. The player hears
+            # when the next one may be asked (a receipt, as for a vote not taken).
+            self.out.events.append(
+                Event.private(
+                    order.player,
+                    "vote_count_refused",
+                    last=last.isoformat(),
+                    next=(last + cooldown).isoformat(),
+                )
+            )
+            return self.out
         votes = current_votes(self.state, self.inputs)
         totals = totals_of(self.state, votes)
         self.out.events.append(

@@ -319,6 +319,11 @@ VOTECOUNT: list[Case] = [
         "order_rejected",
         pv("order_rejected", action="vote", reason="unknown_target"),
         pv("order_rejected", action="unvote", reason="late"),
+        pv("order_rejected", action="vote_count_request", reason="sender_not_in_play"),
+    ),
+    _pm(
+        "vote_count_refused",
+        pv("vote_count_refused", last=DEADLINE, next=DEADLINE),
     ),
     _results(
         "a lynch",

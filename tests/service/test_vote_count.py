@@ -160,3 +160,40 @@ def test_classic_keeps_its_pm_votes_secret(tmp_path: Path) -> None:
     for slot in (1, 2):
         marker = driver.marker(ph.phase, "vote_count", slot)
         assert driver.store.find_by_marker(marker) is None
+
+
+def test_a_request_on_the_saved_phpbb_board_posts_the_count(tmp_path: Path) -> None:
+    """«подсчёт голосов» in the thread of a real phpBB board: the count is posted at the
+    poll that reads it — also when the board's clock runs a little ahead of the service's
+    (the board dates the request 18:15, the poll runs at 18:14), which used to leave the
+    request unanswered for good (the next poll does not bring it again)."""
+    from tests.service import phpbb_fixture_board as saved
+    from tests.service.test_service_phpbb import ENGINES, _config
+
+    config = _config(ENGINES["phpbb"], "ru")
+    fake = saved.saved_board("ru")
+    # Derived page: Alu's post P31 (id 32, 18:15) asks for the count instead of its talk.
+    talk = "Не уверен... пока оставлю как есть. Кстати, вчера я голосовал за Nekr0 не просто так."
+    page = saved.helpers.page("ru", "viewtopic_p4.html")
+    assert talk in page
+    fake.on(
+        "GET",
+        "/viewtopic.php?t=2&start=30",
+        saved.helpers.html(page.replace(talk, "подсчёт голосов")),
+    )
+    clock = ManualClock(config.start)
+    driver = GameDriver(
+        open_store(f"sqlite:///{tmp_path / 's.sqlite'}"),
+        saved.make_board(fake),
+        config,
+        clock=clock,
+    )
+    driver.start()
+    clock.set(datetime(2026, 11, 27, 18, 14, tzinfo=MSK))
+    assert "open" in asyncio.run(driver.step(clock()))
+    [reply] = fake.posted("/posting.php")
+    assert reply["message"].startswith("[b]Голосование на данный момент[/b] (27.11.2026 18:15 МСК)")
+    assert "Лёха" in reply["message"]
+    clock.set(datetime(2026, 11, 27, 21, 0, tzinfo=MSK))
+    asyncio.run(driver.step(clock()))
+    assert len(fake.posted("/posting.php")) == 1  # posted once
