@@ -38,6 +38,7 @@ TABLES = {
         "vote_count",
         "max_post_chars",
         "opening_post",
+        "tag",
     },
     "board": {
         "engine",
@@ -125,6 +126,9 @@ class GameConfig:
     the beginning and the end are read and the host gets a `truncated` warning."""
     opening_post: bool = True
     """`[game] opening_post = false`: the host posts the game's opening; forumgm drafts none."""
+    tag: str | None = None
+    """`[game] tag`: a short name of the game a player puts in a PM's subject when the GM
+    account runs several games and they play in more than one (the title works too)."""
     allow_insecure_http: bool = False
     """`[board] allow_insecure_http`: the host accepts an http:// board (password in clear)."""
     browser: bool = False
@@ -357,6 +361,7 @@ class _Checker:
             review=review,
             receipts=receipts,
             opening_post=self.get("game", "opening_post", bool, True),
+            tag=self._tag(),
             engine=engine,
             url=url,
             allow_insecure_http=insecure,
@@ -382,6 +387,13 @@ class _Checker:
             deal_option=deal_option,
             warnings=self.warnings,
         )
+
+    def _tag(self) -> str | None:
+        tag = self.get("game", "tag", str, None)
+        if tag is not None and not 1 <= len(tag.strip()) <= 40:
+            self.problem('[game] tag: 1 to 40 characters, e.g. "М12"', "game", "tag")
+            return None
+        return tag.strip() if tag is not None else None
 
     def _insecure_http(self) -> bool:
         allowed = self.get("board", "allow_insecure_http", bool, False)

@@ -36,6 +36,8 @@ language = "{language}"
 review = "{review}"          # always | warnings | auto
 receipts = true              # answer each PM order with what was understood
 vote_count = "off"           # or e.g. "every 12 hours": post the count when votes are public
+# tag = "М12"                # several games on one GM account: players in more than one
+                             # put the tag (or the title) in a PM's subject
 
 [board]
 engine = "{engine}"

@@ -35,6 +35,9 @@ PM_VOTE_IGNORED = "pm_vote_ignored"
 THREAD_VOTE_IGNORED = "thread_vote_ignored"
 HIDDEN_TEXT = "hidden_text"
 """A command only text readers cannot see gives (white, tiny, reversed): held for the host."""
+PM_GAME_UNCLEAR = "pm_game_unclear"
+"""A PM whose sender plays in several games of the GM account and that names none of them:
+not read into any game until the host settles it (the sender is asked which game)."""
 TRUNCATED = "truncated"
 """A post longer than the game reads (`[game] max_post_chars`) or with too many commands."""
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -25,7 +25,8 @@ from engine.core.slots import Slots
 from engine.core.warnings import ParseWarning
 from engine.publish import Markers, Publisher, pm_draft, post_draft
 from engine.render import Renderer
-from engine.service.posts import phase_opened_draft
+from engine.service.inbox import UNCLEAR, GameNames, Route, route
+from engine.service.posts import phase_opened_draft, renderer_for
 from engine.service.reader import HostInputs, PhaseReader
 from engine.service.replay import Replay, item_ref
 from engine.service.seats import game_slots, handover_draft, holder_aliases
@@ -42,9 +43,9 @@ from engine.store.models import (
     PhaseRecord,
     PhaseStatus,
 )
-from engine.store.repo.raw import Recorded
+from engine.store.repo.raw import ReadRecorded, Recorded
 from forums.board import Board
-from forums.records import Cursor
+from forums.records import Cursor, PrivateMessage
 
 logger = logging.getLogger("forumgm.driver")
 
@@ -122,6 +123,8 @@ class GameDriver:
                 language=c.language,
                 time_zone=str(c.schedule.tz),
             )
+        accounts = {*c.players, *c.replacements, *c.replacements.values()}
+        self.store.set_game_names(game.id, title=c.title, tag=c.tag, accounts=accounts)
         return game.id
 
     # -- start ---------------------------------------------------------------------------
@@ -186,7 +189,9 @@ class GameDriver:
 
         A poll reads on from where the last recorded read ended. `full` (the deadline) reads
         `phase` again from where it began — every page of the phase, catching edits and
-        deletions — or the whole thread when that is not known.
+        deletions — or the whole thread when that is not known. Only this game's PMs are
+        kept (`engine.service.inbox`); `phase` is where the question to a player whose PM
+        names no game is queued.
         """
         if full:
             start = (phase.read_from if phase is not None else None) or {}
@@ -199,14 +204,18 @@ class GameDriver:
         inbox = await self.board.inbox(since=inbox_since)
         self.thread_cursor, self.inbox_cursor = page.cursor, inbox.cursor
         self.publisher.saw_thread(page.items, page.cursor)
+        pms, routes = self._mine(inbox.items)
         recorded = self.store.record_read(
             self.game_id,
             page.items,
-            inbox.items,
+            pms,
             seen_at=self.clock(),
             thread_cursor=page.cursor,
             inbox_cursor=inbox.cursor,
+            pm_routing={i: UNCLEAR for i, r in routes.items() if r.unclear},
         )
+        if phase is not None:
+            self._ask_which_game(phase, pms, routes, recorded)
         self.reader.noted(recorded)
         if full:
             gone = self.store.mark_missing(
@@ -232,6 +241,81 @@ class GameDriver:
         self.newest_read = max(times, default=None)
         return fresh
 
+    def _mine(self, pms: Sequence[PrivateMessage]) -> tuple[list[PrivateMessage], dict[str, Route]]:
+        """This game's PMs among the inbox's (by sender, then subject), and the route of each
+        one kept; one already kept by an earlier read stays (a PM's game never changes)."""
+        if not pms:
+            return [], {}
+        games = self._board_games()
+        known = self.store.known_pms(self.game_id, [m.id for m in pms])
+        kept: list[PrivateMessage] = []
+        routes: dict[str, Route] = {}
+        for pm in pms:
+            found = route(pm, games)
+            if pm.id in known or found.keeps(self.game_id):
+                kept.append(pm)
+                routes[pm.id] = found
+        return kept, routes
+
+    def _board_games(self) -> list[GameNames]:
+        """The running games of this GM account, this one among them."""
+        board_id = self.store.get_game(self.game_id).board_id
+        games = [
+            GameNames.of(g.id, g.title, g.tag, [*(g.accounts or ()), *names])
+            for g, names in self.store.board_games(board_id)
+        ]
+        if not any(g.game_id == self.game_id for g in games):
+            games.append(
+                GameNames.of(self.game_id, self.config.title, self.config.tag, self._accounts())
+            )
+        return games
+
+    def _accounts(self) -> list[str]:
+        """Who plays or may play in this game: every seat's holders, from the file and the
+        store (`game replace`)."""
+        slots = self.slots()
+        return [name for key in slots.keys for name in slots.holders(key)]
+
+    def _ask_which_game(
+        self,
+        ph: PhaseRecord,
+        pms: Sequence[PrivateMessage],
+        routes: dict[str, Route],
+        recorded: ReadRecorded,
+    ) -> None:
+        """Ask each sender of a new unclear PM, once, which game it is for: the game with the
+        lowest id among theirs asks, once per sender and phase."""
+        drafts = []
+        for pm in pms:
+            found = routes.get(pm.id)
+            if found is None or found.asker != self.game_id:
+                continue
+            if recorded.pms.get(pm.id) is not Recorded.NEW:
+                continue
+            logger.warning(
+                "game %s: PM %s from %s names none of their games (%s): asked which",
+                self.game_id,
+                pm.id,
+                pm.sender,
+                ", ".join(g.label for g in found.games),
+            )
+            body = renderer_for(self.renderer, "which_game").render_post(
+                "which_game",
+                games=[g.label for g in found.games],
+                subject=pm.subject,
+                at=pm.sent_at,
+            )
+            subject = (
+                "Для какой игры ваше сообщение?"
+                if self.config.language == "ru"
+                else ("Which game is your message for?")
+            )
+            marker = self.marker(ph.phase, "which-game", pm.sender.casefold())
+            drafts.append(pm_draft(pm.sender, subject, body, marker))
+        if drafts:
+            self._enqueue_new(ph.phase, drafts)
+            self.store.approve(self.game_id, ph.phase)
+
     def slots(self) -> Slots:
         """Who holds each seat over time (the game file's substitutions, then `game replace`)."""
         c = self.config
@@ -255,6 +339,8 @@ class GameDriver:
             raise StoreError(f"{substitute!r} already plays in this game")
         previous = slots.current(seat)
         self.store.replace_player(self.game_id, seat, substitute, at=self.clock())
+        c = self.config
+        self.store.set_game_names(self.game_id, title=c.title, tag=c.tag, accounts=self._accounts())
         words = "Замена: ваша роль" if self.config.language == "ru" else "Replacement: your role"
         draft = handover_draft(
             self.store,
@@ -383,7 +469,7 @@ class GameDriver:
 
     async def poll(self, ph: PhaseRecord, now: datetime) -> int:
         """Read what is new, take it, and answer: ratings in the thread, one receipt PM per player."""
-        fresh = await self.read(full=False)
+        fresh = await self.read(full=False, phase=ph)
         if not fresh:
             return 0
         # The board's clock may run ahead of ours: a post it dates a little after `now` is

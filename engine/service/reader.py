@@ -22,6 +22,7 @@ from engine.core.orders import Channel, Order
 from engine.core.ruleset import Ruleset
 from engine.core.slots import Handover, Slots
 from engine.core.warnings import ParseWarning
+from engine.service.inbox import UNCLEAR
 from engine.service.parsed import context_key, item_key, result_from_json, result_to_json
 from engine.service.replay import Incoming, Replay, board_order, start_replay
 from engine.service.seats import Speaker, speakers
@@ -290,6 +291,7 @@ class PhaseReader:
         posts = [p for p in posts if p.missing_since is None or p.missing_since > until]
         last_post = max((p for p in posts if p.at <= until), key=_order, default=None)
         chosen: list[tuple[Channel, StoredItem, Speaker, str | None]] = []
+        unclear: list[StoredItem] = []
         doubts: dict[tuple[Channel, str], tuple[tuple[str, str], ...]] = {}
         for p in posts:
             if p.author.casefold() != gm and not p.deleted:
@@ -300,7 +302,9 @@ class PhaseReader:
                 if check_edits:
                     doubts[Channel.THREAD, p.id] = _post_doubts(p, until, p is last_post)
         for m in pms:
-            if m.author.casefold() != gm and not speaker[m.author, m.at].outsider:
+            if m.author.casefold() != gm and m.routing == UNCLEAR:
+                unclear.append(m)
+            elif m.author.casefold() != gm and not speaker[m.author, m.at].outsider:
                 chosen.append((Channel.PM, m, speaker[m.author, m.at], None))
                 if check_edits and _in_deadline_minute(m.at, deadline):
                     doubts[Channel.PM, m.id] = (_DEADLINE_MINUTE,)
@@ -319,9 +323,22 @@ class PhaseReader:
         loaded: dict[Channel, dict[int, PostBody]] = {Channel.THREAD: {}, Channel.PM: {}}
         if need[Channel.THREAD]:
             loaded[Channel.THREAD] = self.store.post_bodies(need[Channel.THREAD])
+        need[Channel.PM] += [m.revision for m in unclear]
         if need[Channel.PM]:
             loaded[Channel.PM] = self.store.pm_bodies(need[Channel.PM])
-        return [
+        held = [
+            Incoming(
+                m.id,
+                Channel.PM,
+                m.author,
+                m.at,
+                loaded[Channel.PM].get(m.revision, _EMPTY),
+                m.url,
+                unclear=True,
+            )
+            for m in unclear
+        ]
+        return held + [
             Incoming(
                 s.id,
                 ch,

@@ -20,6 +20,7 @@ from engine.core.warnings import (
     EARLY,
     EDITED_AFTER_DEADLINE,
     LATE,
+    PM_GAME_UNCLEAR,
     SENDER_NOT_IN_PLAY,
     ParseWarning,
 )
@@ -60,6 +61,9 @@ class Incoming:
     parsed: ParseResult | None = None
     """What parsing `body` gives, when the cache knew it (`body` may then be left empty,
     unless the ruleset reads whole posts: `GameSession.reads_posts`)."""
+    unclear: bool = False
+    """A PM whose game its sender has to say (`engine.service.inbox`): it is not read; the
+    host settles its `pm_game_unclear` warning."""
     doubts: tuple[tuple[str, str], ...] = ()
     """(code, why) of what the deadline's reading cannot settle about the item (deleted or
     gone from the board only after it, silently editable, a PM in the deadline's minute):
@@ -158,6 +162,17 @@ class Replay:
         if self.since is not None and item.at <= self.since:
             return
         assert session.inputs is not None and session.log is not None
+        if item.unclear:
+            why = (
+                "the sender plays in several games of this GM account and the PM names none "
+                "of them: they were asked which; --typed here if it is this game's, else --ignore"
+            )
+            said = item.body.text().strip().split("\n", 1)[0][:200]
+            source = Source(item.channel, item.id, item.url, text=said)
+            unclear = ParseWarning(PM_GAME_UNCLEAR, why, item.author, source)
+            session.log.warnings.append(unclear)
+            self.answers[item.ref] = self._host_fixes(item, [], [unclear])
+            return
         early = item.at < session.inputs.phase.opened_at
         if early and not (
             self.first_phase and self.announced is not None and item.at >= self.announced

@@ -6,7 +6,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, Enum, ForeignKey, Index, String, UniqueConstraint
+from sqlalchemy import JSON, BigInteger, Enum, ForeignKey, Index, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
 from engine.store.models.base import Base, UTCDateTime, utcnow
@@ -49,6 +49,14 @@ class Board(Base):
     gm_user: Mapped[str] = mapped_column(String(200))
     credentials_ref: Mapped[str | None] = mapped_column(String(200))
     """Where the GM password lives (e.g. ``env:FORUMGM_PASSWORD``); never the secret itself."""
+    login_tried_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    """When the service last tried to log in on its own (at most one try per 15 minutes)."""
+    login_failed_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    """When a login was refused: no more logins on its own until the host acts."""
+    login_error: Mapped[str | None] = mapped_column(Text)
+    """What the board said when it refused the login (never the password)."""
+    login_refused_hash: Mapped[str | None] = mapped_column(String(200))
+    """A salted scrypt hash of the password that was refused, to notice a changed one."""
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
 
 
@@ -74,6 +82,14 @@ class Game(Base):
     thread_cursor: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     """Where the last recorded read of the thread ended (the board's opaque cursor)."""
     inbox_cursor: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    tag: Mapped[str | None] = mapped_column(String(100))
+    """A short name players may put in a PM's subject to say it is for this game."""
+    accounts: Mapped[list[str] | None] = mapped_column(JSON)
+    """The board accounts that play or may play in the game (the game file's seats and
+    substitutes): other games on the same GM account route PMs by them."""
+    deadline_shift: Mapped[int] = mapped_column(default=0)
+    """Seconds every deadline of the schedule has moved (the host shifted it after a
+    deadline passed while results waited)."""
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow, onupdate=utcnow)
 
@@ -113,6 +129,8 @@ class PhaseRecord(Base):
     status: Mapped[PhaseStatus] = mapped_column(enum_type(PhaseStatus), default=PhaseStatus.OPEN)
     state_before: Mapped[dict[str, Any]] = mapped_column(JSON)
     state_after: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    next_deadline: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    """The deadline the phase's results announce for the next phase: the one it gets."""
     read_from: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     """The board cursors as the phase opened (`{"thread": …, "inbox": …}`): its deadline
     re-read starts there (None: from the start of the thread and the inbox)."""

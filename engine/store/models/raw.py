@@ -92,6 +92,9 @@ class RawPM(Base):
     content_hash: Mapped[str] = mapped_column(String(64))
     first_seen_at: Mapped[datetime] = mapped_column(UTCDateTime())
     last_seen_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    routing: Mapped[str | None] = mapped_column(String(16))
+    """None: the PM is this game's. "unclear": its sender plays in several games of the
+    GM account and its subject names none of them (held for the host, the sender asked)."""
 
 
 class RawPMRevision(Base):

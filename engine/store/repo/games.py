@@ -114,6 +114,32 @@ class GamesRepo(RepoBase):
                 select(Game).where(Game.board_id == board_id, Game.thread_id == thread_id)
             )
 
+    def set_game_names(
+        self, game_id: int, *, title: str, tag: str | None, accounts: Iterable[str]
+    ) -> None:
+        """What PMs are routed to the game by: its title, its tag, who plays or may play."""
+        with self._sessions.begin() as s:
+            game = get_game_row(s, game_id)
+            game.title, game.tag, game.accounts = title, tag, sorted(set(accounts))
+
+    def board_games(self, board_id: int) -> list[tuple[Game, list[str]]]:
+        """The running games on one board (one GM account), each with every name that ever
+        held a seat in it (substitutes and those they replaced): two queries."""
+        with self._sessions() as s:
+            games = list(
+                s.scalars(
+                    select(Game)
+                    .where(Game.board_id == board_id, Game.status == GameStatus.RUNNING)
+                    .order_by(Game.id)
+                )
+            )
+            names: dict[int, list[str]] = {g.id: [] for g in games}
+            if games:
+                query = select(Player.game_id, Player.name).where(Player.game_id.in_(names))
+                for game_id, name in s.execute(query):
+                    names[game_id].append(name)
+        return [(g, names[g.id]) for g in games]
+
     def set_game_status(self, game_id: int, status: GameStatus) -> None:
         with self._sessions.begin() as s:
             get_game_row(s, game_id).status = status

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
@@ -69,6 +69,9 @@ class StoredItem:
     """When forumgm first saw it deleted (a post), even after the moment asked for."""
     missing_since: datetime | None = None
     """When a full read of the board first no longer served it (a post)."""
+    routing: str | None = None
+    """A PM's routing (`RawPM.routing`): None when it is the game's, "unclear" when its
+    sender plays in several games on the GM account and it names none of them."""
 
 
 @dataclass(frozen=True)
@@ -316,7 +319,11 @@ def _record_posts(
 
 
 def _record_pms(
-    s: Session, game_id: int, pms: Sequence[PrivateMessage], seen: datetime
+    s: Session,
+    game_id: int,
+    pms: Sequence[PrivateMessage],
+    seen: datetime,
+    routing: Mapping[str, str],
 ) -> dict[str, Recorded]:
     """Upsert PMs by board id in the session's transaction, as `_record_posts` does posts."""
     by_id = {pm.id: pm for pm in pms}
@@ -359,9 +366,10 @@ def _record_pms(
             if result is Recorded.UNCHANGED:
                 result = Recorded.CHANGED
         if row is None:
+            # Where a PM goes is settled when it is first read: a later read keeps it.
             inserts.append(
                 {"game_id": game_id, "pm_id": pm_id, "first_seen_at": seen, **values}
-                | {"last_seen_at": seen}
+                | {"last_seen_at": seen, "routing": routing.get(pm_id)}
             )
         elif new_content or any(getattr(row, f) != values[f] for f in _PM_FIELDS):
             updates.append({"id": row.id, "last_seen_at": seen, **values})
@@ -404,9 +412,11 @@ class RawRepo(RepoBase):
         seen_at: datetime | None = None,
         thread_cursor: Cursor | None = None,
         inbox_cursor: Cursor | None = None,
+        pm_routing: Mapping[str, str] | None = None,
     ) -> ReadRecorded:
         """Record one read of the board in one transaction: its posts and PMs (one query
-        finds the known ones), and the cursors to read on from, which commit with them."""
+        finds the known ones), and the cursors to read on from, which commit with them.
+        `pm_routing`: PM id → `RawPM.routing` for PMs first read now (default: the game's)."""
         seen = seen_at or utcnow()
         cursors: dict[str, Any] = {}
         if thread_cursor is not None:
@@ -427,8 +437,18 @@ class RawRepo(RepoBase):
                 batch = posts[start : start + _BATCH]
                 recorded.posts.update(_record_posts(s, game_id, batch, seen))
             for start in range(0, len(pms), _BATCH):
-                recorded.pms.update(_record_pms(s, game_id, pms[start : start + _BATCH], seen))
+                batch_pms = pms[start : start + _BATCH]
+                recorded.pms.update(_record_pms(s, game_id, batch_pms, seen, pm_routing or {}))
         return recorded
+
+    def known_pms(self, game_id: int, pm_ids: Sequence[str]) -> set[str]:
+        """Which of these PM ids the game has recorded already."""
+        found: set[str] = set()
+        with self._sessions() as s:
+            for chunk in _chunks(list(pm_ids)):
+                query = select(RawPM.pm_id).where(RawPM.game_id == game_id, RawPM.pm_id.in_(chunk))
+                found.update(s.scalars(query))
+        return found
 
     def mark_missing(
         self,
@@ -662,7 +682,9 @@ class RawRepo(RepoBase):
             where.append(RawPM.sent_at > after)
         if ids is not None:
             where.append(RawPM.pm_id.in_(ids))
-        pms = select(RawPM.id, RawPM.pm_id, RawPM.sender, RawPM.sent_at, RawPM.url).where(*where)
+        pms = select(
+            RawPM.id, RawPM.pm_id, RawPM.sender, RawPM.sent_at, RawPM.url, RawPM.routing
+        ).where(*where)
         revisions = (
             select(
                 RawPMRevision.raw_pm_id,
@@ -692,6 +714,7 @@ class RawRepo(RepoBase):
                     revision=rev.id,
                     digest=rev.content_hash,
                     changed_after=any(r.valid_from > when for r in revs),
+                    routing=row.routing,
                 )
             )
         return items

@@ -1,0 +1,93 @@
+"""One GM account, several games: which game a PM in the shared inbox is for.
+
+Every game on a GM account reads the same inbox. A PM belongs to the game whose player
+sent it. When the sender plays (or played) in more than one of the account's running games,
+its subject decides: the game's tag or title in it. When it names none of them, the PM is
+"unclear": each of those games keeps it for its host (a held `pm_game_unclear` warning,
+which `review --typed` or `--ignore` settles), the sender is asked once which game it is
+for, and no game answers it or counts it on its own. A PM from someone who plays in none of
+the games is kept by all of them as a stranger's message (read by none, shown to each host).
+
+What a PM was found to be is recorded when it is first read and never changes after, so a
+phase read again later reads the same PMs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from forums.records import PrivateMessage
+
+UNCLEAR = "unclear"
+"""`RawPM.routing` of a PM whose game its sender has to say."""
+
+
+@dataclass(frozen=True)
+class GameNames:
+    """What routes a PM to one game: who plays in it, and how a subject may name it."""
+
+    game_id: int
+    title: str
+    tag: str | None
+    accounts: frozenset[str]
+    """Casefolded board accounts that hold, held or may hold a seat."""
+
+    @classmethod
+    def of(cls, game_id: int, title: str, tag: str | None, accounts: Iterable[str]) -> GameNames:
+        return cls(game_id, title, tag, frozenset(a.casefold() for a in accounts if a))
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """How a subject may name the game: its tag, its title (where it has them)."""
+        return tuple(n for n in (self.tag, self.title) if n and n.strip())
+
+    @property
+    def label(self) -> str:
+        """The game as the question to a player names it: «tag» or «title»."""
+        return (self.tag or self.title or f"#{self.game_id}").strip()
+
+    def plays(self, sender: str) -> bool:
+        return sender.casefold() in self.accounts
+
+
+@dataclass(frozen=True)
+class Route:
+    """Where one PM goes: the games that keep it; `unclear` when its sender must say which
+    of them it is for (every one of them holds it for its host)."""
+
+    games: tuple[GameNames, ...]
+    unclear: bool = False
+
+    def keeps(self, game_id: int) -> bool:
+        return any(g.game_id == game_id for g in self.games)
+
+    @property
+    def asker(self) -> int | None:
+        """The game that asks the sender which game (one question, not one per game)."""
+        return min(g.game_id for g in self.games) if self.unclear and self.games else None
+
+
+def named_in(subject: str, games: Sequence[GameNames]) -> list[GameNames]:
+    """The games whose tag or title the subject contains (a name inside a longer name that
+    is also there does not count: «Мафия 2» is not also «Мафия»)."""
+    text = " ".join(subject.casefold().split())
+    found = [(g, n.casefold().strip()) for g in games for n in g.names if n.casefold() in text]
+    longer = [n for _, n in found]
+    kept = {g.game_id: g for g, n in found if not any(n != m and n in m for m in longer)}
+    return list(kept.values())
+
+
+def route(pm: PrivateMessage, games: Sequence[GameNames]) -> Route:
+    """The game a PM is for, among the running games of its GM account."""
+    playing = [g for g in games if g.plays(pm.sender)]
+    if not playing:
+        # Someone who plays in none of them: every game keeps it as a stranger's message,
+        # which holds nothing and is shown to each host (`forumgm status`).
+        return Route(tuple(games))
+    if len(playing) == 1:
+        return Route((playing[0],))
+    named = named_in(pm.subject, playing)
+    if len(named) == 1:
+        return Route((named[0],))
+    return Route(tuple(playing), unclear=True)

@@ -1,0 +1,128 @@
+"""Two games on one GM account: each takes only its own players' PMs from the shared inbox.
+
+A classic game (orders and votes by PM) and a votecount game (votes in the thread) run from
+one GM account on one board, with one player in both. The votecount game used to read the
+classic orders, answer six players «Голос не принят: голоса принимаются только в игровой
+теме» beside the classic game's own receipts, and hold its phase with spurious warnings.
+Here every player gets only their own game's receipts; the player in both games routes a
+PM with the game's tag in its subject, and a PM that names no game is asked about once and
+held for both hosts, who settle it (`review --typed` / `--ignore`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from datetime import datetime
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+from typer.testing import CliRunner
+
+from engine.app.cli import app
+from tests.service.helpers import GM, game_toml, local_board
+
+MSK = ZoneInfo("Europe/Moscow")
+CLASSIC = ["Вася", "Петя", "Маша", "Коля", "Оля"]
+VOTECOUNT = ["Оля", "Гена", "Лена", "Орёл", "Катя"]
+ROLES = {"Вася": "commissar", "Петя": "mafioso", "Маша": "doctor", "Коля": "citizen"}
+runner = CliRunner(env={"COLUMNS": "200", "TEST_GM_PASSWORD": "gm-secret"})
+
+
+def test_each_game_answers_only_its_own_players(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'board.sqlite'}"
+    board, first = local_board(url, [*CLASSIC, *VOTECOUNT[1:], "Дима"], title="Мафия")
+    second = board.create_thread("Голосовалка", GM)
+    games = {}
+    for name, thread, players, ruleset, extra in (
+        ("classic", first, CLASSIC, "classic", 'title = "Мафия"\ntag = "М1"'),
+        ("votecount", second, VOTECOUNT, "votecount", 'title = "Голосовалка"\ntag = "Г2"'),
+    ):
+        path = tmp_path / f"{name}.toml"
+        text = game_toml(
+            url=url,
+            thread=thread,
+            players=players,
+            ruleset=ruleset,
+            review="warnings",
+            password="env:TEST_GM_PASSWORD",
+            roles={**ROLES, "Оля": "citizen"} if ruleset == "classic" else None,
+            game_extra=extra,
+        )
+        path.write_text(text, encoding="utf-8")
+        games[name] = path
+    db = f"sqlite:///{tmp_path / 'store.sqlite'}"
+
+    def cli(*words: str, at: str) -> str:
+        result = runner.invoke(app, [*words, "--db", db], env={"FORUMGM_NOW": at})
+        assert result.exit_code == 0, result.output
+        return result.output
+
+    def pm(sender: str, subject: str, text: str, minute: int) -> None:
+        board.pm_as(sender, [GM], subject, text, at=datetime(2026, 12, 1, 20, minute, tzinfo=MSK))
+
+    for path in games.values():
+        cli("game", "start", str(path), at="2026-12-01T18:00+03:00")
+        cli("review", str(path), "--approve", at="2026-12-01T18:00+03:00")
+    both = [str(p) for p in games.values()]
+    cli("run", *both, "--once", at="2026-12-01T19:01+03:00")
+    sent_before = len(board.pms_after(board.user(GM), "sent", 0))  # type: ignore[arg-type]
+
+    pm("Вася", "Re: Ваша роль", "проверка Пети", 1)
+    pm("Коля", "ход", "голосую за Петю", 2)
+    pm("Маша", "ход", "лечу Колю", 3)
+    pm("Гена", "голос", "голос за Лену", 4)  # votecount: votes go in the thread
+    pm("Оля", "Ход [М1]", "голосую за Петю", 5)  # plays in both: the tag says which
+    pm("Оля", "вопрос", "голосую за Машу", 6)  # names no game
+    board.post_as("Гена", second, "голос за Лену", at=datetime(2026, 12, 1, 20, 7, tzinfo=MSK))
+    cli("run", *both, "--once", at="2026-12-01T20:10+03:00")
+    cli("run", *both, "--once", at="2026-12-01T20:12+03:00")  # nothing is asked or sent twice
+
+    sent = board.pms_after(board.user(GM), "sent", 0)[sent_before:]  # type: ignore[arg-type]
+    to = Counter(m.recipients[0] for m in sent)
+    receipts = [
+        (m.recipients[0], m.body.full_text()) for m in sent if m.subject == "Ведущий: принято"
+    ]
+    assert not any("только в игровой теме" in t for n, t in receipts if n != "Гена"), receipts
+    texts = dict(receipts)
+    assert len(texts) == len(receipts)  # one receipt each: no game answers another's PMs
+    assert set(texts) == {"Вася", "Коля", "Маша", "Оля", "Гена"}
+    assert "Проверка" in texts["Вася"] and "Голос за Петю принят" in texts["Коля"]
+    assert "Голос за Петю принят" in texts["Оля"]  # the tagged PM, by the classic game
+    assert "только в игровой теме" in texts["Гена"]  # his own game's receipt
+    questions = [m for m in sent if m.subject == "Для какой игры ваше сообщение?"]
+    assert [m.recipients[0] for m in questions] == ["Оля"]
+    assert "«М1» или «Г2»" in questions[0].body.full_text()
+    assert to == Counter({"Вася": 1, "Коля": 1, "Маша": 1, "Оля": 2, "Гена": 1})
+
+    classic = cli("review", str(games["classic"]), at="2026-12-01T20:13+03:00")
+    votecount = cli("review", str(games["votecount"]), at="2026-12-01T20:13+03:00")
+    assert "Гена" not in classic and "Коля" not in votecount and "Вася" not in votecount
+    unclear = {
+        name: next(line for line in out.splitlines() if "pm_game_unclear" in line)
+        for name, out in (("classic", classic), ("votecount", votecount))
+    }
+    assert all("Оля 'голосую за Машу'" in line for line in unclear.values())
+    assert "pm_game_unclear" not in "".join(
+        line for line in classic.splitlines() if "Ход [М1]" in line
+    )
+    # The host of each game settles it: the classic game counts it, the other lets it go.
+    mine = unclear["classic"].split()[1].lstrip("#")
+    cli(
+        "review",
+        str(games["classic"]),
+        "--typed",
+        f"{mine}=голосую за Машу",
+        at="2026-12-01T20:14+03:00",
+    )
+    theirs = unclear["votecount"].split()[1].lstrip("#")
+    cli("review", str(games["votecount"]), "--ignore", theirs, at="2026-12-01T20:14+03:00")
+    votes = cli("review", str(games["classic"]), "--votes", at="2026-12-01T20:15+03:00")
+    rows = [[c.strip() for c in line.split("│")[1:3]] for line in votes.splitlines() if "│" in line]
+    assert ["Оля", "Маша"] in rows, votes
+    # What still holds the votecount game is its own player's PM vote, nothing of the other.
+    held = [
+        line.split()[2:4]
+        for line in cli("review", str(games["votecount"]), at="2026-12-01T20:15+03:00").splitlines()
+        if line.startswith("!")
+    ]
+    assert held == [["pm_vote_ignored", "Гена"]]
