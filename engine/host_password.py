@@ -28,6 +28,12 @@ def _scrypt(password: str, salt: bytes, n: int, r: int, p: int) -> bytes:
 def hash_password(password: str, cost: tuple[int, int, int] = COST) -> str:
     if len(password) < MIN_LENGTH:
         raise PasswordError(f"a host password needs at least {MIN_LENGTH} characters")
+    return hash_secret(password, cost)
+
+
+def hash_secret(password: str, cost: tuple[int, int, int] = COST) -> str:
+    """The stored form of any password (no length rule): also what a refused GM login
+    keeps, to tell a changed password from the same one (`check_password`)."""
     n, r, p = cost
     salt = os.urandom(16)
     return f"scrypt${n}${r}${p}${salt.hex()}${_scrypt(password, salt, n, r, p).hex()}"

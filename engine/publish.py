@@ -192,6 +192,10 @@ class Publisher:
         if not self.ready():
             log.info("game %s: the start is not approved yet; nothing is published", self.game_id)
             return 0
+        if await self.board.whoami() is None:
+            # Log in before any item is marked as being sent: a login the board refuses
+            # (or the service holds back) is the session's trouble, not the items'.
+            await self.board.login()
         # Only a send that was started may have reached the board (then the process died,
         # or the board answered with an error after taking it): look for those alone.
         unsure = sorted(
@@ -212,6 +216,11 @@ class Publisher:
                     subject = item.subject or ""
                     to = list(dict.fromkeys(self.recipient(r) for r in item.recipients))
                     board_id = await self.board.send_pm(to, subject, item.bbcode)
+            except (LoginFailed, CaptchaRequired):
+                # The session was lost and the login again refused (or held back): nothing
+                # more goes out this round; `forumgm status` says what the host should do.
+                self.store.mark_failed(item.marker, "the GM's login was refused")
+                raise
             except Exception as exc:  # kept for a retry; the error shows in `forumgm status`
                 failed = self.store.mark_failed(item.marker, f"{type(exc).__name__}: {exc}")
                 self._not_before[item.marker] = moment + retry_delay(failed.attempts)

@@ -9,6 +9,7 @@ import asyncio
 import os
 from collections.abc import Callable
 from datetime import datetime
+from pathlib import Path
 from typing import Annotated, Any
 
 import httpx
@@ -33,6 +34,7 @@ from forums import Board, BoardError
 from forums.detect import Detection, detect_engine
 from forums.guard import insecure_url
 from forums.phpbb.client import PhpbbClient
+from forums.records import User as BoardUser
 
 app = typer.Typer(
     help="Check a board connection; create and use the local rehearsal board.",
@@ -210,3 +212,42 @@ def check(
     except BoardError as exc:
         out.print(f"{type(exc).__name__}: {exc}", style="bold red")
         raise typer.Exit(1) from None
+
+
+@app.command("login")
+def login(
+    game: Annotated[
+        Path, typer.Argument(help="The game file whose board and GM account to log in.")
+    ],
+    db: Annotated[
+        str | None,
+        typer.Option(
+            "--db", help="Store URL (default: FORUMGM_DATABASE_URL or sqlite:///forumgm.db)."
+        ),
+    ] = None,
+) -> None:
+    """Log in once now as the game's GM: after the board refused a login, forumgm logs in
+    there no more on its own until this goes through (or the password changes)."""
+    from engine.app.service_cmd import driver_for
+
+    out = console()
+    driver = driver_for(game, db)
+    guard = driver.login_guard
+    assert guard is not None  # driver_for builds the board with its guard
+    url = driver.config.url
+
+    async def once() -> BoardUser:
+        try:
+            return await guard.login_now()
+        finally:
+            await driver.board.close()
+
+    try:
+        me = asyncio.run(once())
+    except BoardError as exc:
+        out.print(f"{type(exc).__name__}: {exc}", style="bold red")
+        out.print(
+            f"forumgm still logs in to {url} no more on its own: fix the password, then try again."
+        )
+        raise typer.Exit(1) from None
+    out.print(f"Logged in to {url} as {me.name}: forumgm logs in there on its own again.")

@@ -20,6 +20,7 @@ from engine.core.orders import Order, OrderKind
 from engine.credentials import CredentialsError
 from engine.service.build import database_url, make_driver, sqlite_file
 from engine.service.driver import GameDriver
+from engine.service.logins import held_reason
 from engine.service.runner import Cadence, Service, drive_once, failed, owner_id
 from engine.store import Store, open_store
 from engine.store.models import GameStatus, OutboxStatus, PhaseStatus
@@ -204,6 +205,10 @@ def status(db: Db = None) -> None:
             " ".join(f"{k}:{v}" for k, v in counts.items() if v) or "—",
         )
     print_table(table)
+    for board in store.boards():
+        held = held_reason(board)
+        if held is not None:
+            notes.append(f"board {board.base_url}: {held}")
     for note in notes:
         out.print(note, style="yellow")
     for game_id, item in failures:

@@ -11,6 +11,7 @@ from engine.clock import Clock, game_clock
 from engine.config import GameConfig
 from engine.credentials import resolve_password
 from engine.service.driver import GameDriver
+from engine.service.logins import LoginGuard
 from engine.store import Store, open_store
 from forums.board import Board, board_factory
 
@@ -80,4 +81,12 @@ def make_driver(
     """A driver for `config`; the clock is `FORUMGM_NOW`'s when set, else the real time."""
     clock = clock or game_clock()
     store = store or open_store(database_url(db))
-    return GameDriver(store, board or make_board(config, clock=clock), config, clock=clock)
+    if board is not None:
+        return GameDriver(store, board, config, clock=clock)
+    driver = GameDriver(store, make_board(config, clock=clock), config, clock=clock)
+    # Every login the service makes by itself goes through the board's guard (engine.service.logins).
+    secret = resolve_password(config.password, config.gm_user).reveal()
+    board_id = store.get_game(driver.game_id).board_id
+    driver.login_guard = LoginGuard(store, board_id, secret, clock)
+    driver.login_guard.install(driver.board)
+    return driver

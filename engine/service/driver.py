@@ -26,6 +26,7 @@ from engine.core.warnings import ParseWarning
 from engine.publish import Markers, Publisher, pm_draft, post_draft
 from engine.render import Renderer
 from engine.service.inbox import UNCLEAR, GameNames, Route, route
+from engine.service.logins import LoginGuard
 from engine.service.posts import phase_opened_draft, renderer_for
 from engine.service.reader import HostInputs, PhaseReader
 from engine.service.replay import Replay, item_ref
@@ -79,6 +80,8 @@ class GameDriver:
         self.game_id = self._ensure_game()
         self.thread_cursor: Cursor | None = None
         self.inbox_cursor: Cursor | None = None
+        self.login_guard: LoginGuard | None = None
+        """What stands before the board's logins (`engine.service.build` puts it there)."""
         self.newest_read: datetime | None = None
         """The board's time of the newest item the last read brought (new or changed)."""
         self.reader = PhaseReader(

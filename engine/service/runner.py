@@ -21,9 +21,10 @@ from apscheduler.triggers.date import DateTrigger
 
 from engine.publish import one_line
 from engine.service.driver import GameDriver
+from engine.service.logins import LoginHeld
 from engine.service.vote_count import next_vote_count
 from engine.store.models import GameStatus, PhaseStatus
-from forums.errors import BoardError
+from forums.errors import BoardError, CaptchaRequired, LoginFailed
 
 log = logging.getLogger("forumgm.run")
 
@@ -74,6 +75,15 @@ async def drive_once(driver: GameDriver, owner: str, cadence: Cadence) -> str:
         return "driven by another process"
     try:
         return await driver.step(now)
+    except (LoginFailed, CaptchaRequired) as exc:
+        # No traceback: what went wrong and what the host should do is all there is to say.
+        log.warning("game %s: no login: %s", driver.game_id, exc)
+        if isinstance(exc, LoginHeld):
+            return f"not logged in: {exc}"
+        return (
+            f"not logged in: {type(exc).__name__}: {exc}; forumgm logs in there no more on its "
+            f"own: check the password, then run `forumgm board login {driver.config.path}`"
+        )
     except Exception as exc:
         # One line for the operator (the caller prints it): a board's error says what went
         # wrong in its own words, anything else names its kind too. The traceback goes to

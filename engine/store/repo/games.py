@@ -62,6 +62,41 @@ class GamesRepo(RepoBase):
             raise NotFound(f"no board with id {board_id}")
         return board
 
+    def login_tried(self, board_id: int, at: datetime) -> None:
+        """The service is about to log in to the board on its own."""
+        with self._sessions.begin() as s:
+            self._board_row(s, board_id).login_tried_at = at
+
+    def login_refused(self, board_id: int, at: datetime, error: str, refused_hash: str) -> None:
+        """The board refused the login: no more logins on its own until the host acts.
+        `refused_hash` is a salted hash of the refused password (never the password)."""
+        with self._sessions.begin() as s:
+            row = self._board_row(s, board_id)
+            row.login_failed_at, row.login_error = at, error
+            row.login_refused_hash = refused_hash
+
+    def login_went_wrong(self, board_id: int, error: str) -> None:
+        """A login neither went through nor was refused (the board down…): tried again later."""
+        with self._sessions.begin() as s:
+            self._board_row(s, board_id).login_error = error
+
+    def login_cleared(self, board_id: int) -> None:
+        """A login went through: whatever was refused before no longer holds."""
+        with self._sessions.begin() as s:
+            row = self._board_row(s, board_id)
+            row.login_failed_at = row.login_error = row.login_refused_hash = None
+
+    @staticmethod
+    def _board_row(s: Session, board_id: int) -> Board:
+        row = s.get(Board, board_id)
+        if row is None:
+            raise NotFound(f"no board with id {board_id}")
+        return row
+
+    def boards(self) -> list[Board]:
+        with self._sessions() as s:
+            return list(s.scalars(select(Board).order_by(Board.id)))
+
     def find_board(self, base_url: str, gm_user: str) -> Board | None:
         with self._sessions() as s:
             query = select(Board).where(Board.base_url == base_url, Board.gm_user == gm_user)

@@ -1,0 +1,121 @@
+"""Logging in on its own without locking the GM account: one refusal stops it.
+
+A board that refuses a login (a wrong password, a CAPTCHA) soon locks the account when the
+same login is tried again at every poll: phpBB put a GM behind its CAPTCHA after three
+failed logins in four minutes. So every login the service makes by itself goes through
+the board's guard, kept in the store for every process:
+
+- after a refused login (`LoginFailed`, `CaptchaRequired`) the service logs in no more on
+  its own, until the host acts: `forumgm board login GAME.toml` (one login, now), or a
+  changed password (the guard keeps a salted hash of the refused one to tell);
+- after a login that went wrong otherwise (the board down, a page it did not expect), the
+  next one waits 15 minutes;
+- `forumgm status` says which board is held, why, and what to do.
+
+A login that goes through is never held back: sessions expire and processes restart.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from datetime import datetime, timedelta
+from typing import Any
+
+from engine.host_password import check_password, hash_secret
+from engine.store import Store
+from engine.store.models import Board as BoardRow
+from forums.errors import CaptchaRequired, LoginFailed
+from forums.records import User
+
+RETRY = timedelta(minutes=15)
+"""The least time between two logins the service makes on its own after one went wrong."""
+HASH_COST = (2**14, 8, 1)
+"""scrypt's cost for the refused password's hash: checked at most once a step while held."""
+
+
+class LoginHeld(LoginFailed):
+    """The service does not log in now (a refused login, or one went wrong a moment ago)."""
+
+
+def held_reason(row: BoardRow, game_file: str | None = None) -> str | None:
+    """Why the service does not log in to this board on its own, for the host (None: it does)."""
+    if row.login_failed_at is None:
+        return None
+    how = f"forumgm board login {game_file}" if game_file else "forumgm board login GAME.toml"
+    return (
+        f"the board refused the login of {row.gm_user!r} at "
+        f"{row.login_failed_at:%Y-%m-%d %H:%M} UTC ({row.login_error}); forumgm logs in there no "
+        f"more until you act: check the password, then run `{how}` (or change the password "
+        "the game file points to and restart forumgm run)"
+    )
+
+
+class LoginGuard:
+    """Stands before one board adapter's `login` (every login it makes goes through here)."""
+
+    def __init__(
+        self, store: Store, board_id: int, secret: str, clock: Callable[[], datetime]
+    ) -> None:
+        self.store = store
+        self.board_id = board_id
+        self._secret = secret
+        self.clock = clock
+        self._original: Callable[[], Awaitable[User]] | None = None
+
+    def install(self, board: Any) -> None:
+        """Put the guard before `board.login` (the adapter's own re-logins call it too)."""
+        original: Callable[[], Awaitable[User]] = board.login
+        self._original = original
+
+        async def login() -> User:
+            return await self.login(original)
+
+        board.login = login
+
+    async def login_now(self) -> User:
+        """The host's own login (`forumgm board login`): tried at once whatever was refused
+        before; it lifts the hold when it goes through, and is recorded when refused."""
+        self.store.get_board(self.board_id)  # the board exists
+        now = self.clock()
+        self.store.login_tried(self.board_id, now)
+        try:
+            if self._original is None:
+                raise RuntimeError("the guard is not installed on a board")
+            user = await self._original()
+        except (LoginFailed, CaptchaRequired) as exc:
+            said = f"{type(exc).__name__}: {exc}"
+            self.store.login_refused(self.board_id, now, said, hash_secret(self._secret, HASH_COST))
+            raise
+        self.store.login_cleared(self.board_id)
+        return user
+
+    def _changed(self, row: BoardRow) -> bool:
+        """Whether the password now is another than the one refused (the host changed it)."""
+        return row.login_refused_hash is None or not check_password(
+            self._secret, row.login_refused_hash
+        )
+
+    async def login(self, original: Callable[[], Awaitable[User]]) -> User:
+        now = self.clock()
+        row = self.store.get_board(self.board_id)
+        refused = row.login_failed_at is not None
+        if refused and not self._changed(row):
+            raise LoginHeld(held_reason(row) or "login held")
+        tried = row.login_tried_at
+        if not refused and tried is not None and now - tried < RETRY and row.login_error:
+            raise LoginHeld(
+                f"a login to {row.base_url} went wrong at {tried:%H:%M} UTC ({row.login_error});"
+                f" the next one not before {tried + RETRY:%H:%M} UTC"
+            )
+        self.store.login_tried(self.board_id, now)
+        try:
+            user = await original()
+        except (LoginFailed, CaptchaRequired) as exc:
+            said = f"{type(exc).__name__}: {exc}"
+            self.store.login_refused(self.board_id, now, said, hash_secret(self._secret, HASH_COST))
+            raise
+        except Exception as exc:
+            self.store.login_went_wrong(self.board_id, f"{type(exc).__name__}: {exc}")
+            raise
+        self.store.login_cleared(self.board_id)
+        return user
