@@ -482,7 +482,7 @@ def _order(item: StoredItem) -> tuple[datetime, tuple[int, int | str]]:
 
 
 def _in_deadline_minute(at: datetime, deadline: datetime) -> bool:
-    """A PM time with no seconds (phpBB's) whose minute holds the deadline."""
+    """A time with no seconds (phpBB's PM and edit times) whose minute holds the deadline."""
     whole = at.second == 0 and at.microsecond == 0
     return whole and at <= deadline < at + timedelta(minutes=1)
 
@@ -504,6 +504,17 @@ def _post_doubts(post: StoredItem, until: datetime, last: bool) -> tuple[tuple[s
                 w.VANISHED,
                 f"gone from the board since {post.missing_since:%Y-%m-%d %H:%M} UTC, after the "
                 "deadline: it may have gone before; read as it was",
+            )
+        )
+    edit_at = post.edit.at if post.edit is not None else None
+    if edit_at is not None and _in_deadline_minute(edit_at, until):
+        # phpBB stamps an edit to the minute: one shown in the deadline's minute may have
+        # come just after it, and the text read may not be what was there at the deadline.
+        out.append(
+            (
+                w.DEADLINE_MINUTE,
+                f"edited at {edit_at:%H:%M} UTC, the minute of the deadline (the board shows "
+                "minutes only): the edit may have come just after it",
             )
         )
     unseen = post.first_seen is not None and post.first_seen > until

@@ -200,12 +200,14 @@ class Replay:
             )
             session.log.warnings.append(note)
             warnings = [*warnings, note]
+        # What the host sees of the post: the text the phase read (its version at the deadline).
+        said = _command_text(parsed)
         if item.edited_after == "unseen" or (item.edited_after == "kept" and commands):
-            edited = _edited_warning(item)
+            edited = _edited_warning(item, said)
             session.log.warnings.append(edited)
             warnings = [*warnings, edited]
         if commands or parsed.orders:
-            source = Source(item.channel, item.id, item.url)
+            source = Source(item.channel, item.id, item.url, text=said)
             for code, why in item.doubts:
                 doubt = ParseWarning(code, why, item.author, source)
                 session.log.warnings.append(doubt)
@@ -328,10 +330,16 @@ def _refuse(session: GameSession, item: Incoming, parsed: ParseResult) -> list[P
     return [refused]
 
 
-def _edited_warning(item: Incoming) -> ParseWarning:
-    source = Source(item.channel, item.id, item.url)
+def _command_text(parsed: ParseResult) -> str:
+    """The text of a post the host is shown with its warnings: the line of its first command
+    (as the phase read it; a cached parse keeps it, where a post's body may not be loaded)."""
+    return next((o.source.text for o in parsed.orders if o.source and o.source.text), "")
+
+
+def _edited_warning(item: Incoming, said: str) -> ParseWarning:
+    source = Source(item.channel, item.id, item.url, text=said)
     if item.edited_after == "kept":
-        message = "changed after the deadline; read as it was at the deadline"
+        message = "changed after the deadline; read as it was at the deadline (shown)"
         return ParseWarning(EDITED_AFTER_DEADLINE, message, item.author, source, accepted=True)
     message = "changed after the deadline and never seen before the change: read as it is now"
     return ParseWarning(EDITED_AFTER_DEADLINE, message, item.author, source)

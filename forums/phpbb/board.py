@@ -292,7 +292,9 @@ class PhpbbBoard:
         return page
 
     async def thread_posts(self, thread: str, since: Cursor | None = None) -> ThreadPage:
-        """Posts of a thread: all of them (since=None) or those after the cursor."""
+        """Posts of a thread: all of them (since=None), or those of the pages a poll reads —
+        every post after the cursor, and the seen posts those pages show again, as they are
+        now: an edit notice (or an edit, a deletion) is taken from every page view."""
         self._begin()
         topic = self.topic_id(thread)
         state = since.data if since is not None else {}
@@ -336,7 +338,7 @@ class PhpbbBoard:
         for key in sorted(pages):
             for post in pages[key].posts:
                 seen.setdefault(post.id, post)
-        posts = [p for p in seen.values() if int(p.id) > last_id]
+        posts = list(seen.values())
         last = pages[max(pages)]
         cursor = Cursor(
             {

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import datetime, tzinfo
+from datetime import datetime, timedelta, tzinfo
 from urllib.parse import parse_qs, urljoin, urlsplit
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
@@ -382,11 +382,25 @@ def parse_edit_notice(notice: LexborNode, *, tz: tzinfo, now: datetime) -> EditI
     return None
 
 
+_BARE_TIME = re.compile(r"^\s*(?:в|at)?\s*(\d{1,2}):(\d{2})\s*$", re.IGNORECASE)
+
+
 def _maybe_time(text: str, tz: tzinfo, now: datetime) -> datetime | None:
     try:
         return parse_board_time(text, tz=tz, now=now)
     except ValueError:
+        pass
+    # An edit notice of today may show the time alone («… Вася в 12:25, всего …»): today,
+    # or yesterday when that would be ahead of the page (`now`).
+    bare = _BARE_TIME.match(text)
+    if bare is None:
         return None
+    local = now.astimezone(tz)
+    hour, minute = int(bare.group(1)), int(bare.group(2))
+    if hour > 23 or minute > 59:
+        return None
+    when = local.replace(hour=hour, minute=minute, second=0, microsecond=0)
+    return when - timedelta(days=1) if when > local + timedelta(minutes=1) else when
 
 
 def _split_name_date(rest: str, tz: tzinfo, now: datetime) -> tuple[str | None, str]:

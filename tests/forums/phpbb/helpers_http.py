@@ -212,3 +212,17 @@ def board_maker(fake: FakePhpbb, *, url: str = BASE) -> Callable[..., object]:
         )
 
     return make
+
+
+def with_edit(page: str, post: str, text: str, when: str, editor: str, user: int) -> str:
+    """A saved topic page with one post's content replaced and phpBB's edit notice under it,
+    as the Russian pack writes it (derived page: what an edit makes of the saved one)."""
+    start = page.index(f'id="{post}"')
+    content = page.index('<div class="content">', start)
+    end = page.index("</div>", content) + len("</div>")
+    notice = (
+        f'<div class="notice">Последний раз редактировалось <a href="./memberlist.php?mode='
+        f'viewprofile&amp;u={user}" class="username">{editor}</a> {when}, всего редактировалось '
+        "1 раз.</div>"
+    )
+    return page[:content] + f'<div class="content">{text}</div>\n{notice}' + page[end:]

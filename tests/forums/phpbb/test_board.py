@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
+from datetime import datetime
 from typing import Any, TypeVar
 from urllib.parse import quote
 
@@ -21,6 +22,7 @@ from helpers_http import (
     html,
     page,
     redirect,
+    with_edit,
     with_pm_row_copied,
     without_pm_rows,
 )
@@ -39,6 +41,7 @@ from forums import (
     board_factory,
 )
 from forums.phpbb import PhpbbBoard
+from forums.records import Post
 
 T = TypeVar("T")
 
@@ -144,7 +147,9 @@ def test_full_sync_reads_every_page_once(lang: str) -> None:
     assert result.cursor.data == {"topic": "2", "last_id": 64, "count": 61, "per_page": 10}
 
 
-def test_poll_fetches_only_the_last_page_and_returns_new_posts() -> None:
+def test_poll_fetches_only_the_last_page_and_returns_its_posts() -> None:
+    """A poll returns the posts of the pages it read: the new ones, and the seen ones as the
+    page shows them now (an edit notice or an edit is taken from every page view)."""
     fake = FakePhpbb("ru").with_login().with_thread()
     board = make(fake)
 
@@ -159,9 +164,9 @@ def test_poll_fetches_only_the_last_page_and_returns_new_posts() -> None:
 
     gets, new_ids, cursor = run(board, go)
     assert gets == [f"{BASE}viewtopic.php?t=2&start=60"]
-    assert new_ids == ["65"]
+    assert new_ids == ["64", "65"]  # 64 seen before, 65 new
     assert cursor.data["last_id"] == 65 and cursor.data["count"] == 62
-    # Nothing new: the same single page, no posts.
+    # Nothing new: the same single page, its one post as it is now.
     fake2 = FakePhpbb("ru").with_login()
     fake2.on("GET", "/viewtopic.php?t=2&start=60", "viewtopic_p7.html")
     again = run(
@@ -170,8 +175,29 @@ def test_poll_fetches_only_the_last_page_and_returns_new_posts() -> None:
             "2", Cursor({"topic": "2", "last_id": 64, "count": 61, "per_page": 10})
         ),
     )
-    assert again.items == []
+    assert [p.id for p in again.items] == ["64"]
     assert _topic_gets(fake2) == ["/viewtopic.php?start=60&t=2"]
+
+
+def test_a_poll_takes_the_edit_notice_of_a_seen_post_on_the_page_it_reads() -> None:
+    """Post 64 was read without a notice; the next poll reads its page again, now with the
+    post edited «в 05:40» (today, the time alone): it comes back with that edit time."""
+    fake = FakePhpbb("ru").with_login().with_thread()
+    board = make(fake)
+
+    async def go(b: PhpbbBoard) -> list[Post]:
+        full = await b.thread_posts("2")
+        assert next(p for p in full.items if p.id == "64").edit is None
+        edited = with_edit(
+            page("ru", "viewtopic_p7.html"), "p64", "голос за Лёху", "в 05:40", "Alu", 65
+        )
+        fake.on("GET", "/viewtopic.php?t=2&start=60", html(edited))
+        return list((await b.thread_posts("2", full.cursor)).items)
+
+    [post] = run(board, go)
+    assert post.id == "64" and post.body.full_text() == "голос за Лёху"
+    assert post.edit is not None and post.edit.by == "Alu"
+    assert post.edit.at == datetime(2026, 11, 30, 5, 40, tzinfo=MOSCOW)  # the board clock's day
 
 
 def test_poll_steps_back_when_deletions_moved_posts_to_an_earlier_page() -> None:
@@ -182,7 +208,8 @@ def test_poll_steps_back_when_deletions_moved_posts_to_an_earlier_page() -> None
     result = run(make(fake), lambda b: b.thread_posts("2", cursor))
     gets = _topic_gets(fake)
     assert len(gets) == len(set(gets))
-    assert [int(p.id) for p in result.items] == list(range(59, 65))
+    ids = [int(p.id) for p in result.items]
+    assert [i for i in ids if i > 58] == list(range(59, 65)) and min(ids) <= 58
 
 
 def test_session_expiry_mid_sync_logs_in_again_once() -> None:
@@ -370,7 +397,8 @@ def test_end_to_end_login_sync_inbox_reply_pm_never_fetches_a_page_twice() -> No
     out = run(make(fake), flow)
     assert out["me"].name == USER
     assert out["sync_gets"] == [f"{BASE}viewtopic.php?t=2&start={start}" for start in (40, 50, 60)]
-    assert [p.id for p in out["posts"].items][:3] == ["44", "45", "46"]
+    # Page 5 shows 43 (seen) again beside the new 44, 45, 46…
+    assert [p.id for p in out["posts"].items][:4] == ["43", "44", "45", "46"]
     assert out["posts"].items[-1].id == "64"
     inbox = out["inbox"]
     assert [m.id for m in inbox.items] == ["12", "14", "15", "16", "17"]
