@@ -11,13 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from engine.core.orders import Channel, Order
 from engine.core.ruleset import HostTable, VoteView
 from engine.service.driver import GameDriver
 from engine.service.runner import Cadence, drive_once, owner_id
-from engine.store import OutboxStatus, StoredOrder, StoredWarning
+from engine.store import OutboxStatus, StoredOrder, StoredWarning, StoreError
 from engine.store.codec import order_to_json
 from engine.store.models import HostAction, OutboxItem, PhaseRecord, PhaseStatus
 from forums.records import PostBody
@@ -292,11 +293,36 @@ class Review:
             lambda: self.store.override_order(order_id, replacement, by=self.by),
         )
 
+    def missed_deadline(self) -> dict[str, datetime] | None:
+        """When the next deadline the current results announce passed while they waited:
+        what each choice (`deadline`) would make it; None while it has not."""
+        ph = self.phase
+        now = self.driver.clock()
+        if ph is None or not self.driver.deadline_missed(ph, now):
+            return None
+        return self.driver.deadline_choices(ph, now)
+
+    def deadline(self, choice: str) -> datetime:
+        """The host's choice once the announced deadline passed while results waited:
+        "shift" (the next phase gets its whole length, every later deadline moves) or
+        "shorten" (the schedule stays, the next phase ends at its next deadline)."""
+        ph = self.phase
+        if ph is None or self.missed_deadline() is None:
+            raise ReviewError("no deadline has passed while results waited: nothing to choose")
+        try:
+            new = self.driver.choose_deadline(ph, choice, self.driver.clock())
+        except StoreError as exc:
+            raise ReviewError(str(exc)) from None
+        self._read = None
+        self._audit("deadline", ph, {"choice": choice, "next_deadline": new.isoformat()})
+        return new
+
     def approve(self) -> int:
-        """Approve every draft waiting (the start's, and the current phase's); how many."""
+        """Approve every draft waiting (the start's, and the current phase's); how many.
+        Results announcing a deadline already past stay drafts until the host chooses."""
         ph = self.phase
         approved = self.store.approve(self.game_id, None)
-        if ph is not None:
+        if ph is not None and self.missed_deadline() is None:
             approved += self.store.approve(self.game_id, ph.phase)
         held = len(self.held())
         self._audit("approve", ph, {"items": len(approved), "held_warnings": held})

@@ -18,12 +18,13 @@ from engine.clock import Clock, ClockError, game_clock, local_time
 from engine.config import ConfigError, GameConfig
 from engine.core.orders import Order, OrderKind
 from engine.credentials import CredentialsError
+from engine.publish import Markers
 from engine.service.build import database_url, make_driver, sqlite_file
 from engine.service.driver import GameDriver
 from engine.service.logins import held_reason
 from engine.service.runner import Cadence, Service, drive_once, failed, owner_id
 from engine.store import Store, open_store
-from engine.store.models import GameStatus, OutboxStatus, PhaseStatus
+from engine.store.models import Game, GameStatus, OutboxStatus, PhaseStatus
 
 if TYPE_CHECKING:
     from engine.app.review import Review
@@ -171,6 +172,7 @@ def print_table(table: Table) -> None:
 def status(db: Db = None) -> None:
     """Games, phases, next deadline (in each game's time zone), unreviewed warnings, outbox."""
     store = store_or_exit(db, existing=True)
+    clock = command_clock()
     table = grid("game", "ruleset", "status", "phase", "deadline", "warnings", "outbox")
     failures = []
     strangers = []
@@ -187,6 +189,19 @@ def status(db: Db = None) -> None:
             and ph.status is PhaseStatus.PUBLISHED
             and game.status is GameStatus.RUNNING
         )
+        if (
+            ph is not None
+            and ph.status is PhaseStatus.RESOLVED
+            and ph.next_deadline is not None
+            and ph.next_deadline <= clock()
+            and not _results_out(store, game, ph.phase)
+        ):
+            notes.append(
+                f"game {game.id}: the next deadline {ph.phase}'s results announce "
+                f"({ph.next_deadline:%Y-%m-%d %H:%M} UTC) passed while they waited: choose with "
+                "forumgm review GAME.toml --deadline shift (the next phase gets its whole "
+                "length) or --deadline shorten (it ends at the schedule's next deadline)"
+            )
         if stalled:
             assert ph is not None
             notes.append(
@@ -232,6 +247,14 @@ def _zone(name: str | None) -> tzinfo:
         return ZoneInfo(name) if name else UTC
     except (ZoneInfoNotFoundError, ValueError):
         return UTC
+
+
+def _results_out(store: Store, game: Game, phase: str) -> bool:
+    """Whether the results post of the phase is on the board (or being sent)."""
+    found = store.find_by_marker(Markers(game.marker_key, game.id).make(phase, "results"))
+    return found is not None and (
+        found.status is OutboxStatus.POSTED or found.sending_at is not None
+    )
 
 
 def _pairs(given: list[str] | None, option: str, what: str) -> list[tuple[int, str]]:
@@ -281,6 +304,15 @@ def review(
     ] = None,
     orders: Annotated[bool, typer.Option(help="List the phase's orders with their ids.")] = False,
     votes: Annotated[bool, typer.Option(help="Show the vote table (secret votes too).")] = False,
+    deadline: Annotated[
+        str | None,
+        typer.Option(
+            "--deadline",
+            help="When the next deadline the results announce passed while they waited: shift "
+            "(the next phase gets its whole length from now; every later deadline moves) or "
+            "shorten (the schedule stays; the next phase ends at its next deadline).",
+        ),
+    ] = None,
     approve: Annotated[bool, typer.Option(help="Approve the drafts waiting for the host.")] = False,
     publish: Annotated[
         bool, typer.Option(help="Publish what is approved now (one step, as `run --once`).")
@@ -314,6 +346,10 @@ def review(
             rv.drop(order_id)
         for order_id, name in _pairs(target, "--set", "ORDER_ID=NAME"):
             rv.retarget(order_id, name)
+        if deadline is not None:
+            moved = rv.deadline(deadline.strip().lower())
+            when = local_time(moved, rv.driver.config.schedule.tz)
+            out.print(f"the next phase ends {when}; the results say so")
     except ReviewError as exc:
         out.print(str(exc))
         raise typer.Exit(2) from None
@@ -373,6 +409,18 @@ def _show_review(rv: Review, *, orders: bool, votes: bool, preview: bool) -> Non
             out.print(f"{held} warning(s) hold the results: fix, --ignore or --typed them")
         for reason in rv.hold_reasons():
             out.print(f"held: {reason}", markup=False)
+        missed = rv.missed_deadline()
+        if missed is not None and ph.next_deadline is not None:
+            tz = rv.driver.config.schedule.tz
+            said = " or ".join(
+                f"--deadline {choice} (it ends {local_time(at, tz)})"
+                for choice, at in missed.items()
+            )
+            out.print(
+                f"the next deadline these results announce, {local_time(ph.next_deadline, tz)}, "
+                f"passed while they waited: they wait for your choice: {said}",
+                style="yellow",
+            )
         lines = rv.progress()
         if lines and ph.status.value == "open":
             out.print(f"{ph.phase}, so far:")

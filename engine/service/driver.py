@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 from collections import defaultdict
 from collections.abc import Callable, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 import rulesets
@@ -554,8 +554,10 @@ class GameDriver:
         replay = self.replay(ph, ph.deadline)
         session = replay.session
         assert session.inputs is not None
-        nxt = self.config.schedule.deadline_after(ph.deadline)
+        nxt = self.next_deadline(ph)
         if nxt is not None:
+            # What the results announce is what the next phase gets (`open_next`).
+            self.store.set_next_deadline(self.game_id, ph.phase, nxt)
             session.inputs.data["next_deadline"] = nxt
         log = session.resolve()
         state = session.state
@@ -591,6 +593,72 @@ class GameDriver:
             self.store.approve(self.game_id, ph.phase)
         return held
 
+    # -- the next deadline -------------------------------------------------------------
+
+    def deadline_after(self, moment: datetime) -> datetime | None:
+        """The schedule's first deadline after `moment`, moved as far as the host shifted it."""
+        shift = timedelta(seconds=self.store.get_game(self.game_id).deadline_shift or 0)
+        found = self.config.schedule.deadline_after(moment - shift)
+        return found + shift if found is not None else None
+
+    def next_deadline(self, ph: PhaseRecord) -> datetime | None:
+        """The deadline the phase's results announce for the next phase: the one chosen when
+        it was resolved (or by the host since), else the schedule's next one from now."""
+        if ph.next_deadline is not None:
+            return ph.next_deadline
+        return self.deadline_after(max(ph.deadline, self.clock()))
+
+    def results_markers(self, ph: PhaseRecord) -> set[str]:
+        names = self.store.load_state(self.game_id)
+        players = names.names if names is not None else list(self.config.players)
+        return {self.marker(ph.phase, "results")} | {
+            self.marker(ph.phase, "results-pm", name) for name in players
+        }
+
+    def deadline_missed(self, ph: PhaseRecord, now: datetime) -> bool:
+        """Whether the deadline the phase's results announce passed while they waited for the
+        host (none of them is out yet): they may not go out saying it until the host chooses
+        (`review --deadline shift|shorten`)."""
+        if ph.status is not PhaseStatus.RESOLVED or ph.next_deadline is None:
+            return False
+        if now < ph.next_deadline:
+            return False
+        mine = self.results_markers(ph)
+        items = [i for i in self.store.outbox(self.game_id, ph.phase) if i.marker in mine]
+        return bool(items) and not any(
+            i.status is OutboxStatus.POSTED or i.sending_at is not None for i in items
+        )
+
+    def deadline_choices(self, ph: PhaseRecord, now: datetime) -> dict[str, datetime]:
+        """What each choice makes the next deadline, once the announced one has passed:
+        "shift" gives the next phase its whole planned length from now (every later deadline
+        moves as much); "shorten" keeps the schedule (the next phase ends at its next
+        deadline)."""
+        announced = ph.next_deadline
+        assert announced is not None
+        length = announced - ph.deadline
+        shifted = _whole_minute(now + length)
+        choices = {"shift": shifted}
+        shorter = self.deadline_after(now)
+        if shorter is not None:
+            choices["shorten"] = shorter
+        return choices
+
+    def choose_deadline(self, ph: PhaseRecord, choice: str, now: datetime) -> datetime:
+        """The host's choice after the announced deadline passed: the results are drafted
+        again with the new deadline (and approved where the review mode lets them go)."""
+        choices = self.deadline_choices(ph, now)
+        if choice not in choices:
+            raise StoreError(f"{choice!r}: one of {', '.join(choices)}")
+        new = choices[choice]
+        if choice == "shift":
+            assert ph.next_deadline is not None
+            self.store.shift_schedule(self.game_id, new - ph.next_deadline)
+        self.store.unapprove(self.game_id, self.results_markers(ph))
+        self.store.set_next_deadline(self.game_id, ph.phase, new)
+        self.resolve(self.store.get_phase(self.game_id, ph.phase))
+        return new
+
     def _results_queued(self, ph: PhaseRecord) -> bool:
         return self.store.find_by_marker(self.marker(ph.phase, "results")) is not None
 
@@ -603,6 +671,20 @@ class GameDriver:
 
     # -- publishing and the next phase ---------------------------------------------------
 
+    def _missed(self, ph: PhaseRecord, now: datetime) -> str:
+        """What `run` says while the host has to choose what the next deadline is."""
+        tz = self.config.schedule.tz
+        assert ph.next_deadline is not None
+        said = ", ".join(
+            f"--deadline {choice} (it ends {local_time(at, tz)})"
+            for choice, at in self.deadline_choices(ph, now).items()
+        )
+        return (
+            f"{ph.phase}: results wait for the host, and the next deadline they announce "
+            f"({local_time(ph.next_deadline, tz)}) passed meanwhile: choose with forumgm review "
+            f"{self.config.path} {said}"
+        )
+
     def _phase_done(self, ph: PhaseRecord) -> bool:
         items = self.store.outbox(self.game_id, ph.phase)
         return bool(items) and all(i.status is OutboxStatus.POSTED for i in items)
@@ -613,7 +695,16 @@ class GameDriver:
         if state.finished:
             self.store.set_game_status(self.game_id, GameStatus.FINISHED)
             return None
-        deadline = self.config.schedule.deadline_after(max(now, ph.deadline))
+        deadline = ph.next_deadline
+        if deadline is None or deadline <= now:
+            if deadline is not None:  # published after what it announced (the board was slow)
+                logger.warning(
+                    "game %s: %s was published after the deadline it announced (%s)",
+                    self.game_id,
+                    ph.phase,
+                    deadline.isoformat(),
+                )
+            deadline = self.deadline_after(max(now, ph.deadline))
         if deadline is None:
             return None  # the host's list of deadlines has run out: nothing to schedule
         state.phase = self.ruleset.next_phase(GameState.from_json(ph.state_before))
@@ -637,6 +728,10 @@ class GameDriver:
     async def step(self, now: datetime | None = None) -> str:
         """Do everything that is due now; returns what the game is waiting for."""
         now = now or self.clock()
+        current = self.store.current_phase(self.game_id)
+        if current is not None and self.deadline_missed(current, now):
+            # Nothing goes out announcing a deadline already past: back to the host.
+            self.store.unapprove(self.game_id, self.results_markers(current))
         await self.publisher.publish(now)
         while True:
             ph = self.store.current_phase(self.game_id)
@@ -666,6 +761,8 @@ class GameDriver:
                 )
                 continue
             if ph.status is PhaseStatus.RESOLVED:
+                if self.deadline_missed(ph, now):
+                    return self._missed(ph, now)
                 # A crash may have come between resolving and queueing or approving.
                 if not self._results_queued(ph):
                     self.resolve(ph)
@@ -713,6 +810,11 @@ def receipt_subject(events: list[Event], language: str) -> str:
     if not taken:
         return "Ведущий: сообщение" if ru else "GM: a message"
     return "Ведущий: принято" if ru else "GM: accepted"
+
+
+def _whole_minute(moment: datetime) -> datetime:
+    """`moment` to the nearest whole minute (a deadline players read)."""
+    return (moment + timedelta(seconds=30)).replace(second=0, microsecond=0)
 
 
 def _cursor(data: object) -> Cursor | None:

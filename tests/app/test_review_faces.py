@@ -117,6 +117,10 @@ def test_the_cli_and_the_dashboard_reach_every_review_function(
     for words in calls:
         result = cli_game.cli("review", str(cli_game.path), *words)
         assert result.exit_code == 0, result.output
+    # The deadline choice exists only once the announced deadline passed (it has not here):
+    # the face offers it all the same, and says there is nothing to choose.
+    result = cli_game.cli("review", str(cli_game.path), "--deadline", "shift")
+    assert result.exit_code == 2 and "nothing to choose" in result.output
     from_cli = reached.take()
 
     web_game = make_review_game(tmp_path / "web", monkeypatch)
@@ -140,6 +144,9 @@ def test_the_cli_and_the_dashboard_reach_every_review_function(
         token = csrf_of(c.get("/games/1").text)
         r = c.post(f"/games/1/{action}", data={"csrf": token, **fields})
         assert r.status_code == 200 and 'class="flash ok"' in r.text, (action, r.text)
+    token = csrf_of(c.get("/games/1").text)
+    r = c.post("/games/1/deadline", data={"csrf": token, "choice": "shift"})
+    assert "nothing to choose" in r.text
     from_web = reached.take()
 
     assert everything - from_cli == set(), "forumgm review cannot reach these"

@@ -12,6 +12,7 @@ from starlette.datastructures import FormData
 
 from engine.app.dashboard.pages import order_words
 from engine.app.review import Review
+from engine.clock import local_time
 
 
 class FormError(Exception):
@@ -74,6 +75,14 @@ async def approve(rv: Review, form: FormData) -> str:
     return f"Approved {count} item(s): publish them now, or `forumgm run` will"
 
 
+async def deadline(rv: Review, form: FormData) -> str:
+    choice = _text(form, "choice", "choice (shift or shorten)").strip().lower()
+    moved = rv.deadline(choice)
+    return (
+        f"The next phase ends {local_time(moved, rv.driver.config.schedule.tz)}; the results say so"
+    )
+
+
 async def publish(rv: Review, form: FormData) -> str:
     done = await rv.publish()
     return f"Published {done.sent} item(s); {done.status}"
@@ -92,6 +101,7 @@ ACTIONS: dict[str, Action] = {
     "drop": drop,
     "retarget": retarget,
     "approve": approve,
+    "deadline": deadline,
     "publish": publish,
     "approve-publish": approve_and_publish,
 }

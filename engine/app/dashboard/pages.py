@@ -149,6 +149,10 @@ class GamePage:
         self.held = len(self.rv.held())
         self.hold_reasons = self.rv.hold_reasons()
         """Why else the results wait for the host (the phase opened after its deadline)."""
+        missed = self.rv.missed_deadline()
+        tz = d.config.schedule.tz
+        self.missed = {k: local_time(v, tz) for k, v in (missed or {}).items()}
+        """The choices once the deadline the results announce passed while they waited."""
         self.orders = [self._order(o) for o in self.rv.orders()]
         self.tables: list[HostTable] = self.rv.host_tables()
         self.has_picture = self.rv.host_picture() is not None

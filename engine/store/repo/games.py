@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Iterable, Mapping
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import func, select
@@ -287,6 +287,19 @@ class GamesRepo(RepoBase):
             )
             s.add(row)
         return row
+
+    def set_next_deadline(self, game_id: int, phase: PhaseId | str, deadline: datetime) -> None:
+        """The deadline the phase's results announce for the next phase (and it will get)."""
+        with self._sessions.begin() as s:
+            get_phase_row(s, game_id, phase).next_deadline = deadline
+
+    def shift_schedule(self, game_id: int, by: timedelta) -> int:
+        """Every deadline of the game's schedule from now on moves by `by` more; the total
+        shift in seconds."""
+        with self._sessions.begin() as s:
+            game = get_game_row(s, game_id)
+            game.deadline_shift = int(game.deadline_shift or 0) + int(by.total_seconds())
+            return game.deadline_shift
 
     def get_phase(self, game_id: int, phase: PhaseId | str) -> PhaseRecord:
         with self._sessions() as s:

@@ -144,6 +144,25 @@ class OutboxRepo(RepoBase):
                 row.status, row.approved_at = OutboxStatus.APPROVED, now
         return rows
 
+    def unapprove(self, game_id: int, markers: Iterable[str]) -> int:
+        """Approved items not yet sent go back to drafts (what they say no longer holds);
+        returns how many."""
+        wanted = list(markers)
+        with self._sessions.begin() as s:
+            rows = list(
+                s.scalars(
+                    select(OutboxItem).where(
+                        OutboxItem.game_id == game_id,
+                        OutboxItem.marker.in_(wanted),
+                        OutboxItem.status.in_((OutboxStatus.APPROVED, OutboxStatus.FAILED)),
+                        OutboxItem.sending_at.is_(None),
+                    )
+                )
+            )
+            for row in rows:
+                row.status, row.approved_at = OutboxStatus.DRAFT, None
+        return len(rows)
+
     def pending(
         self, game_id: int | None = None, *, max_attempts: int | None = None
     ) -> list[OutboxItem]:
