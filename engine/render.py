@@ -173,6 +173,9 @@ class Renderer:
         self.templates_package = templates_package
         self.lang = lang
         self.wording = Wording(lang, genders)
+        self.shown_as: dict[str, str] = {}
+        """Seat key → the name it shows as now (its substitute's): the game names its seats
+        by the game file's players, the posts by whoever plays them."""
         self.tz: tzinfo = ZoneInfo(tz) if isinstance(tz, str) else tz
         texts_module = texts or templates_package.rpartition(".")[0] + ".texts"
         try:
@@ -243,10 +246,13 @@ class Renderer:
 
     # -- filters ---------------------------------------------------------------------
 
+    def _shown(self, name: object) -> object:
+        return self.shown_as.get(name, name) if isinstance(name, str) else name
+
     def plain(self, name: object, case: str | None = None) -> str:
         """A nickname as plain text in a case (`engine.wording`): «Колю», «Nekr0»."""
         try:
-            return plain_nick(self.wording.case(plain_nick(name), case))
+            return plain_nick(self.wording.case(plain_nick(self._shown(name)), case))
         except ValueError as exc:
             raise RenderError(str(exc)) from exc
 
@@ -257,8 +263,8 @@ class Renderer:
     def subject(self, name: object, case: str = "nom", bold: bool = True) -> str:
         """The name a verb agrees with: «[b]Маша[/b]», or «игрок [b]Nekr0[/b]» (gender unknown)."""
         shown = nick if bold else plain_nick
-        if self.wording.needs_player_word(name):
-            return f"{self.wording.player_word(case)} {shown(name)}"
+        if self.wording.needs_player_word(self._shown(name)):
+            return f"{self.wording.player_word(case)} {shown(self._shown(name))}"
         return self.nick(name, case) if bold else self.plain(name, case)
 
     def phase_name(self, phase: object, case: str = "nom") -> str:
@@ -270,7 +276,7 @@ class Renderer:
 
     def agree(self, text: object, name: object) -> str:
         """`{masculine|feminine}` (or `{m|f|unknown}`) in `text` chosen for `name`'s gender."""
-        return self.wording.agree(text, plain_nick(name))
+        return self.wording.agree(text, plain_nick(self._shown(name)))
 
     def term(self, value: object, table: str, default: str | None = None) -> str:
         """`value` looked up in one of the ruleset's word tables for this language."""

@@ -370,6 +370,14 @@ def replace(
         typer.echo(str(exc))
         raise typer.Exit(1) from None
     typer.echo(f"{driver.slots().label(seat)} now plays seat {seat}")
+    from engine.app.game_file import write_replacement
+
+    holders = driver.slots().holders(seat)
+    previous = holders[holders.index(new) - 1]
+    row = next(r for r in driver.store.players(driver.game_id) if r.name == new)
+    since = (row.since or driver.clock()).astimezone(driver.config.schedule.tz)
+    write_replacement(path, new, previous, since)
+    typer.echo(f"{path}: [players] replacements now says {new} replaces {previous}")
     item = driver.store.find_by_marker(driver.marker("handover", seat, new))
     if item is not None and item.status.value == "draft":
         typer.echo("The PM to the substitute waits until the game's start is approved.")

@@ -34,4 +34,27 @@ def load_game(
     return load_config(path, checks=checks)
 
 
-__all__ = ["ConfigError", "known_rulesets", "load_game"]
+def write_replacement(path: Path | str, substitute: str, replaced: str, at: datetime) -> None:
+    """Record `game replace` in the game file: `[players] replacements` gets
+    `"NEW" = { replaces = "OLD", at = … }`, the rest of the file (comments, layout) as it was.
+    The file then tells the same story as the store: `game validate`, a new store or another
+    host reading it see the substitute too."""
+    import tomlkit
+
+    file = Path(path)
+    doc = tomlkit.parse(file.read_text(encoding="utf-8"))
+    players = doc.get("players")
+    if players is None:
+        players = tomlkit.table()
+        doc["players"] = players
+    replacements = players.get("replacements")
+    if replacements is None:
+        replacements = tomlkit.inline_table()
+        players["replacements"] = replacements
+    entry = tomlkit.inline_table()
+    entry.update({"replaces": replaced, "at": at.replace(microsecond=0)})
+    replacements[substitute] = entry
+    file.write_text(tomlkit.dumps(doc), encoding="utf-8")
+
+
+__all__ = ["ConfigError", "known_rulesets", "load_game", "write_replacement"]

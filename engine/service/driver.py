@@ -324,6 +324,12 @@ class GameDriver:
         c = self.config
         return game_slots(self.store, self.game_id, c.players, c.handovers)
 
+    def _names_now(self) -> None:
+        """What is published names each seat by whoever holds it now (a substitute's name)."""
+        slots = self.slots()
+        held = {key: slots.current(key) for key in slots.keys}
+        self.renderer.shown_as = {key: name for key, name in held.items() if name != key}
+
     def holder(self, name: str) -> str:
         """The account that holds `name`'s seat now (what is sent to a seat goes there)."""
         slots = self.slots()
@@ -551,6 +557,7 @@ class GameDriver:
 
     def resolve(self, ph: PhaseRecord) -> list[ParseWarning]:
         """Resolve from the posts as they were at the deadline; queue the drafts."""
+        self._names_now()
         replay = self.replay(ph, ph.deadline)
         session = replay.session
         assert session.inputs is not None
@@ -728,6 +735,7 @@ class GameDriver:
     async def step(self, now: datetime | None = None) -> str:
         """Do everything that is due now; returns what the game is waiting for."""
         now = now or self.clock()
+        self._names_now()
         current = self.store.current_phase(self.game_id)
         if current is not None and self.deadline_missed(current, now):
             # Nothing goes out announcing a deadline already past: back to the host.

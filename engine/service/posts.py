@@ -21,20 +21,23 @@ OPENING_EVENTS = frozenset({"turn_started"})
 """Public events by which a ruleset's results post already opens the next phase."""
 
 
-def renderer_for(renderer: Renderer, template: str) -> Renderer:
+def renderer_for(renderer: Renderer, template: str, *, seats: bool = False) -> Renderer:
     """The ruleset's `renderer` if it has `template`, else one over the generic templates
-    (in the same language and time zone, with the ruleset's word tables)."""
+    (in the same language and time zone, with the ruleset's word tables and the names its
+    seats show as). `seats`: the text names seats by their keys, not by who plays them."""
     try:
         renderer.env.get_template(f"{template}.j2")
     except jinja2.TemplateNotFound:
         texts = renderer.templates_package.rpartition(".")[0] + ".texts"
-        return Renderer(
+        generic = Renderer(
             GENERIC_TEMPLATES,
             renderer.lang,
             tz=renderer.tz,
             texts=texts,
             genders=renderer.wording.genders,
         )
+        generic.shown_as = {} if seats else dict(renderer.shown_as)
+        return generic
     return renderer
 
 

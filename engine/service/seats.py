@@ -125,7 +125,7 @@ def handover_draft(
             item = store.find_by_marker(marker)
             if item is not None and item.status is OutboxStatus.POSTED and (found := text(marker)):
                 passed.append({"subject": found[0], "body": found[1]})
-    body = renderer_for(renderer, "handover").render_post(
+    body = renderer_for(renderer, "handover", seats=True).render_post(
         "handover",
         seat=seat,
         previous=previous,

@@ -401,6 +401,14 @@ GENERIC: list[Case] = [
         history=[{"subject": "Итоги хода 1", "body": "Вас лечили."}],
     ),
     _named("the first substitute", "handover", seat="Орёл", previous="Орёл", role="…", history=[]),
+    _named(
+        "two games of one GM",
+        "which_game",
+        games=["М12", "Голосовалка [b]"],
+        subject="Re: Ваша роль [url=x]",
+        at=AT,
+    ),
+    _named("three games", "which_game", games=["А", "Б", "В"], subject="ход", at=AT),
 ]
 
 SETS: dict[str, tuple[str, str | None, list[Case]]] = {

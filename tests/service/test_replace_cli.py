@@ -1,0 +1,76 @@
+"""`game replace` as a host runs it: the game file says so too, and the posts name the substitute.
+
+It used to change the store only: the game file still named the old player (a new store or
+`game validate` knew nothing of the substitute), and every post went on naming the seat by
+the player who had left.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from datetime import datetime
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+from typer.testing import CliRunner
+
+from engine.app.cli import app
+from tests.service.helpers import GM, game_toml, local_board
+
+MSK = ZoneInfo("Europe/Moscow")
+NAMES = ["Вася", "Петя", "Маша", "Коля", "Оля"]
+runner = CliRunner(env={"COLUMNS": "200", "TEST_GM_PASSWORD": "gm-secret"})
+
+
+def test_replace_writes_the_game_file_and_posts_name_the_substitute(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'board.sqlite'}"
+    board, thread = local_board(url, [*NAMES, "Лёша"])
+    path = tmp_path / "game.toml"
+    text = game_toml(
+        url=url,
+        thread=thread,
+        players=NAMES,
+        ruleset="votecount",
+        password="env:TEST_GM_PASSWORD",
+    )
+    path.write_text("# the host's own note\n" + text, encoding="utf-8")
+    db = f"sqlite:///{tmp_path / 'store.sqlite'}"
+
+    def cli(*words: str, at: str, db_option: bool = True) -> str:
+        args = [*words, "--db", db] if db_option else list(words)
+        result = runner.invoke(app, args, env={"FORUMGM_NOW": at})
+        assert result.exit_code == 0, result.output
+        return result.output
+
+    cli("game", "start", str(path), at="2026-12-01T18:00+03:00")
+    cli("run", str(path), "--once", at="2026-12-01T19:01+03:00")
+    said = cli("game", "replace", str(path), "Оля", "Лёша", at="2026-12-01T20:00+03:00")
+    assert "Лёша (replaced Оля) now plays seat Оля" in said
+    assert "replacements now says Лёша replaces Оля" in said
+    written = path.read_text(encoding="utf-8")
+    assert written.startswith("# the host's own note\n")
+    doc = tomllib.loads(written)
+    assert doc["players"]["replacements"] == {
+        "Лёша": {"replaces": "Оля", "at": datetime(2026, 12, 1, 20, 0, tzinfo=MSK)}
+    }
+    validated = cli(
+        "game", "validate", "--allow-past", str(path), at="2026-12-01T20:01+03:00", db_option=False
+    )
+    assert "OK" in validated
+
+    board.post_as("Лёша", thread, "голос за Петю", at=datetime(2026, 12, 1, 20, 30, tzinfo=MSK))
+    board.post_as("Вася", thread, "голос за Лёшу", at=datetime(2026, 12, 1, 20, 31, tzinfo=MSK))
+    cli("run", str(path), "--once", at="2026-12-02T19:01+03:00")
+    posts = [p.body.full_text() for p in board.posts_after(thread, 0) if p.author == GM]
+    results = next(p for p in posts if "Итоги дня 1" in p)
+    assert "Петя — 1 голос (Лёша)" in results and "Лёша — 1 голос (Вася)" in results
+    opened = next(p for p in posts if "День 2" in p)
+    assert "Лёша" in opened and "Оля" not in opened
+    # A restart from the file alone (a new store) knows the substitute as well.
+    again = f"sqlite:///{tmp_path / 'again.sqlite'}"
+    result = runner.invoke(
+        app,
+        ["game", "start", str(path), "--db", again, "--allow-past"],
+        env={"FORUMGM_NOW": "2026-12-02T19:02+03:00"},
+    )
+    assert result.exit_code == 0, result.output
