@@ -183,7 +183,9 @@ class GameDriver:
             "role": "Ваша роль" if ru else "Your role",
             "results": results,
         }
-        return words[kind]
+        # With a tag (several games on one GM account), a player's reply «Re: …» names the
+        # game by itself (`engine.service.inbox`).
+        return f"{words[kind]} [{self.config.tag}]" if self.config.tag else words[kind]
 
     # -- reading -------------------------------------------------------------------------
 
