@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from typer.testing import CliRunner
 
 from engine.store import Store
 from forums.local import LocalBoard
@@ -82,3 +87,52 @@ def start_went_out(store: Store, game_id: int, at: datetime) -> None:
         if item.phase_id is None:
             store.mark_sending(item.marker, at)
             store.mark_posted(item.marker, f"sent-before-{item.id}")
+
+
+PASSWORD_ENV = "TEST_GM_PASSWORD"
+
+
+@dataclass
+class CliGame:
+    """A game as a host runs it: its file in a folder, the local board, a store, the CLI."""
+
+    path: Path
+    db: str
+    board: LocalBoard
+    thread: str
+
+    def cli(
+        self, *words: str, at: str, code: int = 0, db: bool = True, password: str = GM_PASSWORD
+    ) -> str:
+        """`forumgm WORDS… [--db DB]` at the moment `at` (FORUMGM_NOW); the exit code checked."""
+        env = {"FORUMGM_NOW": at, PASSWORD_ENV: password, "COLUMNS": "250"}
+        args = [*words, "--db", self.db] if db else list(words)
+        result = CliRunner().invoke(cli_app(), args, env=env)
+        assert result.exit_code == code, result.output
+        return result.output
+
+    def gm_posts(self) -> list[str]:
+        return [
+            p.body.full_text() for p in self.board.posts_after(self.thread, 0) if p.author == GM
+        ]
+
+
+def cli_app() -> Any:
+    from engine.app.cli import app
+
+    return app
+
+
+def cli_game(
+    tmp_path: Path, players: Sequence[str], *, others: Sequence[str] = (), **game: Any
+) -> CliGame:
+    """A local board with the GM, `players` and `others`, and a game file over it
+    (`game_toml`'s keywords; the GM password from TEST_GM_PASSWORD)."""
+    url = f"sqlite:///{tmp_path / 'board.sqlite'}"
+    board, thread = local_board(url, [*players, *others])
+    path = tmp_path / "game.toml"
+    text = game_toml(
+        url=url, thread=thread, players=players, password=f"env:{PASSWORD_ENV}", **game
+    )
+    path.write_text(text, encoding="utf-8")
+    return CliGame(path, f"sqlite:///{tmp_path / 'store.sqlite'}", board, thread)

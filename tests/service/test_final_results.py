@@ -14,14 +14,12 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
-from typer.testing import CliRunner
 
-from engine.app.cli import app
 from engine.config import load_config
 from engine.service.build import make_driver
 from engine.service.runner import Cadence, Service
 from engine.store import GameStatus, PhaseStatus, open_store
-from tests.service.helpers import GM, game_toml, local_board
+from tests.service.helpers import GM, cli_game
 
 MSK = ZoneInfo("Europe/Moscow")
 NAMES = ["Вася", "Петя", "Маша"]
@@ -32,31 +30,15 @@ FAST = Cadence(
     waiting=timedelta(seconds=0.2),
     lease=timedelta(seconds=30),
 )
-runner = CliRunner(env={"COLUMNS": "200", "TEST_GM_PASSWORD": "gm-secret"})
 
 
 def test_run_publishes_the_final_results_once_the_host_approves(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    url = f"sqlite:///{tmp_path / 'board.sqlite'}"
-    board, thread = local_board(url, NAMES)
-    path = tmp_path / "game.toml"
     roles = {"Вася": "mafioso", "Петя": "citizen", "Маша": "citizen"}
-    text = game_toml(
-        url=url,
-        thread=thread,
-        players=NAMES,
-        review="always",
-        password="env:TEST_GM_PASSWORD",
-        roles=roles,
-    )
-    path.write_text(text, encoding="utf-8")
-    db = f"sqlite:///{tmp_path / 'store.sqlite'}"
-
-    def cli(*words: str, at: str) -> str:
-        result = runner.invoke(app, [*words, "--db", db], env={"FORUMGM_NOW": at})
-        assert result.exit_code == 0, result.output
-        return result.output
+    g = cli_game(tmp_path, NAMES, review="always", roles=roles)
+    path, board, thread, db = g.path, g.board, g.thread, g.db
+    cli = g.cli
 
     cli("game", "start", str(path), at="2026-12-01T18:00+03:00")
     cli("review", str(path), "--approve", at="2026-12-01T18:00+03:00")

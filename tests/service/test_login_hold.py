@@ -15,16 +15,14 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 import pytest
-from typer.testing import CliRunner
 
-from engine.app.cli import app
 from engine.service.driver import GameDriver
 from engine.service.logins import RETRY, LoginGuard, LoginHeld
 from engine.store import open_store
 from forums.errors import BoardUnavailable, LoginFailed
 from forums.local import ManualClock
 from forums.records import User
-from tests.service.helpers import GM_PASSWORD, game_toml, local_board
+from tests.service.helpers import GM_PASSWORD, cli_game
 
 MSK = ZoneInfo("Europe/Moscow")
 NAMES = ["Вася", "Петя", "Маша", "Коля", "Оля"]
@@ -33,25 +31,12 @@ WRONG = "not-the-password"
 
 
 def test_a_refused_login_waits_for_the_host(tmp_path: Path) -> None:
-    url = f"sqlite:///{tmp_path / 'board.sqlite'}"
-    board, thread = local_board(url, NAMES)
-    path = tmp_path / "game.toml"
-    text = game_toml(
-        url=url,
-        thread=thread,
-        players=NAMES,
-        password="env:TEST_GM_PASSWORD",
-        roles={**ROLES, "Оля": "citizen"},
-    )
-    path.write_text(text, encoding="utf-8")
-    db = f"sqlite:///{tmp_path / 'store.sqlite'}"
-    store = open_store(db)
+    g = cli_game(tmp_path, NAMES, roles={**ROLES, "Оля": "citizen"})
+    path, board, thread = g.path, g.board, g.thread
+    store = open_store(g.db)
 
     def cli(*words: str, at: str, password: str = WRONG, code: int = 0) -> str:
-        env = {"FORUMGM_NOW": at, "TEST_GM_PASSWORD": password, "COLUMNS": "250"}
-        result = CliRunner().invoke(app, [*words, "--db", db], env=env)
-        assert result.exit_code == code, result.output
-        return result.output
+        return g.cli(*words, at=at, password=password, code=code)
 
     cli("game", "start", str(path), at="2026-12-01T18:00+03:00")
     first = cli("run", str(path), "--once", at="2026-12-01T19:01+03:00")
@@ -79,29 +64,15 @@ def test_a_refused_login_waits_for_the_host(tmp_path: Path) -> None:
 
 
 def test_board_login_lifts_the_hold(tmp_path: Path) -> None:
-    url = f"sqlite:///{tmp_path / 'board.sqlite'}"
-    _board, thread = local_board(url, NAMES)
-    path = tmp_path / "game.toml"
-    path.write_text(
-        game_toml(
-            url=url,
-            thread=thread,
-            players=NAMES,
-            password="env:TEST_GM_PASSWORD",
-            roles={**ROLES, "Оля": "citizen"},
-        ),
-        encoding="utf-8",
-    )
-    db = f"sqlite:///{tmp_path / 'store.sqlite'}"
-    env = {"FORUMGM_NOW": "2026-12-01T19:01+03:00", "TEST_GM_PASSWORD": WRONG}
-    assert CliRunner().invoke(app, ["game", "start", str(path), "--db", db], env=env).exit_code == 0
-    CliRunner().invoke(app, ["run", str(path), "--once", "--db", db], env=env)
-    assert open_store(db).boards()[0].login_failed_at is not None
+    g = cli_game(tmp_path, NAMES, roles={**ROLES, "Оля": "citizen"})
+    at = "2026-12-01T19:01+03:00"
+    g.cli("game", "start", str(g.path), at=at, password=WRONG)
+    g.cli("run", str(g.path), "--once", at=at, password=WRONG)
+    assert open_store(g.db).boards()[0].login_failed_at is not None
     # The board's password was changed back by its admin: the host logs in once by hand.
-    env["TEST_GM_PASSWORD"] = GM_PASSWORD
-    result = CliRunner().invoke(app, ["board", "login", str(path), "--db", db], env=env)
-    assert result.exit_code == 0 and "logs in there on its own again" in result.output
-    assert open_store(db).boards()[0].login_failed_at is None
+    said = g.cli("board", "login", str(g.path), at=at, password=GM_PASSWORD)
+    assert "logs in there on its own again" in said
+    assert open_store(g.db).boards()[0].login_failed_at is None
 
 
 class _Flaky:

@@ -16,50 +16,31 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
-from typer.testing import CliRunner
 
-from engine.app.cli import app
 from engine.store import open_store
-from tests.service.helpers import GM, game_toml, local_board
+from tests.service.helpers import GM, CliGame, cli_game
 
 MSK = ZoneInfo("Europe/Moscow")
 NAMES = ["Вася", "Петя", "Маша", "Коля", "Оля", "Лена"]
 ROLES = {"Вася": "commissar", "Петя": "mafioso", "Маша": "doctor", "Коля": "citizen"}
-runner = CliRunner(env={"COLUMNS": "250", "TEST_GM_PASSWORD": "gm-secret"})
 
 
-def _game(tmp_path: Path, review: str) -> tuple[Path, str, object, str]:
-    url = f"sqlite:///{tmp_path / 'board.sqlite'}"
-    board, thread = local_board(url, NAMES)
-    path = tmp_path / "game.toml"
-    text = game_toml(
-        url=url,
-        thread=thread,
-        players=NAMES,
-        review=review,
-        password="env:TEST_GM_PASSWORD",
-        deadlines="every day 21:00",
-        roles={**ROLES, "Оля": "citizen", "Лена": "mafioso"},
-    )
-    path.write_text(text, encoding="utf-8")
-    return path, f"sqlite:///{tmp_path / 'store.sqlite'}", board, thread
+def _game(tmp_path: Path, review: str) -> CliGame:
+    roles = {**ROLES, "Оля": "citizen", "Лена": "mafioso"}
+    return cli_game(tmp_path, NAMES, review=review, deadlines="every day 21:00", roles=roles)
 
 
 @pytest.mark.parametrize("choice", ["shift", "shorten"])
 def test_a_deadline_passed_while_results_waited_is_the_hosts_choice(
     tmp_path: Path, choice: str
 ) -> None:
-    path, db, board, thread = _game(tmp_path, "warnings")
-
-    def cli(*words: str, at: str) -> str:
-        result = runner.invoke(app, [*words, "--db", db], env={"FORUMGM_NOW": at})
-        assert result.exit_code == 0, result.output
-        return result.output
+    g = _game(tmp_path, "warnings")
+    path, cli, board, thread, db = g.path, g.cli, g.board, g.thread, g.db
 
     cli("game", "start", str(path), at="2026-12-01T18:00+03:00")
     cli("review", str(path), "--approve", at="2026-12-01T18:00+03:00")
     cli("run", str(path), "--once", at="2026-12-01T19:01+03:00")
-    pm = board.pm_as  # type: ignore[attr-defined]
+    pm = board.pm_as
     pm("Коля", [GM], "ход", "голосую за Петьку", at=datetime(2026, 12, 1, 19, 30, tzinfo=MSK))
     for voter in ("Оля", "Лена", "Маша"):
         pm(voter, [GM], "ход", "голосую за Петю", at=datetime(2026, 12, 1, 19, 31, tzinfo=MSK))
@@ -105,12 +86,8 @@ def test_a_deadline_passed_while_results_waited_is_the_hosts_choice(
 def test_results_approved_in_time_announce_the_deadline_the_next_phase_gets(
     tmp_path: Path,
 ) -> None:
-    path, db, board, thread = _game(tmp_path, "always")
-
-    def cli(*words: str, at: str) -> str:
-        result = runner.invoke(app, [*words, "--db", db], env={"FORUMGM_NOW": at})
-        assert result.exit_code == 0, result.output
-        return result.output
+    g = _game(tmp_path, "always")
+    path, cli, board, thread, db = g.path, g.cli, g.board, g.thread, g.db
 
     cli("game", "start", str(path), at="2026-12-01T18:00+03:00")
     cli("review", str(path), "--approve", at="2026-12-01T18:00+03:00")

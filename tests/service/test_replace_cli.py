@@ -12,35 +12,19 @@ from datetime import datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
-from typer.testing import CliRunner
-
-from engine.app.cli import app
-from tests.service.helpers import GM, game_toml, local_board
+from tests.service.helpers import cli_game
 
 MSK = ZoneInfo("Europe/Moscow")
 NAMES = ["Вася", "Петя", "Маша", "Коля", "Оля"]
-runner = CliRunner(env={"COLUMNS": "200", "TEST_GM_PASSWORD": "gm-secret"})
 
 
 def test_replace_writes_the_game_file_and_posts_name_the_substitute(tmp_path: Path) -> None:
-    url = f"sqlite:///{tmp_path / 'board.sqlite'}"
-    board, thread = local_board(url, [*NAMES, "Лёша"])
-    path = tmp_path / "game.toml"
-    text = game_toml(
-        url=url,
-        thread=thread,
-        players=NAMES,
-        ruleset="votecount",
-        password="env:TEST_GM_PASSWORD",
-    )
-    path.write_text("# the host's own note\n" + text, encoding="utf-8")
-    db = f"sqlite:///{tmp_path / 'store.sqlite'}"
+    g = cli_game(tmp_path, NAMES, others=["Лёша"], ruleset="votecount")
+    path, board, thread = g.path, g.board, g.thread
+    path.write_text("# the host's own note\n" + path.read_text(encoding="utf-8"), "utf-8")
 
     def cli(*words: str, at: str, db_option: bool = True) -> str:
-        args = [*words, "--db", db] if db_option else list(words)
-        result = runner.invoke(app, args, env={"FORUMGM_NOW": at})
-        assert result.exit_code == 0, result.output
-        return result.output
+        return g.cli(*words, at=at, db=db_option)
 
     cli("game", "start", str(path), at="2026-12-01T18:00+03:00")
     cli("run", str(path), "--once", at="2026-12-01T19:01+03:00")
@@ -61,16 +45,12 @@ def test_replace_writes_the_game_file_and_posts_name_the_substitute(tmp_path: Pa
     board.post_as("Лёша", thread, "голос за Петю", at=datetime(2026, 12, 1, 20, 30, tzinfo=MSK))
     board.post_as("Вася", thread, "голос за Лёшу", at=datetime(2026, 12, 1, 20, 31, tzinfo=MSK))
     cli("run", str(path), "--once", at="2026-12-02T19:01+03:00")
-    posts = [p.body.full_text() for p in board.posts_after(thread, 0) if p.author == GM]
+    posts = g.gm_posts()
     results = next(p for p in posts if "Итоги дня 1" in p)
     assert "Петя — 1 голос (Лёша)" in results and "Лёша — 1 голос (Вася)" in results
     opened = next(p for p in posts if "День 2" in p)
     assert "Лёша" in opened and "Оля" not in opened
     # A restart from the file alone (a new store) knows the substitute as well.
     again = f"sqlite:///{tmp_path / 'again.sqlite'}"
-    result = runner.invoke(
-        app,
-        ["game", "start", str(path), "--db", again, "--allow-past"],
-        env={"FORUMGM_NOW": "2026-12-02T19:02+03:00"},
-    )
-    assert result.exit_code == 0, result.output
+    args = ["game", "start", str(path), "--db", again, "--allow-past"]
+    cli(*args, at="2026-12-02T19:02+03:00", db_option=False)
