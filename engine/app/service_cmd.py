@@ -126,6 +126,9 @@ def run(
     with service_logging(debug=debug, log_file=log_file):
         if once:
             trouble = False
+            for driver in drivers:  # the host's own try: no waiting after a board went down
+                if driver.login_guard is not None:
+                    driver.login_guard.automatic = False
             try:
                 for driver in drivers:
                     status = asyncio.run(drive_once(driver, owner, Cadence()))

@@ -183,9 +183,12 @@ class GameDriver:
             "role": "Ваша роль" if ru else "Your role",
             "results": results,
         }
-        # With a tag (several games on one GM account), a player's reply «Re: …» names the
-        # game by itself (`engine.service.inbox`).
-        return f"{words[kind]} [{self.config.tag}]" if self.config.tag else words[kind]
+        return self._tagged(words[kind])
+
+    def _tagged(self, subject: str) -> str:
+        """A PM subject with the game's tag, if it has one: on a GM account running several
+        games, a player's reply «Re: …» names the game by itself (`engine.service.inbox`)."""
+        return f"{subject} [{self.config.tag}]" if self.config.tag else subject
 
     # -- reading -------------------------------------------------------------------------
 
@@ -511,7 +514,7 @@ class GameDriver:
             body = self.renderer.render_private(mine, player, context=context)
             if body:
                 marker = self.marker(ph.phase, "receipt", player, batch)
-                subject = receipt_subject(mine, self.config.language)
+                subject = self._tagged(receipt_subject(mine, self.config.language))
                 drafts.append(pm_draft(player, subject, body, marker))
         self._enqueue_new(ph.phase, drafts)
         self.store.approve(self.game_id, ph.phase)

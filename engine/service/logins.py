@@ -9,7 +9,8 @@ the board's guard, kept in the store for every process:
   its own, until the host acts: `forumgm board login GAME.toml` (one login, now), or a
   changed password (the guard keeps a salted hash of the refused one to tell);
 - after a login that went wrong otherwise (the board down, a page it did not expect), the
-  next one waits 15 minutes;
+  next one the running service makes waits 15 minutes (`run --once`, the host's own try,
+  logs in at once);
 - `forumgm status` says which board is held, why, and what to do.
 
 A login that goes through is never held back: sessions expire and processes restart.
@@ -61,6 +62,10 @@ class LoginGuard:
         self._secret = secret
         self.clock = clock
         self._original: Callable[[], Awaitable[User]] | None = None
+        self.automatic = True
+        """A service running on its own (`forumgm run`): after a login that went wrong the
+        next waits 15 minutes. `run --once` is the host's own try: it logs in at once (a
+        refused login still waits for `forumgm board login` or another password)."""
 
     def install(self, board: Any) -> None:
         """Put the guard before `board.login` (the adapter's own re-logins call it too)."""
@@ -102,7 +107,8 @@ class LoginGuard:
         if refused and not self._changed(row):
             raise LoginHeld(held_reason(row) or "login held")
         tried = row.login_tried_at
-        if not refused and tried is not None and now - tried < RETRY and row.login_error:
+        soon = tried is not None and now - tried < RETRY
+        if self.automatic and not refused and soon and row.login_error and tried is not None:
             raise LoginHeld(
                 f"a login to {row.base_url} went wrong at {tried:%H:%M} UTC ({row.login_error});"
                 f" the next one not before {tried + RETRY:%H:%M} UTC"

@@ -79,10 +79,11 @@ async def drive_once(driver: GameDriver, owner: str, cadence: Cadence) -> str:
         # No traceback: what went wrong and what the host should do is all there is to say.
         log.warning("game %s: no login: %s", driver.game_id, exc)
         if isinstance(exc, LoginHeld):
-            return f"not logged in: {exc}"
+            return f"{STEP_FAILED}: not logged in: {exc}"
         return (
-            f"not logged in: {type(exc).__name__}: {exc}; forumgm logs in there no more on its "
-            f"own: check the password, then run `forumgm board login {driver.config.path}`"
+            f"{STEP_FAILED}: not logged in: {type(exc).__name__}: {exc}; forumgm logs in there "
+            f"no more on its own: check the password, then run `forumgm board login "
+            f"{driver.config.path}`"
         )
     except Exception as exc:
         # One line for the operator (the caller prints it): a board's error says what went

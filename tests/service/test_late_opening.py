@@ -55,6 +55,7 @@ def test_a_game_whose_deadlines_ran_out_says_so(tmp_path: Path) -> None:
     checked = g.cli("game", "validate", path, at="2026-12-01T18:00+03:00", db=False)
     assert "the list ends at 2026-12-02 19:00 MSK (1 phase(s))" in checked
     g.cli("game", "start", path, at="2026-12-01T18:00+03:00")
+    g.cli("run", path, "--once", at="2026-12-01T19:01+03:00")  # the opening post
     ran = g.cli("run", path, "--once", at="2026-12-02T19:05+03:00")
     assert "the list of deadlines has run out" in ran
     shown = g.cli("status", at="2026-12-02T19:06+03:00")

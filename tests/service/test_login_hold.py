@@ -39,13 +39,13 @@ def test_a_refused_login_waits_for_the_host(tmp_path: Path) -> None:
         return g.cli(*words, at=at, password=password, code=code)
 
     cli("game", "start", str(path), at="2026-12-01T18:00+03:00")
-    first = cli("run", str(path), "--once", at="2026-12-01T19:01+03:00")
+    first = cli("run", str(path), "--once", at="2026-12-01T19:01+03:00", code=1)
     assert "not logged in: LoginFailed" in first
     [row] = store.boards()
     assert row.login_failed_at is not None and row.login_tried_at is not None
     tried = row.login_tried_at
     for minute in ("19:03", "19:20", "21:00"):  # polls go on: no login is tried again
-        again = cli("run", str(path), "--once", at=f"2026-12-01T{minute}+03:00")
+        again = cli("run", str(path), "--once", at=f"2026-12-01T{minute}+03:00", code=1)
         assert "not logged in" in again and "forumgm board login" in again
         assert store.boards()[0].login_tried_at == tried
     status = cli("status", at="2026-12-01T21:01+03:00")
@@ -67,7 +67,7 @@ def test_board_login_lifts_the_hold(tmp_path: Path) -> None:
     g = cli_game(tmp_path, NAMES, roles={**ROLES, "Оля": "citizen"})
     at = "2026-12-01T19:01+03:00"
     g.cli("game", "start", str(g.path), at=at, password=WRONG)
-    g.cli("run", str(g.path), "--once", at=at, password=WRONG)
+    g.cli("run", str(g.path), "--once", at=at, password=WRONG, code=1)
     assert open_store(g.db).boards()[0].login_failed_at is not None
     # The board's password was changed back by its admin: the host logs in once by hand.
     said = g.cli("board", "login", str(g.path), at=at, password=GM_PASSWORD)

@@ -80,9 +80,7 @@ def test_each_game_answers_only_its_own_players(tmp_path: Path) -> None:
     sent = board.pms_after(board.user(GM), "sent", 0)[sent_before:]  # type: ignore[arg-type]
     to = Counter(m.recipients[0] for m in sent)
     receipts = [
-        (m.recipients[0], m.body.full_text())
-        for m in sent
-        if m.subject.startswith("Ведущий: принято")
+        (m.recipients[0], m.body.full_text()) for m in sent if m.subject.startswith("Ведущий:")
     ]
     assert not any("только в игровой теме" in t for n, t in receipts if n != "Гена"), receipts
     texts = dict(receipts)
@@ -91,7 +89,7 @@ def test_each_game_answers_only_its_own_players(tmp_path: Path) -> None:
     assert "Проверка" in texts["Вася"] and "Голос за Петю принят" in texts["Коля"]
     assert "Голос за Петю принят" in texts["Оля"]  # the tagged PM, by the classic game
     # Each game's PMs carry its tag: a reply («Re: …») names the game by itself.
-    tags = {m.recipients[0]: m.subject for m in sent if m.subject.startswith("Ведущий: принято")}
+    tags = {m.recipients[0]: m.subject for m in sent if m.subject.startswith("Ведущий:")}
     assert tags["Вася"].endswith("[М1]") and tags["Гена"].endswith("[Г2]")
     assert "только в игровой теме" in texts["Гена"]  # his own game's receipt
     questions = [m for m in sent if m.subject == "Для какой игры ваше сообщение?"]
