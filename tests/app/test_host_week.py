@@ -87,6 +87,15 @@ def test_orders_sent_after_the_opening_post_and_before_the_start_count(game: Reh
     assert re.search(r"^· #\d+ early Коля 'голосую за Петю'$", review, re.M)  # counted; told
     votes = game.host("2026-12-01T19:00+03:00", "votes")
     assert "Коля" in votes and "2026-12-01 18:52 MSK" in votes
+    # The `early` note is no work for the host: `status` counts only what holds the phase
+    # (Маша's «лечу Ксюшу», not Коля's early vote).
+    status = game.runner.invoke(
+        app,
+        ["status", "--db", game.db],
+        env={"COLUMNS": None, "FORUMGM_NOW": "2026-12-01T19:00+03:00"},
+    ).output
+    row = next(line for line in status.splitlines() if "classic" in line)
+    assert "turn 1 (open)" in row and re.search(r"MSK\W+1\W+posted", row), row
 
 
 def test_a_lot_is_never_published_while_a_vote_sent_before_the_start_went_out_waits(
