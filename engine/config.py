@@ -106,7 +106,8 @@ class GameConfig:
     url: str
     thread: str
     gm_user: str
-    password: CredentialsRef
+    password: CredentialsRef | None
+    """Where the GM's password is; None only for a board used through its API (`api_key`)."""
     schedule: Schedule
     start: datetime
     options: dict[str, Any]
@@ -312,8 +313,9 @@ class _Checker:
         max_post_chars = self._max_post_chars()
         insecure = self._insecure_http()
         engine, url, thread, gm_user = self._board()
-        password = self._password()
         browser, api_key = self._access(engine)
+        # A board used through its REST API needs only the key (`[board] api_key`).
+        password = self._password(required=api_key is None)
         schedule, start = self._schedule()
         players = self._players()
         dead = self._names("dead", players)
@@ -351,7 +353,11 @@ class _Checker:
             )
         if self.problems:
             raise ConfigError(self.name, self.problems)
-        assert password is not None and schedule is not None and start is not None
+        assert (
+            (password is not None or api_key is not None)
+            and schedule is not None
+            and start is not None
+        )
         return GameConfig(
             path=self.name,
             ruleset=ruleset_id,
@@ -483,8 +489,12 @@ class _Checker:
             self.problem("[board] gm_user is empty", "board", "gm_user")
         return engine, url, str(thread) if thread is not None else "", gm_user
 
-    def _password(self) -> CredentialsRef | None:
-        text = self.get("board", "password", str)
+    def _password(self, *, required: bool = True) -> CredentialsRef | None:
+        text = (
+            self.get("board", "password", str)
+            if required
+            else self.get("board", "password", str, None)
+        )
         if text is None:
             return None
         try:

@@ -60,6 +60,8 @@ def _board(config: GameConfig, *, create: bool = False) -> tuple[LocalBoard, str
     from engine.app.service_cmd import command_clock
     from engine.credentials import CredentialsError, resolve_password
 
+    if config.password is None:  # only an API board goes without one; a local board has none
+        raise _fail("[board] password: a rehearsal board needs the GM's password (env:VARIABLE)")
     try:
         password = resolve_password(config.password, config.gm_user)
     except CredentialsError as exc:

@@ -56,10 +56,13 @@ def make_board(
     under `FORUMGM_NOW` is consistent); a web board's times are the board's own.
     """
     load_adapters()
-    password = resolve_password(config.password, config.gm_user, environ)
     factory = board_factory(config.engine)
+    if config.password is None:  # a board used through its REST API: the key is all it takes
+        password = ""
+    else:
+        password = resolve_password(config.password, config.gm_user, environ).reveal()
     if config.engine == "local" and clock is not None:
-        return factory(config.url, config.gm_user, password.reveal(), clock=clock)
+        return factory(config.url, config.gm_user, password, clock=clock)
     # Adapters pin their requests to this URL (forums.guard); http:// only if the host said so.
     options: dict[str, object] = {"allow_insecure_http": True} if config.allow_insecure_http else {}
     if config.browser:
@@ -67,7 +70,16 @@ def make_board(
     if config.api_key is not None:
         key = resolve_password(config.api_key, f"{config.gm_user} (API key)", environ)
         options["api_key"] = key.reveal()
-    return factory(config.url, config.gm_user, password.reveal(), **options)
+    return factory(config.url, config.gm_user, password, **options)
+
+
+def login_secret(config: GameConfig, environ: Mapping[str, str] | None = None) -> str:
+    """What the service logs in with: the GM's password, or the API key where it has none
+    (a refused one is remembered by its hash, so a changed one lets the service try again)."""
+    if config.password is not None:
+        return resolve_password(config.password, config.gm_user, environ).reveal()
+    assert config.api_key is not None  # the game file asks for one of the two
+    return resolve_password(config.api_key, f"{config.gm_user} (API key)", environ).reveal()
 
 
 def make_driver(
@@ -85,7 +97,7 @@ def make_driver(
         return GameDriver(store, board, config, clock=clock)
     driver = GameDriver(store, make_board(config, clock=clock), config, clock=clock)
     # Every login the service makes by itself goes through the board's guard (engine.service.logins).
-    secret = resolve_password(config.password, config.gm_user).reveal()
+    secret = login_secret(config)
     board_id = store.get_game(driver.game_id).board_id
     driver.login_guard = LoginGuard(store, board_id, secret, clock)
     driver.login_guard.install(driver.board)

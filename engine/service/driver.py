@@ -112,7 +112,7 @@ class GameDriver:
         board = self.store.find_board(c.url, c.gm_user)
         if board is None:
             board = self.store.create_board(
-                c.engine, c.url, c.gm_user, credentials_ref=str(c.password)
+                c.engine, c.url, c.gm_user, credentials_ref=str(c.password or c.api_key)
             )
         game = self.store.find_game(board.id, c.thread)
         if game is None:

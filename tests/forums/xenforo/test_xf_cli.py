@@ -23,7 +23,7 @@ from xf_helpers import (
 from engine.app import board_cmd
 from engine.app.cli import app
 from engine.config import parse_config
-from engine.service.build import make_board
+from engine.service.build import login_secret, make_board
 from forums.xenforo import XenforoApiBoard, XenforoBoard, xenforo_board
 
 runner = CliRunner(env={"FORUMGM_NOW": "2026-11-30T12:00+03:00"})  # before the start
@@ -164,6 +164,24 @@ def test_the_game_file_picks_pages_or_the_api() -> None:
     assert isinstance(api, XenforoApiBoard)
     browser = make_board(parse_config(GAME.format(engine="xenforo", extra="browser = true")), env)
     assert isinstance(browser, XenforoBoard) and browser.browser
+
+
+def test_an_api_game_needs_no_password_but_a_page_game_does(tmp_path: Path) -> None:
+    """With `[board] api_key` the key is the GM's only credential: no password line, no
+    password variable; without the key the password stays required."""
+    text = GAME.replace('password = "env:GM_PW"\n', "")
+    keyed = tmp_path / "api.toml"
+    keyed.write_text(text.format(engine="xenforo", extra='api_key = "env:XF_KEY"'), "utf-8")
+    result = runner.invoke(app, ["game", "validate", str(keyed)], env={"XF_KEY": "key-1"})
+    assert result.exit_code == 0 and "warning:" not in result.output, result.output
+    config = parse_config(keyed.read_text(encoding="utf-8"))
+    assert config.password is None
+    assert isinstance(make_board(config, {"XF_KEY": "key-1"}), XenforoApiBoard)
+    assert login_secret(config, {"XF_KEY": "key-1"}) == "key-1"
+    pages = tmp_path / "pages.toml"
+    pages.write_text(text.format(engine="xenforo", extra=""), encoding="utf-8")
+    result = runner.invoke(app, ["game", "validate", str(pages)])
+    assert result.exit_code == 1 and "[board] needs `password`" in result.output, result.output
 
 
 def test_game_new_offers_xenforo_and_writes_a_valid_file(tmp_path: Path) -> None:
