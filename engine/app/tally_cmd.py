@@ -97,9 +97,16 @@ def _time(value: Any) -> datetime | None:
     if not isinstance(value, str):
         raise ValueError(f"time {value!r} is not a date and time")
     try:
-        return datetime.fromisoformat(value)
+        moment = datetime.fromisoformat(value)
     except ValueError:
         pass
+    else:
+        if moment.tzinfo is None:  # `forumgm export` writes the offset: without it, no moment
+            raise ValueError(
+                f"time {value!r} has no UTC offset: write it as forumgm export does "
+                "(2026-12-01T19:05:00+03:00)"
+            )
+        return moment
     for form in DISPLAY_TIMES:
         try:
             datetime.strptime(value.strip(), form)

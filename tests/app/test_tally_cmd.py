@@ -113,6 +113,16 @@ def test_bad_input_exits_2(tmp_path: Path, args: list[str]) -> None:
     assert runner.invoke(app, ["tally", "--players", str(cast), "--posts", str(bad)]).exit_code == 2
 
 
+def test_a_time_without_an_offset_is_a_clear_error(tmp_path: Path) -> None:
+    cast = players_file(tmp_path, "p", {"players": PLAYERS_17378})
+    bad = tmp_path / "naive.jsonl"
+    post = {"number": 1, "id": "1", "user": "Spadille", "content": "vote don_johnson"}
+    bad.write_text(json.dumps({**post, "time": "2026-03-01T12:00:00"}) + "\n", encoding="utf-8")
+    result = runner.invoke(app, ["tally", "--players", str(cast), "--posts", str(bad)])
+    assert result.exit_code == 2, result.output
+    assert "line 1" in result.output and "no UTC offset" in result.output
+
+
 # -- the saved phpBB 3.3.10 thread: every checkpoint of thread_truth.json ------------------
 
 
