@@ -11,7 +11,7 @@ from bench_common import Row, cpu, ms
 
 import rulesets
 from engine.core.orders import Channel, Order, OrderKind
-from engine.core.ruleset import Seat, get_ruleset, registered
+from engine.core.ruleset import RulesError, Ruleset, Seat, get_ruleset, registered
 from engine.session import GameSession
 
 START = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
@@ -101,13 +101,27 @@ def _orders(session: GameSession, rng: random.Random) -> list[Order]:
     return orders
 
 
+def _new_game(ruleset: Ruleset, players: int, seed: int) -> GameSession:
+    """A game of `players` dealt by the ruleset's defaults; a ruleset that deals only from a
+    host's list (classic's `roles`) gets every one of its roles once and the first for the
+    rest, seated by hand."""
+    names = [f"Игрок{n}" for n in range(1, players + 1)]
+    try:
+        return GameSession.new(ruleset, [Seat(n) for n in names], ruleset.options({}), seed)
+    except RulesError:
+        if not ruleset.role_ids:
+            raise
+    roles = [*ruleset.role_ids, *[ruleset.role_ids[0]] * players][:players]
+    seats = [Seat(n, role=r) for n, r in zip(names, roles, strict=True)]
+    return GameSession.new(ruleset, seats, ruleset.options({}), seed)
+
+
 def _resolve_time(ruleset_id: str, players: int, repeat: int) -> tuple[float, int]:
     """Median seconds to resolve one phase (the first two phases, each timed), orders taken."""
     ruleset = get_ruleset(ruleset_id)
     times, taken = [], 0
     for run in range(repeat):
-        seats = [Seat(f"Игрок{n}") for n in range(1, players + 1)]
-        session = GameSession.new(ruleset, seats, ruleset.options({}), seed=run + 1)
+        session = _new_game(ruleset, players, seed=run + 1)
         rng = random.Random(run)
         at = START
         for _phase in range(2):
