@@ -162,6 +162,8 @@ def parse_board_time(text: str, *, tz: tzinfo, now: datetime, lang: str | None =
         raise ValueError(f"not a board time: {original!r}")
     local_now = (now if now.tzinfo is not None else now.replace(tzinfo=UTC)).astimezone(tz)
 
+    if (quick := _quick(norm, tz)) is not None:
+        return quick
     if _LESS_THAN_MINUTE.match(norm):
         return local_now
     if match := _MINUTES_AGO.match(norm):
@@ -211,6 +213,33 @@ def parse_board_time(text: str, *, tz: tzinfo, now: datetime, lang: str | None =
         )
     except ValueError as exc:
         raise ValueError(f"not a board time: {original!r} ({exc})") from None
+
+
+_DEFAULT_EN = re.compile(
+    r"(?:([a-z]+) )?([a-z]{3}) (\d{1,2}), (\d{4}) (\d{1,2}):(\d{2})(?: (am|pm))?"
+)
+"""phpBB's default English date format ("Sun May 26, 2019 4:34 pm"), normalised."""
+
+
+def _quick(norm: str, tz: tzinfo) -> datetime | None:
+    """The default English format read in one match, as the general reading reads it; None
+    sends anything else (or anything odd) the general way."""
+    match = _DEFAULT_EN.fullmatch(norm)
+    if match is None:
+        return None
+    weekday, month_word, day, year, hour, minute, meridiem = match.groups()
+    month = _MONTHS_EN.get(month_word)
+    if month is None or (weekday is not None and weekday not in _WEEKDAYS):
+        return None
+    hours = int(hour)
+    if meridiem == "am" and hours == 12:
+        hours = 0
+    elif meridiem == "pm" and hours != 12:
+        hours += 12
+    try:
+        return datetime(int(year), month, int(day), hours, int(minute), tzinfo=tz)
+    except ValueError:
+        return None
 
 
 def _has_date_only_shape(rest: str) -> bool:

@@ -29,13 +29,14 @@ Never raises on any HTML.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from collections.abc import Iterator
+from typing import Any, NamedTuple
 from urllib.parse import urljoin
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
-from forums.records import RUN_FLAGS, Link, PostBody, TextRun
-from forums.visibility import invisible_color, reading_order_pieces, tiny_size
+from forums.records import RUN_FLAGS, Link, PostBody, TextRun, run_flags
+from forums.visibility import BIDI_CONTROLS, invisible_color, reading_order_pieces, tiny_size
 
 __all__ = ["concat_bodies", "html_to_postbody", "quote_author_from_cite"]
 
@@ -153,15 +154,20 @@ _WRITES = re.compile(
     re.IGNORECASE | re.DOTALL,
 )
 _WS = re.compile(r"[ \t\n\r\f\v\u200b]+")
+_SPACES = " \t\n\r\f\v"
+"""What `_WS` collapses that str.split() splits on too."""
+_ODD_SPACE = re.compile("[\x1c-\x1f\x85\xa0\u1680\u2000-\u200b\u2028\u2029\u202f\u205f\u3000]")
+"""Spaces where the two differ: str.split() splits on all but U+200B, `_WS` only on U+200B."""
+_ODD_OR_BIDI = re.compile(f"{_ODD_SPACE.pattern[:-1]}{''.join(sorted(BIDI_CONTROLS))}]")
+"""What sends a text node the long way: an odd space, or a bidi control (`reading_order_pieces`)."""
 _FONT_WEIGHT = re.compile(r"font-weight:([a-z0-9]+)")
 _INLINE = re.compile(r"display:inline(?:-block|-flex)?(?:;|!|$)")
 
 
-@dataclass(frozen=True)
-class _Flags:
-    """What an element gives the text inside it. The `TextRun` flags are the fields named in
-    `RUN_FLAGS` (a flag added to `TextRun` is added here under the same name); `pre` and
-    `links` only steer the walk."""
+class _Flags(NamedTuple):
+    """What an element gives the text inside it. The first fields are the `TextRun` flags,
+    named and ordered as `RUN_FLAGS` (a flag added to `TextRun` is added here under the same
+    name, in the same place: checked below); `pre` and `links` only steer the walk."""
 
     quoted: bool = False
     struck: bool = False
@@ -177,47 +183,71 @@ class _Flags:
     """The text's colour cannot be read on a white page (an inner colour may undo it)."""
     tiny: bool = False
     """The text's size is too small to read (an inner size may undo it)."""
-    key: tuple[object, ...] = field(init=False, compare=False, repr=False)
-    """The run flags as a tuple: text under equal keys merges into one run."""
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "key", tuple(getattr(self, n) for n in RUN_FLAGS))
 
 
-@dataclass
+_RUN = len(RUN_FLAGS)
+if _Flags._fields[:_RUN] != RUN_FLAGS:  # pragma: no cover - a TextRun flag not added here
+    raise ImportError(f"forums.phpbb.html: _Flags must start with {RUN_FLAGS}")
+_PLAIN = _Flags()
+
+
 class _Out:
-    base_url: str
-    runs: list[TextRun] = field(default_factory=list)
-    """Finished runs; the one being written is `_key` with its `_parts`."""
-    links: list[tuple[str, list[str]]] = field(default_factory=list)
-    pending_space: _Flags | None = None
-    line_start: bool = True
-    break_next: bool = False
-    started: bool = False
-    """Any text written yet."""
-    _key: tuple[object, ...] | None = None
-    _parts: list[str] = field(default_factory=list)
-    bidi: list[int] = field(default_factory=list)
-    """Open bidi embeddings and overrides in the text (`forums.visibility`)."""
+    """The runs being written. Text under flags with equal run flags (`_Flags[:_RUN]`) merges
+    into one run; its pieces go to a list joined once per run (adding to a growing string
+    would cost the run's length for every word)."""
+
+    __slots__ = (
+        "_flags",
+        "_key",
+        "_parts",
+        "base_url",
+        "bidi",
+        "break_next",
+        "line_start",
+        "links",
+        "pending_space",
+        "runs",
+        "started",
+    )
+
+    def __init__(self, base_url: str) -> None:
+        self.base_url = base_url
+        self.runs: list[tuple[str, tuple[object, ...]]] = []
+        """Finished runs (text, run flags); the one being written is `_key` with its `_parts`."""
+        self.links: list[tuple[str, list[str]]] = []
+        self.pending_space: _Flags | None = None
+        self.line_start = True
+        self.break_next = False
+        self.started = False
+        """Any text written yet."""
+        self._key: tuple[object, ...] | None = None
+        self._flags: _Flags | None = None
+        """The flags `_key` was last taken from (the same object needs no comparison)."""
+        self._parts: list[str] = []
+        self.bidi: list[int] = []
+        """Open bidi embeddings and overrides in the text (`forums.visibility`)."""
 
     def _flush(self) -> None:
         if self._key is not None:
-            self.runs.append(TextRun("".join(self._parts), *self._key))  # type: ignore[arg-type]
-        self._key, self._parts = None, []
+            self.runs.append(("".join(self._parts), self._key))
+        self._key, self._flags, self._parts = None, None, []
 
     def _append(self, text: str, flags: _Flags) -> None:
-        # Pieces go to a list and are joined once per run: adding to a growing string
-        # would cost the run's length for every word.
-        for index in flags.links:
-            self.links[index][1].append(text)
-        if flags.key != self._key:
-            self._flush()
-            self._key = flags.key
+        if flags.links:
+            for index in flags.links:
+                self.links[index][1].append(text)
+        if flags is not self._flags:
+            key = flags[:_RUN]
+            if key != self._key:
+                self._flush()
+                self._key = key
+            self._flags = flags
         self._parts.append(text)
         self.line_start = text.endswith("\n")
         self.started = True
 
-    def text(self, text: str, flags: _Flags) -> None:
+    def text(self, text: str, flags: _Flags, *, plain: bool = False) -> None:
+        """Write a text node's text. `plain`: the caller found none of `_ODD_SPACE` in it."""
         if not text:
             return
         if flags.pre:
@@ -230,18 +260,27 @@ class _Out:
         # Whitespace collapses as a browser shows it. The words of one text node share its
         # flags, so they go out as one piece; the space before the first word keeps the
         # flags of where the whitespace began (`a <b>b</b>`: the space is not bold).
-        parts = _WS.split(text)
-        words = [part for part in parts if part]
-        if len(parts) > 1 and not parts[0] and not self.line_start:
+        if plain or _ODD_SPACE.search(text) is None:
+            # Only the spaces str.split() splits on: it does the work in C.
+            words = " ".join(text.split())
+            leading, trailing = text[0] in _SPACES, text[-1] in _SPACES
+        else:
+            parts = _WS.split(text)
+            words = " ".join([part for part in parts if part])
+            leading = len(parts) > 1 and not parts[0]
+            trailing = len(parts) > 1 and not parts[-1]
+        if leading and not self.line_start:
             self.pending_space = self.pending_space or flags
         if not words:
             return
-        self._flush_break(flags)
-        if self.pending_space is not None and not self.line_start:
-            self._append(" ", self.pending_space)
-        self.pending_space = None
-        self._append(" ".join(words), flags)
-        if len(parts) > 1 and not parts[-1]:
+        if self.break_next:
+            self._flush_break(flags)
+        if self.pending_space is not None:
+            if not self.line_start:
+                self._append(" ", self.pending_space)
+            self.pending_space = None
+        self._append(words, flags)
+        if trailing:
             self.pending_space = flags
 
     def _flush_break(self, flags: _Flags) -> None:
@@ -257,23 +296,29 @@ class _Out:
     def line_start_break(self, flags: _Flags) -> None:
         """Start a new line unless at one already (block boundaries)."""
         self.pending_space = None
-        self.bidi.clear()  # a block ends the paragraph, and the bidi overrides in it
+        if self.bidi:
+            self.bidi.clear()  # a block ends the paragraph, and the bidi overrides in it
         if self.started and not self.line_start:
             self._append("\n", flags)
 
     def body(self) -> PostBody:
         self._flush()
-        runs = list(self.runs)
+        runs = self.runs
         # Trim the line breaks that block boundaries leave at the very start and end.
-        while runs and not runs[0].text.strip(" \n"):
-            runs.pop(0)
-        while runs and not runs[-1].text.strip(" \n"):
-            runs.pop()
+        first, last = 0, len(runs)
+        while first < last and not runs[first][0].strip(" \n"):
+            first += 1
+        while last > first and not runs[last - 1][0].strip(" \n"):
+            last -= 1
+        runs = runs[first:last]
         if runs:
-            runs[0] = replace(runs[0], text=runs[0].text.lstrip("\n"))
-            runs[-1] = replace(runs[-1], text=runs[-1].text.rstrip(" \n"))
+            runs[0] = (runs[0][0].lstrip("\n"), runs[0][1])
+            runs[-1] = (runs[-1][0].rstrip(" \n"), runs[-1][1])
         links = tuple(Link(url=url, text="".join(parts).strip()) for url, parts in self.links)
-        return PostBody(tuple(r for r in runs if r.text), links)
+        return PostBody(
+            tuple(TextRun(text, *key) for text, key in runs if text),  # type: ignore[arg-type]
+            links,
+        )
 
 
 def _classes(node: LexborNode) -> set[str]:
@@ -297,27 +342,30 @@ def _is_hidden_style(style: str) -> bool:
     return "display:none" in style or "visibility:hidden" in style
 
 
-def _style_value(style: str, name: str) -> str | None:
-    """The value of one property of a lowercased, space-free inline style."""
-    for part in style.split(";"):
-        key, _, value = part.partition(":")
-        if key == name:
-            return value.removesuffix("!important")
-    return None
-
-
-def _visibility(tag: str, attributes: dict[str, str | None], style: str, flags: _Flags) -> _Flags:
-    """Colour, size and direction of an element: text a reader cannot read is `hidden`."""
-    color = _style_value(style, "color") if style else None
+def _visibility(
+    tag: str, attributes: dict[str, str | None], style: str, flags: _Flags
+) -> tuple[bool, bool, bool] | None:
+    """Colour, size and direction of an element: text a reader cannot read is `hidden`.
+    (pale, tiny, hidden) inside the element, or None when it sets none of them."""
+    color = size = opacity = direction = None
+    if style:  # one pass over the properties; the first of a name counts
+        for part in style.split(";"):
+            key, _, value = part.partition(":")
+            if key == "color":
+                color = value.removesuffix("!important") if color is None else color
+            elif key == "font-size":
+                size = value.removesuffix("!important") if size is None else size
+            elif key == "opacity":
+                opacity = value.removesuffix("!important") if opacity is None else opacity
+            elif key == "direction":
+                direction = value.removesuffix("!important") if direction is None else direction
     if color is None and tag == "font":
         color = (attributes.get("color") or "").lower() or None
-    size = _style_value(style, "font-size") if style else None
-    opacity = _style_value(style, "opacity") if style else None
     reversed_ = (tag == "bdo" and (attributes.get("dir") or "").lower() == "rtl") or (
-        "bidi-override" in style and _style_value(style, "direction") == "rtl"
+        "bidi-override" in style and direction == "rtl"
     )
     if color is None and size is None and opacity is None and not reversed_:
-        return flags
+        return None
     pale, tiny = flags.pale, flags.tiny
     if color is not None:
         pale = invisible_color(color)
@@ -326,7 +374,7 @@ def _visibility(tag: str, attributes: dict[str, str | None], style: str, flags: 
     if size is not None:
         tiny = tiny_size(size, bare_is_scale=False)
     hidden = pale or tiny or reversed_ or (flags.hidden and not (flags.pale or flags.tiny))
-    return replace(flags, pale=pale, tiny=tiny, hidden=hidden)
+    return pale, tiny, hidden
 
 
 def _is_inline_style(style: str) -> bool:
@@ -374,25 +422,43 @@ def _join(base: str, href: str) -> str:
         return href
 
 
+_EXIT_NONE, _EXIT_BLOCK, _EXIT_VOTE, _EXIT_CELL = range(4)
+_CELLS = frozenset({"td", "th"})
+_PRE_TAGS = frozenset({"pre", "code", "textarea"})
+_CODE_HEADERS = frozenset({"dt", "p"})
+_NO_CLASSES: frozenset[str] = frozenset()
+
+
 def _walk(root: LexborNode, out: _Out, base: _Flags) -> None:
-    # Iterative depth-first walk: (node, flags, is_exit). Exits close block boundaries and
-    # the line of a vote tag.
-    stack: list[tuple[LexborNode, _Flags, str]] = [(root, base, "enter")]
-    while stack:
-        node, flags, event = stack.pop()
-        if event == "exit-block":
-            out.line_start_break(flags)
-            continue
-        if event == "exit-vote":
-            out.break_next = True
-            continue
-        if event == "exit-cell":
-            out.pending_space = out.pending_space or flags
+    """Depth first without recursion (any depth of nesting is read): each open element is
+    its children's iterator on a stack, with what its end does (a block boundary, the end of
+    a vote tag's line, a table cell's space) and the flags it does it with."""
+    stack: list[tuple[Iterator[LexborNode], _Flags, int, _Flags]] = []
+    children: Iterator[LexborNode] = iter((root,))
+    flags, end, end_flags = base, _EXIT_NONE, base
+    while True:
+        node = next(children, None)
+        if node is None:
+            if end == _EXIT_BLOCK:
+                out.line_start_break(end_flags)
+            elif end == _EXIT_VOTE:
+                out.break_next = True
+            elif end == _EXIT_CELL:
+                out.pending_space = out.pending_space or end_flags
+            if not stack:
+                return
+            children, flags, end, end_flags = stack.pop()
             continue
         tag = node.tag or ""
         if tag == "-text":
-            for piece, reversed_ in reading_order_pieces(node.text(deep=False) or "", out.bidi):
-                out.text(piece, replace(flags, hidden=True) if reversed_ else flags)
+            text = node.text(deep=False)
+            if not text:
+                continue
+            if not out.bidi and _ODD_OR_BIDI.search(text) is None:
+                out.text(text, flags, plain=True)
+                continue
+            for piece, reversed_ in reading_order_pieces(text, out.bidi):
+                out.text(piece, flags._replace(hidden=True) if reversed_ else flags)
             continue
         if tag.startswith("-") or tag in _DROP:
             continue
@@ -403,69 +469,130 @@ def _walk(root: LexborNode, out: _Out, base: _Flags) -> None:
             out.line_start_break(flags)
             continue
         attributes = node.attributes  # built anew on each access: read it once
-        classes = set((attributes.get("class") or "").split())
-        style = _style(attributes)
-        if tag == "img":
-            if classes & _SMILEY_CLASSES or _SMILEY_SRC.search(attributes.get("src") or ""):
-                out.text(attributes.get("alt") or "", flags)
-            continue
-        if tag == "summary" or classes & _SPOILER_TITLE_CLASSES:
-            continue
-        if flags.quoted and tag == "cite":
-            continue
-        if flags.code and tag in {"dt", "p"} and classes.isdisjoint({"content"}):
-            # The "Code: Select all" header of a 3.0 (dt) / 3.1+ (p) code box.
-            parent = node.parent
-            if parent is not None and _classes(parent) & _CODEBOX_CLASSES:
+        if not attributes:
+            # No class or style: the tag alone says what changes (most tags: nothing).
+            if tag in _SKIPPED_BARE or (tag == "cite" and flags.quoted):
                 continue
+            if (
+                (tag in _CODE_HEADERS and flags.code and _codebox_header(node))
+                or tag == "blockquote"
+                or tag == "a"
+            ):
+                new = _element(node, tag, attributes, _NO_CLASSES, "", flags, out)
+                if new is None:
+                    continue
+            else:
+                bare = _BARE_CHANGES.get(tag)
+                new = flags._replace(**bare) if bare else flags
+            stack.append((children, flags, end, end_flags))
+            if tag in _BLOCK:
+                out.line_start_break(flags)
+                end, end_flags = _EXIT_BLOCK, flags
+            elif tag in _CELLS:
+                end, end_flags = _EXIT_CELL, flags
+            else:
+                end, end_flags = _EXIT_NONE, flags
+            children, flags = node.iter(include_text=True), new
+            continue
+        value = attributes.get("class")
+        classes = frozenset(value.split()) if value else _NO_CLASSES
+        style = _style(attributes)
+        element = _element(node, tag, attributes, classes, style, flags, out)
+        if element is None:
+            continue
+        new = element
+        stack.append((children, flags, end, end_flags))
+        if tag == "span" and "bbvote" in classes:
+            out.line_start_break(flags)
+            end, end_flags = _EXIT_VOTE, new
+        elif tag in _BLOCK and not _is_inline_style(style):
+            out.line_start_break(flags)
+            end, end_flags = _EXIT_BLOCK, flags
+        elif tag in _CELLS:
+            end, end_flags = _EXIT_CELL, flags
+        else:
+            end, end_flags = _EXIT_NONE, flags
+        children, flags = node.iter(include_text=True), new
 
-        new = flags
-        if tag == "blockquote" or classes & _QUOTE_CLASSES:
-            cite = _own_cite(node)
-            author = quote_author_from_cite(cite) if cite is not None else None
-            if author is None:
-                # XenForo names the quoted user in an attribute, not in a <cite>.
-                named = attributes.get("data-quote") or attributes.get("data-author") or ""
-                author = named.strip() or None
-            new = replace(new, quoted=True, quote_author=author)
-        if tag in _STRIKE_TAGS or "line-through" in style:
-            new = replace(new, struck=True)
-        vote = tag == "span" and "bbvote" in classes
-        if tag in _BOLD_TAGS or _is_bold_style(style) or vote:
-            new = replace(new, bold=True)
-        if (
-            tag == "details"
-            or classes & _SPOILER_CLASSES
-            or _is_hidden_style(style)
-            or "hidden" in attributes
+
+_SKIPPED_BARE = frozenset({"img", "summary"})
+"""Without attributes: an image is no smiley, a spoiler's title is dropped."""
+_BARE_CHANGES: dict[str, dict[str, Any]] = {
+    **{tag: {"struck": True} for tag in _STRIKE_TAGS},
+    **{tag: {"bold": True} for tag in _BOLD_TAGS},
+    "details": {"spoiler": True},
+    **{tag: {"code": True} for tag in _CODE_TAGS},
+    **{tag: {"code": True, "pre": True} for tag in _CODE_TAGS & _PRE_TAGS},
+}
+"""What a tag without attributes changes by itself (`_element` reads the same)."""
+
+
+def _codebox_header(node: LexborNode) -> bool:
+    """The "Code: Select all" header of a 3.0 (dt) / 3.1+ (p) code box."""
+    parent = node.parent
+    return parent is not None and not _classes(parent).isdisjoint(_CODEBOX_CLASSES)
+
+
+def _element(
+    node: LexborNode,
+    tag: str,
+    attributes: dict[str, str | None],
+    classes: frozenset[str],
+    style: str,
+    flags: _Flags,
+    out: _Out,
+) -> _Flags | None:
+    """The flags inside an element, or None for an element whose text is not read (and for
+    a smiley, whose text is written here)."""
+    if tag == "img":
+        if not classes.isdisjoint(_SMILEY_CLASSES) or _SMILEY_SRC.search(
+            attributes.get("src") or ""
         ):
-            new = replace(new, spoiler=True)
-        new = _visibility(tag, attributes, style, new)
-        if tag in _CODE_TAGS or classes & _CODEBOX_CLASSES:
-            new = replace(new, code=True)
-        if tag in {"pre", "code", "textarea"} or "white-space:pre" in style:
-            new = replace(new, pre=True)
-        if "signature" in classes:
-            new = replace(new, signature=True)
-        if tag == "a":
-            href = (attributes.get("href") or "").strip()
-            if href and not href.startswith(("javascript:", "#")):
-                url = _join(out.base_url, href)
-                out.links.append((url, []))
-                new = replace(new, links=(*new.links, len(out.links) - 1))
-
-        block = tag in _BLOCK and not _is_inline_style(style)
-        if vote:
-            out.line_start_break(flags)
-            stack.append((node, new, "exit-vote"))
-        elif block:
-            out.line_start_break(flags)
-            stack.append((node, flags, "exit-block"))
-        elif tag in {"td", "th"}:
-            stack.append((node, flags, "exit-cell"))
-        children = list(node.iter(include_text=True))
-        for child in reversed(children):
-            stack.append((child, new, "enter"))
+            out.text(attributes.get("alt") or "", flags)
+        return None
+    if tag == "summary" or not classes.isdisjoint(_SPOILER_TITLE_CLASSES):
+        return None
+    if flags.quoted and tag == "cite":
+        return None
+    if flags.code and tag in _CODE_HEADERS and "content" not in classes and _codebox_header(node):
+        return None
+    # What the element changes, set at once (one new `_Flags`, or none).
+    changes: dict[str, Any] = {}
+    if tag == "blockquote" or not classes.isdisjoint(_QUOTE_CLASSES):
+        cite = _own_cite(node)
+        author = quote_author_from_cite(cite) if cite is not None else None
+        if author is None:
+            # XenForo names the quoted user in an attribute, not in a <cite>.
+            named = attributes.get("data-quote") or attributes.get("data-author") or ""
+            author = named.strip() or None
+        changes["quoted"], changes["quote_author"] = True, author
+    if tag in _STRIKE_TAGS or "line-through" in style:
+        changes["struck"] = True
+    if tag in _BOLD_TAGS or _is_bold_style(style) or (tag == "span" and "bbvote" in classes):
+        changes["bold"] = True
+    if (
+        tag == "details"
+        or not classes.isdisjoint(_SPOILER_CLASSES)
+        or _is_hidden_style(style)
+        or "hidden" in attributes
+    ):
+        changes["spoiler"] = True
+    if style or tag in ("font", "bdo"):
+        seen = _visibility(tag, attributes, style, flags)
+        if seen is not None:
+            changes["pale"], changes["tiny"], changes["hidden"] = seen
+    if tag in _CODE_TAGS or not classes.isdisjoint(_CODEBOX_CLASSES):
+        changes["code"] = True
+    if tag in _PRE_TAGS or "white-space:pre" in style:
+        changes["pre"] = True
+    if "signature" in classes:
+        changes["signature"] = True
+    if tag == "a":
+        href = (attributes.get("href") or "").strip()
+        if href and not href.startswith(("javascript:", "#")):
+            out.links.append((_join(out.base_url, href), []))
+            changes["links"] = (*flags.links, len(out.links) - 1)
+    return flags._replace(**changes) if changes else flags
 
 
 def html_to_postbody(node_or_html: LexborNode | str, *, base_url: str = "") -> PostBody:
@@ -478,9 +605,9 @@ def html_to_postbody(node_or_html: LexborNode | str, *, base_url: str = "") -> P
             if root is None:
                 return PostBody()
             for child in root.iter(include_text=True):
-                _walk(child, out, _Flags())
+                _walk(child, out, _PLAIN)
         else:
-            _walk(node_or_html, out, _Flags())
+            _walk(node_or_html, out, _PLAIN)
     except RecursionError:  # pragma: no cover - the walk is iterative; belt and braces
         return PostBody((TextRun(""),))
     return out.body()
@@ -494,8 +621,7 @@ def concat_bodies(*bodies: PostBody) -> PostBody:
         if not body.runs and not body.links:
             continue
         if runs and body.runs:
-            first = body.runs[0]
-            runs.append(replace(first, text="\n"))
+            runs.append(TextRun("\n", *run_flags(body.runs[0])))  # type: ignore[arg-type]
         runs.extend(body.runs)
         links.extend(body.links)
     return PostBody(tuple(runs), tuple(links))

@@ -170,8 +170,10 @@ def parse_topic_page(html: str, url: str, *, tz: tzinfo, now: datetime) -> Topic
         start = (page - 1) * per_page
     total = _total_posts(pagination)
 
+    # Each post's own address: viewtopic.php beside the page, resolved once per page.
+    viewtopic = absolute(url, "./viewtopic.php")
     posts = [
-        _parse_post(node, selectors, url, thread_id, start + index + 1, tz=tz, now=now)
+        _parse_post(node, selectors, url, viewtopic, thread_id, start + index + 1, tz=tz, now=now)
         for index, node in enumerate(post_nodes)
     ]
     return TopicPage(
@@ -273,6 +275,7 @@ def _parse_post(
     node: LexborNode,
     selectors: TopicSelectors,
     url: str,
+    viewtopic: str,
     thread_id: str,
     number: int,
     *,
@@ -314,7 +317,7 @@ def _parse_post(
         author_id=author_id,
         posted_at=posted_at,
         body=body if body is not None else PostBody(),
-        url=absolute(url, f"./viewtopic.php?p={post_id}#p{post_id}"),
+        url=f"{viewtopic}?p={post_id}#p{post_id}",
         edit=edit,
         deleted=deleted,
         raw=content.inner_html if content is not None else None,
