@@ -60,8 +60,10 @@ class _Sleep:
         self.clock.advance(seconds=max(seconds, 0))
 
 
-def _board(server: SyntheticPhpbb, clock: ManualClock) -> PhpbbBoard:
-    return PhpbbBoard(
+def _board(
+    server: SyntheticPhpbb, clock: ManualClock, kind: type[PhpbbBoard] = PhpbbBoard
+) -> PhpbbBoard:
+    return kind(
         BASE,
         GM,
         "bench-password",
@@ -71,6 +73,14 @@ def _board(server: SyntheticPhpbb, clock: ManualClock) -> PhpbbBoard:
         sleep=_Sleep(clock),
         allow_insecure_http=True,
     )
+
+
+class _DiesAfterPosting(PhpbbBoard):
+    """The board takes the post; the process dies before it hears back."""
+
+    async def reply(self, thread: str, bbcode: str) -> str:
+        await super().reply(thread, bbcode)
+        raise RuntimeError("killed before the store heard of the post")
 
 
 def measure() -> dict[str, dict[str, int]]:
@@ -95,16 +105,18 @@ def measure() -> dict[str, dict[str, int]]:
         server.add(3)
         counted("three_new", driver.read(full=False))
 
-        # Day 1's deadline; the results post is sent, and the process is killed before the
-        # store records it: a restarted process must find it on the board, not post again.
+        # Day 1's deadline; the board takes the results post but the process dies before
+        # the store records it: a restarted process must find it on the board, not post
+        # again.
         clock.set(D1 + timedelta(minutes=1))
         day1 = store.current_phase(driver.game_id)
         assert day1 is not None
         asyncio.run(driver.freeze(day1, clock()))
         driver.resolve(day1)
         results = next(i for i in store.pending(driver.game_id) if i.phase_id == day1.id)
-        store.mark_sending(results.marker, clock())
-        server.reply(results.bbcode)
+        dying = GameDriver(store, _board(server, clock, _DiesAfterPosting), config, clock=clock)
+        asyncio.run(dying.publisher.publish(clock()))
+        assert store.find_by_marker(results.marker).status is OutboxStatus.FAILED
         restarted = GameDriver(store, _board(server, clock), config, clock=clock)
         counted("publish_retry", restarted.publisher.publish(clock()))
         posted = store.find_by_marker(results.marker)
@@ -132,7 +144,8 @@ def rows(quick: bool) -> list[Row]:
 
     reply = 3  # the reply form, the POST, and the topic page that shows the new post
     first_extra = c["publish_first"]["total"] - reply
-    retry_extra = c["publish_retry"]["total"]
+    # A restarted process logs in whatever it does first: that is not the publisher's cost.
+    retry_extra = c["publish_retry"]["total"] - c["publish_retry"].get("login", 0)
     reread = c["deadline_reread"]
     return [
         Row(
@@ -168,12 +181,16 @@ def rows(quick: bool) -> list[Row]:
         Row(
             "publishing one result on phpBB",
             f"first send: {first_extra} beyond the post itself ({show(c['publish_first'])}); "
-            f"retry in a restarted process: {retry_extra} ({show(c['publish_retry'])})",
+            f"retry in a restarted process: {retry_extra} beyond its login "
+            f"({show(c['publish_retry'])})",
             "≤ 2 requests beyond the post itself",
             first_extra <= 2 and retry_extra <= 2,
-            "before: every page of the thread and the sent box on every publish",
-            "the post itself: reply form, POST, the topic page showing the new post "
-            "(engine/publish.py is the security helper's)",
+            "before: every page of the thread and the sent box on every publish; a retry in "
+            "a restarted process read all 51 pages of the thread",
+            "the post itself: reply form, POST, the topic page showing the new post; the "
+            "retry: the board took the post, the process died before recording it, and the "
+            "restarted one reads from where the thread stood before the send (kept in the "
+            "store): one more page per 10 posts made since",
             {"first": c["publish_first"], "retry": c["publish_retry"]},
         ),
     ]

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime, timedelta
 
 from engine.store import OutboxDraft, Store
-from engine.store.models import OutboxKind
+from engine.store.models import OutboxItem, OutboxKind
 from forums.board import Board
 from forums.errors import BoardUnavailable, CaptchaRequired, LoginFailed, SessionExpired
 from forums.records import Cursor, Post, PostBody, PrivateMessage
@@ -111,9 +111,12 @@ class Publisher:
     """Sends a game's approved outbox items to its board, at most once each.
 
     Only an item whose send was started before (`sending_at`: a crash may have come after
-    the board took it) is looked for on the board, and the look is incremental: the thread
-    from the last post the publisher knows of (its own reads and the driver's, handed over
-    with `saw_thread`), the sent box from the last PM it read. What it saw is remembered.
+    the board took it) is looked for on the board, and only after the point the store kept
+    for it (`look_from`: where the thread, or the sent box, stood before its first send).
+    An item kept from before that point is looked for after the last post or PM the
+    publisher knows of (its own looks and the driver's reads, handed over with
+    `saw_thread`). What a look finds is recorded as posted, and where a look at the sent box
+    ended is kept in the store: a restarted process reads on from there.
     """
 
     def __init__(
@@ -162,17 +165,38 @@ class Publisher:
                 if marker is not None:
                     self._seen.setdefault(marker, str(pm.id))
 
-    async def look(self, kinds: Sequence[OutboxKind]) -> dict[str, str]:
-        """Read what is new on the board for these kinds; marker → board id of all seen."""
-        if OutboxKind.POST in kinds:
-            page = await self.board.thread_posts(self.thread_id, since=self._thread_cursor)
+    def _start(self, kind: OutboxKind, items: Sequence[OutboxItem]) -> Cursor | None:
+        """Where to look for these items of one kind: after the point kept for the first of
+        them sent (each was sent after it), else after what this process knows of."""
+        if items and all(i.look_from is not None for i in items):
+            first = min(items, key=lambda i: i.sending_at or datetime.max.replace(tzinfo=UTC))
+            return Cursor(dict(first.look_from or {}))
+        if kind is OutboxKind.POST:
+            return self._thread_cursor
+        return self._sent_cursor
+
+    async def look(self, items: Sequence[OutboxItem]) -> dict[str, str]:
+        """Read the board where these items may be; marker → board id of all seen."""
+        posts = [i for i in items if i.kind is OutboxKind.POST]
+        pms = [i for i in items if i.kind is OutboxKind.PM]
+        if posts:
+            page = await self.board.thread_posts(
+                self.thread_id, since=self._start(OutboxKind.POST, posts)
+            )
             self._note_posts(page.items)
             self._thread_cursor = page.cursor
-        if OutboxKind.PM in kinds:
-            sent = await self.board.sent(since=self._sent_cursor)
+        if pms:
+            sent = await self.board.sent(since=self._start(OutboxKind.PM, pms))
             self._note_pms(sent.items)
             self._sent_cursor = sent.cursor
         return dict(self._seen)
+
+    def _positions(self) -> dict[OutboxKind, Cursor | None]:
+        """Where the thread and the sent box stand now, as far as the store and this process
+        know: a send that starts now lands after it."""
+        thread = self._thread_cursor or self.store.read_cursors(self.game_id)[0]
+        sent = self._sent_cursor or self.store.sent_cursor(self.game_id)
+        return {OutboxKind.POST: thread, OutboxKind.PM: sent}
 
     async def publish(self, now: datetime | None = None) -> int:
         """Send every approved (or failed, to retry) item; returns how many went out."""
@@ -198,10 +222,10 @@ class Publisher:
             await self.board.login()
         # Only a send that was started may have reached the board (then the process died,
         # or the board answered with an error after taking it): look for those alone.
-        unsure = sorted(
-            {i.kind for i in due if i.sending_at is not None and i.marker not in self._seen}
-        )
+        unsure = [i for i in due if i.sending_at is not None and i.marker not in self._seen]
+        sent_box = self._sent_cursor
         already = await self.look(unsure) if unsure else dict(self._seen)
+        positions: dict[OutboxKind, Cursor | None] | None = None
         sent = 0
         kinds = dict.fromkeys(OutboxKind, 0)
         for item in due:
@@ -209,7 +233,8 @@ class Publisher:
                 self.store.mark_posted(item.marker, already[item.marker])
                 continue
             try:
-                self.store.mark_sending(item.marker, moment)
+                positions = positions or self._positions()
+                self.store.mark_sending(item.marker, moment, look_from=positions[item.kind])
                 if item.kind == OutboxKind.POST:
                     board_id = await self.board.reply(self.thread_id, item.bbcode)
                 else:
@@ -244,4 +269,7 @@ class Publisher:
                 kinds[OutboxKind.POST],
                 kinds[OutboxKind.PM],
             )
+        if self._sent_cursor is not None and self._sent_cursor != sent_box:
+            # What this look found is recorded above: the next process reads on from here.
+            self.store.save_sent_cursor(self.game_id, self._sent_cursor)
         return sent

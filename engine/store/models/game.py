@@ -90,6 +90,8 @@ class Game(Base):
     deadline_shift: Mapped[int] = mapped_column(default=0)
     """Seconds every deadline of the schedule has moved (the host shifted it after a
     deadline passed while results waited)."""
+    sent_cursor: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    """Where the publisher's last look at the GM's sent box ended."""
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow, onupdate=utcnow)
 

@@ -171,5 +171,8 @@ class OutboxItem(Base):
     approved_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
     sending_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
     """When a send was first started: from then on the item may be on the board."""
+    look_from: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    """A board cursor from before the first send (the thread's for a post, the sent box's
+    for a PM): if the item reached the board, it is after it."""
     posted_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow, onupdate=utcnow)

@@ -6,12 +6,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import delete, or_, select
+from sqlalchemy import delete, or_, select, update
 from sqlalchemy.orm import Session
 
 from engine.core import Audience, Event, GameState, PhaseId
 from engine.store.models import (
     EventRow,
+    Game,
     OutboxItem,
     OutboxKind,
     OutboxStatus,
@@ -28,6 +29,7 @@ from engine.store.repo.base import (
     get_phase_row,
 )
 from engine.store.repo.games import apply_state
+from forums.records import Cursor
 
 
 @dataclass(frozen=True)
@@ -190,14 +192,29 @@ class OutboxRepo(RepoBase):
         with self._sessions() as s:
             return s.scalar(select(OutboxItem).where(OutboxItem.marker == marker))
 
-    def mark_sending(self, marker: str, at: datetime | None = None) -> OutboxItem:
-        """Record that a send starts: from now on the item may be on the board."""
+    def mark_sending(
+        self, marker: str, at: datetime | None = None, *, look_from: Cursor | None = None
+    ) -> OutboxItem:
+        """Record that a send starts: from now on the item may be on the board, after
+        `look_from` (a cursor from before the send; the first send's is kept)."""
         with self._sessions.begin() as s:
             row = self._due(s, marker)
             if row.status not in (OutboxStatus.APPROVED, OutboxStatus.FAILED):
                 raise InvalidTransition(f"outbox item {marker!r} is {row.status}")
-            row.sending_at = row.sending_at or at or utcnow()
+            if row.sending_at is None:
+                row.sending_at = at or utcnow()
+                row.look_from = look_from.data if look_from is not None else None
         return row
+
+    def sent_cursor(self, game_id: int) -> Cursor | None:
+        """Where the publisher's last look at the sent box ended."""
+        with self._sessions() as s:
+            data = s.scalar(select(Game.sent_cursor).where(Game.id == game_id))
+        return Cursor(data) if data is not None else None
+
+    def save_sent_cursor(self, game_id: int, cursor: Cursor) -> None:
+        with self._sessions.begin() as s:
+            s.execute(update(Game).where(Game.id == game_id).values(sent_cursor=cursor.data))
 
     def mark_posted(self, marker: str, board_id: str) -> OutboxItem:
         """Record that the board has the item; repeating it with the same id is harmless."""
