@@ -145,6 +145,8 @@ class Publisher:
         """Marker → board id of the GM's own posts and PMs seen so far."""
         self._thread_cursor: Cursor | None = None
         self._sent_cursor: Cursor | None = None
+        self._stored_sent: tuple[Cursor | None] | None = None
+        """The sent box's cursor the store kept, once read."""
 
     def saw_thread(self, posts: Iterable[Post], cursor: Cursor) -> None:
         """The driver read the thread up to `cursor`: take the GM's markers from it."""
@@ -191,12 +193,16 @@ class Publisher:
             self._sent_cursor = sent.cursor
         return dict(self._seen)
 
-    def _positions(self) -> dict[OutboxKind, Cursor | None]:
-        """Where the thread and the sent box stand now, as far as the store and this process
-        know: a send that starts now lands after it."""
-        thread = self._thread_cursor or self.store.read_cursors(self.game_id)[0]
-        sent = self._sent_cursor or self.store.sent_cursor(self.game_id)
-        return {OutboxKind.POST: thread, OutboxKind.PM: sent}
+    def _position(self, kind: OutboxKind) -> Cursor | None:
+        """Where the thread (a post) or the sent box (a PM) stands now, as far as this
+        process and the store know: a send that starts now lands after it."""
+        if kind is OutboxKind.POST:
+            return self._thread_cursor or self.store.read_cursors(self.game_id)[0]
+        if self._sent_cursor is not None:
+            return self._sent_cursor
+        if self._stored_sent is None:  # read once: only this process's looks move it on
+            self._stored_sent = (self.store.sent_cursor(self.game_id),)
+        return self._stored_sent[0]
 
     async def publish(self, now: datetime | None = None) -> int:
         """Send every approved (or failed, to retry) item; returns how many went out."""
@@ -225,7 +231,6 @@ class Publisher:
         unsure = [i for i in due if i.sending_at is not None and i.marker not in self._seen]
         sent_box = self._sent_cursor
         already = await self.look(unsure) if unsure else dict(self._seen)
-        positions: dict[OutboxKind, Cursor | None] | None = None
         sent = 0
         kinds = dict.fromkeys(OutboxKind, 0)
         for item in due:
@@ -233,8 +238,8 @@ class Publisher:
                 self.store.mark_posted(item.marker, already[item.marker])
                 continue
             try:
-                positions = positions or self._positions()
-                self.store.mark_sending(item.marker, moment, look_from=positions[item.kind])
+                look_from = self._position(item.kind)
+                self.store.mark_sending(item.marker, moment, look_from=look_from)
                 if item.kind == OutboxKind.POST:
                     board_id = await self.board.reply(self.thread_id, item.bbcode)
                 else:

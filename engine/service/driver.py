@@ -93,6 +93,7 @@ class GameDriver:
             max_post_chars=config.max_post_chars,
         )
         self.markers = Markers(store.get_game(self.game_id).marker_key, self.game_id)
+        self._started = False
         self.publisher = Publisher(
             store,
             board,
@@ -374,13 +375,18 @@ class GameDriver:
 
     def _start_approved(self) -> bool:
         """Whether the host let the game's start go: none of its opening post and role PMs is
-        still a draft. Until then nothing of the game is published (receipts, ratings…)."""
+        still a draft. Until then nothing of the game is published (receipts, ratings…).
+        Once let go it stays so (an approved item never turns back into a draft): the
+        outbox is not read again on every publish."""
+        if self._started:
+            return True
         start = {self.marker("opening"), *(self.marker("role", k) for k in self.config.players)}
-        return not any(
+        self._started = not any(
             i.status is OutboxStatus.DRAFT and i.marker in start
             for i in self.store.outbox(self.game_id)
             if i.phase_id is None
         )
+        return self._started
 
     def _start_markers(self) -> set[str]:
         return {self.marker("opening"), *(self.marker("role", k) for k in self.config.players)}
