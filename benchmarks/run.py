@@ -1,9 +1,8 @@
 """The speed and memory benchmarks of issue 12: `python benchmarks/run.py [--quick]`.
 
 Prints one table (what, figure, target, pass/fail, the baseline measured in the same run)
-and writes benchmarks/results.json. `--quick` (under a minute) runs fewer repeats and the
-big-thread rows on 2,000 posts instead of 10,000 (said in their rows); the full run takes a
-few minutes. `--only WORD` runs the rows whose group name contains WORD (pages, service,
+and writes benchmarks/results.json. `--quick` (under a minute) runs fewer repeats, the same
+sizes (the big thread has 10,000 posts in both); the full run takes a few minutes. `--only WORD` runs the rows whose group name contains WORD (pages, service,
 requests, process, parsing, rulesets, suite).
 
 PostgreSQL rows run when FORUMGM_TEST_DATABASE_URL names a server (as the tests do).
