@@ -40,6 +40,19 @@ def cpu(run: Callable[[], Any], repeat: int) -> float:
     return statistics.median(times)
 
 
+def cpu_side_by_side(runs: dict[str, Callable[[], Any]], repeat: int) -> dict[str, float]:
+    """The best process CPU seconds of each run, taken in turns (`repeat` rounds of one of
+    each), so that a ratio between them is not a ratio between two moments of the machine's
+    load. Best, not median: another process can only add time."""
+    best = {name: float("inf") for name in runs}
+    for _ in range(repeat):
+        for name, run in runs.items():
+            start = time.process_time()
+            run()
+            best[name] = min(best[name], time.process_time() - start)
+    return best
+
+
 def wall(run: Callable[[], Any], repeat: int) -> float:
     times = []
     for _ in range(repeat):

@@ -3,9 +3,10 @@ against a bare lexbor parse that only selects each post's content and takes its 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime
 
-from bench_common import Row, cpu
+from bench_common import Row, cpu_side_by_side
 from bs4_baseline import agreement, parse_topic
 from selectolax.lexbor import LexborHTMLParser
 from synthetic import FIXTURES
@@ -46,12 +47,24 @@ def _agreement(pages: list[str]) -> float:
     return agreement(ours, theirs)
 
 
+def _timed(pages: list[str], rounds: int, times: int) -> dict[str, float]:
+    """CPU seconds of ours, bs4 and the bare parse on `pages`, taken in turns; ours and the
+    bare parse are read `times` times a round (they take milliseconds)."""
+
+    def many(read: Callable[[list[str]], int]) -> Callable[[], None]:
+        return lambda: [read(pages) for _ in range(times)] and None
+
+    best = cpu_side_by_side({"ours": many(_ours), "bare": many(_bare)}, rounds * 3)
+    best["bs4"] = cpu_side_by_side({"bs4": lambda: _bs4(pages)}, rounds)["bs4"] * times
+    return {name: seconds / times for name, seconds in best.items()}
+
+
 def rows(quick: bool) -> list[Row]:
-    repeat = 5 if quick else 15
+    rounds = 3 if quick else 7
     pages = _pages_33()
     posts = _ours(pages)
-    ours, bs4, bare = cpu(lambda: _ours(pages), repeat), cpu(lambda: _bs4(pages), 3), 0.0
-    bare = cpu(lambda: _bare(pages), repeat)
+    t = _timed(pages, rounds, 5)
+    ours, bs4, bare = t["ours"], t["bs4"], t["bare"]
     faster, slower = bs4 / ours, ours / bare
     out = [
         Row(
@@ -68,8 +81,8 @@ def rows(quick: bool) -> list[Row]:
     ]
     page30 = [(FIXTURES / "real" / "phpBB.html").read_text(encoding="utf-8")]
     posts30 = _ours(page30)
-    ours30, bs430 = cpu(lambda: _ours(page30), repeat * 2), cpu(lambda: _bs4(page30), repeat)
-    bare30 = cpu(lambda: _bare(page30), repeat * 2)
+    t30 = _timed(page30, rounds * 2, 20)
+    ours30, bs430, bare30 = t30["ours"], t30["bs4"], t30["bare"]
     out.append(
         Row(
             "phpBB 3.0 prosilver page with long posts",

@@ -7,6 +7,7 @@ topic page raises `LayoutChanged(url, what)`: never an empty list that reads as 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta, tzinfo
 from urllib.parse import parse_qs, urljoin, urlsplit
@@ -51,6 +52,7 @@ _EDIT_RU = re.compile(
 _TOTAL = re.compile(
     r"(\d[\d,.\s\u00a0]*?)\s*(?:posts?|replies|messages?|сообщени\w*|ответ\w*)", re.IGNORECASE
 )
+_POST_ID = re.compile(r"p\d+")
 _PAGE_OF = re.compile(r"(?:Page|Страница)\s*(\d+)\s*(?:of|из)\s*(\d+)", re.IGNORECASE)
 
 
@@ -173,8 +175,10 @@ def parse_topic_page(html: str, url: str, *, tz: tzinfo, now: datetime) -> Topic
     # Each post's own address: viewtopic.php beside the page, resolved once per page.
     viewtopic = absolute(url, "./viewtopic.php")
     posts = [
-        _parse_post(node, selectors, url, viewtopic, thread_id, start + index + 1, tz=tz, now=now)
-        for index, node in enumerate(post_nodes)
+        _parse_post(
+            node, line, selectors, url, viewtopic, thread_id, start + index + 1, tz=tz, now=now
+        )
+        for index, (node, line) in enumerate(post_nodes)
     ]
     return TopicPage(
         url=url,
@@ -190,13 +194,16 @@ def parse_topic_page(html: str, url: str, *, tz: tzinfo, now: datetime) -> Topic
     )
 
 
-def _find_posts(tree: LexborHTMLParser) -> tuple[TopicSelectors | None, list[LexborNode]]:
+def _find_posts(
+    tree: LexborHTMLParser,
+) -> tuple[TopicSelectors | None, list[tuple[LexborNode, LexborNode]]]:
+    """The first variant's posts that have an author line: (post, its author line)."""
     for selectors in TOPIC_VARIANTS:
         nodes = [
-            n
+            (n, line)
             for n in tree.css(selectors.post)
-            if re.fullmatch(r"p\d+", n.attributes.get("id") or "")
-            and n.css_first(selectors.author_line) is not None
+            if _POST_ID.fullmatch(n.attributes.get("id") or "")
+            and (line := n.css_first(selectors.author_line)) is not None
         ]
         if nodes:
             return selectors, nodes
@@ -224,20 +231,27 @@ def _title_from_head(tree: LexborHTMLParser) -> str:
 
 
 def _thread_id(tree: LexborHTMLParser, url: str, selectors: TopicSelectors) -> str | None:
-    candidates: list[str | None] = []
-    title = tree.css_first(selectors.topic_title)
-    if title is not None:
-        candidates.append(title.attributes.get("href"))
-    canonical = tree.css_first("link[rel='canonical']")
-    if canonical is not None:
-        candidates.append(canonical.attributes.get("href"))
-    candidates.append(url)
+    """The topic id: the form's hidden `t`, else the first of the title link, the canonical
+    link, the page's URL and (read only when those say nothing) any link to the topic."""
     hidden = tree.css_first("input[name='t']")
     if hidden is not None and (hidden.attributes.get("value") or "").isdigit():
         return hidden.attributes.get("value")
-    for link in tree.css("a[href*='viewtopic.php']"):
-        candidates.append(link.attributes.get("href"))
-    for href in candidates:
+    title = tree.css_first(selectors.topic_title)
+    canonical = tree.css_first("link[rel='canonical']")
+    candidates: list[str | None] = [
+        title.attributes.get("href") if title is not None else None,
+        canonical.attributes.get("href") if canonical is not None else None,
+        url,
+    ]
+    found = _topic_param(candidates)
+    if found is None:
+        links = tree.css("a[href*='viewtopic.php']")
+        found = _topic_param(link.attributes.get("href") for link in links)
+    return found
+
+
+def _topic_param(hrefs: Iterable[str | None]) -> str | None:
+    for href in hrefs:
         if href and "viewtopic.php" in href:
             t = query_param(href, "t")
             if t and t.isdigit():
@@ -273,6 +287,7 @@ def _total_posts(pagination: list[LexborNode]) -> int | None:
 
 def _parse_post(
     node: LexborNode,
+    author_line: LexborNode,
     selectors: TopicSelectors,
     url: str,
     viewtopic: str,
@@ -284,7 +299,6 @@ def _parse_post(
 ) -> Post:
     post_id = (node.attributes.get("id") or "")[1:]
     where = f"post p{post_id}"
-    author_line = node.css_first(selectors.author_line)
     link = profile_link(author_line) or node.css_first(selectors.profile_name)
     author = text_of(link)
     if link is None or not author:
