@@ -469,38 +469,26 @@ def _walk(root: LexborNode, out: _Out, base: _Flags) -> None:
             out.line_start_break(flags)
             continue
         attributes = node.attributes  # built anew on each access: read it once
-        if not attributes:
-            # No class or style: the tag alone says what changes (most tags: nothing).
-            if tag in _SKIPPED_BARE or (tag == "cite" and flags.quoted):
-                continue
-            if (
-                (tag in _CODE_HEADERS and flags.code and _codebox_header(node))
-                or tag == "blockquote"
-                or tag == "a"
-            ):
-                new = _element(node, tag, attributes, _NO_CLASSES, "", flags, out)
-                if new is None:
-                    continue
-            else:
-                bare = _BARE_CHANGES.get(tag)
-                new = flags._replace(**bare) if bare else flags
-            stack.append((children, flags, end, end_flags))
-            if tag in _BLOCK:
-                out.line_start_break(flags)
-                end, end_flags = _EXIT_BLOCK, flags
-            elif tag in _CELLS:
-                end, end_flags = _EXIT_CELL, flags
-            else:
-                end, end_flags = _EXIT_NONE, flags
-            children, flags = node.iter(include_text=True), new
+        new: _Flags | None
+        classes, style = _NO_CLASSES, ""
+        if attributes:
+            value = attributes.get("class")
+            classes = frozenset(value.split()) if value else _NO_CLASSES
+            style = _style(attributes)
+            new = _element(node, tag, attributes, classes, style, flags, out)
+        elif tag in _SKIPPED_BARE or (tag == "cite" and flags.quoted):
             continue
-        value = attributes.get("class")
-        classes = frozenset(value.split()) if value else _NO_CLASSES
-        style = _style(attributes)
-        element = _element(node, tag, attributes, classes, style, flags, out)
-        if element is None:
+        elif (
+            (tag in _CODE_HEADERS and flags.code and _codebox_header(node))
+            or tag == "blockquote"
+            or tag == "a"
+        ):
+            new = _element(node, tag, attributes, classes, style, flags, out)
+        else:  # no class or style: the tag alone says what changes (most tags: nothing)
+            bare = _BARE_CHANGES.get(tag)
+            new = flags._replace(**bare) if bare else flags
+        if new is None:
             continue
-        new = element
         stack.append((children, flags, end, end_flags))
         if tag == "span" and "bbvote" in classes:
             out.line_start_break(flags)
