@@ -96,14 +96,14 @@ def suite_rows(quick: bool) -> list[Row]:
                 "not measured: no whole passing run recorded",
                 "under 2 minutes",
                 None,
-                note="`.venv/bin/python -m pytest` records its duration (tests/conftest.py)",
+                note="`.venv/bin/python -m pytest -n 2` records its duration (tests/conftest.py)",
             )
         ]
     last = json.loads(cache.read_text(encoding="utf-8"))
     return [
         Row(
             "test suite",
-            f"{last['wall']:.0f} s wall, {last['cpu']:.0f} s CPU in the pytest process, "
+            f"{last['wall']:.0f} s wall, {last['cpu']:.0f} s CPU (pytest and its workers), "
             f"{last['tests']} tests",
             "under 2 minutes",
             last["wall"] <= 120,

@@ -1,7 +1,11 @@
-"""Session-wide: the duration of a whole passing test run is kept for `benchmarks/run.py`."""
+"""Session-wide: the duration of a whole passing test run is kept for `benchmarks/run.py`.
+
+With pytest-xdist (`-n 2`) the controller keeps it once its workers are gone: the CPU time
+is its own and its workers' (child processes)."""
 
 from __future__ import annotations
 
+import resource
 import time
 from typing import Any
 
@@ -10,12 +14,22 @@ import pytest
 _STARTED: dict[str, float] = {}
 
 
+def _cpu() -> float:
+    """CPU seconds of this process and of its children that have ended (xdist's workers)."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
 def pytest_sessionstart(session: pytest.Session) -> None:
-    _STARTED["wall"], _STARTED["cpu"] = time.perf_counter(), time.process_time()
+    _STARTED["wall"], _STARTED["cpu"] = time.perf_counter(), _cpu()
 
 
+@pytest.hookimpl(trylast=True)  # after xdist has shut its workers down
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     config: Any = session.config
+    if hasattr(config, "workerinput"):
+        return  # an xdist worker: the controller keeps the whole run
     whole = [str(a).rstrip("/") for a in config.args] in ([], ["tests"])
     selected = config.option.keyword or config.option.markexpr or config.option.deselect
     if (
@@ -30,7 +44,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         "forumgm/suite",
         {
             "wall": round(time.perf_counter() - _STARTED["wall"], 1),
-            "cpu": round(time.process_time() - _STARTED["cpu"], 1),
+            "cpu": round(_cpu() - _STARTED["cpu"], 1),
             "tests": session.testscollected,
             "at": time.strftime("%Y-%m-%d %H:%M:%S"),
         },
