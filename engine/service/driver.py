@@ -94,6 +94,8 @@ class GameDriver:
         )
         self.markers = Markers(store.get_game(self.game_id).marker_key, self.game_id)
         self._started = False
+        self._opening_queued: set[str] = set()
+        """Phases whose opening post this process has seen queued (or not needed)."""
         self.publisher = Publisher(
             store,
             board,
@@ -736,12 +738,25 @@ class GameDriver:
         opened = self.store.open_phase(
             self.game_id, Phase(state.phase, now, deadline), state, read_from=read_from
         )
-        previous = self.store.events(self.game_id, ph.phase)
-        draft = phase_opened_draft(self.markers, self.ruleset, self.renderer, opened, previous)
-        if draft is not None:
-            self._enqueue_new(opened.phase, [draft])
-            self.store.approve(self.game_id, opened.phase)
+        self.queue_opening(opened, ph.phase)
         return opened
+
+    def queue_opening(self, ph: PhaseRecord, previous: str | None = None) -> None:
+        """Queue and approve the post that opens `ph` (not the first phase: `game start`
+        queues that one), unless the previous phase's results opened it. Called again at
+        every step of an open phase, so a process killed between opening the phase and
+        queueing (or approving) its post leaves nothing the players miss."""
+        if _first_phase(ph) or ph.phase in self._opening_queued:
+            return
+        item = self.store.find_by_marker(self.marker(ph.phase, "opened"))
+        previous = previous or self.store.phase_before(self.game_id, ph)
+        if (item is None or item.status is OutboxStatus.DRAFT) and previous is not None:
+            events = self.store.events(self.game_id, previous)
+            draft = phase_opened_draft(self.markers, self.ruleset, self.renderer, ph, events)
+            if draft is not None:
+                self._enqueue_new(ph.phase, [draft])
+                self.store.approve(self.game_id, ph.phase, markers=[draft.marker])
+        self._opening_queued.add(ph.phase)  # this process checks each phase once
 
     async def step(self, now: datetime | None = None) -> str:
         """Do everything that is due now; returns what the game is waiting for."""
@@ -757,6 +772,7 @@ class GameDriver:
             if ph is None:
                 return "not started"
             if ph.status is PhaseStatus.OPEN:
+                self.queue_opening(ph)
                 if now < ph.deadline:
                     await self.poll(ph, now)
                     self.queue_vote_count(ph, now)

@@ -321,6 +321,18 @@ class GamesRepo(RepoBase):
         with self._sessions() as s:
             return s.scalar(query)
 
+    def phase_before(self, game_id: int, ph: PhaseRecord) -> str | None:
+        """The name of the phase opened just before `ph` (None: `ph` is the first)."""
+        query = (
+            select(PhaseRecord.phase)
+            .where(PhaseRecord.game_id == game_id, PhaseRecord.id != ph.id)
+            .where(PhaseRecord.opened_at <= ph.opened_at)
+            .order_by(PhaseRecord.opened_at.desc(), PhaseRecord.id.desc())
+            .limit(1)
+        )
+        with self._sessions() as s:
+            return s.scalar(query)
+
     def previous_deadline(self, game_id: int, before: datetime) -> datetime | None:
         """The latest deadline of the game's phases that ended before `before`."""
         query = select(func.max(PhaseRecord.deadline)).where(

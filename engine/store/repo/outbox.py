@@ -130,12 +130,17 @@ class OutboxRepo(RepoBase):
                 out.append(row)
         return out
 
-    def approve(self, game_id: int, phase: PhaseId | str | None) -> list[OutboxItem]:
-        """The host approves the phase's drafts (None: the game's drafts of no phase)."""
+    def approve(
+        self, game_id: int, phase: PhaseId | str | None, *, markers: Iterable[str] | None = None
+    ) -> list[OutboxItem]:
+        """The host approves the phase's drafts (None: the game's drafts of no phase), or
+        only those of them with these `markers`."""
         with self._sessions.begin() as s:
             query = select(OutboxItem).where(
                 OutboxItem.game_id == game_id, OutboxItem.status == OutboxStatus.DRAFT
             )
+            if markers is not None:
+                query = query.where(OutboxItem.marker.in_(list(markers)))
             if phase is None:
                 query = query.where(OutboxItem.phase_id.is_(None))
             else:
