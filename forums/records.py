@@ -66,17 +66,30 @@ class PostBody:
         include_signature: bool = False,
         include_hidden: bool = True,
     ) -> str:
-        """The text that remains once the excluded kinds of runs are dropped."""
-        return "".join(
-            r.text
-            for r in self.runs
-            if (include_quoted or not r.quoted)
-            and (include_struck or not r.struck)
-            and (include_spoilers or not r.spoiler)
-            and (include_code or not r.code)
-            and (include_signature or not r.signature)
-            and (include_hidden or not r.hidden)
-        )
+        """The text that remains once the excluded kinds of runs are dropped.
+
+        A dropped run still parts the words on either side: a line break where it was a
+        quote (a block), a space otherwise, so «покажи голоса[quote]…[/quote]A» keeps
+        «голоса» and «A» two words."""
+        parts: list[str] = []
+        gap = ""
+        for r in self.runs:
+            if (
+                (include_quoted or not r.quoted)
+                and (include_struck or not r.struck)
+                and (include_spoilers or not r.spoiler)
+                and (include_code or not r.code)
+                and (include_signature or not r.signature)
+                and (include_hidden or not r.hidden)
+            ):
+                glued = parts and not parts[-1][-1:].isspace() and not r.text[:1].isspace()
+                if gap and r.text and glued:
+                    parts.append(gap)
+                parts.append(r.text)
+                gap = ""
+            elif r.text:
+                gap = "\n" if r.quoted or gap == "\n" else " "
+        return "".join(parts)
 
     def full_text(self) -> str:
         return "".join(r.text for r in self.runs)

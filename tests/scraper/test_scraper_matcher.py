@@ -92,6 +92,17 @@ def test_quoted_struck_code_and_signature_text_is_ignored(parse: Parse) -> None:
     assert result.warnings == []
 
 
+def test_dropped_text_still_parts_the_words_beside_it(parse: Parse) -> None:
+    """A quote or strike with no space around it is not glued out of the text: «за» and
+    «Васю» stay two words, and so do the lines before and after a quote."""
+    struck = parse(body("голосую за", TextRun("Олю", struck=True), "Васю"))
+    assert [(o.kind, o.targets) for o in struck.orders] == [(OrderKind.VOTE, ("Вася",))]
+    quoted = body("проверка Коли", TextRun("голосую за Олю", quoted=True), "голосую за Машу")
+    orders = parse(quoted).orders
+    assert [(o.kind, o.targets) for o in orders][-1] == (OrderKind.VOTE, ("Маша",))
+    assert len(orders) == 2 and orders[0].action == "check"
+
+
 def test_a_dash_line_is_a_signature_once_and_a_divider_when_it_recurs(parse: Parse) -> None:
     # «-- » alone opens a signature typed into the post; several «--» lines split a post
     # into sections, as mafiascum 17378 #328 does before its vote.
