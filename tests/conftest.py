@@ -1,15 +1,22 @@
-"""Session-wide: the duration of a whole passing test run is kept for `benchmarks/run.py`.
+"""Session-wide: the duration of a whole passing test run is kept for `benchmarks/run.py`,
+and hypothesis's profile: `HYPOTHESIS_PROFILE=ci` (set by .ci/run) draws the same examples on
+every run, so CI's verdict does not depend on luck; runs without it explore new examples.
 
 With pytest-xdist (`-n 2`) the controller keeps it once its workers are gone: the CPU time
 is its own and its workers' (child processes)."""
 
 from __future__ import annotations
 
+import os
 import resource
 import time
 from typing import Any
 
 import pytest
+from hypothesis import settings
+
+settings.register_profile("ci", derandomize=True, print_blob=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 _STARTED: dict[str, float] = {}
 

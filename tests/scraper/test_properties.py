@@ -74,7 +74,10 @@ def test_flagged_runs_never_count(runs: list[tuple[str, bool, bool, str]], gramm
         body.append(TextRun(vote, quoted=quoted or not struck, struck=struck))
         body.append(TextRun(talk))
     flagged = PostBody(tuple(body))
-    plain = PostBody(tuple(r for r in body if not (r.quoted or r.struck)))
+    # What a flagged run leaves: the parting of the words beside it (PostBody.text).
+    plain = PostBody(
+        tuple(r if not (r.quoted or r.struck) else TextRun("\n" if r.quoted else " ") for r in body)
+    )
     assert _read(flagged, grammar, Channel.THREAD) == _read(plain, grammar, Channel.THREAD)
 
 
