@@ -173,16 +173,25 @@ class Review:
             d = self.driver
             results = {d.marker(ph.phase, "results")}
             results |= {d.marker(ph.phase, "results-pm", name) for name in self.names()}
-            gone = [
-                i
-                for i in self.store.outbox(self.game_id, ph.phase)
-                if i.marker in results and i.status is not OutboxStatus.DRAFT
-            ]
-            if gone:
+            mine = [i for i in self.store.outbox(self.game_id, ph.phase) if i.marker in results]
+            gone = [i for i in mine if i.status is not OutboxStatus.DRAFT]
+            started = [i for i in gone if i.sending_at is not None or i.board_id is not None]
+            if started:
                 raise ReviewError(
-                    f"the results of {ph.phase} are approved already ({len(gone)} item(s) "
-                    "approved or sent): a fix can no longer change them"
+                    f"the results of {ph.phase} are being sent or sent ({len(started)} "
+                    "item(s)): a fix can no longer change them"
                 )
+            if gone:
+                # Approved but not sent: a fix withdraws the approval (the review mode gives
+                # it again, or the host does), so nobody reads results the fix changes.
+                back = self.store.unapprove(self.game_id, [i.marker for i in gone])
+                if back < len(gone):  # a running service began sending meanwhile
+                    self.store.approve(self.game_id, ph.phase, markers=[i.marker for i in gone])
+                    raise ReviewError(
+                        f"the results of {ph.phase} began to go out just now: a fix can no "
+                        "longer change them"
+                    )
+                self._audit("unapprove", ph, {"items": back, "why": "a fix follows"})
         return ph
 
     def _warning(self, warning_id: int) -> tuple[PhaseRecord, StoredWarning]:

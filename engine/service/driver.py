@@ -602,6 +602,11 @@ class GameDriver:
                 subject = self._subject("results", number, ph.phase)
                 drafts.append(pm_draft(player, subject, body, marker))
         self.store.enqueue(self.game_id, ph.phase, drafts)
+        # A resolution again (a host's fix) may leave a player without a results PM the
+        # last one gave: its draft goes, or approving the phase would send it.
+        fresh = {d.marker for d in drafts}
+        stale = {self.marker(ph.phase, "results-pm", p) for p in state.names} - fresh
+        self.store.discard_drafts(self.game_id, stale)
         return self.approve_if_allowed(ph)
 
     def approve_if_allowed(self, ph: PhaseRecord) -> list[ParseWarning]:

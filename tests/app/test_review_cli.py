@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
+from pathlib import Path
 
-from tests.app.review_game import XSS, ReviewGame, review_game
+import pytest
+
+from tests.app.review_game import XSS, ReviewGame, make_review_game, review_game
 
 __all__ = ["review_game"]
 
@@ -71,3 +75,29 @@ def test_player_text_is_printed_as_text(review_game: ReviewGame) -> None:
     g = review_game
     output = g.cli("review", str(g.path)).output
     assert XSS in output  # shown as written, not read as terminal markup
+
+
+def test_a_fix_after_the_last_warning_approved_the_results_withdraws_the_approval(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Review mode "warnings": settling the last warning approves the results at once. An
+    order the host drops afterwards, before anything went out, still counts: the approval
+    is withdrawn, the turn resolved again and approved again, and the thread shows it."""
+    g = make_review_game(tmp_path, monkeypatch, check=True)
+    ids = _warning_ids(g.cli("review", str(g.path)).output)
+    for player in ("Коля", "Вася", "Оля"):
+        assert g.cli("review", str(g.path), "--ignore", ids[player]).exit_code == 0
+    preview = g.cli("review", str(g.path), "--preview").output
+    assert "Ваш приказ «Проверка»" in preview  # the approved results: a PM to the commissar
+    orders = g.cli("review", str(g.path), "--orders").output
+    check = re.search(r"^\s*#?(\d+)\b.*Вася: check", orders, flags=re.M)
+    assert check is not None, orders
+    dropped = g.cli("review", str(g.path), "--drop", check.group(1))
+    assert dropped.exit_code == 0, dropped.output
+    log = g.cli("review", str(g.path), "--log").output
+    assert re.search(r"│ turn 1 │ unapprove\s", log) and re.search(r"│ turn 1 │ drop\s", log)
+    assert g.cli("review", str(g.path), "--publish").exit_code == 0
+    assert "Итоги хода 1" in g.thread_texts()[-1]
+    assert len(g.thread_texts()) == 2  # the opening post and the results, once
+    sent = asyncio.run(g.board.sent()).items
+    assert not any("Итоги хода 1" in (pm.subject or "") for pm in sent)  # its PM is gone

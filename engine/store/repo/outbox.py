@@ -151,6 +151,25 @@ class OutboxRepo(RepoBase):
                 row.status, row.approved_at = OutboxStatus.APPROVED, now
         return rows
 
+    def discard_drafts(self, game_id: int, markers: Iterable[str]) -> int:
+        """Delete the drafts under these markers (what a new resolution no longer says);
+        an item approved or sent is never touched. Returns how many went."""
+        wanted = list(markers)
+        with self._sessions.begin() as s:
+            rows = list(
+                s.scalars(
+                    select(OutboxItem).where(
+                        OutboxItem.game_id == game_id,
+                        OutboxItem.marker.in_(wanted),
+                        OutboxItem.status == OutboxStatus.DRAFT,
+                        OutboxItem.sending_at.is_(None),
+                    )
+                )
+            )
+            for row in rows:
+                s.delete(row)
+        return len(rows)
+
     def unapprove(self, game_id: int, markers: Iterable[str]) -> int:
         """Approved items not yet sent go back to drafts (what they say no longer holds);
         returns how many."""
