@@ -14,9 +14,9 @@ def demo(
     seed: Annotated[int, typer.Option(help="Seed of the game and of the simulated players.")] = 1,
     players: Annotated[int, typer.Option(min=9, max=12, help="Number of players (9–12).")] = 10,
     lang: Annotated[str, typer.Option(help="Language of the posts: ru or en.")] = "ru",
-    database: Annotated[Path, typer.Option(help="SQLite file (recreated).")] = Path(
-        "forumgm-demo.sqlite"
-    ),
+    database: Annotated[
+        Path, typer.Option("--database", "--db", help="SQLite file (recreated).")
+    ] = Path("forumgm-demo.sqlite"),
     quiet: Annotated[bool, typer.Option(help="Print only the winner.")] = False,
     ruleset: Annotated[
         str,

@@ -21,6 +21,9 @@ def test_a_whole_game_from_the_draft_to_the_end(
     assert "[b]Игра окончена." in result.transcript[-1]
     shown = capsys.readouterr().out
     assert "Пост ведущего в теме" in shown and "Рейтинг" not in shown  # phase openings
+    last = shown.strip().splitlines()[-1]  # the winner in the demo's language
+    assert last.startswith("Игра окончена") and f"Фаз: {result.turns}." in last
+    assert result.winner not in last
     assert result.transcript[0].startswith("[b]Сбор колод завершён")
     assert result.transcript[1].startswith("[b]Итоги ночи 1")
     assert result.transcript[2].startswith("[b]Итоги дня 1")

@@ -30,8 +30,15 @@ _WORDS = {
         "no_lynch": "не судить",
         "warnings": "предупреждений парсера за ход: {n}",
         "winner": "Игра окончена. Победитель: {w}. Ходов: {t}. Сообщений ведущего: {p}.",
+        "winner_phases": "Игра окончена. Победитель: {w}. Фаз: {t}. Сообщений ведущего: {p}.",
+        "draw": "Игра окончена вничью. Фаз: {t}. Сообщений ведущего: {p}.",
         "mafia": "мафия",
         "town": "мирные",
+        "law": "Закон",
+        "yakuza": "Якудза",
+        "neutral": "нейтралы",
+        "maniac": "Маньяк",
+        "psycho": "Псих",
     },
     "en": {
         "intro": "Demo: classic mafia, {n} players, local board, SQLite",
@@ -48,6 +55,13 @@ _WORDS = {
         "no_lynch": "no lynch",
         "warnings": "parser warnings this turn: {n}",
         "winner": "Game over. Winner: {w}. Turns: {t}. GM posts and PMs: {p}.",
+        "winner_phases": "Game over. Winner: {w}. Phases: {t}. GM posts and PMs: {p}.",
+        "draw": "Game over: a draw. Phases: {t}. GM posts and PMs: {p}.",
+        "law": "the Law",
+        "yakuza": "the Yakuza",
+        "neutral": "the Neutrals",
+        "maniac": "the Maniac",
+        "psycho": "the Psycho",
     },
 }
 
@@ -119,11 +133,14 @@ class YakuzaShow(Show):
         self.console.print(f"[bold]— {phase} —[/]")
 
     def finish(self, state: GameState, store: Store, game_id: int) -> None:
+        posts = len(store.outbox(game_id))
+        if state.winner == "draw":
+            line = self.words["draw"].format(t=self.turns, p=posts)
+        else:
+            winner = self.words.get(str(state.winner), str(state.winner))
+            line = self.words["winner_phases"].format(w=winner, t=self.turns, p=posts)
         self.console.print()
-        self.console.print(
-            f"[bold green]{state.winner} — {self.turns} phases, "
-            f"{len(store.outbox(game_id))} GM posts and PMs[/]"
-        )
+        self.console.print(f"[bold green]{escape(line)}[/]")
 
 
 class MinimafikShow(YakuzaShow):
