@@ -621,9 +621,15 @@ class GameDriver:
     # -- the next deadline -------------------------------------------------------------
 
     def deadline_after(self, moment: datetime) -> datetime | None:
-        """The schedule's first deadline after `moment`, moved as far as the host shifted it."""
+        """The schedule's first deadline after `moment`, moved as far as the host shifted it.
+
+        A repeating rule counts its periods from the game's first deadline, so "every 2 days
+        21:30" keeps every other day and "every 12 hours" keeps its grid however late a
+        phase was resolved."""
         shift = timedelta(seconds=self.store.get_game(self.game_id).deadline_shift or 0)
-        found = self.config.schedule.deadline_after(moment - shift)
+        schedule, start = self.config.schedule, self.config.start
+        anchor = schedule.deadline_after(start)
+        found = schedule.deadline_after(moment - shift, anchor=anchor)
         return found + shift if found is not None else None
 
     def next_deadline(self, ph: PhaseRecord) -> datetime | None:
