@@ -154,18 +154,8 @@ class OutboxRepo(RepoBase):
     def discard_drafts(self, game_id: int, markers: Iterable[str]) -> int:
         """Delete the drafts under these markers (what a new resolution no longer says);
         an item approved or sent is never touched. Returns how many went."""
-        wanted = list(markers)
         with self._sessions.begin() as s:
-            rows = list(
-                s.scalars(
-                    select(OutboxItem).where(
-                        OutboxItem.game_id == game_id,
-                        OutboxItem.marker.in_(wanted),
-                        OutboxItem.status == OutboxStatus.DRAFT,
-                        OutboxItem.sending_at.is_(None),
-                    )
-                )
-            )
+            rows = self._unsent(s, game_id, markers, (OutboxStatus.DRAFT,))
             for row in rows:
                 s.delete(row)
         return len(rows)
@@ -173,21 +163,24 @@ class OutboxRepo(RepoBase):
     def unapprove(self, game_id: int, markers: Iterable[str]) -> int:
         """Approved items not yet sent go back to drafts (what they say no longer holds);
         returns how many."""
-        wanted = list(markers)
         with self._sessions.begin() as s:
-            rows = list(
-                s.scalars(
-                    select(OutboxItem).where(
-                        OutboxItem.game_id == game_id,
-                        OutboxItem.marker.in_(wanted),
-                        OutboxItem.status.in_((OutboxStatus.APPROVED, OutboxStatus.FAILED)),
-                        OutboxItem.sending_at.is_(None),
-                    )
-                )
-            )
+            rows = self._unsent(s, game_id, markers, (OutboxStatus.APPROVED, OutboxStatus.FAILED))
             for row in rows:
                 row.status, row.approved_at = OutboxStatus.DRAFT, None
         return len(rows)
+
+    @staticmethod
+    def _unsent(
+        s: Session, game_id: int, markers: Iterable[str], statuses: tuple[OutboxStatus, ...]
+    ) -> list[OutboxItem]:
+        """The game's items under `markers` in one of `statuses` whose send never began."""
+        query = select(OutboxItem).where(
+            OutboxItem.game_id == game_id,
+            OutboxItem.marker.in_(list(markers)),
+            OutboxItem.status.in_(statuses),
+            OutboxItem.sending_at.is_(None),
+        )
+        return list(s.scalars(query))
 
     def pending(
         self, game_id: int | None = None, *, max_attempts: int | None = None
