@@ -197,14 +197,14 @@ class _Out:
     would cost the run's length for every word)."""
 
     __slots__ = (
-        "_flags",
         "_key",
-        "_parts",
         "base_url",
         "bidi",
         "break_next",
+        "current",
         "line_start",
         "links",
+        "parts",
         "pending_space",
         "runs",
         "started",
@@ -213,7 +213,7 @@ class _Out:
     def __init__(self, base_url: str) -> None:
         self.base_url = base_url
         self.runs: list[tuple[str, tuple[object, ...]]] = []
-        """Finished runs (text, run flags); the one being written is `_key` with its `_parts`."""
+        """Finished runs (text, run flags); the one being written is `_key` with its `parts`."""
         self.links: list[tuple[str, list[str]]] = []
         self.pending_space: _Flags | None = None
         self.line_start = True
@@ -221,28 +221,32 @@ class _Out:
         self.started = False
         """Any text written yet."""
         self._key: tuple[object, ...] | None = None
-        self._flags: _Flags | None = None
+        self.current: _Flags | None = None
         """The flags `_key` was last taken from (the same object needs no comparison)."""
-        self._parts: list[str] = []
+        self.parts: list[str] = []
         self.bidi: list[int] = []
         """Open bidi embeddings and overrides in the text (`forums.visibility`)."""
 
     def _flush(self) -> None:
         if self._key is not None:
-            self.runs.append(("".join(self._parts), self._key))
-        self._key, self._flags, self._parts = None, None, []
+            self.runs.append(("".join(self.parts), self._key))
+        self._key, self.current, self.parts = None, None, []
 
-    def _append(self, text: str, flags: _Flags) -> None:
+    def switch(self, flags: _Flags) -> None:
+        """Write under `flags` from here on: a new run unless its run flags are the same."""
+        key = flags[:_RUN]
+        if key != self._key:
+            self._flush()
+            self._key = key
+        self.current = flags
+
+    def append(self, text: str, flags: _Flags) -> None:
         if flags.links:
             for index in flags.links:
                 self.links[index][1].append(text)
-        if flags is not self._flags:
-            key = flags[:_RUN]
-            if key != self._key:
-                self._flush()
-                self._key = key
-            self._flags = flags
-        self._parts.append(text)
+        if flags is not self.current:
+            self.switch(flags)
+        self.parts.append(text)
         self.line_start = text.endswith("\n")
         self.started = True
 
@@ -253,9 +257,9 @@ class _Out:
         if flags.pre:
             self._flush_break(flags)
             if self.pending_space is not None and not self.line_start:
-                self._append(" ", self.pending_space)
+                self.append(" ", self.pending_space)
             self.pending_space = None
-            self._append(text.replace("\r\n", "\n").replace("\r", "\n"), flags)
+            self.append(text.replace("\r\n", "\n").replace("\r", "\n"), flags)
             return
         # Whitespace collapses as a browser shows it. The words of one text node share its
         # flags, so they go out as one piece; the space before the first word keeps the
@@ -277,9 +281,9 @@ class _Out:
             self._flush_break(flags)
         if self.pending_space is not None:
             if not self.line_start:
-                self._append(" ", self.pending_space)
+                self.append(" ", self.pending_space)
             self.pending_space = None
-        self._append(words, flags)
+        self.append(words, flags)
         if trailing:
             self.pending_space = flags
 
@@ -291,7 +295,7 @@ class _Out:
     def newline(self, flags: _Flags) -> None:
         self.pending_space = None
         self.break_next = False
-        self._append("\n", flags)
+        self.append("\n", flags)
 
     def line_start_break(self, flags: _Flags) -> None:
         """Start a new line unless at one already (block boundaries)."""
@@ -299,7 +303,7 @@ class _Out:
         if self.bidi:
             self.bidi.clear()  # a block ends the paragraph, and the bidi overrides in it
         if self.started and not self.line_start:
-            self._append("\n", flags)
+            self.append("\n", flags)
 
     def body(self) -> PostBody:
         self._flush()
@@ -433,9 +437,11 @@ def _walk(root: LexborNode, out: _Out, base: _Flags) -> None:
     """Depth first without recursion (any depth of nesting is read): each open element is
     its children's iterator on a stack, with what its end does (a block boundary, the end of
     a vote tag's line, a table cell's space) and the flags it does it with."""
-    stack: list[tuple[Iterator[LexborNode], _Flags, int, _Flags]] = []
+    stack: list[tuple[Iterator[LexborNode], _Flags, int, _Flags, bool]] = []
     children: Iterator[LexborNode] = iter((root,))
     flags, end, end_flags = base, _EXIT_NONE, base
+    simple = not (flags.pre or flags.links)
+    """No `pre`, no open link: a text node and a <br> are written here, not by `out`."""
     # The hot names bound once (a text node or a <br> costs a few lookups fewer each).
     plain_or_not = _ODD_OR_BIDI.search
     write, newline, push = out.text, out.newline, stack.append
@@ -450,21 +456,49 @@ def _walk(root: LexborNode, out: _Out, base: _Flags) -> None:
                 out.pending_space = out.pending_space or end_flags
             if not stack:
                 return
-            children, flags, end, end_flags = stack.pop()
+            children, flags, end, end_flags, simple = stack.pop()
             continue
         tag = node.tag or ""
         if tag == "-text":
             text = node.text_content  # a text node's own text
             if not text:
                 continue
-            if not out.bidi and plain_or_not(text) is None:
+            if simple and not out.bidi and text.isprintable():
+                # `out.text` for the most common text, without its calls. A printable text
+                # has no space but " " (every other space and every bidi control is
+                # unprintable: test_html pins it), and most have no two in a row.
+                words = " ".join(text.split()) if "  " in text else text.strip(" ")
+                if out.break_next:
+                    if words:
+                        out.break_next = False
+                        out.line_start_break(flags)
+                elif not out.line_start and out.pending_space is None and text[0] == " ":
+                    out.pending_space = flags
+                if words:
+                    if out.pending_space is not None and not out.line_start:
+                        out.append(" ", out.pending_space)
+                    out.pending_space = flags if text[-1] == " " else None
+                    if flags is not out.current:
+                        out.switch(flags)
+                    out.parts.append(words)
+                    out.line_start = False
+                    out.started = True
+            elif out.bidi or plain_or_not(text) is not None:
+                for piece, reversed_ in reading_order_pieces(text, out.bidi):
+                    write(piece, flags._replace(hidden=True) if reversed_ else flags)
+            else:
                 write(text, flags, plain=True)
-                continue
-            for piece, reversed_ in reading_order_pieces(text, out.bidi):
-                write(piece, flags._replace(hidden=True) if reversed_ else flags)
             continue
         if tag == "br":
-            newline(flags)
+            if simple:  # `out.newline` without its calls
+                out.pending_space = None
+                out.break_next = False
+                if flags is not out.current:
+                    out.switch(flags)
+                out.parts.append("\n")
+                out.line_start = out.started = True
+            else:
+                newline(flags)
             continue
         if tag.startswith("-") or tag in _DROP:
             continue
@@ -492,7 +526,7 @@ def _walk(root: LexborNode, out: _Out, base: _Flags) -> None:
             new = flags._replace(**bare) if bare else flags
         if new is None:
             continue
-        push((children, flags, end, end_flags))
+        push((children, flags, end, end_flags, simple))
         if tag == "span" and "bbvote" in classes:
             out.line_start_break(flags)
             end, end_flags = _EXIT_VOTE, new
@@ -504,6 +538,7 @@ def _walk(root: LexborNode, out: _Out, base: _Flags) -> None:
         else:
             end, end_flags = _EXIT_NONE, flags
         children, flags = node.iter(include_text=True), new
+        simple = not (new.pre or new.links)
 
 
 _SKIPPED_BARE = frozenset({"img", "summary"})

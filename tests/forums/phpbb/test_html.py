@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import sys
 from dataclasses import replace
 from typing import Any
 
@@ -10,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from forums.bbcode import parse_bbcode
-from forums.phpbb.html import html_to_postbody
+from forums.phpbb.html import _ODD_OR_BIDI, _WS, html_to_postbody
 from forums.records import Link, PostBody, TextRun
 
 
@@ -269,3 +270,19 @@ def test_deep_nesting() -> None:
     html = "<blockquote><div>" * 3000 + "deep" + "</div></blockquote>" * 3000
     body = html_to_postbody(html)
     assert "deep" in body.full_text() and all(r.quoted for r in body.runs)
+
+
+def test_a_printable_text_has_no_space_but_the_space() -> None:
+    """The walk writes a printable text node the short way (its words parted by " " alone):
+    so every other space (those str.split() parts words on, those the walk collapses, the
+    odd ones it keeps) and every bidi control must be unprintable, on this Python's Unicode."""
+    every = "".join(map(chr, range(sys.maxunicode + 1)))
+    special = {c for c in every if c.isspace()}
+    special |= set(_ODD_OR_BIDI.findall(every)) | set("".join(_WS.findall(every)))
+    assert len(special) > 30
+    assert sorted(c for c in special if c.isprintable()) == [" "]
+    body = html_to_postbody("<p> a  b\u00a0c\u2003d \u202eevil</p>")
+    assert [(r.text, r.hidden) for r in body.runs] == [
+        ("a b\u00a0c\u2003d ", False),
+        ("evil", True),
+    ]
