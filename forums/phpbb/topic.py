@@ -174,9 +174,19 @@ def parse_topic_page(html: str, url: str, *, tz: tzinfo, now: datetime) -> Topic
 
     # Each post's own address: viewtopic.php beside the page, resolved once per page.
     viewtopic = absolute(url, "./viewtopic.php")
+    signatures: dict[tuple[object, ...], PostBody] = {}
     posts = [
         _parse_post(
-            node, line, selectors, url, viewtopic, thread_id, start + index + 1, tz=tz, now=now
+            node,
+            line,
+            selectors,
+            url,
+            viewtopic,
+            thread_id,
+            start + index + 1,
+            signatures,
+            tz=tz,
+            now=now,
         )
         for index, (node, line) in enumerate(post_nodes)
     ]
@@ -293,10 +303,13 @@ def _parse_post(
     viewtopic: str,
     thread_id: str,
     number: int,
+    signatures: dict[tuple[object, ...], PostBody],
     *,
     tz: tzinfo,
     now: datetime,
 ) -> Post:
+    """One post. `signatures`: the bodies of the signatures read on this page so far, by
+    their HTML (a user's signature repeats under each of their posts)."""
     post_id = (node.attributes.get("id") or "")[1:]
     where = f"post p{post_id}"
     link = profile_link(author_line) or node.css_first(selectors.profile_name)
@@ -315,7 +328,15 @@ def _parse_post(
     body = html_to_postbody(content, base_url=url) if content is not None else None
     signature = node.css_first(selectors.signature)
     if body is not None and signature is not None:
-        body = concat_bodies(body, html_to_postbody(signature, base_url=url))
+        # A node's body is read from its subtree alone, never from an `id` (which phpBB
+        # numbers by post: `sig<post id>`): the same tag, other attributes and inner HTML
+        # give the same body.
+        attributes = sorted(signature.attributes.items())
+        key = (signature.tag, *(a for a in attributes if a[0] != "id"), signature.inner_html)
+        signed = signatures.get(key)
+        if signed is None:
+            signed = signatures[key] = html_to_postbody(signature, base_url=url)
+        body = concat_bodies(body, signed)
 
     edit = None
     for notice in node.css(selectors.edit_notice):
