@@ -507,12 +507,16 @@ def _walk(root: LexborNode, out: _Out, base: _Flags) -> None:
             continue
         attributes = node.attributes  # built anew on each access: read it once
         new: _Flags | None
-        classes, style = _NO_CLASSES, ""
         if attributes:
-            value = attributes.get("class")
-            classes = frozenset(value.split()) if value else _NO_CLASSES
-            style = _style(attributes)
-            new = _element(node, tag, attributes, classes, style, flags, out)
+            key = (tag, flags, *attributes.items())
+            known = _KNOWN.get(key)
+            if known is None:
+                known = _enter(node, tag, attributes, flags, out)
+                if _pure(tag, known[2], flags):
+                    if len(_KNOWN) >= _KNOWN_MAX:
+                        _KNOWN.clear()
+                    _KNOWN[key] = known
+            new, exit_ = known[0], known[1]
         elif tag in _SKIPPED_BARE or (tag == "cite" and flags.quoted):
             continue
         elif (
@@ -520,25 +524,64 @@ def _walk(root: LexborNode, out: _Out, base: _Flags) -> None:
             or tag == "blockquote"
             or tag == "a"
         ):
-            new = _element(node, tag, attributes, classes, style, flags, out)
+            new, exit_, _ = _enter(node, tag, attributes, flags, out)
         else:  # no class or style: the tag alone says what changes (most tags: nothing)
             bare = _BARE_CHANGES.get(tag)
             new = flags._replace(**bare) if bare else flags
+            exit_ = _BARE_EXITS.get(tag, _EXIT_NONE)
         if new is None:
             continue
         push((children, flags, end, end_flags, simple))
-        if tag == "span" and "bbvote" in classes:
+        if exit_ == _EXIT_VOTE:
             out.line_start_break(flags)
             end, end_flags = _EXIT_VOTE, new
-        elif tag in _BLOCK and not _is_inline_style(style):
+        elif exit_ == _EXIT_BLOCK:
             out.line_start_break(flags)
             end, end_flags = _EXIT_BLOCK, flags
-        elif tag in _CELLS:
-            end, end_flags = _EXIT_CELL, flags
         else:
-            end, end_flags = _EXIT_NONE, flags
+            end, end_flags = exit_, flags
         children, flags = node.iter(include_text=True), new
         simple = not (new.pre or new.links)
+
+
+_KNOWN: dict[tuple[object, ...], tuple[_Flags | None, int, frozenset[str]]] = {}
+"""What an element gives (`_enter`) by its tag, the flags around it and its attributes, for
+the elements whose tag and attributes alone say it (`_pure`): a board's markup repeats a few
+forms (an italic span, a colour, a quote's inner div) on every page."""
+_KNOWN_MAX = 4096
+
+
+def _enter(
+    node: LexborNode, tag: str, attributes: dict[str, str | None], flags: _Flags, out: _Out
+) -> tuple[_Flags | None, int, frozenset[str]]:
+    """An element's flags inside (`_element`), what its end does, and its classes."""
+    value = attributes.get("class")
+    classes = frozenset(value.split()) if value else _NO_CLASSES
+    style = _style(attributes) if attributes else ""
+    new = _element(node, tag, attributes, classes, style, flags, out)
+    if tag == "span" and "bbvote" in classes:
+        exit_ = _EXIT_VOTE
+    elif tag in _BLOCK and not _is_inline_style(style):
+        exit_ = _EXIT_BLOCK
+    elif tag in _CELLS:
+        exit_ = _EXIT_CELL
+    else:
+        exit_ = _EXIT_NONE
+    return new, exit_, classes
+
+
+def _pure(tag: str, classes: frozenset[str], flags: _Flags) -> bool:
+    """Whether `_element` reads only the tag, the attributes and the flags: not an image (a
+    smiley writes its text), a link (numbered in the body), a quote (its `<cite>`) nor a code
+    box's header (its parent)."""
+    return (
+        tag not in _IMPURE_TAGS
+        and classes.isdisjoint(_QUOTE_CLASSES)
+        and not (flags.code and tag in _CODE_HEADERS)
+    )
+
+
+_IMPURE_TAGS = frozenset({"img", "a", "blockquote"})
 
 
 _SKIPPED_BARE = frozenset({"img", "summary"})
@@ -551,6 +594,11 @@ _BARE_CHANGES: dict[str, dict[str, Any]] = {
     **{tag: {"code": True, "pre": True} for tag in _CODE_TAGS & _PRE_TAGS},
 }
 """What a tag without attributes changes by itself (`_element` reads the same)."""
+_BARE_EXITS = {
+    **{tag: _EXIT_BLOCK for tag in _BLOCK},
+    **{tag: _EXIT_CELL for tag in _CELLS - _BLOCK},
+}
+"""What the end of a tag without attributes does (`_enter` reads the same)."""
 
 
 def _codebox_header(node: LexborNode) -> bool:

@@ -286,3 +286,30 @@ def test_a_printable_text_has_no_space_but_the_space() -> None:
         ("a b\u00a0c\u2003d ", False),
         ("evil", True),
     ]
+
+
+def test_elements_read_again_give_what_their_own_markup_says() -> None:
+    """The walk keeps what an element of a given tag and attributes gives under given flags
+    (`_KNOWN`): the same markup again must still read its own quote author, smiley, link
+    and code-box header, and the same colour under other flags its own visibility."""
+    from forums.phpbb import html
+
+    for author in ("Anna", "Boris", "Anna"):
+        body = html_to_postbody(
+            f'<div class="quotebox"><cite>{author} wrote:</cite>x</div>'
+            '<img class="smilies" src="s.gif" alt=":)"><a class="postlink" href="/a">a</a>'
+            '<dl class="codebox"><dt>Code:</dt><dd><code>c</code></dd></dl>',
+            base_url=f"http://board.example/{author}/",
+        )
+        assert [(r.text, r.quote_author) for r in body.runs if r.quoted] == [("x", author)]
+        assert ":)" in body.full_text() and "Code:" not in body.full_text()
+        assert body.links == (Link("http://board.example/a", "a"),)
+    black = '<span style="color: #000">b</span>'
+    for _ in range(2):
+        assert [r.hidden for r in html_to_postbody(black).runs] == [False]
+        tiny = html_to_postbody(f'<span style="font-size: 1px">{black}</span>')
+        assert [r.hidden for r in tiny.runs] == [True]
+    html._KNOWN.clear()
+    for n in range(html._KNOWN_MAX + 10):
+        html_to_postbody(f'<span style="color: #{n:06x}">t</span>')
+    assert 0 < len(html._KNOWN) <= html._KNOWN_MAX
