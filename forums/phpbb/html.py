@@ -318,10 +318,10 @@ class _Out:
         if runs:
             runs[0] = (runs[0][0].lstrip("\n"), runs[0][1])
             runs[-1] = (runs[-1][0].rstrip(" \n"), runs[-1][1])
-        links = tuple(Link(url=url, text="".join(parts).strip()) for url, parts in self.links)
+        links = [Link(url=url, text="".join(parts).strip()) for url, parts in self.links]
         return PostBody(
-            tuple(TextRun(text, *key) for text, key in runs if text),  # type: ignore[arg-type]
-            links,
+            tuple([TextRun(text, *key) for text, key in runs if text]),  # type: ignore[arg-type]
+            tuple(links),
         )
 
 
@@ -516,7 +516,9 @@ def _walk(root: LexborNode, out: _Out, base: _Flags) -> None:
                     if len(_KNOWN) >= _KNOWN_MAX:
                         _KNOWN.clear()
                     _KNOWN[key] = known
-            new, exit_ = known[0], known[1]
+            new, exit_, _, shown = known
+            if shown:
+                write(shown, flags)
         elif tag in _SKIPPED_BARE or (tag == "cite" and flags.quoted):
             continue
         elif (
@@ -524,7 +526,7 @@ def _walk(root: LexborNode, out: _Out, base: _Flags) -> None:
             or tag == "blockquote"
             or tag == "a"
         ):
-            new, exit_, _ = _enter(node, tag, attributes, flags, out)
+            new, exit_, _, _ = _enter(node, tag, attributes, flags, out)
         else:  # no class or style: the tag alone says what changes (most tags: nothing)
             bare = _BARE_CHANGES.get(tag)
             new = flags._replace(**bare) if bare else flags
@@ -544,7 +546,8 @@ def _walk(root: LexborNode, out: _Out, base: _Flags) -> None:
         simple = not (new.pre or new.links)
 
 
-_KNOWN: dict[tuple[object, ...], tuple[_Flags | None, int, frozenset[str]]] = {}
+_Known = tuple[_Flags | None, int, frozenset[str], str]
+_KNOWN: dict[tuple[object, ...], _Known] = {}
 """What an element gives (`_enter`) by its tag, the flags around it and its attributes, for
 the elements whose tag and attributes alone say it (`_pure`): a board's markup repeats a few
 forms (an italic span, a colour, a quote's inner div) on every page."""
@@ -553,10 +556,17 @@ _KNOWN_MAX = 4096
 
 def _enter(
     node: LexborNode, tag: str, attributes: dict[str, str | None], flags: _Flags, out: _Out
-) -> tuple[_Flags | None, int, frozenset[str]]:
-    """An element's flags inside (`_element`), what its end does, and its classes."""
+) -> _Known:
+    """An element's flags inside (`_element`), what its end does, its classes, and the text
+    it shows itself (a smiley's)."""
     value = attributes.get("class")
     classes = frozenset(value.split()) if value else _NO_CLASSES
+    if tag == "img":
+        if not classes.isdisjoint(_SMILEY_CLASSES) or _SMILEY_SRC.search(
+            attributes.get("src") or ""
+        ):
+            return None, _EXIT_NONE, classes, attributes.get("alt") or ""
+        return None, _EXIT_NONE, classes, ""
     style = _style(attributes) if attributes else ""
     new = _element(node, tag, attributes, classes, style, flags, out)
     if tag == "span" and "bbvote" in classes:
@@ -567,13 +577,12 @@ def _enter(
         exit_ = _EXIT_CELL
     else:
         exit_ = _EXIT_NONE
-    return new, exit_, classes
+    return new, exit_, classes, ""
 
 
 def _pure(tag: str, classes: frozenset[str], flags: _Flags) -> bool:
-    """Whether `_element` reads only the tag, the attributes and the flags: not an image (a
-    smiley writes its text), a link (numbered in the body), a quote (its `<cite>`) nor a code
-    box's header (its parent)."""
+    """Whether `_enter` reads only the tag, the attributes and the flags: not a link
+    (numbered in the body), a quote (its `<cite>`) nor a code box's header (its parent)."""
     return (
         tag not in _IMPURE_TAGS
         and classes.isdisjoint(_QUOTE_CLASSES)
@@ -581,7 +590,7 @@ def _pure(tag: str, classes: frozenset[str], flags: _Flags) -> bool:
     )
 
 
-_IMPURE_TAGS = frozenset({"img", "a", "blockquote"})
+_IMPURE_TAGS = frozenset({"a", "blockquote"})
 
 
 _SKIPPED_BARE = frozenset({"img", "summary"})
@@ -616,14 +625,8 @@ def _element(
     flags: _Flags,
     out: _Out,
 ) -> _Flags | None:
-    """The flags inside an element, or None for an element whose text is not read (and for
-    a smiley, whose text is written here)."""
-    if tag == "img":
-        if not classes.isdisjoint(_SMILEY_CLASSES) or _SMILEY_SRC.search(
-            attributes.get("src") or ""
-        ):
-            out.text(attributes.get("alt") or "", flags)
-        return None
+    """The flags inside an element, or None for an element whose text is not read (an
+    image is read by `_enter`)."""
     if tag == "summary" or not classes.isdisjoint(_SPOILER_TITLE_CLASSES):
         return None
     if flags.quoted and tag == "cite":
