@@ -79,18 +79,32 @@ def user_id_from(href: str | None) -> str | None:
     return query_param(href, "u")
 
 
+_PROFILE_LINKS = "a[href*='memberlist.php'][href*='viewprofile']"
+"""The links `profile_link` looks at (it checks each href again: lexbor may match these
+case-insensitively, Python's test does not)."""
+
+
 def profile_link(node: LexborNode | None) -> LexborNode | None:
     if node is None:
         return None
-    for link in node.css("a"):
+    for link in node.css(_PROFILE_LINKS):
         href = link.attributes.get("href") or ""
         if "memberlist.php" in href and "viewprofile" in href and text_of(link):
             return link
     return None
 
 
+_ANY_LOGIN = ", ".join(
+    dict.fromkeys(s for v in TOPIC_VARIANTS for s in (v.logged_in_name, v.logout_link))
+)
+"""Every selector `logged_in_as` tries, in one list: a page none of them matches (one pass
+over the tree) names no user."""
+
+
 def logged_in_as(tree: LexborHTMLParser) -> str | None:
     """The user the page was served to (prosilver header, or 3.0's "Logout [ Name ]")."""
+    if tree.css_first(_ANY_LOGIN) is None:
+        return None
     for selectors in TOPIC_VARIANTS:
         node = tree.css_first(selectors.logged_in_name)
         if node is not None and text_of(node):
