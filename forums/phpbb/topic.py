@@ -73,9 +73,16 @@ def query_param(url: str, name: str) -> str | None:
     return values[0] if values else None
 
 
+_PROFILE_HREF = re.compile(r"[A-Za-z0-9_./-]*memberlist\.php\?mode=viewprofile&u=([0-9]+)")
+"""phpBB's own profile link, whose `u` needs no URL parsing."""
+
+
 def user_id_from(href: str | None) -> str | None:
     if not href or "memberlist.php" not in href:
         return None
+    plain = _PROFILE_HREF.fullmatch(href)
+    if plain is not None:
+        return plain.group(1)
     return query_param(href, "u")
 
 
@@ -324,7 +331,8 @@ def _parse_post(
 ) -> Post:
     """One post. `signatures`: the bodies of the signatures read on this page so far, by
     their HTML (a user's signature repeats under each of their posts)."""
-    post_id = (node.attributes.get("id") or "")[1:]
+    attributes = node.attributes  # built anew on each access: read it once
+    post_id = (attributes.get("id") or "")[1:]
     where = f"post p{post_id}"
     link = profile_link(author_line) or node.css_first(selectors.profile_name)
     author = text_of(link)
@@ -335,8 +343,7 @@ def _parse_post(
     posted_at = _post_time(author_line, selectors, url, where, tz=tz, now=now)
 
     content = node.css_first(selectors.content)
-    classes = set((node.attributes.get("class") or "").split())
-    deleted = "deleted" in classes
+    deleted = "deleted" in (attributes.get("class") or "").split()
     if content is None and not deleted:
         raise LayoutChanged(url, f"{where} has no content ({selectors.content})")
     body = html_to_postbody(content, base_url=url) if content is not None else None
@@ -345,8 +352,8 @@ def _parse_post(
         # A node's body is read from its subtree alone, never from an `id` (which phpBB
         # numbers by post: `sig<post id>`): the same tag, other attributes and inner HTML
         # give the same body.
-        attributes = sorted(signature.attributes.items())
-        key = (signature.tag, *(a for a in attributes if a[0] != "id"), signature.inner_html)
+        signed_by = sorted(signature.attributes.items())
+        key = (signature.tag, *(a for a in signed_by if a[0] != "id"), signature.inner_html)
         signed = signatures.get(key)
         if signed is None:
             signed = signatures[key] = html_to_postbody(signature, base_url=url)

@@ -9,10 +9,12 @@ from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
 
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from forums.errors import LayoutChanged
 from forums.phpbb.dates import detect_timezone
-from forums.phpbb.topic import parse_topic_page
+from forums.phpbb.topic import parse_topic_page, query_param, user_id_from
 
 NOW = datetime(2026, 11, 30, tzinfo=UTC)
 ILP_URL = "http://www.ilovephilosophy.com/viewtopic.php?f=1&t=194998&start=25"
@@ -201,3 +203,27 @@ def test_print_view_is_not_read_as_an_empty_topic(saved_page: Callable[[str], An
     page = saved_page("en/viewtopic_print_p1")
     with pytest.raises(LayoutChanged):
         _parse(page.html, page.url)
+
+
+_PIECES = st.sampled_from(
+    ["", "./", "/", "//", "b/", "http:", "?", "&", "&amp;", "#p", "٣", "u=1&", "?u=1&"]
+)
+
+
+@given(
+    st.tuples(
+        _PIECES,
+        st.sampled_from(["memberlist.php?mode=viewprofile&u=", "memberlist.php?u=", "x.php?u="]),
+        st.text("0123456789٣a", max_size=4),
+        _PIECES,
+    ).map("".join)
+)
+@example("?u=1&memberlist.php?mode=viewprofile&u=5")
+@example("//b/memberlist.php?mode=viewprofile&u=5#p")
+@settings(max_examples=300, deadline=None)
+def test_a_profile_links_user_id_is_the_urls_u(href: str) -> None:
+    """phpBB's plain profile link is read without parsing the URL: the same `u` as parsing."""
+    expected = query_param(href, "u") if "memberlist.php" in href else None
+    assert user_id_from(href) == expected
+    plain = "./memberlist.php?mode=viewprofile&u=5996"
+    assert user_id_from(plain) == query_param(plain, "u") == "5996"
