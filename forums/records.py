@@ -6,6 +6,7 @@ import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field, fields
 from datetime import datetime
+from operator import attrgetter
 from typing import Any
 
 
@@ -31,8 +32,12 @@ RUN_FLAGS: tuple[str, ...] = tuple(f.name for f in fields(TextRun) if f.name != 
 flag tuples merge. A new field of `TextRun` joins the tuple (and the comparisons) by itself."""
 
 
+_FLAGS_OF = attrgetter(*RUN_FLAGS)
+
+
 def run_flags(run: TextRun) -> tuple[object, ...]:
-    return tuple(getattr(run, name) for name in RUN_FLAGS)
+    flags = _FLAGS_OF(run)
+    return flags if len(RUN_FLAGS) > 1 else (flags,)
 
 
 @dataclass(frozen=True)
