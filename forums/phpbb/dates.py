@@ -109,10 +109,13 @@ _MINUTES_AGO = re.compile(r"^(\d+)\s*(минут[ауы]?|мин\.?|minutes?|min
 _HOURS_AGO = re.compile(r"^(\d+)\s*(час(?:а|ов)?|hours?)\s*(назад|ago)$")
 
 
+_SPACES = re.compile(r"\s+")
+
+
 def _normalise(text: str) -> str:
     text = text.replace("\xa0", " ").replace("\u202f", " ").replace("|", " ")
     text = text.lower().replace("ё", "е")
-    return re.sub(r"\s+", " ", text).strip(" \t\n,;»«")
+    return _SPACES.sub(" ", text).strip(" \t\n,;»«")
 
 
 def _month(word: str) -> int | None:
@@ -160,10 +163,9 @@ def parse_board_time(text: str, *, tz: tzinfo, now: datetime, lang: str | None =
     norm = _normalise(text)
     if not norm:
         raise ValueError(f"not a board time: {original!r}")
-    local_now = (now if now.tzinfo is not None else now.replace(tzinfo=UTC)).astimezone(tz)
-
     if (quick := _quick(norm, tz)) is not None:
         return quick
+    local_now = (now if now.tzinfo is not None else now.replace(tzinfo=UTC)).astimezone(tz)
     if _LESS_THAN_MINUTE.match(norm):
         return local_now
     if match := _MINUTES_AGO.match(norm):
