@@ -440,8 +440,8 @@ def _walk(root: LexborNode, out: _Out, base: _Flags) -> None:
     stack: list[tuple[Iterator[LexborNode], _Flags, int, _Flags, bool]] = []
     children: Iterator[LexborNode] = iter((root,))
     flags, end, end_flags = base, _EXIT_NONE, base
+    # No `pre`, no open link: a text node and a <br> are written here, not by `out`.
     simple = not (flags.pre or flags.links)
-    """No `pre`, no open link: a text node and a <br> are written here, not by `out`."""
     # The hot names bound once (a text node or a <br> costs a few lookups fewer each).
     plain_or_not = _ODD_OR_BIDI.search
     write, newline, push = out.text, out.newline, stack.append
@@ -512,7 +512,7 @@ def _walk(root: LexborNode, out: _Out, base: _Flags) -> None:
             known = _KNOWN.get(key)
             if known is None:
                 known = _enter(node, tag, attributes, flags, out)
-                if _pure(tag, known[2], flags):
+                if _pure(tag, known[2], flags, attributes):
                     if len(_KNOWN) >= _KNOWN_MAX:
                         _KNOWN.clear()
                     _KNOWN[key] = known
@@ -552,6 +552,9 @@ _KNOWN: dict[tuple[object, ...], _Known] = {}
 the elements whose tag and attributes alone say it (`_pure`): a board's markup repeats a few
 forms (an italic span, a colour, a quote's inner div) on every page."""
 _KNOWN_MAX = 4096
+_KNOWN_LONGEST = 1024
+"""An element whose attributes and quote author are longer in all is read each time, so the
+kept forms stay small (at most `_KNOWN_MAX` × this many characters)."""
 
 
 def _enter(
@@ -580,14 +583,20 @@ def _enter(
     return new, exit_, classes, ""
 
 
-def _pure(tag: str, classes: frozenset[str], flags: _Flags) -> bool:
-    """Whether `_enter` reads only the tag, the attributes and the flags: not a link
-    (numbered in the body), a quote (its `<cite>`) nor a code box's header (its parent)."""
-    return (
-        tag not in _IMPURE_TAGS
-        and classes.isdisjoint(_QUOTE_CLASSES)
-        and not (flags.code and tag in _CODE_HEADERS)
-    )
+def _pure(
+    tag: str, classes: frozenset[str], flags: _Flags, attributes: dict[str, str | None]
+) -> bool:
+    """Whether `_enter` reads only the tag, the attributes and the flags (not a link: it is
+    numbered in the body; nor a quote: its `<cite>`; nor a code box's header: its parent),
+    and they are short enough to be kept."""
+    if tag in _IMPURE_TAGS or not classes.isdisjoint(_QUOTE_CLASSES):
+        return False
+    if flags.code and tag in _CODE_HEADERS:
+        return False
+    size = len(flags.quote_author or "")
+    for name, value in attributes.items():
+        size += len(name) + len(value or "")
+    return size <= _KNOWN_LONGEST
 
 
 _IMPURE_TAGS = frozenset({"a", "blockquote"})

@@ -310,6 +310,11 @@ def test_elements_read_again_give_what_their_own_markup_says() -> None:
         tiny = html_to_postbody(f'<span style="font-size: 1px">{black}</span>')
         assert [r.hidden for r in tiny.runs] == [True]
     html._KNOWN.clear()
+    long = "x" * html._KNOWN_LONGEST
+    assert html_to_postbody(f'<img class="smilies" src="{long}" alt="{long}">').full_text() == long
+    author = f'<blockquote><cite>{long} wrote:</cite><div class="q">q</div></blockquote>'
+    assert html_to_postbody(author).runs[0].quote_author == long
+    assert not html._KNOWN
     for n in range(html._KNOWN_MAX + 10):
         html_to_postbody(f'<span style="color: #{n:06x}">t</span>')
     assert 0 < len(html._KNOWN) <= html._KNOWN_MAX
