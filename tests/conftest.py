@@ -3,13 +3,20 @@ and hypothesis's profile: `HYPOTHESIS_PROFILE=ci` (set by .ci/run) draws the sam
 every run, so CI's verdict does not depend on luck; runs without it explore new examples.
 
 With pytest-xdist (`-n 2`) the controller keeps it once its workers are gone: the CPU time
-is its own and its workers' (child processes)."""
+is its own and its workers' (child processes).
+
+Many tests run `forumgm` as a host does, in a child process. Where PYTHONDONTWRITEBYTECODE
+is set (as on this project's machines) each child would compile the whole project again, so
+the controller compiles it once before the workers start (py_compile writes the cache files
+whatever that variable says; the children only read them)."""
 
 from __future__ import annotations
 
+import compileall
 import os
 import resource
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,6 +26,14 @@ settings.register_profile("ci", derandomize=True, print_blob=True)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 _STARTED: dict[str, float] = {}
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if hasattr(config, "workerinput") or not os.environ.get("PYTHONDONTWRITEBYTECODE"):
+        return  # a worker, or Python writes its cache files itself
+    for package in ("forums", "scraper", "engine", "rulesets", "tests"):
+        compileall.compile_dir(ROOT / package, quiet=1, workers=0)
 
 
 def _cpu() -> float:
