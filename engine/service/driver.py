@@ -382,25 +382,22 @@ class GameDriver:
         outbox is not read again on every publish."""
         if self._started:
             return True
-        start = {self.marker("opening"), *(self.marker("role", k) for k in self.config.players)}
-        self._started = not any(
-            i.status is OutboxStatus.DRAFT and i.marker in start
-            for i in self.store.outbox(self.game_id)
-            if i.phase_id is None
-        )
+        self._started = not any(i.status is OutboxStatus.DRAFT for i in self._start_items())
         return self._started
 
-    def _start_markers(self) -> set[str]:
-        return {self.marker("opening"), *(self.marker("role", k) for k in self.config.players)}
+    def _start_items(self) -> list[OutboxItem]:
+        """The game's opening post and role PMs (read by their markers alone: the outbox
+        grows with every receipt, and this is asked at every poll of the first phase)."""
+        start = {self.marker("opening"), *(self.marker("role", k) for k in self.config.players)}
+        return self.store.outbox(self.game_id, markers=start)
 
     def announced(self) -> datetime | None:
         """When the game's start went out to the players: the first of its opening post and
         role PMs on the board (None: none is yet)."""
-        start = self._start_markers()
         sent = [
             i.sending_at or i.posted_at
-            for i in self.store.outbox(self.game_id)
-            if i.phase_id is None and i.marker in start and i.status is OutboxStatus.POSTED
+            for i in self._start_items()
+            if i.status is OutboxStatus.POSTED
         ]
         return min((at for at in sent if at is not None), default=None)
 
@@ -408,8 +405,7 @@ class GameDriver:
         """What opens `ph` on the board: the game's opening post and role PMs for the first
         phase, the phase's own opening post for a later one (if its results did not open it)."""
         if self.store.previous_deadline(self.game_id, ph.deadline) is None:
-            start = self._start_markers()
-            return [i for i in self.store.outbox(self.game_id) if i.marker in start]
+            return self._start_items()
         opened = self.store.find_by_marker(self.marker(ph.phase, "opened"))
         return [opened] if opened is not None else []
 
@@ -654,8 +650,7 @@ class GameDriver:
             return False
         if now < ph.next_deadline:
             return False
-        mine = self.results_markers(ph)
-        items = [i for i in self.store.outbox(self.game_id, ph.phase) if i.marker in mine]
+        items = self.store.outbox(self.game_id, ph.phase, markers=self.results_markers(ph))
         return bool(items) and not any(
             i.status is OutboxStatus.POSTED or i.sending_at is not None for i in items
         )

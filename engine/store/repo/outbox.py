@@ -197,12 +197,21 @@ class OutboxRepo(RepoBase):
         with self._sessions() as s:
             return list(s.scalars(query.order_by(OutboxItem.id)))
 
-    def outbox(self, game_id: int, phase: PhaseId | str | None = None) -> list[OutboxItem]:
-        """Every item of the game (or of one phase), whatever its status."""
+    def outbox(
+        self,
+        game_id: int,
+        phase: PhaseId | str | None = None,
+        *,
+        markers: Iterable[str] | None = None,
+    ) -> list[OutboxItem]:
+        """Every item of the game (or of one phase), whatever its status; only those under
+        these `markers`, if given (a few known items, however long the game has run)."""
         with self._sessions() as s:
             query = select(OutboxItem).where(OutboxItem.game_id == game_id)
             if phase is not None:
                 query = query.where(OutboxItem.phase_id == self._phase_id(s, game_id, phase))
+            if markers is not None:
+                query = query.where(OutboxItem.marker.in_(list(markers)))
             return list(s.scalars(query.order_by(OutboxItem.id)))
 
     def find_by_marker(self, marker: str) -> OutboxItem | None:
