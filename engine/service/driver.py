@@ -355,9 +355,8 @@ class GameDriver:
         if slots.slot(substitute) is not None or substitute == self.config.gm_user:
             raise StoreError(f"{substitute!r} already plays in this game")
         previous = slots.current(seat)
+        # The substitute's player row is what routes their PMs here (`store.board_games`).
         self.store.replace_player(self.game_id, seat, substitute, at=self.clock())
-        c = self.config
-        self.store.set_game_names(self.game_id, title=c.title, tag=c.tag, accounts=self._accounts())
         words = "Замена: ваша роль" if self.config.language == "ru" else "Replacement: your role"
         draft = handover_draft(
             self.store,
