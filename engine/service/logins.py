@@ -80,19 +80,9 @@ class LoginGuard:
     async def login_now(self) -> User:
         """The host's own login (`forumgm board login`): tried at once whatever was refused
         before; it lifts the hold when it goes through, and is recorded when refused."""
-        self.store.get_board(self.board_id)  # the board exists
-        now = self.clock()
-        self.store.login_tried(self.board_id, now)
-        try:
-            if self._original is None:
-                raise RuntimeError("the guard is not installed on a board")
-            user = await self._original()
-        except (LoginFailed, CaptchaRequired) as exc:
-            said = f"{type(exc).__name__}: {exc}"
-            self.store.login_refused(self.board_id, now, said, hash_secret(self._secret, HASH_COST))
-            raise
-        self.store.login_cleared(self.board_id)
-        return user
+        if self._original is None:
+            raise RuntimeError("the guard is not installed on a board")
+        return await self._attempt(self._original, self.clock(), note_trouble=False)
 
     def _changed(self, row: BoardRow) -> bool:
         """Whether the password now is another than the one refused (the host changed it)."""
@@ -113,6 +103,14 @@ class LoginGuard:
                 f"a login to {row.base_url} went wrong at {tried:%H:%M} UTC ({row.login_error});"
                 f" the next one not before {tried + RETRY:%H:%M} UTC"
             )
+        return await self._attempt(original, now, note_trouble=True)
+
+    async def _attempt(
+        self, original: Callable[[], Awaitable[User]], now: datetime, *, note_trouble: bool
+    ) -> User:
+        """One login, recorded: refused (held until the host acts), gone wrong otherwise
+        (with `note_trouble`, the service's next own login waits `RETRY`), or through
+        (whatever held before is lifted)."""
         self.store.login_tried(self.board_id, now)
         try:
             user = await original()
@@ -121,7 +119,8 @@ class LoginGuard:
             self.store.login_refused(self.board_id, now, said, hash_secret(self._secret, HASH_COST))
             raise
         except Exception as exc:
-            self.store.login_went_wrong(self.board_id, f"{type(exc).__name__}: {exc}")
+            if note_trouble:
+                self.store.login_went_wrong(self.board_id, f"{type(exc).__name__}: {exc}")
             raise
         self.store.login_cleared(self.board_id)
         return user

@@ -57,10 +57,7 @@ class GamesRepo(RepoBase):
 
     def get_board(self, board_id: int) -> Board:
         with self._sessions() as s:
-            board = s.get(Board, board_id)
-        if board is None:
-            raise NotFound(f"no board with id {board_id}")
-        return board
+            return self._board_row(s, board_id)
 
     def login_tried(self, board_id: int, at: datetime) -> None:
         """The service is about to log in to the board on its own."""
