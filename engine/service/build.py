@@ -57,29 +57,39 @@ def make_board(
     """
     load_adapters()
     factory = board_factory(config.engine)
-    if config.password is None:  # a board used through its REST API: the key is all it takes
-        password = ""
-    else:
-        password = resolve_password(config.password, config.gm_user, environ).reveal()
+    # A board used through its REST API may have no password: the key is all it takes.
+    password = _password(config, environ) or ""
     if config.engine == "local" and clock is not None:
         return factory(config.url, config.gm_user, password, clock=clock)
     # Adapters pin their requests to this URL (forums.guard); http:// only if the host said so.
     options: dict[str, object] = {"allow_insecure_http": True} if config.allow_insecure_http else {}
     if config.browser:
         options["browser"] = True
-    if config.api_key is not None:
-        key = resolve_password(config.api_key, f"{config.gm_user} (API key)", environ)
-        options["api_key"] = key.reveal()
+    if (key := _api_key(config, environ)) is not None:
+        options["api_key"] = key
     return factory(config.url, config.gm_user, password, **options)
+
+
+def _password(config: GameConfig, environ: Mapping[str, str] | None) -> str | None:
+    if config.password is None:
+        return None
+    return resolve_password(config.password, config.gm_user, environ).reveal()
+
+
+def _api_key(config: GameConfig, environ: Mapping[str, str] | None) -> str | None:
+    if config.api_key is None:
+        return None
+    return resolve_password(config.api_key, f"{config.gm_user} (API key)", environ).reveal()
 
 
 def login_secret(config: GameConfig, environ: Mapping[str, str] | None = None) -> str:
     """What the service logs in with: the GM's password, or the API key where it has none
     (a refused one is remembered by its hash, so a changed one lets the service try again)."""
-    if config.password is not None:
-        return resolve_password(config.password, config.gm_user, environ).reveal()
-    assert config.api_key is not None  # the game file asks for one of the two
-    return resolve_password(config.api_key, f"{config.gm_user} (API key)", environ).reveal()
+    secret = _password(config, environ)
+    if secret is None:
+        secret = _api_key(config, environ)
+    assert secret is not None  # the game file asks for one of the two
+    return secret
 
 
 def make_driver(
