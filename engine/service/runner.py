@@ -90,8 +90,8 @@ async def drive_once(driver: GameDriver, owner: str, cadence: Cadence) -> str:
         # wrong in its own words, anything else names its kind too. The traceback goes to
         # `--debug` and the log file.
         log.debug("game %s: the failed step's traceback", driver.game_id, exc_info=True)
-        said = str(exc) if isinstance(exc, BoardError) and str(exc).strip() else one_line(exc)
-        return f"{STEP_FAILED}: {' '.join(said.split())}"
+        text = " ".join(str(exc).split())
+        return f"{STEP_FAILED}: {text if isinstance(exc, BoardError) and text else one_line(exc)}"
 
 
 class Service:
