@@ -71,11 +71,16 @@ class Route:
 def named_in(subject: str, games: Sequence[GameNames]) -> list[GameNames]:
     """The games whose tag or title the subject contains (a name inside a longer name that
     is also there does not count: «Мафия 2» is not also «Мафия»)."""
-    text = " ".join(subject.casefold().split())
-    found = [(g, n.casefold().strip()) for g in games for n in g.names if n.casefold() in text]
+    text = _words(subject)
+    found = [(g, n) for g in games for n in map(_words, g.names) if n in text]
     longer = [n for _, n in found]
     kept = {g.game_id: g for g, n in found if not any(n != m and n in m for m in longer)}
     return list(kept.values())
+
+
+def _words(text: str) -> str:
+    """A subject or a game's name as they are compared: letter case and spacing aside."""
+    return " ".join(text.casefold().split())
 
 
 def route(pm: PrivateMessage, games: Sequence[GameNames]) -> Route:

@@ -44,6 +44,14 @@ def test_a_pm_goes_by_its_sender_then_by_its_subject() -> None:
     assert not stranger.unclear and stranger.asker is None and len(stranger.games) == 3
 
 
+def test_a_title_is_found_whatever_its_spacing() -> None:
+    """A title written with two spaces (or a line break) in the game file is found in a
+    subject a player typed with one."""
+    autumn = GameNames.of(4, "Осенняя  мафия\n", None, ["Оля"])
+    found = route(_pm("Оля", "Re: осенняя мафия: ход"), [MAFIA2, autumn])
+    assert [g.game_id for g in found.games] == [4] and not found.unclear
+
+
 def test_a_substitute_s_pm_goes_to_the_game_they_joined(tmp_path: Path) -> None:
     """`game replace` routes the substitute's PMs by their player row: two running games on
     one GM account, and the other game does not take them for a stranger's."""
