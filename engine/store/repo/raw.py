@@ -788,15 +788,12 @@ class RawRepo(RepoBase):
             return []
         new: list[Outsider] = []
         with self._sessions.begin() as s:
-            known = {
-                (channel, item)
-                for channel, item in s.execute(
-                    select(OutsiderMessage.channel, OutsiderMessage.item_id).where(
-                        OutsiderMessage.game_id == game_id,
-                        OutsiderMessage.item_id.in_({m.item_id for m in messages}),
-                    )
+            known: set[tuple[str, str]] = set()
+            for chunk in _chunks(sorted({m.item_id for m in messages})):
+                query = select(OutsiderMessage.channel, OutsiderMessage.item_id).where(
+                    OutsiderMessage.game_id == game_id, OutsiderMessage.item_id.in_(chunk)
                 )
-            }
+                known.update((channel, item) for channel, item in s.execute(query))
             for m in messages:
                 if (m.channel, m.item_id) in known:
                     continue
