@@ -28,7 +28,7 @@ from engine.render import Renderer
 from engine.service.inbox import UNCLEAR, GameNames, Route, route
 from engine.service.logins import LoginGuard
 from engine.service.posts import phase_opened_draft, renderer_for
-from engine.service.reader import HostInputs, PhaseReader
+from engine.service.reader import HostInputs, PhaseReader, started_at
 from engine.service.replay import Replay, item_ref
 from engine.service.seats import game_slots, handover_draft, holder_aliases
 from engine.service.vote_count import vote_count_draft
@@ -459,7 +459,7 @@ class GameDriver:
         (a poll takes only its new items on top of the last replay; see `PhaseReader`)."""
         slots = self.slots()
         aliases = holder_aliases(slots, self.config.aliases)
-        announced = self.announced() if _first_phase(ph) else None
+        announced = self.announced() if started_at(ph) is not None else None
         version = (
             announced,
             self.store.overrides_version(self.game_id, ph.phase),
@@ -751,7 +751,7 @@ class GameDriver:
         queues that one), unless the previous phase's results opened it. Called again at
         every step of an open phase, so a process killed between opening the phase and
         queueing (or approving) its post leaves nothing the players miss."""
-        if _first_phase(ph) or ph.phase in self._opening_queued:
+        if started_at(ph) is not None or ph.phase in self._opening_queued:
             return
         item = self.store.find_by_marker(self.marker(ph.phase, "opened"))
         previous = previous or self.store.phase_before(self.game_id, ph)
@@ -827,11 +827,6 @@ class GameDriver:
                     f"{ph.phase} is published and the list of deadlines has run out: add "
                     f"deadlines to [schedule] in {self.config.path} and restart forumgm run"
                 )
-
-
-def _first_phase(ph: PhaseRecord) -> bool:
-    """The game's first phase: the one `start` opened, with the moment it was started."""
-    return isinstance(ph.read_from, dict) and "started" in ph.read_from
 
 
 REFUSALS = frozenset({"order_rejected", "thread_vote_reminder"})

@@ -137,7 +137,7 @@ class PhaseReader:
         if since is None:
             # The first phase reads from when the game was started: what players sent
             # before it opened is `early` (counted once the start went out to them).
-            started = _started(ph)
+            started = started_at(ph)
             since = min(started or ph.opened_at, ph.opened_at) - timedelta(seconds=1)
         self._fresh[0].clear()
         self._fresh[1].clear()
@@ -458,8 +458,9 @@ def _excerpt(body: PostBody, limit: int = 80) -> str:
     return words if len(words) <= limit else words[: limit - 1] + "…"
 
 
-def _started(ph: PhaseRecord) -> datetime | None:
-    """When `forumgm game start` started the game (kept with its first phase)."""
+def started_at(ph: PhaseRecord) -> datetime | None:
+    """When `forumgm game start` started the game, if `ph` is the phase it opened (the
+    moment is kept with it); None for every later phase."""
     text = ph.read_from.get("started") if isinstance(ph.read_from, dict) else None
     return datetime.fromisoformat(text) if isinstance(text, str) else None
 
