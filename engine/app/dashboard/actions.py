@@ -28,7 +28,8 @@ def _text(form: FormData, key: str, what: str) -> str:
 
 def _id(form: FormData, key: str) -> int:
     value = _text(form, key, f"{key} number").strip().lstrip("#")
-    if not value.isdigit() or len(value) > 12:
+    # isdecimal, not isdigit: "²" is a digit that int() refuses.
+    if not value.isdecimal() or len(value) > 12:
         raise FormError(f"{key} must be a number, not {value!r}")
     return int(value)
 
