@@ -87,6 +87,20 @@ def test_wrong_password_is_refused_and_logged(
     assert _actions(g)[-1] == ("host", "dashboard", "login")
 
 
+def test_a_login_name_with_control_characters_is_a_wrong_name(
+    review_game: ReviewGame, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A NUL in the name field (a hand-made request): no account, logged with U+FFFD in its
+    place (on PostgreSQL, which refuses NUL in a query, it was a 500)."""
+    g = review_game
+    set_password(g)
+    c = client(make_dashboard(g, monkeypatch))
+    token = csrf_of(c.get("/login").text)
+    r = c.post("/login", data={"csrf": token, "name": "ho\x00st", "password": PASSWORD})
+    assert r.status_code == 401 and "Wrong name or password." in r.text
+    assert _actions(g)[-1] == ("ho\ufffdst", "dashboard", "login_failed")
+
+
 def test_session_cookie_is_httponly_strict_and_pages_forbid_scripts_from_elsewhere(
     review_game: ReviewGame, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -176,7 +176,7 @@ class Dashboard:
         )
 
     async def login(self, request: Request, form: FormData) -> Response:
-        name = str(form.get("name") or "").strip()[:200]
+        name = _printable(str(form.get("name") or "").strip()[:200])
         password = str(form.get("password") or "")
         target = _next(str(form.get("next") or ""))
         keys = guard.limiter_keys(request, name)
@@ -283,6 +283,12 @@ def _next(target: str | None) -> str:
     if not target or not target.startswith("/") or target.startswith("//") or "\\" in target:
         return "/"
     return target
+
+
+def _printable(text: str) -> str:
+    """`text` with each character no name is written with (NUL, other controls) as U+FFFD:
+    PostgreSQL refuses NUL in a query and a row, and the audit log says what was typed."""
+    return "".join(ch if ch.isprintable() else "\ufffd" for ch in text)
 
 
 def _client(request: Request) -> dict[str, str]:
