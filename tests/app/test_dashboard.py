@@ -259,6 +259,24 @@ def test_a_malformed_form_gets_one_clear_message(web: Web) -> None:
     assert _actions(g) == before
 
 
+def test_a_long_message_keeps_the_session_cookie_small(web: Web) -> None:
+    """A typed order of 1,000 words is refused with a message that quotes it: the message is
+    on the next page, and the session cookie stays under the 4 KB a browser keeps (it carried
+    the message: 8 KB, so a browser dropped it and the host saw nothing)."""
+    c, ids = web.c, web.warning_ids()
+    typed = " ".join(["доброе утро"] * 500)
+    token = csrf_of(c.get("/games/1").text)
+    sent = c.post(
+        "/games/1/typed",
+        data={"csrf": token, "warning": str(ids["Оля"]), "text": typed},
+        follow_redirects=False,
+    )
+    assert sent.status_code == 303 and len(sent.headers.get("set-cookie", "")) < 4096
+    page = html.unescape(c.get(sent.headers["location"]).text)
+    assert f"no order read in '{typed}'" in page
+    assert f"no order read in '{typed}'" not in html.unescape(c.get("/games/1").text)
+
+
 def test_a_nickname_that_is_html_stays_a_name(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

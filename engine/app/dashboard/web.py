@@ -69,12 +69,32 @@ class SafeHeaders:
 
 
 @dataclass
+class Flashes:
+    """What each session's next page says about the form it sent, kept here and not in the
+    session's cookie: a message may echo what the host typed, and a browser drops a cookie
+    over 4 KB, and the message with it. Keyed by the session's CSRF token (its own, random)."""
+
+    most: int = 10
+    """Messages kept per session until its next page (a script posting without reading)."""
+    _kept: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+
+    def add(self, session: str, kind: str, text: str) -> None:
+        kept = self._kept.setdefault(session, [])
+        kept.append((kind, text))
+        del kept[: -self.most]
+
+    def take(self, session: str) -> list[tuple[str, str]]:
+        return self._kept.pop(session, [])
+
+
+@dataclass
 class Dashboard:
     """The games a dashboard serves, over one store."""
 
     store: Store
     drivers: list[GameDriver]
     limiter: guard.LoginLimiter = field(default_factory=guard.LoginLimiter)
+    flashes: Flashes = field(default_factory=Flashes)
     _locks: dict[int, asyncio.Lock] = field(default_factory=dict)
 
     def driver(self, request: Request) -> GameDriver | None:
@@ -90,18 +110,17 @@ class Dashboard:
     def page(
         self, request: Request, template: str, status_code: int = 200, **context: Any
     ) -> HTMLResponse:
-        flashes = request.session.pop("flash", []) if "flash" in request.session else []
+        csrf = guard.csrf_token(request)
         html = _templates.get_template(template).render(
-            csrf=guard.csrf_token(request),
+            csrf=csrf,
             host=context.pop("host", None),
-            flashes=flashes,
+            flashes=self.flashes.take(csrf),
             **context,
         )
         return HTMLResponse(html, status_code=status_code)
 
-    @staticmethod
-    def flash(request: Request, kind: str, text: str) -> None:
-        request.session["flash"] = [*request.session.get("flash", []), [kind, text]]
+    def flash(self, request: Request, kind: str, text: str) -> None:
+        self.flashes.add(guard.csrf_token(request), kind, text)
 
     # -- pages ----------------------------------------------------------------------------
 
