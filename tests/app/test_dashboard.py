@@ -6,6 +6,7 @@ from __future__ import annotations
 import html
 import re
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -24,7 +25,7 @@ from tests.app.dashboard_client import (
     set_password,
 )
 from tests.app.review_game import XSS, ReviewGame, review_game
-from tests.service.helpers import game_toml, local_board
+from tests.service.helpers import GM, game_toml, local_board
 
 __all__ = ["review_game"]
 
@@ -277,17 +278,13 @@ def test_a_long_message_keeps_the_session_cookie_small(web: Web) -> None:
     assert f"no order read in '{typed}'" not in html.unescape(c.get("/games/1").text)
 
 
-def test_a_nickname_that_is_html_stays_a_name(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A player registered as markup: the players, the vote table and the preview of the
-    opening post and role PMs all show it as text."""
-    nick = "<img src=x onerror=alert(4)>"
-    names = ["Вася", "Петя", nick]
+def _started_with(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, names: list[str]) -> ReviewGame:
+    """A classic game of `names` (commissar, mafioso, the rest citizens) on the local board,
+    started at 18:00 on 1 December; its start waits for the host's approval."""
     url = f"sqlite:///{tmp_path / 'board.sqlite'}"
     board, thread = local_board(url, names)
     path = tmp_path / "game.toml"
-    roles = {"Вася": "commissar", "Петя": "mafioso", nick: "citizen"}
+    roles = dict(zip(names, ["commissar", "mafioso"] + ["citizen"] * len(names), strict=False))
     path.write_text(
         game_toml(url=url, thread=thread, players=names, review="warnings", roles=roles),
         encoding="utf-8",
@@ -296,6 +293,16 @@ def test_a_nickname_that_is_html_stays_a_name(
     monkeypatch.setenv("FORUMGM_GM_PASSWORD", "unused")
     monkeypatch.setenv("UNUSED", "gm-secret")
     assert g.cli("game", "start", str(path), at="2026-12-01T18:00+03:00").exit_code == 0
+    return g
+
+
+def test_a_nickname_that_is_html_stays_a_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A player registered as markup: the players, the vote table and the preview of the
+    opening post and role PMs all show it as text."""
+    nick = "<img src=x onerror=alert(4)>"
+    g = _started_with(tmp_path, monkeypatch, ["Вася", "Петя", nick])
     set_password(g)
     c = client(make_dashboard(g, monkeypatch, at="2026-12-01T20:00+03:00"))
     log_in(c)
@@ -309,6 +316,40 @@ def test_a_nickname_that_is_html_stays_a_name(
         f'PM to <span class="name">{escaped}</span>',  # the role PM's preview
     ):
         assert where in page, where
+
+
+def test_a_nickname_with_two_spaces_is_picked_as_it_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A browser sends an <option> without a value as its text with each run of spaces made
+    one: "Анна  Ли" came back "Анна Ли", no player's name. The options carry the name."""
+    names = ["Вася", "Петя", "Анна  Ли"]
+    g = _started_with(tmp_path, monkeypatch, names)
+    for words, at in (
+        (("review", str(g.path), "--approve"), "2026-12-01T18:00+03:00"),
+        (("run", str(g.path), "--once"), "2026-12-01T19:01+03:00"),
+    ):
+        assert g.cli(*words, at=at).exit_code == 0
+    g.board.pm_as(
+        "Вася", [GM], "ход", "голосую за Петю", at=datetime(2026, 12, 1, 17, 0, tzinfo=UTC)
+    )
+    assert g.cli("run", str(g.path), "--once", at="2026-12-01T20:30+03:00").exit_code == 0
+    set_password(g)
+    c = client(make_dashboard(g, monkeypatch, at="2026-12-01T20:31+03:00"))
+    log_in(c)
+    page = c.get("/games/1").text
+    row = re.search(r'<tr id="o(\d+)">(.*?)</tr>', page, re.DOTALL)
+    assert row is not None, page
+    options = re.findall(r'<option(?: value="([^"]*)")?>([^<]*)</option>', row.group(2))
+    # What a browser sends for each option: its value, or else its text, spaces collapsed.
+    sent = [
+        html.unescape(value) if value else " ".join(html.unescape(text).split())
+        for value, text in options
+    ]
+    assert sent == names
+    token = csrf_of(page)
+    r = c.post("/games/1/retarget", data={"csrf": token, "order": row.group(1), "name": sent[2]})
+    assert f"Order #{row.group(1)} now names Анна  Ли" in html.unescape(r.text)
 
 
 def test_a_seat_that_changed_hands_reads_as_in_tally(web: Web) -> None:
