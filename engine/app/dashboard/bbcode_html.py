@@ -22,20 +22,12 @@ from urllib.parse import urlsplit
 from markupsafe import Markup, escape
 
 _TAG = re.compile(r"\[(/?)(\*|[A-Za-z]+)(=[^\[\]\n]*)?\]")
-_SIMPLE = {
-    "b": "strong",
-    "i": "em",
-    "u": "u",
-    "s": "s",
-    "strike": "s",
-    "del": "s",
-    "sup": "sup",
-    "sub": "sub",
-}
-_STYLE_ONLY = frozenset({"color", "size", "font", "left", "right", "justify", "center"})
+_SIMPLE = {"b": "strong", "i": "em", "u": "u", "s": "s", "sup": "sup", "sub": "sub"}
+"""Tag → HTML element; `[strike]` and `[del]` are `[s]` (`_canonical`)."""
+_SILENT = frozenset({"color", "size", "font", "left", "right", "justify", "center", "img"})
+"""Tags that keep only their text: styling (see the module's note), and `[img]`, whose
+address is not shown as an image (nothing is fetched) but stays as its text."""
 _LITERAL = frozenset({"code", "icode"})
-_DROPPED = frozenset({"img"})
-"""An image's address is not shown as an image (nothing is fetched); it stays as its text."""
 
 
 @dataclass
@@ -122,8 +114,8 @@ def bbcode_to_html(bbcode: str) -> Markup:
         value = arg[1:] if arg else None
         if closing:
             key = _canonical(name)
-            silent = key in _STYLE_ONLY or key in _DROPPED  # opened silently: closes so too
-            if not silent and not w.pop_to(key):
+            # a silent tag opened without a trace closes so too
+            if key not in _SILENT and not w.pop_to(key):
                 w.text(match.group(0))
             continue
         if not _open(w, name, value):
@@ -141,8 +133,8 @@ def _open(w: _Writer, name: str, value: str | None) -> bool:
     if key in _SIMPLE and value is None:
         tag = _SIMPLE[key]
         w.push(key, f"<{tag}>", f"</{tag}>")
-    elif key in _STYLE_ONLY or key in _DROPPED:
-        pass  # its text stays, its look goes (see the module's note)
+    elif key in _SILENT:
+        pass  # its text stays, its look goes
     elif key == "quote":
         author = _quote_author(value) if value else ""
         cite = f'<div class="bb-cite">{escape(author)}:</div>' if author else ""
@@ -164,7 +156,7 @@ def _open(w: _Writer, name: str, value: str | None) -> bool:
     elif key == "list":
         w.push(key, '<ul class="bb-list">', "</ul>")
     elif key == "*":
-        if w.count.get("*") and w.stack and w.stack[-1].name == "*":
+        if w.stack and w.stack[-1].name == "*":
             w.pop_to("*")
         if not w.count.get("list"):
             return False
