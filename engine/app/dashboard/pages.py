@@ -17,11 +17,11 @@ from markupsafe import Markup
 from engine.app.dashboard.bbcode_html import bbcode_to_html, safe_link
 from engine.app.review import Review, describe_fix
 from engine.clock import local_time
-from engine.core.orders import Order, Source
+from engine.core.orders import Channel, Order, Source
 from engine.core.ruleset import HostTable, VoteView
 from engine.service.driver import GameDriver
 from engine.store import OutboxStatus, StoredOrder, StoredWarning
-from engine.store.models import PhaseStatus
+from engine.store.models import OutboxItem, OutboxKind, PhaseStatus
 
 
 @dataclass(frozen=True)
@@ -77,7 +77,7 @@ def game_title(driver: GameDriver) -> str:
 def source_view(driver: GameDriver, source: Source | None) -> SourceView | None:
     if source is None:
         return None
-    where = "post" if source.channel.value == "thread" else "PM"
+    where = "post" if source.channel is Channel.THREAD else "PM"
     label = f"{where} {source.post_id}" if source.post_id else where
     return SourceView(source.channel.value, label, source.text, board_link(driver, source.url))
 
@@ -115,8 +115,8 @@ def countdown(driver: GameDriver, deadline: datetime) -> Countdown:
     )
 
 
-def draft_view(item: Any) -> DraftView:
-    to = "the thread" if item.kind.value == "post" else ", ".join(item.recipients)
+def draft_view(item: OutboxItem) -> DraftView:
+    to = "the thread" if item.kind is OutboxKind.POST else ", ".join(item.recipients)
     return DraftView(
         item.kind.value, item.status.value, to, item.subject or "", bbcode_to_html(item.bbcode)
     )
