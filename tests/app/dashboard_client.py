@@ -58,6 +58,22 @@ def client(dash: Dashboard) -> TestClient:
     return TestClient(dash.app(), base_url="http://127.0.0.1:8765")
 
 
+def host_client(
+    g: ReviewGame,
+    monkeypatch: pytest.MonkeyPatch,
+    *,
+    logged_in: bool = True,
+    at: str = AFTER_DEADLINE,
+) -> TestClient:
+    """The host's browser on the dashboard of `g`: the password set with `forumgm host
+    set-password`, the dashboard made at `at`, and (unless not `logged_in`) logged in."""
+    set_password(g)
+    c = client(make_dashboard(g, monkeypatch, at=at))
+    if logged_in:
+        log_in(c)
+    return c
+
+
 def log_in(c: TestClient, password: str = PASSWORD, user: str = HOST, next: str = "/") -> str:
     """Log in through the form; returns the response's location (or its status)."""
     token = csrf_of(c.get("/login").text)

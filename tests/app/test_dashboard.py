@@ -20,6 +20,7 @@ from tests.app.dashboard_client import (
     PASSWORD,
     client,
     csrf_of,
+    host_client,
     log_in,
     make_dashboard,
     set_password,
@@ -70,8 +71,7 @@ def test_wrong_password_is_refused_and_logged(
     review_game: ReviewGame, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     g = review_game
-    set_password(g)
-    c = client(make_dashboard(g, monkeypatch))
+    c = host_client(g, monkeypatch, logged_in=False)
     home = c.get("/", follow_redirects=False)
     assert home.status_code == 303 and home.headers["location"] == "/login?next=/"
     assert c.get("/games/1", follow_redirects=False).status_code == 303
@@ -94,8 +94,7 @@ def test_a_login_name_with_control_characters_is_a_wrong_name(
     """A NUL in the name field (a hand-made request): no account, logged with U+FFFD in its
     place (on PostgreSQL, which refuses NUL in a query, it was a 500)."""
     g = review_game
-    set_password(g)
-    c = client(make_dashboard(g, monkeypatch))
+    c = host_client(g, monkeypatch, logged_in=False)
     token = csrf_of(c.get("/login").text)
     r = c.post("/login", data={"csrf": token, "name": "ho\x00st", "password": PASSWORD})
     assert r.status_code == 401 and "Wrong name or password." in r.text
@@ -106,8 +105,7 @@ def test_session_cookie_is_httponly_strict_and_pages_forbid_scripts_from_elsewhe
     review_game: ReviewGame, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     g = review_game
-    set_password(g)
-    c = client(make_dashboard(g, monkeypatch))
+    c = host_client(g, monkeypatch, logged_in=False)
     token = csrf_of(c.get("/login").text)
     r = c.post(
         "/login",
@@ -184,8 +182,7 @@ def test_a_changed_password_ends_older_sessions(
     review_game: ReviewGame, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     g = review_game
-    set_password(g)
-    c = client(make_dashboard(g, monkeypatch))
+    c = host_client(g, monkeypatch, logged_in=False)
     assert log_in(c) == "/"
     assert c.get("/", follow_redirects=False).status_code == 200
     set_password(g, "another long password")
@@ -303,9 +300,7 @@ def test_a_nickname_that_is_html_stays_a_name(
     opening post and role PMs all show it as text."""
     nick = "<img src=x onerror=alert(4)>"
     g = _started_with(tmp_path, monkeypatch, ["Вася", "Петя", nick])
-    set_password(g)
-    c = client(make_dashboard(g, monkeypatch, at="2026-12-01T20:00+03:00"))
-    log_in(c)
+    c = host_client(g, monkeypatch, at="2026-12-01T20:00+03:00")
     page = c.get("/games/1").text
     assert "<img src=x" not in page
     escaped = "&lt;img src=x onerror=alert(4)&gt;"
@@ -334,9 +329,7 @@ def test_a_nickname_with_two_spaces_is_picked_as_it_is(
         "Вася", [GM], "ход", "голосую за Петю", at=datetime(2026, 12, 1, 17, 0, tzinfo=UTC)
     )
     assert g.cli("run", str(g.path), "--once", at="2026-12-01T20:30+03:00").exit_code == 0
-    set_password(g)
-    c = client(make_dashboard(g, monkeypatch, at="2026-12-01T20:31+03:00"))
-    log_in(c)
+    c = host_client(g, monkeypatch, at="2026-12-01T20:31+03:00")
     page = c.get("/games/1").text
     row = re.search(r'<tr id="o(\d+)">(.*?)</tr>', page, re.DOTALL)
     assert row is not None, page

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from engine.app.game_file import load_game
-from tests.app.dashboard_client import client, csrf_of, log_in, make_dashboard, set_password
+from tests.app.dashboard_client import csrf_of, host_client
 from tests.app.review_game import ReviewGame
 from tests.service.helpers import local_board
 
@@ -54,9 +54,7 @@ def test_the_rulesets_extras_on_the_game_page(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ruleset: str, shown: str
 ) -> None:
     g, opened = _started(tmp_path, ruleset, monkeypatch)
-    set_password(g)
-    c = client(make_dashboard(g, monkeypatch, at=opened))
-    log_in(c)
+    c = host_client(g, monkeypatch, at=opened)
     page = c.get("/games/1")
     assert page.status_code == 200 and shown in page.text
     picture = c.get("/games/1/picture.svg")
@@ -91,9 +89,7 @@ def test_a_game_not_started_yet_and_the_command_without_a_host_account(
     assert "No host account yet: set a password first with `forumgm host set-password`" in (
         refused.output
     )
-    set_password(g)
-    c = client(make_dashboard(g, monkeypatch, at=BEFORE))
-    log_in(c)
+    c = host_client(g, monkeypatch, at=BEFORE)
     assert "not started" in c.get("/").text
     page = c.get("/games/1")
     assert page.status_code == 200 and "The game has not started" in page.text

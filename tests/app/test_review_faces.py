@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from engine.app.review import Review
-from tests.app.dashboard_client import client, csrf_of, log_in, make_dashboard, set_password
+from tests.app.dashboard_client import csrf_of, host_client
 from tests.app.review_game import ReviewGame, make_review_game
 
 
@@ -125,9 +125,7 @@ def test_the_cli_and_the_dashboard_reach_every_review_function(
 
     web_game = make_review_game(tmp_path / "web", monkeypatch)
     ids = _ids(web_game)
-    set_password(web_game)
-    c = client(make_dashboard(web_game, monkeypatch))
-    log_in(c)
+    c = host_client(web_game, monkeypatch)
     reached.take()
     for path in ("/", "/games/1/log", "/games/1/picture.svg"):
         c.get(path)
