@@ -65,14 +65,19 @@ async def retarget(rv: Review, form: FormData) -> str:
     return f"Order #{order} now names {name.strip()}"
 
 
-async def approve(rv: Review, form: FormData) -> str:
+def _approved(rv: Review, form: FormData) -> int:
+    """Approve the drafts (past held warnings only when the form says "approve anyway")."""
     held = len(rv.held())
     if held and form.get("confirm_held") != "yes":
         raise FormError(
             f"{held} warning(s) still hold the results: settle them, or tick "
             "“approve anyway” (what they are about will not count)"
         )
-    count = rv.approve()
+    return rv.approve()
+
+
+async def approve(rv: Review, form: FormData) -> str:
+    count = _approved(rv, form)
     return f"Approved {count} item(s): publish them now, or `forumgm run` will"
 
 
@@ -90,8 +95,8 @@ async def publish(rv: Review, form: FormData) -> str:
 
 
 async def approve_and_publish(rv: Review, form: FormData) -> str:
-    approved = await approve(rv, form)
-    return f"{approved.split(':')[0]}. {await publish(rv, form)}"
+    approved = _approved(rv, form)
+    return f"Approved {approved} item(s). {await publish(rv, form)}"
 
 
 Action = Callable[[Review, FormData], Awaitable[str]]
