@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from httpx import Response
 from starlette.testclient import TestClient
 
 from engine.app.dashboard.guard import SESSION_COOKIE, LoginLimiter
@@ -42,6 +43,16 @@ class Web:
     def warning_ids(self) -> dict[str | None, int]:
         rv = Review(self.dash.drivers[0], by="t", via="test")
         return {w.warning.player: w.id for w in rv.warnings()}
+
+    def ignore_from(self, origin: str) -> Response:
+        """Ignore Вася's warning with this session's token, sent with this Origin header."""
+        token = csrf_of(self.c.get("/games/1").text)
+        return self.c.post(
+            "/games/1/ignore",
+            data={"csrf": token, "warning": str(self.warning_ids()["Вася"])},
+            headers={"origin": origin},
+            follow_redirects=False,
+        )
 
     def act(self, action: str, **fields: str) -> str:
         """Post a game page form as the host; the messages of the page it lands on."""
@@ -148,18 +159,21 @@ def test_every_post_without_the_csrf_token_is_refused(web: Web) -> None:
             assert r.status_code == 403, (path, extra, r.status_code)
             assert "CSRF" in r.text
     # With the right token but from another site's page: refused as well.
-    token = csrf_of(c.get("/games/1").text)
-    r = c.post(
-        "/games/1/ignore",
-        data={"csrf": token, "warning": str(ids["Вася"])},
-        headers={"origin": "http://evil.example"},
-        follow_redirects=False,
-    )
+    r = web.ignore_from("http://evil.example")
     assert r.status_code == 403
     assert _actions(g) == before  # nothing was done
     page = c.get("/games/1").text
     assert page.count("holds the results</span>") == 3
     assert len(g.thread_texts()) == 1
+
+
+def test_an_origin_that_is_no_address_is_refused(web: Web) -> None:
+    """An Origin header no browser sends ("http://[", which urlsplit cannot read): refused
+    like another site's (it was a 500)."""
+    before = _actions(web.g)
+    r = web.ignore_from("http://[")
+    assert r.status_code == 403 and "another site" in r.text
+    assert _actions(web.g) == before
 
 
 def test_rate_limited_logins(review_game: ReviewGame, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -60,8 +60,11 @@ def check_csrf(request: Request, form: FormData) -> None:
     """Raise `CsrfRefused` unless the form carries this session's token, sent from our page."""
     origin = request.headers.get("origin")
     if origin is not None and origin != "null":
-        host = request.headers.get("host", "")
-        if urlsplit(origin).netloc.lower() != host.lower():
+        try:
+            netloc = urlsplit(origin).netloc
+        except ValueError:  # not an address ("http://["): no page of ours sends it
+            netloc = None
+        if netloc is None or netloc.lower() != request.headers.get("host", "").lower():
             raise CsrfRefused("the form was sent from another site")
     expected = request.session.get(CSRF_FIELD)
     given = form.get(CSRF_FIELD)
