@@ -79,8 +79,19 @@ def store_or_exit(db: str | None, *, existing: bool = False) -> Store:
     try:
         return open_store(url)
     except SQLAlchemyError as exc:
-        out.print(f"cannot open the store {url}: {type(exc).__name__}", markup=False)
+        out.print(f"cannot open the store {shown_url(url)}: {type(exc).__name__}", markup=False)
         raise typer.Exit(2) from None
+
+
+def shown_url(url: str) -> str:
+    """A database URL as printed: its password (a PostgreSQL store's) never shows."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except ArgumentError:
+        return url
 
 
 def driver_for(
