@@ -19,7 +19,7 @@ import typer
 from rich.console import Console
 
 from engine.app.console import console
-from engine.clock import local_time
+from engine.clock import Clock, local_time
 from engine.config import GameConfig
 from forums.errors import BoardError, NotFound
 from forums.local import LocalBoard
@@ -66,12 +66,28 @@ def _board(config: GameConfig, *, create: bool = False) -> tuple[LocalBoard, str
         password = resolve_password(config.password, config.gm_user)
     except CredentialsError as exc:
         raise _fail(str(exc)) from None
-    board = LocalBoard(config.url, config.gm_user, password.reveal(), clock=command_clock())
-    if not create and not board.has_schema():
+    board, made = _open(config.url, config.gm_user, password.reveal(), clock=command_clock())
+    if not create and not made:
         raise _fail(
             f"no rehearsal board at {config.url} yet: forumgm board local init {config.path}"
         )
     return board, password.reveal()
+
+
+def _open(
+    url: str, user: str = "", password: str = "", *, clock: Clock | None = None
+) -> tuple[LocalBoard, bool]:
+    """The local board at `url` and whether its tables are made; a URL that names no
+    database forumgm can open (a file that is not one, an unknown scheme) is one line."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from engine.app.service_cmd import shown_url
+
+    try:
+        board = LocalBoard(url, user, password, clock=clock)
+        return board, board.has_schema()
+    except SQLAlchemyError as exc:
+        raise _fail(f"cannot open the local board {shown_url(url)}: {type(exc).__name__}") from None
 
 
 def _text(text: str) -> str:
@@ -208,8 +224,8 @@ def show(
             tz = zone(zone_name)
         except ScheduleError as exc:
             raise _fail(f"--tz: {exc}") from None
-    board = LocalBoard(url, "", "")
-    if not board.has_schema():
+    board, made = _open(url)
+    if not made:
         raise _fail(f"no local board at {url}")
     out = _out()
     if inbox is not None:

@@ -34,3 +34,21 @@ def test_a_store_that_cannot_be_opened_never_shows_its_password(game: Rehearsal)
             "cannot open the store postgresql+psycopg://forumgm:***@127.0.0.1:1/forumgm: "
             "OperationalError"
         )
+
+
+def test_a_board_url_that_names_no_database_is_one_line(game: Rehearsal, tmp_path: Path) -> None:
+    not_a_database = tmp_path / "notes.txt"
+    not_a_database.write_text("not a database\n", encoding="utf-8")
+    text = game.game.read_text(encoding="utf-8")
+    wrong = tmp_path / "wrong.toml"
+    wrong.write_text(text.replace(game.board_url, f"sqlite:///{not_a_database}"), "utf-8")
+    for args in (
+        ("board", "local", "init", str(wrong)),
+        ("board", "local", "post", str(wrong), "--as", "Вася", "привет"),
+        ("board", "local", "show", str(wrong)),
+        ("board", "local", "show", str(not_a_database)),
+    ):
+        out = one_line(game(AT, *args, code=2))
+        assert out == f"cannot open the local board sqlite:///{not_a_database}: DatabaseError"
+    out = one_line(game(AT, "board", "local", "show", "bogus://board", code=2))
+    assert out == "cannot open the local board bogus://board: NoSuchModuleError"
