@@ -9,14 +9,11 @@ import typer
 from rich.table import Table
 
 from engine.app.console import console
+from engine.app.service_cmd import Db, store_or_exit
 
 app = typer.Typer(help="The host's dashboard account and the audit log.", no_args_is_help=True)
 
 DEFAULT_HOST = "host"
-Db = Annotated[
-    str | None,
-    typer.Option("--db", help="Store URL (default: FORUMGM_DATABASE_URL or sqlite:///forumgm.db)."),
-]
 HostName = Annotated[str, typer.Option("--user", help="The host account's name.")]
 
 
@@ -33,8 +30,6 @@ def set_password(
 
     Only a scrypt hash of it is stored; a change ends the sessions logged in before."""
     from engine.host_password import PasswordError, hash_password
-    from engine.service.build import database_url
-    from engine.store import open_store
 
     out = console()
     if not user.strip():
@@ -49,7 +44,7 @@ def set_password(
     except PasswordError as exc:
         out.print(str(exc))
         raise typer.Exit(2) from None
-    store = open_store(database_url(db))
+    store = store_or_exit(db)
     existed = store.host_account(user.strip()) is not None
     store.set_host_password(user.strip(), hashed)
     store.record_action("set_password", by=user.strip(), via="cli", detail={"new": not existed})
@@ -66,10 +61,7 @@ def log(
     limit: Annotated[int, typer.Option(help="How many entries, newest first.")] = 50,
 ) -> None:
     """The audit log: every host action (fixes, approvals, logins), newest first."""
-    from engine.service.build import database_url
-    from engine.store import open_store
-
-    store = open_store(database_url(db))
+    store = store_or_exit(db, existing=True)
     grid = Table("at (UTC)", "by", "via", "game", "phase", "action", "detail")
     for entry in store.host_actions(game, limit=limit):
         detail = ", ".join(f"{k}={v}" for k, v in entry.detail.items())

@@ -8,9 +8,7 @@ from typing import Annotated
 import typer
 
 from engine.app.console import out
-from engine.app.service_cmd import Db, config_or_exit
-from engine.service.build import database_url
-from engine.store import open_store
+from engine.app.service_cmd import Db, config_or_exit, store_or_exit
 
 
 def map_(
@@ -32,7 +30,7 @@ def map_(
     language = lang or config.language
     if language not in ("ru", "en"):
         raise typer.BadParameter("ru or en", param_hint="--lang")
-    store = open_store(database_url(db))
+    store = store_or_exit(db, existing=True)
     board = store.find_board(config.url, config.gm_user)
     found = store.find_game(board.id, config.thread) if board is not None else None
     state = store.load_state(found.id) if found is not None else None

@@ -8,8 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from engine.app.cli import app
 from tests.app.rehearsal import Rehearsal
 
+DOCS = Path(__file__).resolve().parents[2] / "docs"
 AT = "2026-12-01T17:00+03:00"
 
 
@@ -52,3 +54,29 @@ def test_a_board_url_that_names_no_database_is_one_line(game: Rehearsal, tmp_pat
         assert out == f"cannot open the local board sqlite:///{not_a_database}: DatabaseError"
     out = one_line(game(AT, "board", "local", "show", "bogus://board", code=2))
     assert out == "cannot open the local board bogus://board: NoSuchModuleError"
+
+
+def test_host_and_map_say_which_store_is_missing_or_unreadable(
+    game: Rehearsal, tmp_path: Path
+) -> None:
+    missing = tmp_path / "typo.sqlite"
+    out = one_line(game(AT, "host", "log", "--db", str(missing), code=1))
+    assert out.startswith(f"no store at {missing}: no game was started with it")
+    assert not missing.exists()  # reading the log creates no empty store
+    twelve = tmp_path / "twelve-rooms.toml"
+    twelve.write_text((DOCS / "examples" / "twelve-rooms.toml").read_text(encoding="utf-8"))
+    out = one_line(game(AT, "map", str(twelve), "--db", str(missing), code=1))
+    assert out.startswith(f"no store at {missing}: no game was started with it")
+    not_a_store = tmp_path / "notes.txt"
+    not_a_store.write_text("not a database\n", encoding="utf-8")
+    for args in (
+        ("host", "log", "--db", str(not_a_store)),
+        ("host", "set-password", "--password-stdin", "--db", str(not_a_store)),
+        ("map", str(twelve), "--db", str(not_a_store)),
+    ):
+        result = game.runner.invoke(app, list(args), input="a long enough password\n")
+        assert result.exit_code == 2, result.output
+        assert (
+            one_line(result.output)
+            == f"cannot open the store sqlite:///{not_a_store}: DatabaseError"
+        )
