@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from engine.app.console import out
-from engine.app.service_cmd import Db, config_or_exit, store_or_exit
+from engine.app.service_cmd import Db, config_or_exit, store_or_exit, write_or_exit
 
 
 def map_(
@@ -39,5 +39,4 @@ def map_(
         raise typer.Exit(1)
     out.print(text_map(state, language))
     if svg is not None:
-        svg.write_text(svg_map(state, language), encoding="utf-8")
-        out.print(f"wrote {svg}")
+        write_or_exit(svg, svg_map(state, language))

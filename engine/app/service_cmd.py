@@ -94,6 +94,16 @@ def shown_url(url: str) -> str:
         return url
 
 
+def write_or_exit(path: Path, text: str) -> None:
+    """Write a file the host asked for and say so, or one clear line and exit 2."""
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        out.print(f"cannot write {path}: {exc.strerror or exc}")
+        raise typer.Exit(2) from None
+    out.print(f"wrote {path}")
+
+
 def driver_for(
     path: Path, db: str | None, store: Store | None = None, *, clock: Clock | None = None
 ) -> GameDriver:
@@ -385,8 +395,7 @@ def review(
         if svg is None:
             out.print(f"{rv.driver.config.ruleset} games have no picture", markup=False)
         else:
-            picture.write_text(svg, encoding="utf-8")
-            out.print(f"wrote {picture}", markup=False)
+            write_or_exit(picture, svg)
 
 
 def order_text(o: Order) -> str:

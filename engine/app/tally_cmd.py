@@ -347,7 +347,10 @@ def export(
     if out is None:
         typer.echo(text, nl=False)
     else:
-        out.write_text(text, encoding="utf-8")
+        try:
+            out.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise _fail(f"cannot write {out}: {exc.strerror or exc}") from None
         typer.echo(f"{len(lines)} posts written to {out}", err=True)
 
 

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from engine.app.cli import app
-from tests.app.rehearsal import Rehearsal
+from tests.app.rehearsal import PASSWORD_ENV, Rehearsal
+from tests.service.helpers import GM
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 AT = "2026-12-01T17:00+03:00"
@@ -80,3 +81,28 @@ def test_host_and_map_say_which_store_is_missing_or_unreadable(
             one_line(result.output)
             == f"cannot open the store sqlite:///{not_a_store}: DatabaseError"
         )
+
+
+def test_a_file_that_cannot_be_written_is_one_line(game: Rehearsal, tmp_path: Path) -> None:
+    nowhere = tmp_path / "no such folder"
+    twelve = tmp_path / "twelve-rooms.toml"
+    text = (DOCS / "examples" / "twelve-rooms.toml").read_text(encoding="utf-8")
+    text = text.replace("sqlite:///rehearsal-board.sqlite", f"sqlite:///{tmp_path / 'b12.sqlite'}")
+    twelve.write_text(text.replace("FORUMGM_GM_PASSWORD", PASSWORD_ENV), encoding="utf-8")
+    game(AT, "board", "local", "init", str(twelve))
+    game(AT, "game", "start", str(twelve), "--db", game.db)
+    for args in (
+        ("map", str(twelve), "--svg", str(nowhere / "map.svg")),
+        ("review", str(twelve), "--picture", str(nowhere / "map.svg")),
+    ):
+        out = game(AT, *args, "--db", game.db, code=2)
+        assert "Traceback" not in out
+        assert (
+            out.splitlines()[-1] == f"cannot write {nowhere / 'map.svg'}: No such file or directory"
+        )
+    board = ("--url", game.board_url, "--engine", "local", "--thread", "1")
+    login = ("--user", GM, "--password-env", PASSWORD_ENV)
+    out = game(AT, "export", *board, *login, "--out", str(nowhere / "thread.jsonl"), code=2)
+    assert one_line(out) == (
+        f"error: cannot write {nowhere / 'thread.jsonl'}: No such file or directory"
+    )
