@@ -27,9 +27,24 @@ QUIET = ("httpx", "httpcore", "apscheduler", "alembic", "sqlalchemy")
 """Libraries whose INFO lines would drown the service's own."""
 
 
+def file_handler(path: Path) -> logging.Handler:
+    """The `--log-file` handler: everything, DEBUG included, rotated; its folder is made.
+    An `OSError` says the file cannot be written."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    to_file = RotatingFileHandler(
+        path, maxBytes=LOG_FILE_BYTES, backupCount=LOG_FILE_BACKUPS, encoding="utf-8"
+    )
+    to_file.setLevel(logging.DEBUG)
+    to_file.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    return to_file
+
+
 @contextmanager
-def service_logging(*, debug: bool = False, log_file: Path | None = None) -> Iterator[None]:
-    """Send the service's log lines to the console (and `log_file`) while the block runs."""
+def service_logging(
+    *, debug: bool = False, to_file: logging.Handler | None = None
+) -> Iterator[None]:
+    """Send the service's log lines to the console (and `to_file`, a `file_handler`) while the
+    block runs; `to_file` is closed at its end."""
     ours = [logging.getLogger(SERVICE_LOGGER), logging.getLogger(ADAPTER_LOGGER)]
     handlers: list[logging.Handler] = []
     console = logging.StreamHandler(sys.stderr)
@@ -38,13 +53,7 @@ def service_logging(*, debug: bool = False, log_file: Path | None = None) -> Ite
     if not debug:
         console.addFilter(_service_lines)
     handlers.append(console)
-    if log_file is not None:
-        log_file.parent.mkdir(parents=True, exist_ok=True)
-        to_file = RotatingFileHandler(
-            log_file, maxBytes=LOG_FILE_BYTES, backupCount=LOG_FILE_BACKUPS, encoding="utf-8"
-        )
-        to_file.setLevel(logging.DEBUG)
-        to_file.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    if to_file is not None:
         handlers.append(to_file)
     levels = {logger: logger.level for logger in ours}
     quiet = {name: logging.getLogger(name).level for name in QUIET}

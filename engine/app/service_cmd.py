@@ -136,7 +136,7 @@ def run(
 
     One line per action (polled, receipts, frozen, resolved, published); a failed step is
     one line saying what failed, and is tried again (with --once: exit 1)."""
-    from engine.app.logs import service_logging
+    from engine.app.logs import file_handler, service_logging
 
     for path in games:  # every file checked before the store is opened (or created)
         config_or_exit(path)
@@ -144,7 +144,12 @@ def run(
     clock = command_clock()
     drivers = [driver_for(path, db, store, clock=clock) for path in games]
     owner = owner_id()
-    with service_logging(debug=debug, log_file=log_file):
+    try:
+        to_file = file_handler(log_file) if log_file is not None else None
+    except OSError as exc:
+        out.print(f"--log-file {log_file}: cannot write it: {exc.strerror or exc}")
+        raise typer.Exit(2) from None
+    with service_logging(debug=debug, to_file=to_file):
         if once:
             trouble = False
             for driver in drivers:  # the host's own try: no waiting after a board went down

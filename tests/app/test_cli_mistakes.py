@@ -106,3 +106,10 @@ def test_a_file_that_cannot_be_written_is_one_line(game: Rehearsal, tmp_path: Pa
     assert one_line(out) == (
         f"error: cannot write {nowhere / 'thread.jsonl'}: No such file or directory"
     )
+
+
+def test_a_log_file_that_cannot_be_written_is_one_line(game: Rehearsal, tmp_path: Path) -> None:
+    blocked = tmp_path / "a file"
+    blocked.write_text("", encoding="utf-8")
+    out = game.host(AT, "run", "--once", "--log-file", str(blocked / "run.log"), code=2)
+    assert one_line(out) == f"--log-file {blocked / 'run.log'}: cannot write it: File exists"
