@@ -27,12 +27,12 @@ from engine.app.board_options import (
     PasswordEnv,
     User,
     open_board,
+    url_refused,
 )
 from engine.app.console import console
 from engine.app.local_board_cmd import app as local_app
 from forums import Board, BoardError
 from forums.detect import Detection, detect_engine
-from forums.guard import insecure_url
 from forums.phpbb.client import PhpbbClient
 from forums.records import User as BoardUser
 
@@ -175,7 +175,7 @@ def check(
             f"board check needs {', '.join(missing)}: forumgm board check URL --user NAME --thread ID"
         )
     assert target is not None
-    refused = insecure_url(target, allow_insecure_http)
+    refused = url_refused(engine, target, allow_insecure_http)
     if refused:
         raise fail(refused)
     if not os.environ.get(password_env) and api_key_env is None:

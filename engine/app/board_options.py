@@ -46,6 +46,15 @@ ApiKeyEnv = Annotated[
 BoardMaker = Callable[..., Board]
 
 
+def url_refused(engine: str | None, url: str, allow_insecure_http: bool) -> str | None:
+    """Why the command line's board URL is refused: not a board address of the engine (an
+    ftp:// or a typo), or an `http://` one without `allow_insecure_http` (forums.guard)."""
+    from engine.config import url_problem
+    from forums.guard import insecure_url
+
+    return url_problem(engine, url) or insecure_url(url, allow_insecure_http)
+
+
 def open_board(
     engine: str,
     url: str,
@@ -62,12 +71,11 @@ def open_board(
 
     `maker` is what tests inject to build the board over a mocked client; None uses the
     engine registry. `fail` turns a problem into the command's exit. An `http://` URL
-    needs `allow_insecure_http` (forums.guard).
+    needs `allow_insecure_http` (`url_refused`).
     """
     from engine.config import API_KEY_ENGINES
-    from forums.guard import insecure_url
 
-    refused = insecure_url(url, allow_insecure_http)
+    refused = url_refused(engine, url, allow_insecure_http)
     if refused:
         raise fail(refused)
     options: dict[str, Any] = {"browser": True} if browser else {}

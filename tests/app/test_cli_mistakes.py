@@ -113,3 +113,14 @@ def test_a_log_file_that_cannot_be_written_is_one_line(game: Rehearsal, tmp_path
     blocked.write_text("", encoding="utf-8")
     out = game.host(AT, "run", "--once", "--log-file", str(blocked / "run.log"), code=2)
     assert one_line(out) == f"--log-file {blocked / 'run.log'}: cannot write it: File exists"
+
+
+def test_a_board_url_that_is_no_board_address_is_one_line(game: Rehearsal) -> None:
+    login = ("--user", GM, "--thread", "5", "--password-env", PASSWORD_ENV)
+    for url in ("ftp://forum.example.org", "forum.example.org"):
+        checked = one_line(game(AT, "board", "check", url, "--engine", "phpbb", *login, code=2))
+        assert checked == f"'{url}' is not a board address; write e.g. https://forum.example.org/."
+        exported = one_line(game(AT, "export", "--url", url, *login, code=2))
+        assert exported == (
+            f"error: '{url}' is not a board address; write e.g. https://forum.example.org/"
+        )
