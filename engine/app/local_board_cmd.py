@@ -208,7 +208,7 @@ def show(
     thread: Annotated[
         str | None, typer.Option("--thread", help="The thread (default: the game's, or 1).")
     ] = None,
-    last: Annotated[int, typer.Option(help="Only the last N posts or PMs (0: all).")] = 0,
+    last: Annotated[int, typer.Option(min=0, help="Only the last N posts or PMs (0: all).")] = 0,
     bbcode: Annotated[bool, typer.Option(help="Print the BBCode as stored.")] = False,
     zone_name: Annotated[
         str | None,

@@ -124,3 +124,11 @@ def test_a_board_url_that_is_no_board_address_is_one_line(game: Rehearsal) -> No
         assert exported == (
             f"error: '{url}' is not a board address; write e.g. https://forum.example.org/"
         )
+
+
+def test_a_negative_last_is_refused_not_read_as_all_but_the_first(game: Rehearsal) -> None:
+    for n in range(4):
+        game.post(AT, "Вася", f"пост {n}")
+    out = game(AT, "board", "local", "show", "GAME", "--last", "-3", code=2)
+    assert "Invalid value for '--last': -3 is not in the range x>=0" in out
+    assert "пост" not in out  # `[-(-3):]` printed what follows post 3, and exit 0
