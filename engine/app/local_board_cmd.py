@@ -16,9 +16,8 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 
-from engine.app.console import console
+from engine.app.console import out
 from engine.clock import Clock, local_time
 from engine.config import GameConfig
 from forums.errors import BoardError, NotFound
@@ -34,12 +33,8 @@ As = Annotated[str, typer.Option("--as", help="The player (board account) who wr
 Text = Annotated[str, typer.Argument(help="The text as BBCode; '-' reads stdin.")]
 
 
-def _out() -> Console:
-    return console()
-
-
 def _fail(message: str, code: int = 2) -> typer.Exit:
-    _out().print(message, markup=False)
+    out.print(message)
     return typer.Exit(code)
 
 
@@ -132,15 +127,13 @@ def init(
                 f"the board's new game thread is {made}, but the game file says thread = "
                 f'"{thread}": write thread = "{made}" in {game}'
             )
-    _out().print(
+    out.print(
         f"Rehearsal board {config.url}: GM {config.gm_user}, {len(added)} account(s) added, "
-        f"game thread {thread}.",
-        markup=False,
+        f"game thread {thread}."
     )
-    _out().print(
+    out.print(
         f'Players write with: forumgm board local post {game} --as NAME "text" (thread), '
-        f'forumgm board local pm {game} --as NAME "text" (PM to the GM).',
-        markup=False,
+        f'forumgm board local pm {game} --as NAME "text" (PM to the GM).'
     )
 
 
@@ -156,7 +149,7 @@ def _as_player(
         made = write(board, config)
     except NotFound as exc:
         raise _fail(f"{exc}: forumgm board local init {game} --account NAME adds one") from None
-    _out().print(said(made, local_time(board.clock(), config.schedule.tz), config), markup=False)
+    out.print(said(made, local_time(board.clock(), config.schedule.tz), config))
 
 
 @app.command("post")
@@ -227,20 +220,16 @@ def show(
     board, made = _open(url)
     if not made:
         raise _fail(f"no local board at {url}")
-    out = _out()
     if inbox is not None:
         user = board.user(inbox)
         if user is None:
             raise _fail(f"no account {inbox!r} on this board")
         messages = board.pms_after(user, "inbox", 0)
         for m in messages[-last:] if last else messages:
-            out.print(
-                f"--- PM {m.id} from {m.sender} at {local_time(m.sent_at, tz)}: {m.subject}",
-                markup=False,
-            )
-            out.print(m.raw if bbcode else m.body.full_text(), markup=False)
+            out.print(f"--- PM {m.id} from {m.sender} at {local_time(m.sent_at, tz)}: {m.subject}")
+            out.print(m.raw if bbcode else m.body.full_text())
         if not messages:
-            out.print(f"{inbox} has no PMs", markup=False)
+            out.print(f"{inbox} has no PMs")
         return
     try:
         posts = board.posts_after(thread, 0)
@@ -248,10 +237,8 @@ def show(
         raise _fail(f"no thread {thread!r} on this board") from None
     for p in posts[-last:] if last else posts:
         gone = " [deleted]" if p.deleted else ""
-        out.print(
-            f"--- #{p.number} {p.author} at {local_time(p.posted_at, tz)}{gone}", markup=False
-        )
-        out.print(p.raw if bbcode else p.body.full_text(), markup=False)
+        out.print(f"--- #{p.number} {p.author} at {local_time(p.posted_at, tz)}{gone}")
+        out.print(p.raw if bbcode else p.body.full_text())
 
 
 def _target(target: str, thread: str | None) -> tuple[str, tzinfo, str]:

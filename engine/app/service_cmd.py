@@ -67,19 +67,18 @@ def store_or_exit(db: str | None, *, existing: bool = False) -> Store:
     try:
         file = sqlite_file(url)
     except ArgumentError:
-        out.print(f"{url!r} is neither a database URL nor a file path", markup=False)
+        out.print(f"{url!r} is neither a database URL nor a file path")
         raise typer.Exit(2) from None
     if existing and file is not None and not file.exists():
         out.print(
             f"no store at {file.resolve()}: no game was started with it (--db FILE or "
-            "FORUMGM_DATABASE_URL names the store `forumgm game start` used)",
-            markup=False,
+            "FORUMGM_DATABASE_URL names the store `forumgm game start` used)"
         )
         raise typer.Exit(1)
     try:
         return open_store(url)
     except SQLAlchemyError as exc:
-        out.print(f"cannot open the store {shown_url(url)}: {type(exc).__name__}", markup=False)
+        out.print(f"cannot open the store {shown_url(url)}: {type(exc).__name__}")
         raise typer.Exit(2) from None
 
 
@@ -162,7 +161,7 @@ def run(
                     if failed(status):
                         status += "; nothing was lost: run again to retry"
                     name = driver.config.title or driver.config.path
-                    out.print(f"game {driver.game_id} ({name}): {status}", markup=False)
+                    out.print(f"game {driver.game_id} ({name}): {status}")
             finally:
                 for driver in drivers:  # the next `run` (or the dashboard) need not wait
                     store.release_lease(driver.game_id, owner)
@@ -267,8 +266,7 @@ def status(db: Db = None) -> None:
         where = "post" if message.channel == "thread" else "PM"
         out.print(
             f"game {game_id}: {where} {message.item_id} by {message.author}, who does not play "
-            f"({message.phase}, not read): {message.excerpt!r}",
-            markup=False,
+            f"({message.phase}, not read): {message.excerpt!r}"
         )
 
 
@@ -398,7 +396,7 @@ def review(
     if picture is not None:
         svg = rv.host_picture()
         if svg is None:
-            out.print(f"{rv.driver.config.ruleset} games have no picture", markup=False)
+            out.print(f"{rv.driver.config.ruleset} games have no picture")
         else:
             write_or_exit(picture, svg)
 
@@ -414,11 +412,11 @@ def _show_review(rv: Review, *, orders: bool, votes: bool, preview: bool) -> Non
     ph = rv.phase
     if ph is not None:
         deadline = local_time(ph.deadline, rv.driver.config.schedule.tz)
-        out.print(f"{ph.phase} ({ph.status.value}), deadline {deadline}", markup=False)
+        out.print(f"{ph.phase} ({ph.status.value}), deadline {deadline}")
         names, living = rv.names(), set(rv.living())
         out_of_game = [n for n in names if n not in living]
         gone = f" (out: {', '.join(out_of_game)})" if out_of_game else ""
-        out.print(f"players: {', '.join(names)}{gone}", markup=False)
+        out.print(f"players: {', '.join(names)}{gone}")
         if orders:
             for stored in rv.orders():
                 o = stored.order
@@ -439,7 +437,7 @@ def _show_review(rv: Review, *, orders: bool, votes: bool, preview: bool) -> Non
         if held:
             out.print(f"{held} warning(s) hold the results: fix, --ignore or --typed them")
         for reason in rv.hold_reasons():
-            out.print(f"held: {reason}", markup=False)
+            out.print(f"held: {reason}")
         missed = rv.missed_deadline()
         if missed is not None and ph.next_deadline is not None:
             tz = rv.driver.config.schedule.tz
@@ -469,10 +467,8 @@ def _show_review(rv: Review, *, orders: bool, votes: bool, preview: bool) -> Non
     if preview:
         for item in rv.unsent():
             who = ", ".join(item.recipients) or "thread"
-            out.print(
-                f"--- {item.status.value} {item.kind} to {who}: {item.subject or ''}", markup=False
-            )
-            out.print(item.bbcode, markup=False)
+            out.print(f"--- {item.status.value} {item.kind} to {who}: {item.subject or ''}")
+            out.print(item.bbcode)
 
 
 def _show_votes(rv: Review) -> None:
@@ -487,7 +483,7 @@ def _show_votes(rv: Review) -> None:
         grid.add_row(seat(voter), vote, f"{view.weights.get(voter, 1):g}")
     out.print(grid)
     totals = ", ".join(f"{seat(name)} {count:g}" for name, count in view.totals.items())
-    out.print(f"totals: {totals or 'none'}", markup=False)
+    out.print(f"totals: {totals or 'none'}")
 
 
 def _show_log(rv: Review) -> None:
