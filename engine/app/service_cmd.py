@@ -207,6 +207,7 @@ def status(db: Db = None) -> None:
     notes = []
     for game in store.games():
         ph = store.current_phase(game.id)
+        tz = _zone(game.time_zone)
         strangers += [(game.id, m) for m in store.outsiders(game.id, ph.phase)] if ph else []
         # Only the warnings that wait for the host: an accepted one (`early`, counted and
         # told) is a note in `review`, not work.
@@ -229,7 +230,7 @@ def status(db: Db = None) -> None:
         ):
             notes.append(
                 f"game {game.id}: the next deadline {ph.phase}'s results announce "
-                f"({ph.next_deadline:%Y-%m-%d %H:%M} UTC) passed while they waited: choose with "
+                f"({local_time(ph.next_deadline, tz)}) passed while they waited: choose with "
                 "forumgm review GAME.toml --deadline shift (the next phase gets its whole "
                 "length) or --deadline shorten (it ends at the schedule's next deadline)"
             )
@@ -246,7 +247,7 @@ def status(db: Db = None) -> None:
             f"{ph.phase} ({ph.status.value})" if ph else "—",
             "list of deadlines ran out"
             if stalled
-            else (local_time(ph.deadline, _zone(game.time_zone)) if ph else "—"),
+            else (local_time(ph.deadline, tz) if ph else "—"),
             str(warnings),
             " ".join(f"{k}:{v}" for k, v in counts.items() if v) or "—",
         )
@@ -271,11 +272,12 @@ def status(db: Db = None) -> None:
 
 
 def _zone(name: str | None) -> tzinfo:
-    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+    """A stored game's time zone (UTC if it has none this Python knows)."""
+    from engine.schedule import ScheduleError, zone
 
     try:
-        return ZoneInfo(name) if name else UTC
-    except (ZoneInfoNotFoundError, ValueError):
+        return zone(name) if name else UTC
+    except ScheduleError:
         return UTC
 
 

@@ -53,7 +53,9 @@ def test_a_deadline_passed_while_results_waited_is_the_hosts_choice(
     assert "the next deadline they announce (2026-12-02 21:00 MSK) passed meanwhile" in said
     assert "--deadline shift (it ends 2026-12-03 21:05 MSK)" in said
     assert "--deadline shorten (it ends 2026-12-03 21:00 MSK)" in said
-    assert "passed while they waited" in cli("status", at="2026-12-02T21:05+03:00")
+    status = cli("status", at="2026-12-02T21:05+03:00")
+    assert "passed while they waited" in status
+    assert "results announce (2026-12-02 21:00 MSK) passed" in status  # as `run` says it
     shown = cli("review", str(path), at="2026-12-02T21:06+03:00")
     warning = next(
         line.split()[1].lstrip("#") for line in shown.splitlines() if "unknown_target" in line
