@@ -108,8 +108,13 @@ def driver_for(
 ) -> GameDriver:
     config = config_or_exit(path)
     clock = clock or command_clock()
+    return _driver(config, store or store_or_exit(db), clock)
+
+
+def _driver(config: GameConfig, store: Store, clock: Clock) -> GameDriver:
+    """The game's driver, or the password's problem in one line and exit 2."""
     try:
-        return make_driver(config, store or store_or_exit(db), clock=clock)
+        return make_driver(config, store, clock=clock)
     except CredentialsError as exc:
         out.print(str(exc), style="red")
         raise typer.Exit(2) from None
@@ -137,11 +142,11 @@ def run(
     one line saying what failed, and is tried again (with --once: exit 1)."""
     from engine.app.logs import file_handler, service_logging
 
-    for path in games:  # every file checked before the store is opened (or created)
-        config_or_exit(path)
+    # Every file checked before the store is opened (or created).
+    configs = [config_or_exit(path) for path in games]
     store = store_or_exit(db)
     clock = command_clock()
-    drivers = [driver_for(path, db, store, clock=clock) for path in games]
+    drivers = [_driver(config, store, clock) for config in configs]
     owner = owner_id()
     try:
         to_file = file_handler(log_file) if log_file is not None else None
