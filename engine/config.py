@@ -315,7 +315,7 @@ class _Checker:
         engine, url, thread, gm_user = self._board()
         browser, api_key = self._access(engine)
         # A board used through its REST API needs only the key (`[board] api_key`).
-        password = self._password(required=api_key is None)
+        password = self._secret("password", "password", required=api_key is None)
         schedule, start = self._schedule()
         players = self._players()
         dead = self._names("dead", players)
@@ -437,40 +437,15 @@ class _Checker:
                 "board",
                 "browser",
             )
-        api_key = None
-        text = self.get("board", "api_key", str, None)
-        if text is not None:
-            if engine in BOARD_ENGINES and engine not in API_KEY_ENGINES:
-                self.problem(
-                    f"[board] api_key: the {engine} board has no API forumgm uses "
-                    f"(only {', '.join(API_KEY_ENGINES)})",
-                    "board",
-                    "api_key",
-                )
-            try:
-                api_key = CredentialsRef.parse(text)
-            except CredentialsError:
-                self.problem(
-                    "[board] api_key must say where the key is (env:VARIABLE or "
-                    "keyring:SERVICE); never put the key itself in this file",
-                    "board",
-                    "api_key",
-                )
-            environ = self.checks.environ
-            if (
-                api_key is not None
-                and api_key.kind == "env"
-                and environ is not None
-                and not environ.get(api_key.name)
-            ):
-                self.problem(
-                    f"[board] api_key: the environment variable {api_key.name} is not set; "
-                    "`game start` and `run` need it",
-                    "board",
-                    "api_key",
-                    warning=True,
-                )
-        return browser, api_key
+        given = isinstance(self.raw.get("board", {}).get("api_key"), str)
+        if given and engine in BOARD_ENGINES and engine not in API_KEY_ENGINES:
+            self.problem(
+                f"[board] api_key: the {engine} board has no API forumgm uses "
+                f"(only {', '.join(API_KEY_ENGINES)})",
+                "board",
+                "api_key",
+            )
+        return browser, self._secret("api_key", "key", required=False)
 
     def _board(self) -> tuple[str, str, str, str]:
         engine = self._engine()
@@ -489,32 +464,30 @@ class _Checker:
             self.problem("[board] gm_user is empty", "board", "gm_user")
         return engine, url, str(thread) if thread is not None else "", gm_user
 
-    def _password(self, *, required: bool = True) -> CredentialsRef | None:
-        text = (
-            self.get("board", "password", str)
-            if required
-            else self.get("board", "password", str, None)
-        )
+    def _secret(self, key: str, what: str, *, required: bool) -> CredentialsRef | None:
+        """`[board] password` or `api_key`: where the secret is (env:… or keyring:…), with a
+        warning when its environment variable is not set where the file is checked."""
+        text = self.get("board", key, str, ... if required else None)
         if text is None:
             return None
         try:
             ref = CredentialsRef.parse(text)
         except CredentialsError:
-            # Never echo the value: it may be the password itself.
+            # Never echo the value: it may be the secret itself.
             self.problem(
-                "[board] password must say where the password is (env:VARIABLE or "
-                "keyring:SERVICE); never put the password itself in this file",
+                f"[board] {key} must say where the {what} is (env:VARIABLE or "
+                f"keyring:SERVICE); never put the {what} itself in this file",
                 "board",
-                "password",
+                key,
             )
             return None
         environ = self.checks.environ
         if ref.kind == "env" and environ is not None and not environ.get(ref.name):
             self.problem(
-                f"[board] password: the environment variable {ref.name} is not set; "
+                f"[board] {key}: the environment variable {ref.name} is not set; "
                 "`game start` and `run` need it",
                 "board",
-                "password",
+                key,
                 warning=True,
             )
         return ref
