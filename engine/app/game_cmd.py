@@ -370,14 +370,6 @@ def replace(
         typer.echo(str(exc))
         raise typer.Exit(1) from None
     typer.echo(f"{driver.slots().label(seat)} now plays seat {seat}")
-    from engine.app.game_file import write_replacement
-
-    holders = driver.slots().holders(seat)
-    previous = holders[holders.index(new) - 1]
-    row = next(r for r in driver.store.players(driver.game_id) if r.name == new)
-    since = (row.since or driver.clock()).astimezone(driver.config.schedule.tz)
-    write_replacement(path, new, previous, since)
-    typer.echo(f"{path}: [players] replacements now says {new} replaces {previous}")
     item = driver.store.find_by_marker(driver.marker("handover", seat, new))
     if item is not None and item.status.value == "draft":
         typer.echo("The PM to the substitute waits until the game's start is approved.")
@@ -385,3 +377,19 @@ def replace(
         typer.echo(
             f"{new} gets the role PM{' and the seat history' if history == 'results' else ''}"
         )
+    from engine.app.game_file import write_replacement
+
+    holders = driver.slots().holders(seat)
+    previous = holders[holders.index(new) - 1]
+    row = next(r for r in driver.store.players(driver.game_id) if r.name == new)
+    since = (row.since or driver.clock()).astimezone(driver.config.schedule.tz)
+    try:
+        write_replacement(path, new, previous, since)
+    except OSError as exc:
+        typer.echo(
+            f"{path}: cannot write it ({exc.strerror or exc}): the store has the substitute; "
+            f'add under [players] replacements: "{new}" = {{ replaces = "{previous}", '
+            f"at = {since.replace(microsecond=0).isoformat()} }}"
+        )
+        raise typer.Exit(1) from None
+    typer.echo(f"{path}: [players] replacements now says {new} replaces {previous}")

@@ -5,6 +5,7 @@ non-zero exit, never a traceback, and no password shows in what is printed."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -132,3 +133,27 @@ def test_a_negative_last_is_refused_not_read_as_all_but_the_first(game: Rehearsa
     out = game(AT, "board", "local", "show", "GAME", "--last", "-3", code=2)
     assert "Invalid value for '--last': -3 is not in the range x>=0" in out
     assert "пост" not in out  # `[-(-3):]` printed what follows post 3, and exit 0
+
+
+def test_a_game_file_replace_cannot_write_says_what_to_add(
+    game: Rehearsal, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game(AT, "board", "local", "init", "GAME", "--account", "Лёша")
+    game.host(AT, "game start")
+    write_text = Path.write_text
+
+    def read_only(self: Path, *args: Any, **kwargs: Any) -> int:
+        if self == game.game:  # a game file the host may read but not write
+            raise PermissionError(13, "Permission denied", str(self))
+        return write_text(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "write_text", read_only)
+    before = game.game.read_text(encoding="utf-8")
+    out = game(AT, "game", "replace", "GAME", "Оля", "Лёша", "--db", game.db, code=1)
+    assert "Traceback" not in out and "Лёша (replaced Оля) now plays seat Оля" in out
+    assert out.splitlines()[-1] == (
+        f"{game.game}: cannot write it (Permission denied): the store has the substitute; "
+        'add under [players] replacements: "Лёша" = { replaces = "Оля", '
+        "at = 2026-12-01T17:00:00+03:00 }"
+    )
+    assert game.game.read_text(encoding="utf-8") == before
