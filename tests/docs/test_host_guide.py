@@ -72,16 +72,7 @@ def commands() -> Iterator[tuple[int, str]]:
 @pytest.fixture
 def forum(monkeypatch: pytest.MonkeyPatch) -> FakePhpbb:
     """The saved phpBB board stands in for https://forum.example.org/."""
-    fake = FakePhpbb("ru").with_login().with_thread()
-    fake.on(
-        "GET",
-        "/ucp.php?i=pm&folder=inbox",
-        helpers.html(
-            helpers.without_pm_rows(helpers.page("ru", "pm_inbox.html"), {"13", "20", "21"})
-        ),
-    )
-    for pm, name in {"12": "N1a", "14": "N1c", "15": "N1e", "16": "N1d", "17": "N1f"}.items():
-        fake.on("GET", f"/ucp.php?i=pm&mode=view&f=0&p={pm}", f"pm_view_{name}.html")
+    fake = FakePhpbb("ru").with_login().with_thread().with_inbox()
     make = helpers.board_maker(fake, url=FORUM)
     monkeypatch.setattr(board_cmd, "make_board", make)
     monkeypatch.setattr(tally_cmd, "make_board", make)

@@ -27,6 +27,10 @@ MOSCOW = ZoneInfo("Europe/Moscow")
 USER = "Ведущий"
 PASSWORD = "s3cret-Пароль-42"
 COOKIE = "phpbb3_bzfgv"
+NO_VIEW = {"13", "20", "21"}
+"""Inbox PMs whose view pages were not captured (the folder lists still show them)."""
+INBOX_VIEWS = {"12": "N1a", "14": "N1c", "15": "N1e", "16": "N1d", "17": "N1f"}
+"""The GM's inbox PMs whose view pages were captured (PM id → label in pms_truth.json)."""
 
 
 def page(lang: str, name: str) -> str:
@@ -147,6 +151,15 @@ class FakePhpbb:
             ),
         )
         self.on("GET", "/index.php", "index.html")
+        return self
+
+    def with_inbox(self) -> FakePhpbb:
+        """The inbox without the rows of the PMs whose views were not captured (derived), and
+        the views of the others."""
+        body = without_pm_rows(page(self.lang, "pm_inbox.html"), NO_VIEW)
+        self.on("GET", "/ucp.php?i=pm&folder=inbox", html(body))
+        for pm, name in INBOX_VIEWS.items():
+            self.on("GET", f"/ucp.php?i=pm&mode=view&f=0&p={pm}", f"pm_view_{name}.html")
         return self
 
     def with_thread(self, pages: int = 7) -> FakePhpbb:

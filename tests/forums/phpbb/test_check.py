@@ -11,10 +11,7 @@ from helpers_http import (
     USER,
     FakePhpbb,
     board_maker,
-    html,
-    page,
     redirect,
-    without_pm_rows,
 )
 from typer.testing import CliRunner
 
@@ -26,14 +23,7 @@ runner = CliRunner()
 
 @pytest.fixture
 def fake(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakePhpbb]:
-    fake = FakePhpbb("ru").with_login().with_thread()
-    fake.on(
-        "GET",
-        "/ucp.php?i=pm&folder=inbox",
-        html(without_pm_rows(page("ru", "pm_inbox.html"), {"13", "20", "21"})),
-    )
-    for pm, name in {"12": "N1a", "14": "N1c", "15": "N1e", "16": "N1d", "17": "N1f"}.items():
-        fake.on("GET", f"/ucp.php?i=pm&mode=view&f=0&p={pm}", f"pm_view_{name}.html")
+    fake = FakePhpbb("ru").with_login().with_thread().with_inbox()
     monkeypatch.setattr(board_cmd, "make_board", board_maker(fake))
     monkeypatch.setenv("FORUMGM_GM_PASSWORD", PASSWORD)
     yield fake
