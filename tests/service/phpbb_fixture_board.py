@@ -86,11 +86,12 @@ def saved_board(lang: str = "ru") -> Any:
     return fake
 
 
-def make_board(fake: Any, time: Any | None = None) -> PhpbbBoard:
-    """The adapter on the fake board; its clock is the capture's, so «Сегодня» reads right."""
+def make_board(fake: Any, time: Any | None = None, *, url: str = BASE) -> PhpbbBoard:
+    """The adapter on the fake board (configured at `url`); its clock is the capture's, so
+    «Сегодня» reads right."""
     time = time or FakeTime()
     return PhpbbBoard(
-        BASE,
+        url,
         USER,
         PASSWORD,
         client=fake.client(),

@@ -13,7 +13,6 @@ import asyncio
 from datetime import datetime
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qsl
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -22,11 +21,9 @@ from engine.config import parse_config
 from engine.service.driver import GameDriver
 from engine.service.runner import Cadence, drive_once
 from engine.store import open_store
-from forums.guard import BoardOrigin
 from forums.local import ManualClock
-from forums.phpbb import PhpbbBoard
 from tests.service.helpers import game_toml
-from tests.service.phpbb_fixture_board import BASE, PASSWORD, USER, FakeTime, helpers
+from tests.service.phpbb_fixture_board import BASE, USER, helpers, make_board
 
 MSK = ZoneInfo("Europe/Moscow")
 SECURE = "https://127.0.0.1:8081/"
@@ -38,17 +35,7 @@ def _step(tmp_path: Path, fake: Any, url: str) -> str:
     text = text.replace('engine = "local"', 'engine = "phpbb"')
     text = text.replace(f'url = "{url}"', f'url = "{url}"\nallow_insecure_http = true')
     config = parse_config(text)
-    time = FakeTime()
-    board = PhpbbBoard(
-        url,
-        USER,
-        PASSWORD,
-        client=fake.client(),
-        tz=MSK,
-        clock=time,
-        sleep=time.sleep,
-        allow_insecure_http=True,
-    )
+    board = make_board(fake, url=url)
     clock = ManualClock(datetime(2026, 12, 1, 20, tzinfo=MSK))
     driver = GameDriver(
         open_store(f"sqlite:///{tmp_path / 'store.sqlite'}"), board, config, clock=clock
@@ -64,16 +51,6 @@ def _step(tmp_path: Path, fake: Any, url: str) -> str:
     return asyncio.run(go())
 
 
-def _left_the_board(fake: Any, base: str) -> list[str]:
-    origin = BoardOrigin.parse(base, allow_insecure_http=True)
-    return [str(r.url) for r in fake.requests if not origin.owns(r.url)]
-
-
-def _password_sent(fake: Any) -> bool:
-    posts = [r for r in fake.requests if r.method == "POST"]
-    return any(PASSWORD in dict(parse_qsl(r.content.decode())).values() for r in posts)
-
-
 def test_a_login_form_naming_another_host_stops_the_step_and_sends_nothing(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -87,11 +64,11 @@ def test_a_login_form_naming_another_host_stops_the_step_and_sends_nothing(
     assert "https://evil.example/ucp.php?mode=login" in said
     assert "not to the configured board http://127.0.0.1:8081" in said
     assert "Traceback" not in caplog.text  # one line for the host, not a stack
-    assert _left_the_board(fake, BASE) == [] and not _password_sent(fake)
+    assert fake.strays(BASE) == [] and not fake.password_sent()
 
 
 def test_an_https_board_redirecting_to_http_keeps_its_session(tmp_path: Path) -> None:
     fake = helpers.FakePhpbb("ru").with_login().with_thread()  # login answers with http://
     said = _step(tmp_path, fake, SECURE)
     assert said.startswith("step failed: GET http://127.0.0.1:8081/index.php")
-    assert _left_the_board(fake, SECURE) == []  # the session cookie never travelled in clear
+    assert fake.strays(SECURE) == []  # the session cookie never travelled in clear

@@ -20,6 +20,8 @@ from zoneinfo import ZoneInfo
 import httpx
 import respx
 
+from forums.guard import BoardOrigin
+
 ROOT = Path(__file__).resolve().parents[3]
 FIXTURES = ROOT / "fixtures" / "phpbb" / "3.3.10"
 BASE = "http://127.0.0.1:8081/"
@@ -136,6 +138,16 @@ class FakePhpbb:
             for r in self.requests
             if r.method == "POST" and r.url.path == path
         ]
+
+    def strays(self, base: str) -> list[str]:
+        """Requests that did not go to `base`'s scheme, host and port."""
+        origin = BoardOrigin.parse(base, allow_insecure_http=True)
+        return [str(r.url) for r in self.requests if not origin.owns(r.url)]
+
+    def password_sent(self) -> bool:
+        """Whether any form posted anywhere carried the GM's password."""
+        forms = [dict(parse_qsl(r.content.decode())) for r in self.requests if r.method == "POST"]
+        return any(PASSWORD in form.values() for form in forms)
 
     # -- the usual pages -----------------------------------------------------------------
 

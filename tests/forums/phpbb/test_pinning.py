@@ -11,12 +11,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-from urllib.parse import parse_qsl
 
 import pytest
 from helpers_http import BASE, PASSWORD, USER, FakePhpbb, FakeTime, html, page, redirect
 
-from forums.guard import BoardOrigin, ForeignOrigin, InsecureBoardUrl, redact
+from forums.guard import ForeignOrigin, InsecureBoardUrl, redact
 from forums.phpbb import PhpbbBoard
 
 EVIL = "https://evil.example"
@@ -40,21 +39,10 @@ def _login(board: PhpbbBoard) -> None:
     asyncio.run(go())
 
 
-def _strays(fake: FakePhpbb, base: str) -> list[str]:
-    """Requests that did not go to `base`'s scheme, host and port."""
-    origin = BoardOrigin.parse(base, allow_insecure_http=True)
-    return [str(r.url) for r in fake.requests if not origin.owns(r.url)]
-
-
-def _password_sent(fake: FakePhpbb) -> bool:
-    forms = [dict(parse_qsl(r.content.decode())) for r in fake.requests if r.method == "POST"]
-    return any(PASSWORD in form.values() for form in forms)
-
-
 def test_the_password_check_sees_a_posted_password() -> None:
     fake = FakePhpbb("en").with_login()
     _login(_board(fake, allow_insecure_http=True))
-    assert _password_sent(fake)  # so its absence below means something
+    assert fake.password_sent()  # so its absence below means something
 
 
 def test_a_login_form_posting_to_another_host_gets_nothing() -> None:
@@ -64,7 +52,7 @@ def test_a_login_form_posting_to_another_host_gets_nothing() -> None:
     fake = FakePhpbb("en").with_login().on("GET", "/ucp.php?mode=login", html(form))
     with pytest.raises(ForeignOrigin, match=r"evil\.example.*not to the configured board"):
         _login(_board(fake, allow_insecure_http=True))
-    assert _strays(fake, BASE) == [] and not _password_sent(fake)
+    assert fake.strays(BASE) == [] and not fake.password_sent()
 
 
 def test_a_redirect_to_another_host_is_not_followed() -> None:
@@ -73,14 +61,14 @@ def test_a_redirect_to_another_host_is_not_followed() -> None:
     fake.on("GET", "/ucp.php?mode=login", redirect(f"{EVIL}/ucp.php?mode=login"))
     with pytest.raises(ForeignOrigin, match=re.escape("evil.example")):
         _login(_board(fake, allow_insecure_http=True))
-    assert _strays(fake, BASE) == [] and not _password_sent(fake)
+    assert fake.strays(BASE) == [] and not fake.password_sent()
 
 
 def test_a_redirect_from_https_to_http_is_not_followed() -> None:
     fake = FakePhpbb("en").with_login()  # its login answer redirects to http://127.0.0.1:8081/
     with pytest.raises(ForeignOrigin, match=re.escape("http://127.0.0.1:8081/index.php")):
         _login(_board(fake, SECURE))
-    assert _strays(fake, SECURE) == []  # the session cookie never travelled in clear
+    assert fake.strays(SECURE) == []  # the session cookie never travelled in clear
 
 
 def test_an_http_board_needs_the_hosts_consent(caplog: pytest.LogCaptureFixture) -> None:
