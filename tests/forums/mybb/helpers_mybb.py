@@ -9,15 +9,16 @@ what was changed.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta, timezone
 from email.utils import format_datetime
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import parse_qsl, urlsplit
 
 import httpx
@@ -212,6 +213,21 @@ def mybb_board(
         allow_insecure_http=True,  # the saved board is served at http://127.0.0.1
         **options,
     )
+
+
+T = TypeVar("T")
+
+
+def run(board: MybbBoard, action: Callable[[MybbBoard], Awaitable[T]]) -> T:
+    """Run one board action in a fresh event loop, closing the board after."""
+
+    async def go() -> T:
+        try:
+            return await action(board)
+        finally:
+            await board.close()
+
+    return asyncio.run(go())
 
 
 def board_maker(fake: FakeMybb, made: list[str] | None = None) -> Callable[..., MybbBoard]:

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from typing import Any
 from urllib.parse import parse_qsl
 
 import httpx
@@ -20,6 +18,7 @@ from helpers_mybb import (
     mybb_board,
     page,
     redirect,
+    run,
     saved,
     sent_page,
     thread_url,
@@ -43,21 +42,9 @@ from forums import (
 from forums.guard import InsecureBoardUrl
 from forums.mybb import MybbBoard
 
-T = TypeVar("T")
-
 
 def make(fake: FakeMybb, time: FakeTime | None = None, **options: Any) -> MybbBoard:
     return mybb_board(fake, time, **options)
-
-
-def run(board: MybbBoard, action: Callable[[MybbBoard], Awaitable[T]]) -> T:
-    async def go() -> T:
-        try:
-            return await action(board)
-        finally:
-            await board.close()
-
-    return asyncio.run(go())
 
 
 # -- login ---------------------------------------------------------------------------------

@@ -7,11 +7,10 @@ comes first, the page's own form second; the browser must fill the one a person 
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 import pytest
-from helpers_mybb import BASE, PASSWORD, USER, FakeMybb, FakeTime, page
+from helpers_mybb import BASE, PASSWORD, USER, FakeMybb, FakeTime, page, run
 
 from forums import BoardError, LoginFailed, User
 from forums.mybb import MybbBoard
@@ -42,23 +41,13 @@ MYBB = Engine(
 )
 
 
-def _login(board: MybbBoard) -> User:
-    async def go() -> User:
-        try:
-            return await board.login()
-        finally:
-            await board.close()
-
-    return asyncio.run(go())
-
-
 @needs_browser
 def test_the_browser_fills_the_visible_login_form_and_hands_the_session_over() -> None:
     with serve(MYBB) as state:
         board = MybbBoard(
             state.url, USER, PASSWORD, min_delay=0, browser=True, allow_insecure_http=True
         )
-        assert _login(board) == User(id="2", name=USER)
+        assert run(board, lambda b: b.login()) == User(id="2", name=USER)
         (form,) = state.posted
         # The page's own form, not the quick-login popup's `quick_username`/`quick_password`.
         assert form["action"] == "do_login" and "quick_login" not in form
@@ -66,7 +55,7 @@ def test_the_browser_fills_the_visible_login_form_and_hands_the_session_over() -
         # Without the browser the challenge page is all an HTTP client gets.
         plain = MybbBoard(state.url, USER, PASSWORD, min_delay=0, allow_insecure_http=True)
         with pytest.raises(BoardError) as caught:
-            _login(plain)
+            run(plain, lambda b: b.login())
         assert state.logins == 1 and PASSWORD not in str(caught.value)
 
 
@@ -83,7 +72,7 @@ def test_the_adapter_goes_on_with_the_browsers_cookies_and_posts_no_form() -> No
         BASE, USER, PASSWORD, client=fake.client(), clock=time, sleep=time.sleep,
         allow_insecure_http=True, browser=True, browser_login=browser,
     )  # fmt: skip
-    assert _login(board) == User(id="2", name=USER)
+    assert run(board, lambda b: b.login()) == User(id="2", name=USER)
     (call,) = calls
     assert call["url"] == f"{BASE}member.php?action=login" and call["password"] == PASSWORD
     assert "forumgm" in call["user_agent"] and call["allow_insecure_http"] is True
@@ -103,4 +92,4 @@ def test_a_browser_login_that_ends_as_a_guest_is_login_failed() -> None:
         browser=True, browser_login=browser,
     )  # fmt: skip
     with pytest.raises(LoginFailed, match="a guest"):
-        _login(board)
+        run(board, lambda b: b.login())
