@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -11,7 +12,7 @@ from typing import Any
 from typer.testing import CliRunner
 
 from engine.store import Store
-from forums.local import LocalBoard
+from forums.local import LocalBoard, ManualClock
 
 GM = "Ведущий"
 GM_PASSWORD = "gm-secret"
@@ -117,6 +118,33 @@ class CliGame:
         ]
 
 
+@dataclass
+class ClockedGame(CliGame):
+    """A `CliGame` on a board whose clock the test sets (what players send is dated by it),
+    run by a host at chosen moments."""
+
+    clock: ManualClock
+
+    def forumgm(self, at: datetime, command: str, *args: str, game: bool = True) -> str:
+        """`forumgm COMMAND [GAME-FILE] ARGS… --db STORE` at the moment `at`."""
+        words = [*command.split(), *([str(self.path)] if game else []), *args]
+        return self.cli(*words, at=at.isoformat())
+
+    def pm(self, at: datetime, sender: str, text: str) -> None:
+        """`sender` sends the GM `text` (subject «ход») at `at`."""
+        self.clock.set(at)
+        self.board.pm_as(sender, [GM], "ход", text)
+
+    def gm_bbcode(self) -> list[str]:
+        """The BBCode of each of the GM's posts in the thread."""
+        return [p.raw or "" for p in self.board.posts_after(self.thread, 0) if p.author == GM]
+
+    def inbox(self, player: str) -> list[str]:
+        """The BBCode of each PM in `player`'s inbox."""
+        board = LocalBoard(self.board.db, player, "pw")
+        return [m.raw or "" for m in asyncio.run(board.inbox()).items]
+
+
 def cli_app() -> Any:
     from engine.app.cli import app
 
@@ -128,11 +156,34 @@ def cli_game(
 ) -> CliGame:
     """A local board with the GM, `players` and `others`, and a game file over it
     (`game_toml`'s keywords; the GM password from TEST_GM_PASSWORD)."""
+    return CliGame(*_cli_game(tmp_path, players, others, None, game))
+
+
+def clocked_game(
+    tmp_path: Path,
+    players: Sequence[str],
+    *,
+    start: datetime,
+    others: Sequence[str] = (),
+    **game: Any,
+) -> ClockedGame:
+    """`cli_game` on a board whose clock starts at `start` and moves only when told."""
+    clock = ManualClock(start)
+    return ClockedGame(*_cli_game(tmp_path, players, others, clock, game), clock)
+
+
+def _cli_game(
+    tmp_path: Path,
+    players: Sequence[str],
+    others: Sequence[str],
+    clock: ManualClock | None,
+    game: dict[str, Any],
+) -> tuple[Path, str, LocalBoard, str]:
     url = f"sqlite:///{tmp_path / 'board.sqlite'}"
-    board, thread = local_board(url, [*players, *others])
+    board, thread = local_board(url, [*players, *others], clock=clock)
     path = tmp_path / "game.toml"
     text = game_toml(
         url=url, thread=thread, players=players, password=f"env:{PASSWORD_ENV}", **game
     )
     path.write_text(text, encoding="utf-8")
-    return CliGame(path, f"sqlite:///{tmp_path / 'store.sqlite'}", board, thread)
+    return path, f"sqlite:///{tmp_path / 'store.sqlite'}", board, thread

@@ -12,16 +12,11 @@ commands), checking what players see on the board:
 
 from __future__ import annotations
 
-import asyncio
 from datetime import datetime, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
-from typer.testing import CliRunner
-
-from engine.app.cli import app
-from forums.local import LocalBoard, ManualClock
-from tests.service.helpers import GM, GM_PASSWORD, game_toml, local_board
+from tests.service.helpers import GM, ClockedGame, clocked_game
 
 MSK = ZoneInfo("Europe/Moscow")
 START = datetime(2026, 12, 1, 19, 0, tzinfo=MSK)
@@ -30,41 +25,21 @@ ROLES = {"Вася": "mafioso", "Петя": "commissar", "Маша": "doctor", "
 ROLES["Оля"] = "citizen"
 
 
-class Host:
-    """A host at the terminal: a game file, a store, the CLI at chosen moments."""
-
-    def __init__(self, tmp_path: Path, ruleset: str, *, extra: str = "", review: str) -> None:
-        url = f"sqlite:///{tmp_path / 'board.sqlite'}"
-        self.clock = ManualClock(START)
-        self.board, self.thread = local_board(url, [*PLAYERS, "Зритель"], clock=self.clock)
-        roles = ROLES if ruleset == "classic" else None
-        text = game_toml(
-            url=url, thread=self.thread, players=PLAYERS, ruleset=ruleset, roles=roles,
-            review=review, password="env:TEST_GM_PASSWORD",
-        )  # fmt: skip
-        self.path = tmp_path / "game.toml"
-        self.path.write_text(text + extra, encoding="utf-8")
-        self.db = f"sqlite:///{tmp_path / 'store.sqlite'}"
-        self.runner = CliRunner(env={"TEST_GM_PASSWORD": GM_PASSWORD, "COLUMNS": "200"})
-
-    def forumgm(self, at: datetime, *words: str, game: bool = True) -> str:
-        args = [*words, *([str(self.path)] if game else []), "--db", self.db]
-        result = self.runner.invoke(app, args, env={"FORUMGM_NOW": at.isoformat()})
-        assert result.exit_code == 0, result.output
-        return result.output
-
-    def gm_posts(self) -> list[str]:
-        posts = asyncio.run(self.board.thread_posts(self.thread)).items
-        return [p.raw or "" for p in posts if p.author == GM]
-
-    def inbox(self, player: str) -> list[str]:
-        board = LocalBoard(self.board.db, player, "pw")
-        return [m.raw or "" for m in asyncio.run(board.inbox()).items]
+def _host(tmp_path: Path, ruleset: str, *, review: str, extra: str = "") -> ClockedGame:
+    """A host at the terminal: a game file (`extra` at its end), a store, the CLI at chosen
+    moments; Зритель is a member of the board who does not play."""
+    roles = ROLES if ruleset == "classic" else None
+    host = clocked_game(
+        tmp_path, PLAYERS, start=START, others=["Зритель"], ruleset=ruleset, roles=roles,
+        review=review,
+    )  # fmt: skip
+    host.path.write_text(host.path.read_text(encoding="utf-8") + extra, encoding="utf-8")
+    return host
 
 
 def test_messages_from_non_players_hold_nothing_and_are_listed_in_status(tmp_path: Path) -> None:
-    host = Host(tmp_path, "votecount", review="warnings")
-    host.forumgm(START, "game", "start")
+    host = _host(tmp_path, "votecount", review="warnings")
+    host.forumgm(START, "game start")
     host.forumgm(START, "review", "--approve")
     host.forumgm(START, "run", "--once")  # the opening post
     host.clock.set(START + timedelta(hours=1))
@@ -82,7 +57,7 @@ def test_messages_from_non_players_hold_nothing_and_are_listed_in_status(tmp_pat
     # The deadline: nothing waits for the host, the result is on the board.
     said = host.forumgm(START + timedelta(days=1, minutes=1), "run", "--once")
     assert "wait for the host" not in said
-    results = next(p for p in host.gm_posts() if "Итоги" in p)
+    results = next(p for p in host.gm_bbcode() if "Итоги" in p)
     assert "Вася" in results and "Зритель" not in results
     assert host.inbox("Зритель") == []  # no receipt, no answer to an outsider
 
@@ -90,38 +65,38 @@ def test_messages_from_non_players_hold_nothing_and_are_listed_in_status(tmp_pat
 def test_thirty_rating_requests_make_one_post_and_the_next_waits_ten_minutes(
     tmp_path: Path,
 ) -> None:
-    host = Host(tmp_path, "classic", review="auto")
-    host.forumgm(START, "game", "start")
+    host = _host(tmp_path, "classic", review="auto")
+    host.forumgm(START, "game start")
     host.forumgm(START, "run", "--once")  # the opening and the role PMs
     host.clock.set(START + timedelta(hours=1))
     host.board.pm_as("Коля", [GM], "ход", "голосую за Васю")
     host.board.pm_as("Петя", [GM], "рейтинг", "рейтинг\n" * 30)
     host.forumgm(START + timedelta(hours=1, minutes=2), "run", "--once")
-    ratings = [p for p in host.gm_posts() if "Рейтинг" in p]
+    ratings = [p for p in host.gm_bbcode() if "Рейтинг" in p]
     assert len(ratings) == 1 and "Коля" in ratings[0]
     # Five minutes later: refused by PM, nothing in the thread. Маша's own is published.
     host.clock.set(START + timedelta(hours=1, minutes=5))
     host.board.post_as("Петя", host.thread, "рейтинг")
     host.board.pm_as("Маша", [GM], "рейтинг", "рейтинг")
     host.forumgm(START + timedelta(hours=1, minutes=7), "run", "--once")
-    assert len([p for p in host.gm_posts() if "Рейтинг" in p]) == 2
+    assert len([p for p in host.gm_bbcode() if "Рейтинг" in p]) == 2
     told = [pm for pm in host.inbox("Петя") if "недавно запрашивали рейтинг" in pm]
     assert len(told) == 2  # the 29 repeats of the first PM in one receipt, then the post
     # Past his ten minutes, his next request is answered again.
     host.clock.set(START + timedelta(hours=1, minutes=11))
     host.board.pm_as("Петя", [GM], "рейтинг", "рейтинг")
     host.forumgm(START + timedelta(hours=1, minutes=13), "run", "--once")
-    assert len([p for p in host.gm_posts() if "Рейтинг" in p]) == 3
+    assert len([p for p in host.gm_bbcode() if "Рейтинг" in p]) == 3
 
 
 def test_one_message_gets_one_answer_even_with_the_rulesets_limit_off(tmp_path: Path) -> None:
     extra = "[options]\nvote_count_cooldown_minutes = 0\n"
-    host = Host(tmp_path, "votecount", review="auto", extra=extra)
-    host.forumgm(START, "game", "start")
+    host = _host(tmp_path, "votecount", review="auto", extra=extra)
+    host.forumgm(START, "game start")
     host.forumgm(START, "run", "--once")
     host.clock.set(START + timedelta(hours=1))
     host.board.post_as("Маша", host.thread, "голосую за Васю")
     host.board.post_as("Оля", host.thread, "подсчет голосов\n" * 30)
     host.forumgm(START + timedelta(hours=1, minutes=2), "run", "--once")
-    counts = host.gm_posts()[1:]
+    counts = host.gm_bbcode()[1:]
     assert len(counts) == 1 and "Маша" in counts[0]

@@ -9,20 +9,16 @@ and the seat's history, and a vote naming any holder lands on the seat.
 
 from __future__ import annotations
 
-import asyncio
 from datetime import datetime, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
-from typer.testing import CliRunner
 
-from engine.app.cli import app
 from engine.config import load_config
 from engine.service.build import make_driver
 from engine.store import open_store
-from forums.local import LocalBoard, ManualClock
-from tests.service.helpers import GM, game_toml, local_board
+from tests.service.helpers import ClockedGame, clocked_game
 
 MSK = ZoneInfo("Europe/Moscow")
 START = datetime(2026, 12, 1, 19, 0, tzinfo=MSK)
@@ -31,42 +27,17 @@ ROLES = {"Вася": "mafioso", "Петя": "commissar", "Маша": "doctor", "
 ROLES["Оля"] = "citizen"
 
 
-class Host:
+def _host(tmp_path: Path) -> ClockedGame:
     """A host at the terminal: a game file, a store, the CLI at chosen moments."""
-
-    def __init__(self, tmp_path: Path) -> None:
-        url = f"sqlite:///{tmp_path / 'board.sqlite'}"
-        self.clock = ManualClock(START)
-        self.board, thread = local_board(url, [*PLAYERS, "Новичок", "Лёша"], clock=self.clock)
-        self.thread = thread
-        self.path = tmp_path / "game.toml"
-        text = game_toml(url=url, thread=thread, players=PLAYERS, roles=ROLES, review="auto")
-        self.path.write_text(text.replace("env:UNUSED", "env:TEST_GM_PASSWORD"), "utf-8")
-        self.db = f"sqlite:///{tmp_path / 'store.sqlite'}"
-        self.runner = CliRunner(env={"TEST_GM_PASSWORD": "gm-secret", "COLUMNS": "200"})
-
-    def forumgm(self, at: datetime, command: str, *args: str) -> str:
-        """`forumgm COMMAND GAME-FILE ARGS… --db STORE` at the moment `at`."""
-        env = {"FORUMGM_NOW": at.isoformat()}
-        words = [*command.split(), str(self.path), *args, "--db", self.db]
-        result = self.runner.invoke(app, words, env=env)
-        assert result.exit_code == 0, result.output
-        return result.output
-
-    def pm(self, at: datetime, sender: str, text: str) -> None:
-        self.clock.set(at)
-        self.board.pm_as(sender, [GM], "ход", text)
-
-    def inbox(self, player: str) -> list[str]:
-        board = LocalBoard(self.board.db, player, "pw")
-        return [m.raw or "" for m in asyncio.run(board.inbox()).items]
+    others = ["Новичок", "Лёша"]
+    return clocked_game(tmp_path, PLAYERS, start=START, others=others, roles=ROLES, review="auto")
 
 
 def test_a_replaced_player_keeps_nothing_and_the_substitutes_get_everything(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("TEST_GM_PASSWORD", "gm-secret")
-    host = Host(tmp_path)
+    host = _host(tmp_path)
     host.forumgm(START, "game start")
     host.forumgm(START, "run", "--once")  # the opening and the role PMs
     host.pm(START + timedelta(hours=1), "Петя", "проверка Васи")  # the seat's first check
@@ -123,7 +94,7 @@ def test_the_host_chooses_whether_the_seats_history_goes_to_the_substitute(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("TEST_GM_PASSWORD", "gm-secret")
-    host = Host(tmp_path)
+    host = _host(tmp_path)
     host.forumgm(START, "game start")
     host.forumgm(START, "run", "--once")
     host.pm(START + timedelta(hours=1), "Петя", "проверка Васи")
