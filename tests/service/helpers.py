@@ -112,10 +112,19 @@ class CliGame:
         assert result.exit_code == code, result.output
         return result.output
 
-    def gm_posts(self) -> list[str]:
-        return [
+    def opened(self) -> None:
+        """The host starts the game and approves its start at 18:00 on 1 December; `run
+        --once` at 19:01 puts the opening post (and any role PMs) on the board."""
+        self.cli("game", "start", str(self.path), at="2026-12-01T18:00+03:00")
+        self.cli("review", str(self.path), "--approve", at="2026-12-01T18:00+03:00")
+        self.cli("run", str(self.path), "--once", at="2026-12-01T19:01+03:00")
+
+    def gm_posts(self, containing: str = "") -> list[str]:
+        """The text of each of the GM's posts in the thread (those with `containing` in it)."""
+        texts = [
             p.body.full_text() for p in self.board.posts_after(self.thread, 0) if p.author == GM
         ]
+        return [text for text in texts if containing in text]
 
 
 @dataclass

@@ -37,12 +37,10 @@ def test_run_publishes_the_final_results_once_the_host_approves(
 ) -> None:
     roles = {"Вася": "mafioso", "Петя": "citizen", "Маша": "citizen"}
     g = cli_game(tmp_path, NAMES, review="always", roles=roles)
-    path, board, thread, db = g.path, g.board, g.thread, g.db
+    path, board, db = g.path, g.board, g.db
     cli = g.cli
 
-    cli("game", "start", str(path), at="2026-12-01T18:00+03:00")
-    cli("review", str(path), "--approve", at="2026-12-01T18:00+03:00")
-    cli("run", str(path), "--once", at="2026-12-01T19:01+03:00")  # the opening post
+    g.opened()
     for voter in ("Петя", "Маша"):  # turn 1 jails the only mafioso: the town wins
         board.pm_as(voter, [GM], "ход", "голосую за Васю", at=datetime(2026, 12, 1, 20, tzinfo=MSK))
     after = datetime(2026, 12, 2, 19, 5, tzinfo=MSK)
@@ -58,11 +56,11 @@ def test_run_publishes_the_final_results_once_the_host_approves(
             await asyncio.sleep(0.5)  # several more jobs while the results wait
             status = cli("status", at="2026-12-02T19:05+03:00")
             assert "running" in status and "turn 1 (resolved)" in status
-            assert not _final_post(board, thread)
+            assert not g.gm_posts("Итоги")
             await asyncio.to_thread(
                 cli, "review", str(path), "--approve", at="2026-12-02T19:06+03:00"
             )
-            await _until(lambda: bool(_final_post(board, thread)))
+            await _until(lambda: bool(g.gm_posts("Итоги")))
         finally:
             stop.set()
             await task
@@ -85,8 +83,3 @@ async def _until(condition: object, seconds: float = 10.0) -> None:
 def _phase_status(store: object, game_id: int) -> PhaseStatus | None:
     ph = store.current_phase(game_id)  # type: ignore[attr-defined]
     return ph.status if ph is not None else None
-
-
-def _final_post(board: object, thread: str) -> list[str]:
-    posts = board.posts_after(thread, 0)  # type: ignore[attr-defined]
-    return [p.body.full_text() for p in posts if p.author == GM and "Итоги" in p.body.full_text()]

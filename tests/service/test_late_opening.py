@@ -25,9 +25,7 @@ def _at(day: int, hour: int, minute: int = 0) -> datetime:
 def test_votes_before_the_day_opened_are_held_and_can_be_counted(tmp_path: Path) -> None:
     g = cli_game(tmp_path, NAMES, ruleset="votecount", review="always")
     path = str(g.path)
-    g.cli("game", "start", path, at="2026-12-01T18:00+03:00")
-    g.cli("review", path, "--approve", at="2026-12-01T18:00+03:00")
-    g.cli("run", path, "--once", at="2026-12-01T19:01+03:00")
+    g.opened()
     g.board.post_as("Вася", g.thread, "голос за Колю", at=_at(1, 20))
     g.cli("run", path, "--once", at="2026-12-02T19:05+03:00")  # day 1 waits for the host
     g.board.post_as("Маша", g.thread, "голос за Петю", at=_at(2, 19, 30))  # day 2 not open yet

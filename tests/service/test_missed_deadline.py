@@ -35,11 +35,9 @@ def test_a_deadline_passed_while_results_waited_is_the_hosts_choice(
     tmp_path: Path, choice: str
 ) -> None:
     g = _game(tmp_path, "warnings")
-    path, cli, board, thread, db = g.path, g.cli, g.board, g.thread, g.db
+    path, cli, board, db = g.path, g.cli, g.board, g.db
 
-    cli("game", "start", str(path), at="2026-12-01T18:00+03:00")
-    cli("review", str(path), "--approve", at="2026-12-01T18:00+03:00")
-    cli("run", str(path), "--once", at="2026-12-01T19:01+03:00")
+    g.opened()
     pm = board.pm_as
     pm("Коля", [GM], "ход", "голосую за Петьку", at=datetime(2026, 12, 1, 19, 30, tzinfo=MSK))
     for voter in ("Оля", "Лена", "Маша"):
@@ -64,12 +62,12 @@ def test_a_deadline_passed_while_results_waited_is_the_hosts_choice(
     # Fixing the warning alone does not let the results out: they would say 2 Dec 21:00.
     cli("review", str(path), "--fix", f"{warning}=Петя", at="2026-12-02T21:07+03:00")
     cli("run", str(path), "--once", at="2026-12-02T21:07+03:00")
-    assert not _results(board, thread)
+    assert not g.gm_posts("Итоги")
     chosen = cli("review", str(path), "--deadline", choice, at="2026-12-02T21:08+03:00")
     expected = {"shift": "2026-12-03 21:08 MSK", "shorten": "2026-12-03 21:00 MSK"}[choice]
     assert f"the next phase ends {expected}" in chosen
     cli("run", str(path), "--once", at="2026-12-02T21:09+03:00")
-    [results] = _results(board, thread)
+    [results] = g.gm_posts("Итоги")
     day, clock = expected.split()[0].split("-"), expected.split()[1]
     assert f"{day[2]}.{day[1]}.{day[0]} {clock}" in results  # what turn 2 really gets
     store = open_store(db)
@@ -89,15 +87,13 @@ def test_results_approved_in_time_announce_the_deadline_the_next_phase_gets(
     tmp_path: Path,
 ) -> None:
     g = _game(tmp_path, "always")
-    path, cli, board, thread, db = g.path, g.cli, g.board, g.thread, g.db
+    path, cli, db = g.path, g.cli, g.db
 
-    cli("game", "start", str(path), at="2026-12-01T18:00+03:00")
-    cli("review", str(path), "--approve", at="2026-12-01T18:00+03:00")
-    cli("run", str(path), "--once", at="2026-12-01T19:01+03:00")
+    g.opened()
     cli("run", str(path), "--once", at="2026-12-01T21:01+03:00")
     cli("review", str(path), "--approve", at="2026-12-02T20:13+03:00")
     cli("run", str(path), "--once", at="2026-12-02T20:14+03:00")
-    [results] = _results(board, thread)
+    [results] = g.gm_posts("Итоги")
     assert "02.12.2026 21:00" in results
     [game] = open_store(db).games()
     turn2 = open_store(db).current_phase(game.id)
@@ -106,8 +102,3 @@ def test_results_approved_in_time_announce_the_deadline_the_next_phase_gets(
     cli("run", str(path), "--once", at="2026-12-02T21:01+03:00")
     late = cli("review", str(path), "--approve", at="2026-12-03T21:30+03:00")
     assert "passed while they waited" in late and "approved 0 item(s)" in late
-
-
-def _results(board: object, thread: str) -> list[str]:
-    posts = board.posts_after(thread, 0)  # type: ignore[attr-defined]
-    return [p.body.full_text() for p in posts if p.author == GM and "Итоги" in p.body.full_text()]
