@@ -20,11 +20,8 @@ NAMES = ["Вася", "Петя", "Маша", "Коля", "Оля"]
 
 def test_replace_writes_the_game_file_and_posts_name_the_substitute(tmp_path: Path) -> None:
     g = cli_game(tmp_path, NAMES, others=["Лёша"], ruleset="votecount")
-    path, board, thread = g.path, g.board, g.thread
+    path, board, thread, cli = g.path, g.board, g.thread, g.cli
     path.write_text("# the host's own note\n" + path.read_text(encoding="utf-8"), "utf-8")
-
-    def cli(*words: str, at: str, db_option: bool = True) -> str:
-        return g.cli(*words, at=at, db=db_option)
 
     cli("game", "start", str(path), at="2026-12-01T18:00+03:00")
     cli("run", str(path), "--once", at="2026-12-01T19:01+03:00")
@@ -38,7 +35,7 @@ def test_replace_writes_the_game_file_and_posts_name_the_substitute(tmp_path: Pa
         "Лёша": {"replaces": "Оля", "at": datetime(2026, 12, 1, 20, 0, tzinfo=MSK)}
     }
     validated = cli(
-        "game", "validate", "--allow-past", str(path), at="2026-12-01T20:01+03:00", db_option=False
+        "game", "validate", "--allow-past", str(path), at="2026-12-01T20:01+03:00", db=False
     )
     assert "OK" in validated
 
@@ -53,4 +50,4 @@ def test_replace_writes_the_game_file_and_posts_name_the_substitute(tmp_path: Pa
     # A restart from the file alone (a new store) knows the substitute as well.
     again = f"sqlite:///{tmp_path / 'again.sqlite'}"
     args = ["game", "start", str(path), "--db", again, "--allow-past"]
-    cli(*args, at="2026-12-02T19:02+03:00", db_option=False)
+    cli(*args, at="2026-12-02T19:02+03:00", db=False)
