@@ -12,10 +12,7 @@ from datetime import datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
-from typer.testing import CliRunner, Result
-
-from engine.app.cli import app
-from tests.service.helpers import GM, game_toml, local_board
+from tests.service.helpers import GM, cli_game
 
 MSK = ZoneInfo("Europe/Moscow")
 EVE = "Eve[/i]"
@@ -24,33 +21,17 @@ BOB = "Bob[/b]"
 TITLE = "Игра [/i] [bold]"
 NAMES = [EVE, ZED, "Маша", "Коля", "Оля"]
 ROLES = {EVE: "commissar", ZED: "mafioso", "Маша": "doctor", "Коля": "citizen", "Оля": "citizen"}
-runner = CliRunner(env={"COLUMNS": "250", "TEST_GM_PASSWORD": "gm-secret"})
-
-
-def _ok(result: Result) -> str:
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
-    assert result.exit_code == 0, result.output
-    return result.output
 
 
 def test_every_host_command_prints_bracketed_names_literally(tmp_path: Path) -> None:
-    url = f"sqlite:///{tmp_path / 'board.sqlite'}"
-    board, thread = local_board(url, [*NAMES, BOB])
-    path = tmp_path / "game.toml"
-    text = game_toml(
-        url=url,
-        thread=thread,
-        players=NAMES,
-        review="warnings",
-        password="env:TEST_GM_PASSWORD",
-        roles=ROLES,
+    g = cli_game(
+        tmp_path, NAMES, others=[BOB], review="warnings", roles=ROLES,
         game_extra=f'title = "{TITLE}"',
-    )
-    path.write_text(text, encoding="utf-8")
-    db = f"sqlite:///{tmp_path / 'store.sqlite'}"
+    )  # fmt: skip
+    board, path, db = g.board, g.path, g.db
 
     def cli(*words: str, at: str = "2026-12-01T20:00+03:00") -> str:
-        return _ok(runner.invoke(app, [*words], env={"FORUMGM_NOW": at}))
+        return g.cli(*words, at=at, db=False)
 
     before = "2026-12-01T18:00+03:00"
     cli("game", "validate", str(path), at=before)
