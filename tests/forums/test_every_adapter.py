@@ -13,9 +13,7 @@ recorded here.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
-from datetime import UTC, datetime, timedelta
 from typing import Any
 from urllib.parse import quote_plus
 
@@ -25,6 +23,7 @@ import pytest
 from engine.service.build import load_adapters
 from forums import Board, BoardUnavailable, board_factory
 from forums.guard import ForeignOrigin, InsecureBoardUrl
+from tests.adapter_helpers import FakeTime, run
 
 BOARD = "https://forum.example.org/"
 PASSWORD = "s3cret-Пароль-42"
@@ -37,22 +36,9 @@ ADAPTERS = {
 }
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = datetime(2026, 12, 1, 20, 0, tzinfo=UTC)
-        self.slept: list[float] = []
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    async def sleep(self, seconds: float) -> None:
-        self.slept.append(seconds)
-        self.now += timedelta(seconds=seconds)
-
-
 def _board(
     name: str, answer: Callable[[httpx.Request], httpx.Response], **options: Any
-) -> tuple[Board, list[httpx.Request], Clock]:
+) -> tuple[Board, list[httpx.Request], FakeTime]:
     load_adapters()
     sent: list[httpx.Request] = []
 
@@ -60,7 +46,7 @@ def _board(
         sent.append(request)
         return answer(request)
 
-    clock = Clock()
+    clock = FakeTime()
     engine = name.removesuffix("-api")
     board = board_factory(engine)(
         BOARD,
@@ -73,16 +59,6 @@ def _board(
         **options,
     )
     return board, sent, clock
-
-
-def _login(board: Board) -> None:
-    async def go() -> None:
-        try:
-            await board.login()
-        finally:
-            await board.close()
-
-    asyncio.run(go())
 
 
 def _leaks(requests: list[httpx.Request]) -> list[str]:
@@ -108,7 +84,7 @@ def _leaks(requests: list[httpx.Request]) -> list[str]:
 def test_a_redirect_off_the_board_is_refused_before_it_is_sent(name: str, elsewhere: str) -> None:
     board, sent, _ = _board(name, lambda r: httpx.Response(302, headers={"Location": elsewhere}))
     with pytest.raises(ForeignOrigin, match="nothing was sent"):
-        _login(board)
+        run(board, lambda b: b.login())
     assert sent and all(str(r.url).startswith(BOARD) for r in sent)
     assert _leaks(sent) == []
 
@@ -125,7 +101,7 @@ def test_a_busy_board_is_waited_for_as_it_asks_then_unavailable(name: str) -> No
     busy = httpx.Response(503, headers={"Retry-After": "37"}, text="busy")
     board, sent, clock = _board(name, lambda r: busy, max_tries=3, min_delay=2.0)
     with pytest.raises(BoardUnavailable, match=r"503 after 3 tries"):
-        _login(board)
+        run(board, lambda b: b.login())
     assert len(sent) == 3  # bounded
     assert clock.slept.count(37) == 2  # Retry-After honoured between the tries
     assert all("forumgm" in r.headers["User-Agent"] for r in sent)

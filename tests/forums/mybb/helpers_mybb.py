@@ -9,22 +9,23 @@ what was changed.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta, timezone
 from email.utils import format_datetime
 from functools import cache
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
 import httpx
 import respx
 
 from forums.mybb import MybbBoard
+from tests import adapter_helpers
+from tests.adapter_helpers import run as run
 
 ROOT = Path(__file__).resolve().parents[3]
 FIXTURES = ROOT / "fixtures" / "mybb" / "1.8.37"
@@ -70,18 +71,10 @@ def truth(name: str) -> dict[str, Any]:
 
 
 @dataclass
-class FakeTime:
-    """The board's clock for tests: `sleep` moves it on instead of waiting."""
+class FakeTime(adapter_helpers.FakeTime):
+    """The board's clock, at the capture's moment (so relative times read right)."""
 
     now: datetime = CAPTURED
-    slept: list[float] = field(default_factory=list)
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    async def sleep(self, seconds: float) -> None:
-        self.slept.append(seconds)
-        self.now += timedelta(seconds=seconds)
 
 
 Responder = str | httpx.Response | Exception | Callable[[httpx.Request], httpx.Response]
@@ -213,21 +206,6 @@ def mybb_board(
         allow_insecure_http=True,  # the saved board is served at http://127.0.0.1
         **options,
     )
-
-
-T = TypeVar("T")
-
-
-def run(board: MybbBoard, action: Callable[[MybbBoard], Awaitable[T]]) -> T:
-    """Run one board action in a fresh event loop, closing the board after."""
-
-    async def go() -> T:
-        try:
-            return await action(board)
-        finally:
-            await board.close()
-
-    return asyncio.run(go())
 
 
 def board_maker(fake: FakeMybb, made: list[str] | None = None) -> Callable[..., MybbBoard]:

@@ -12,7 +12,7 @@ import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import parse_qsl, urlsplit
 from zoneinfo import ZoneInfo
@@ -21,6 +21,8 @@ import httpx
 import respx
 
 from forums.guard import BoardOrigin
+from tests import adapter_helpers
+from tests.adapter_helpers import run as run
 
 ROOT = Path(__file__).resolve().parents[3]
 FIXTURES = ROOT / "fixtures" / "phpbb" / "3.3.10"
@@ -47,18 +49,10 @@ def captured_at(lang: str, name: str) -> datetime:
 
 
 @dataclass
-class FakeTime:
-    """The board's clock for tests: `sleep` moves it on instead of waiting."""
+class FakeTime(adapter_helpers.FakeTime):
+    """The board's clock at the time of the capture (so «Сегодня» reads right)."""
 
     now: datetime = field(default_factory=lambda: datetime(2026, 11, 30, 2, 43, tzinfo=UTC))
-    slept: list[float] = field(default_factory=list)
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    async def sleep(self, seconds: float) -> None:
-        self.slept.append(seconds)
-        self.now += timedelta(seconds=seconds)
 
 
 Responder = str | httpx.Response | Exception | Callable[[httpx.Request], httpx.Response]

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from collections.abc import Awaitable, Callable
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import Any
 from urllib.parse import quote
 
 import httpx
@@ -22,6 +20,7 @@ from helpers_http import (
     html,
     page,
     redirect,
+    run,
     with_edit,
     with_pm_row_copied,
     without_pm_rows,
@@ -43,8 +42,6 @@ from forums import (
 from forums.phpbb import PhpbbBoard
 from forums.records import Post
 
-T = TypeVar("T")
-
 
 def make(fake: FakePhpbb, time: FakeTime | None = None, **options: Any) -> PhpbbBoard:
     time = time or FakeTime()
@@ -59,16 +56,6 @@ def make(fake: FakePhpbb, time: FakeTime | None = None, **options: Any) -> Phpbb
         allow_insecure_http=options.pop("allow_insecure_http", True),
         **options,
     )
-
-
-def run(board: PhpbbBoard, action: Callable[[PhpbbBoard], Awaitable[T]]) -> T:
-    async def go() -> T:
-        try:
-            return await action(board)
-        finally:
-            await board.close()
-
-    return asyncio.run(go())
 
 
 # -- login ---------------------------------------------------------------------------------

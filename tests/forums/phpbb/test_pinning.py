@@ -13,7 +13,7 @@ import logging
 import re
 
 import pytest
-from helpers_http import BASE, PASSWORD, USER, FakePhpbb, FakeTime, html, page, redirect
+from helpers_http import BASE, PASSWORD, USER, FakePhpbb, FakeTime, html, page, redirect, run
 
 from forums.guard import ForeignOrigin, InsecureBoardUrl, redact
 from forums.phpbb import PhpbbBoard
@@ -29,19 +29,9 @@ def _board(fake: FakePhpbb, base: str = BASE, **options: bool) -> PhpbbBoard:
     )
 
 
-def _login(board: PhpbbBoard) -> None:
-    async def go() -> None:
-        try:
-            await board.login()
-        finally:
-            await board.close()
-
-    asyncio.run(go())
-
-
 def test_the_password_check_sees_a_posted_password() -> None:
     fake = FakePhpbb("en").with_login()
-    _login(_board(fake, allow_insecure_http=True))
+    run(_board(fake, allow_insecure_http=True), lambda b: b.login())
     assert fake.password_sent()  # so its absence below means something
 
 
@@ -51,7 +41,7 @@ def test_a_login_form_posting_to_another_host_gets_nothing() -> None:
     )
     fake = FakePhpbb("en").with_login().on("GET", "/ucp.php?mode=login", html(form))
     with pytest.raises(ForeignOrigin, match=r"evil\.example.*not to the configured board"):
-        _login(_board(fake, allow_insecure_http=True))
+        run(_board(fake, allow_insecure_http=True), lambda b: b.login())
     assert fake.strays(BASE) == [] and not fake.password_sent()
 
 
@@ -60,14 +50,14 @@ def test_a_redirect_to_another_host_is_not_followed() -> None:
     fake = FakePhpbb("en").with_login()
     fake.on("GET", "/ucp.php?mode=login", redirect(f"{EVIL}/ucp.php?mode=login"))
     with pytest.raises(ForeignOrigin, match=re.escape("evil.example")):
-        _login(_board(fake, allow_insecure_http=True))
+        run(_board(fake, allow_insecure_http=True), lambda b: b.login())
     assert fake.strays(BASE) == [] and not fake.password_sent()
 
 
 def test_a_redirect_from_https_to_http_is_not_followed() -> None:
     fake = FakePhpbb("en").with_login()  # its login answer redirects to http://127.0.0.1:8081/
     with pytest.raises(ForeignOrigin, match=re.escape("http://127.0.0.1:8081/index.php")):
-        _login(_board(fake, SECURE))
+        run(_board(fake, SECURE), lambda b: b.login())
     assert fake.strays(SECURE) == []  # the session cookie never travelled in clear
 
 

@@ -11,20 +11,18 @@ synthetic ones in fixtures/xenforo/synthetic/ (see its README).
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
 import httpx
 import respx
 
-from forums import Board
+from tests.adapter_helpers import FakeTime as FakeTime
+from tests.adapter_helpers import run as run
 
 ROOT = Path(__file__).resolve().parents[3]
 FIXTURES = ROOT / "fixtures" / "xenforo"
@@ -41,36 +39,7 @@ def fixture(name: str) -> str:
     return (FIXTURES / name).read_text(encoding="utf-8")
 
 
-@dataclass
-class FakeTime:
-    """The board's clock for tests: `sleep` moves it on instead of waiting."""
-
-    now: datetime = field(default_factory=lambda: datetime(2026, 12, 1, 20, 0, tzinfo=UTC))
-    slept: list[float] = field(default_factory=list)
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    async def sleep(self, seconds: float) -> None:
-        self.slept.append(seconds)
-        self.now += timedelta(seconds=seconds)
-
-
 Responder = str | httpx.Response | Exception | Callable[[httpx.Request], httpx.Response]
-T = TypeVar("T")
-B = TypeVar("B", bound=Board)
-
-
-def run(board: B, action: Callable[[B], Awaitable[T]]) -> T:
-    """Run one board action in a fresh event loop, closing the board after."""
-
-    async def go() -> T:
-        try:
-            return await action(board)
-        finally:
-            await board.close()
-
-    return asyncio.run(go())
 
 
 def html(body: str, status: int = 200, **headers: str) -> httpx.Response:
