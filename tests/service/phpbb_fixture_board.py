@@ -3,6 +3,7 @@
 Built on `tests/forums/phpbb/helpers_http.py` (loaded by path: that folder is not a package).
 What the service needs beyond the adapter tests: an inbox, the GM's sent folders, the reply
 form and its 302, and the page the board shows after posting. Derived pages say what changed.
+`game_config` is the saved game as a host's game file (votecount, its day 1 deadline).
 """
 
 from __future__ import annotations
@@ -10,10 +11,12 @@ from __future__ import annotations
 import importlib.util
 import json
 import sys
+from datetime import datetime
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from engine.config import GameConfig, parse_config
 from forums.phpbb import PhpbbBoard
 
 _HELPERS = Path(__file__).resolve().parents[1] / "forums" / "phpbb" / "helpers_http.py"
@@ -50,6 +53,51 @@ NEW_POST = {"ru": "65", "en": "66"}
 def thread_truth() -> dict[str, Any]:
     data: dict[str, Any] = json.loads((FIXTURES / "thread_truth.json").read_text("utf-8"))
     return data
+
+
+GAME = """\
+[game]
+ruleset = "votecount"
+title = "Мафия #7: Город в тумане"
+language = "{lang}"
+review = "warnings"
+receipts = false
+opening_post = false  # the saved thread has the host's own opening post (P01)
+
+[board]
+engine = "{engine}"
+url = "{url}"
+allow_insecure_http = true  # the saved boards are served at http://127.0.0.1
+thread = "{thread}"
+gm_user = "Ведущий"
+password = "env:FORUMGM_TEST_GM"
+
+[schedule]
+timezone = "Europe/Moscow"
+deadlines = ["{deadline}"]
+start = "2026-11-26 19:00"
+
+[players]
+players = [{players}]
+"""
+"""The saved thread played as a `votecount` game whose one deadline ends day 1 (`game_config`)."""
+
+
+def game_config(
+    lang: str = "ru",
+    *,
+    engine: str = "phpbb",
+    url: str = BASE,
+    thread: str = "2",
+    players: list[dict[str, Any]] | None = None,
+) -> GameConfig:
+    """`GAME` on the saved board (or an engine's copy of the same game at `url`, with its own
+    truth file's `players`)."""
+    truth = thread_truth()
+    names = ", ".join(f'"{p["username"]}"' for p in players or truth["players"])
+    day1 = datetime.fromisoformat(truth["deadlines"]["day1"]).astimezone(MOSCOW)
+    values = {"engine": engine, "url": url, "thread": thread, "lang": lang}
+    return parse_config(GAME.format(players=names, deadline=f"{day1:%Y-%m-%d %H:%M}", **values))
 
 
 def saved_board(lang: str = "ru") -> Any:

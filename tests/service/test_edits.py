@@ -61,10 +61,9 @@ def test_edit_notices_on_the_saved_phpbb_board(tmp_path: Path) -> None:
     from engine.store import open_store
     from forums.local import ManualClock
     from tests.service import phpbb_fixture_board as saved
-    from tests.service.test_service_phpbb import ENGINES, _config
 
     msk = ZoneInfo("Europe/Moscow")
-    config = _config(ENGINES["phpbb"], "ru")
+    config = saved.game_config("ru")
     fake = saved.saved_board("ru")
     board_clock = saved.FakeTime(datetime(2026, 11, 27, 21, 0, tzinfo=msk))
     clock = ManualClock(datetime(2026, 11, 27, 21, 0, tzinfo=msk))

@@ -124,9 +124,8 @@ def test_the_saved_phpbb_board_sees_one_login_attempt(tmp_path: Path) -> None:
     """The saved phpBB 3.3.10 login form answering «wrong password»: polls and publishing go
     on, and the form is posted to once."""
     from tests.service import phpbb_fixture_board as saved
-    from tests.service.test_service_phpbb import ENGINES, _config
 
-    config = _config(ENGINES["phpbb"], "ru")
+    config = saved.game_config("ru")
     fake = saved.FakePhpbb("ru")
     fake.on("GET", "/ucp.php?mode=login", "login_page.html")
     fake.on("POST", "/ucp.php?mode=login", "login_failed_wrong_password.html")

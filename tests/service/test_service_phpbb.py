@@ -26,7 +26,6 @@ from zoneinfo import ZoneInfo
 import httpx
 import pytest
 
-from engine.config import parse_config
 from engine.publish import find_markers
 from engine.service.driver import GameDriver
 from engine.store import open_store
@@ -41,32 +40,6 @@ MSK = ZoneInfo("Europe/Moscow")
 TRUTH = thread_truth()
 DAY1_END = datetime.fromisoformat(TRUTH["deadlines"]["day1"])
 FIRST_POST = datetime.fromisoformat(TRUTH["posts"][0]["posted_at"]["utc"])
-
-GAME = """\
-[game]
-ruleset = "votecount"
-title = "Мафия #7: Город в тумане"
-language = "{lang}"
-review = "warnings"
-receipts = false
-opening_post = false  # the saved thread has the host's own opening post (P01)
-
-[board]
-engine = "{engine}"
-url = "{url}"
-allow_insecure_http = true  # the saved boards are served at http://127.0.0.1
-thread = "{thread}"
-gm_user = "Ведущий"
-password = "env:FORUMGM_TEST_GM"
-
-[schedule]
-timezone = "Europe/Moscow"
-deadlines = ["{deadline}"]
-start = "2026-11-26 19:00"
-
-[players]
-players = [{players}]
-"""
 
 
 def _target(request: httpx.Request) -> str:
@@ -173,10 +146,9 @@ ENGINES = {
 
 
 def _config(case: EngineCase, lang: str) -> Any:
-    players = ", ".join(f'"{p["username"]}"' for p in case.facts["players"])
-    deadline = DAY1_END.astimezone(MSK).strftime("%Y-%m-%d %H:%M")
-    values = {"engine": case.engine, "url": case.url, "thread": case.thread}
-    return parse_config(GAME.format(lang=lang, players=players, deadline=deadline, **values))
+    return phpbb_board.game_config(
+        lang, engine=case.engine, url=case.url, thread=case.thread, players=case.facts["players"]
+    )
 
 
 @pytest.mark.parametrize("engine", sorted(ENGINES))

@@ -168,9 +168,8 @@ def test_a_request_on_the_saved_phpbb_board_posts_the_count(tmp_path: Path) -> N
     (the board dates the request 18:15, the poll runs at 18:14), which used to leave the
     request unanswered for good (the next poll does not bring it again)."""
     from tests.service import phpbb_fixture_board as saved
-    from tests.service.test_service_phpbb import ENGINES, _config
 
-    config = _config(ENGINES["phpbb"], "ru")
+    config = saved.game_config("ru")
     fake = saved.saved_board("ru")
     # Derived page: Alu's post P31 (id 32, 18:15) asks for the count instead of its talk.
     talk = "Не уверен... пока оставлю как есть. Кстати, вчера я голосовал за Nekr0 не просто так."
