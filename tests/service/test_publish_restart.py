@@ -77,11 +77,9 @@ class Game:
             players=PLAYERS,
             gm="GM",
             ruleset="votecount",
-            game_extra="",
+            game_extra="receipts = false",
         )
-        self.config = parse_config(
-            text.replace('review = "auto"', 'review = "auto"\nreceipts = false')
-        )
+        self.config = parse_config(text)
         self.store = open_store(self.url)
         self.board = Board(self.local)
         self.driver = self.process()
