@@ -91,9 +91,8 @@ def test_a_replaced_player_keeps_nothing_and_the_substitutes_get_everything(
 
 
 def test_the_host_chooses_whether_the_seats_history_goes_to_the_substitute(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path,
 ) -> None:
-    monkeypatch.setenv("TEST_GM_PASSWORD", "gm-secret")
     host = _host(tmp_path)
     host.forumgm(START, "game start")
     host.forumgm(START, "run", "--once")
