@@ -58,12 +58,21 @@ def blocks() -> list[Block]:
     return found
 
 
-def commands() -> Iterator[tuple[int, str]]:
+def steps() -> Iterator[Block | tuple[int, str]]:
+    """The guide in order: a file block to write, or (line number, command) to run."""
     for block in blocks():
-        if block.kind == "sh":
+        if block.file is not None:
+            yield block
+        elif block.kind == "sh":
             for n, line in enumerate(block.text.splitlines(), start=block.line + 1):
                 if line.strip() and not line.lstrip().startswith("#"):
                     yield n, line
+
+
+def commands() -> Iterator[tuple[int, str]]:
+    for step in steps():
+        if not isinstance(step, Block):
+            yield step
 
 
 # -- the stand-ins ---------------------------------------------------------------------
@@ -138,18 +147,12 @@ def test_every_command_of_the_guide_runs(
     runner = CliRunner(env={"COLUMNS": "200"})
     env: dict[str, str] = {}
     outputs.clear()
-    ran = 0
-    for block in blocks():
-        if block.file is not None:
-            (tmp_path / block.file).write_text(block.text, encoding="utf-8")
-            continue
-        if block.kind != "sh":
-            continue
-        for number, line in enumerate(block.text.splitlines(), start=block.line + 1):
-            if line.strip() and not line.lstrip().startswith("#"):
-                _run_line(runner, env, number, line, tmp_path)
-                ran += 1
-    assert ran == sum(1 for _ in commands())
+    for step in steps():
+        if isinstance(step, Block):
+            assert step.file is not None
+            (tmp_path / step.file).write_text(step.text, encoding="utf-8")
+        else:
+            _run_line(runner, env, *step, tmp_path)
     said = dict(outputs)
     # What the guide says the rehearsal shows, it shows.
     assert (
