@@ -64,7 +64,7 @@ def log(
     store = store_or_exit(db, existing=True)
     grid = Table("at (UTC)", "by", "via", "game", "phase", "action", "detail")
     for entry in store.host_actions(game, limit=limit):
-        detail = ", ".join(f"{k}={v}" for k, v in entry.detail.items())
+        detail = entry.detail_text()
         grid.add_row(
             entry.at.strftime("%Y-%m-%d %H:%M:%S"),
             entry.by,

@@ -36,6 +36,13 @@ class Published:
     sent: int
 
 
+def order_words(order: Order, *, player: bool = False) -> str:
+    """What an order does in a few words, "heal Вася" ("Маша: heal Вася" with `player`):
+    one wording for both faces of the review."""
+    words = f"{order.action or order.kind.value} {', '.join(order.targets)}".strip()
+    return f"{order.player}: {words}" if player else words
+
+
 def describe_fix(warning: StoredWarning) -> str:
     """The host's fix of a warning in words: the name picked, the typed order, or "ignored"."""
     fix = warning.fix

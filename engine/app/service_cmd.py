@@ -367,7 +367,7 @@ def review(
 
     The dashboard (`forumgm dashboard`) does the same through the same functions; every
     decision is written to the audit log (`--log`)."""
-    from engine.app.review import Review, ReviewError
+    from engine.app.review import Review, ReviewError, order_words
 
     rv = Review(driver_for(game, db), by=cli_host(), via="cli")
     try:
@@ -377,7 +377,7 @@ def review(
             rv.ignore(warning_id)
         for warning_id, text in _pairs(typed, "--typed", "WARNING_ID=ORDER TEXT"):
             read = rv.typed(warning_id, text)
-            settled = "; ".join(order_text(o) for o in read)
+            settled = "; ".join(order_words(o, player=True) for o in read)
             out.print(f"#{warning_id} settled with: {settled}")
         for order_id in drop or []:
             rv.drop(order_id)
@@ -408,13 +408,8 @@ def review(
             write_or_exit(picture, svg)
 
 
-def order_text(o: Order) -> str:
-    """An order in a few words: "Вася: check Петя"."""
-    return f"{o.player}: {o.action or o.kind.value} {', '.join(o.targets)}".strip()
-
-
 def _show_review(rv: Review, *, orders: bool, votes: bool, preview: bool) -> None:
-    from engine.app.review import describe_fix
+    from engine.app.review import describe_fix, order_words
 
     ph = rv.phase
     if ph is not None:
@@ -429,7 +424,7 @@ def _show_review(rv: Review, *, orders: bool, votes: bool, preview: bool) -> Non
                 o = stored.order
                 src = o.source.text if o.source else ""
                 mark = " (overridden)" if stored.status.value == "overridden" else ""
-                out.print(f"  #{stored.id} {order_text(o)} {src!r}{mark}")
+                out.print(f"  #{stored.id} {order_words(o, player=True)} {src!r}{mark}")
         for stored_warning in rv.warnings():
             w = stored_warning.warning
             mark = "✓" if stored_warning.resolved_by_host else ("·" if w.accepted else "!")
@@ -497,7 +492,7 @@ def _show_log(rv: Review) -> None:
     grid = Table("at", "by", "via", "phase", "action", "detail")
     tz = rv.driver.config.schedule.tz
     for entry in rv.log():
-        detail = ", ".join(f"{k}={v}" for k, v in entry.detail.items())
+        detail = entry.detail_text()
         grid.add_row(
             local_time(entry.at, tz),
             entry.by,

@@ -10,8 +10,7 @@ from collections.abc import Awaitable, Callable
 
 from starlette.datastructures import FormData
 
-from engine.app.dashboard.pages import order_words
-from engine.app.review import Review
+from engine.app.review import Review, order_words
 from engine.clock import local_time
 
 
@@ -49,7 +48,7 @@ async def ignore(rv: Review, form: FormData) -> str:
 async def typed(rv: Review, form: FormData) -> str:
     warning, text = _id(form, "warning"), _text(form, "text", "typed order")
     read = rv.typed(warning, text)
-    settled = "; ".join(f"{o.player}: {order_words(o)}" for o in read)
+    settled = "; ".join(order_words(o, player=True) for o in read)
     return f"Warning #{warning} settled with: {settled}"
 
 

@@ -15,9 +15,9 @@ from urllib.parse import urlsplit
 from markupsafe import Markup
 
 from engine.app.dashboard.bbcode_html import bbcode_to_html, safe_link
-from engine.app.review import Review, describe_fix
+from engine.app.review import Review, describe_fix, order_words
 from engine.clock import local_time
-from engine.core.orders import Channel, Order, Source
+from engine.core.orders import Channel, Source
 from engine.core.ruleset import HostTable, VoteView
 from engine.service.driver import GameDriver
 from engine.store import OutboxStatus, StoredOrder, StoredWarning
@@ -80,11 +80,6 @@ def source_view(driver: GameDriver, source: Source | None) -> SourceView | None:
     where = "post" if source.channel is Channel.THREAD else "PM"
     label = f"{where} {source.post_id}" if source.post_id else where
     return SourceView(source.channel.value, label, source.text, board_link(driver, source.url))
-
-
-def order_words(order: Order) -> str:
-    """What an order does, without its player: "vote Петя", "heal Вася"."""
-    return f"{order.action or order.kind.value} {', '.join(order.targets)}".strip()
 
 
 def left_words(seconds: float) -> str:

@@ -179,7 +179,7 @@ class Dashboard:
                 "game": e.game_id,
                 "phase": e.phase or "",
                 "action": e.action,
-                "detail": ", ".join(f"{k}={v}" for k, v in e.detail.items()),
+                "detail": e.detail_text(),
             }
             for e in entries
         ]

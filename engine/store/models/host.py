@@ -49,3 +49,7 @@ class HostAction(Base):
     """"cli" or "dashboard"."""
     action: Mapped[str] = mapped_column(String(64))
     detail: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+
+    def detail_text(self) -> str:
+        """The detail as the host's views show it: "warning=3, fix=Петя"."""
+        return ", ".join(f"{k}={v}" for k, v in self.detail.items())
