@@ -214,10 +214,7 @@ def status(db: Db = None) -> None:
         ph = store.current_phase(game.id)
         tz = _zone(game.time_zone)
         strangers += [(game.id, m) for m in store.outsiders(game.id, ph.phase)] if ph else []
-        # Only the warnings that wait for the host: an accepted one (`early`, counted and
-        # told) is a note in `review`, not work.
-        unsettled = store.parse_warnings(game.id, ph.phase, unresolved_only=True) if ph else []
-        warnings = sum(1 for w in unsettled if not w.warning.accepted)
+        warnings = store.count_waiting_warnings(game.id, ph.phase) if ph else 0
         items = store.outbox(game.id)
         counts = {s.value: sum(1 for i in items if i.status is s) for s in OutboxStatus}
         failures += [(game.id, i) for i in items if i.status is OutboxStatus.FAILED]

@@ -114,6 +114,17 @@ def test_host_fix_of_a_warning_survives_a_reparse(store: Store, phased: Game) ->
     assert store.parse_warnings(phased.id, "day 1", unresolved_only=True) == []
 
 
+def test_only_unsettled_warnings_that_are_no_notes_wait_for_the_host(
+    store: Store, phased: Game
+) -> None:
+    note = ParseWarning("early", "sent before the start; counted", accepted=True)
+    store.save_parse(phased.id, "day 1", [], [TYPO, note, ParseWarning("late", "too late")])
+    assert store.count_waiting_warnings(phased.id, "day 1") == 2
+    typo = next(w for w in store.parse_warnings(phased.id, "day 1") if w.warning == TYPO)
+    store.fix_warning(typo.id, "Петя", by="host")
+    assert store.count_waiting_warnings(phased.id, "day 1") == 1
+
+
 def test_order_overrides_decide_the_effective_orders(store: Store, phased: Game) -> None:
     vote = _vote("Вася", "Петя", "p1")
     store.save_parse(phased.id, "day 1", [vote, HEAL], [])

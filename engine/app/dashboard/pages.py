@@ -189,9 +189,7 @@ def games_rows(drivers: list[GameDriver]) -> list[dict[str, Any]]:
     for d in drivers:
         game = d.store.get_game(d.game_id)
         ph = d.store.current_phase(d.game_id)
-        unsettled = (
-            len(d.store.parse_warnings(d.game_id, ph.phase, unresolved_only=True)) if ph else 0
-        )
+        unsettled = d.store.count_waiting_warnings(d.game_id, ph.phase) if ph else 0
         items = d.store.outbox(d.game_id)
         rows.append(
             {

@@ -296,6 +296,18 @@ class ParseRepo(RepoBase):
                 query = query.where(ParseWarningRow.resolved_by_host.is_(False))
             return [_warning_row(r) for r in s.scalars(query.order_by(ParseWarningRow.seq))]
 
+    def count_waiting_warnings(self, game_id: int, phase: PhaseId | str) -> int:
+        """The phase's warnings the host still has to settle: not settled, and not an
+        accepted note (`early`: counted and told)."""
+        with self._sessions() as s:
+            phase_id = self._phase_id(s, game_id, phase)
+            query = select(func.count(ParseWarningRow.id)).where(
+                ParseWarningRow.phase_id == phase_id,
+                ParseWarningRow.resolved_by_host.is_(False),
+                ParseWarningRow.accepted.is_(False),
+            )
+            return int(s.scalar(query) or 0)
+
     def override_order(self, order_id: int, replacement: Order | None, *, by: str) -> HostOverride:
         """The host replaces a parsed order (None: drops it); a re-parse keeps the decision."""
         with self._sessions.begin() as s:
