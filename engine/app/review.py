@@ -177,10 +177,8 @@ class Review:
         if ph.status is PhaseStatus.PUBLISHED:
             raise ReviewError(f"{ph.phase} is published: a fix can no longer change it")
         if ph.status is PhaseStatus.RESOLVED:
-            d = self.driver
-            results = {d.marker(ph.phase, "results")}
-            results |= {d.marker(ph.phase, "results-pm", name) for name in self.names()}
-            mine = [i for i in self.store.outbox(self.game_id, ph.phase) if i.marker in results]
+            results = self.driver.results_markers(ph)
+            mine = self.store.outbox(self.game_id, ph.phase, markers=results)
             gone = [i for i in mine if i.status is not OutboxStatus.DRAFT]
             started = [i for i in gone if i.sending_at is not None or i.board_id is not None]
             if started:

@@ -20,11 +20,11 @@ from engine.core.orders import Order, OrderKind
 from engine.credentials import CredentialsError
 from engine.publish import Markers
 from engine.service.build import database_url, make_driver, sqlite_file
-from engine.service.driver import GameDriver
+from engine.service.driver import GameDriver, next_deadline_missed
 from engine.service.logins import held_reason
 from engine.service.runner import Cadence, Service, drive_once, failed, owner_id
 from engine.store import Store, open_store
-from engine.store.models import Game, GameStatus, OutboxStatus, PhaseStatus
+from engine.store.models import GameStatus, OutboxStatus, PhaseStatus
 
 if TYPE_CHECKING:
     from engine.app.review import Review
@@ -223,12 +223,11 @@ def status(db: Db = None) -> None:
             and ph.status is PhaseStatus.PUBLISHED
             and game.status is GameStatus.RUNNING
         )
+        markers = Markers(game.marker_key, game.id)
         if (
             ph is not None
-            and ph.status is PhaseStatus.RESOLVED
-            and ph.next_deadline is not None
-            and ph.next_deadline <= clock()
-            and not _results_out(store, game, ph.phase)
+            and ph.next_deadline
+            and next_deadline_missed(store, markers, ph, clock())
         ):
             notes.append(
                 f"game {game.id}: the next deadline {ph.phase}'s results announce "
@@ -281,14 +280,6 @@ def _zone(name: str | None) -> tzinfo:
         return zone(name) if name else UTC
     except ScheduleError:
         return UTC
-
-
-def _results_out(store: Store, game: Game, phase: str) -> bool:
-    """Whether the results post of the phase is on the board (or being sent)."""
-    found = store.find_by_marker(Markers(game.marker_key, game.id).make(phase, "results"))
-    return found is not None and (
-        found.status is OutboxStatus.POSTED or found.sending_at is not None
-    )
 
 
 def _pairs(given: list[str] | None, option: str, what: str) -> list[tuple[int, str]]:

@@ -635,24 +635,10 @@ class GameDriver:
         return self.deadline_after(max(ph.deadline, self.clock()))
 
     def results_markers(self, ph: PhaseRecord) -> set[str]:
-        names = self.store.load_state(self.game_id)
-        players = names.names if names is not None else list(self.config.players)
-        return {self.marker(ph.phase, "results")} | {
-            self.marker(ph.phase, "results-pm", name) for name in players
-        }
+        return results_markers(self.store, self.markers, ph.phase)
 
     def deadline_missed(self, ph: PhaseRecord, now: datetime) -> bool:
-        """Whether the deadline the phase's results announce passed while they waited for the
-        host (none of them is out yet): they may not go out saying it until the host chooses
-        (`review --deadline shift|shorten`)."""
-        if ph.status is not PhaseStatus.RESOLVED or ph.next_deadline is None:
-            return False
-        if now < ph.next_deadline:
-            return False
-        items = self.store.outbox(self.game_id, ph.phase, markers=self.results_markers(ph))
-        return bool(items) and not any(
-            i.status is OutboxStatus.POSTED or i.sending_at is not None for i in items
-        )
+        return next_deadline_missed(self.store, self.markers, ph, now)
 
     def deadline_choices(self, ph: PhaseRecord, now: datetime) -> dict[str, datetime]:
         """What each choice makes the next deadline, once the announced one has passed:
@@ -831,6 +817,30 @@ class GameDriver:
 
 REFUSALS = frozenset({"order_rejected", "thread_vote_reminder"})
 """Receipt events that say a command did not count."""
+
+
+def results_markers(store: Store, markers: Markers, phase: str) -> set[str]:
+    """The markers of a phase's results: the post and a PM for each seat."""
+    state = store.load_state(markers.game_id)
+    seats = state.names if state is not None else []
+    return {markers.make(phase, "results")} | {
+        markers.make(phase, "results-pm", name) for name in seats
+    }
+
+
+def next_deadline_missed(store: Store, markers: Markers, ph: PhaseRecord, now: datetime) -> bool:
+    """Whether the deadline the phase's results announce passed while they waited for the
+    host (none of them is out yet): they may not go out saying it until the host chooses
+    (`review --deadline shift|shorten`). The driver and `forumgm status` ask it alike."""
+    if ph.status is not PhaseStatus.RESOLVED or ph.next_deadline is None:
+        return False
+    if now < ph.next_deadline:
+        return False
+    wanted = results_markers(store, markers, ph.phase)
+    items = store.outbox(markers.game_id, ph.phase, markers=wanted)
+    return bool(items) and not any(
+        i.status is OutboxStatus.POSTED or i.sending_at is not None for i in items
+    )
 
 
 def receipt_subject(events: list[Event], language: str) -> str:
