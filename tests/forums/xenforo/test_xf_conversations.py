@@ -102,6 +102,7 @@ def test_xenforo_1_conversation_pages() -> None:
     )
     assert row.url == f"{base}conversations/golosovanie-den-1.550/"  # against the page's <base>
     assert row.participants == ("Crow", "Kinematics", "TheBleachDoctor") and row.unread
+    assert row.replies == 1  # "Replies: 1", not the participants' 3 beside it
     # No zone given: the page's own offset (serverTimeInfo, UTC-5) reads "Jul 1, 2017 at 9:05 PM".
     assert row.latest_at is not None and row.latest_at.isoformat() == "2017-07-01T21:05:00-05:00"
     assert listing.visitor is not None and listing.visitor.name == "Kinematics"
