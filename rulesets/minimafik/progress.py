@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
-from engine.core.model import GameState
+from engine.core.model import GameState, PlayerState
 from engine.core.ruleset import HostTable, PhaseInputs
 from rulesets.minimafik.roles import BLANK, CARD_SLOT, DRAFT, LAW, REBUILD_SLOT, ROT
 from rulesets.minimafik.state import alive, character, hand, leader
+
+
+def _label(p: PlayerState) -> str:
+    """The player as the host knows him, with his character where it has another name."""
+    return p.name if character(p) == p.name else f"{p.name} ({character(p)})"
 
 
 def host_progress(state: GameState, inputs: PhaseInputs) -> list[str]:
@@ -38,8 +43,7 @@ def host_progress(state: GameState, inputs: PhaseInputs) -> list[str]:
                     parts.append(slot)
             vote = inputs.votes.get(p.name)
             parts.append(f"vote → {vote.target}" if vote else "no vote")
-        name = p.name if character(p) == p.name else f"{p.name} ({character(p)})"
-        lines.append(f"{name}: {'; '.join(parts) or 'nothing yet'}")
+        lines.append(f"{_label(p)}: {'; '.join(parts) or 'nothing yet'}")
     return lines
 
 
@@ -50,13 +54,12 @@ def hands_table(state: GameState) -> HostTable:
     rows = []
     for p in state.players:
         cards = hand(p)
-        name = p.name if character(p) == p.name else f"{p.name} ({character(p)})"
         notes = [] if alive(p) else ["dead"]
         if p.name == chief:
             notes.append("Leader")
         rows.append(
             (
-                name,
+                _label(p),
                 p.role or "",
                 str(len(cards)),
                 str(sum(1 for c in cards if c == ROT)),
