@@ -441,7 +441,9 @@ def parse_edit_notice(notice: LexborNode, *, tz: tzinfo, now: datetime) -> EditI
     return None
 
 
-_BARE_TIME = re.compile(r"^\s*(?:в|at)?\s*(\d{1,2}):(\d{2})\s*$", re.IGNORECASE)
+_BARE_TIME = re.compile(r"^\s*(?:(?:в|at)\s*)?(\d{1,2}):(\d{2})\s*$", re.IGNORECASE)
+"""«в 12:25», "at 12:25", «12:25»: the spaces before and after the word are one run each
+(two optional runs side by side would try every split of a long run of spaces)."""
 
 
 def _maybe_time(text: str, tz: tzinfo, now: datetime) -> datetime | None:
