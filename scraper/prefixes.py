@@ -25,7 +25,8 @@ _ORDINALS = {
         1,
     )
 }
-"""«на третью ночь», «вторая ночь»: the stems of the ordinals one to ten (ё read as е)."""
+"""«на третью ночь», «вторая ночь»: the stems of the ordinals one to ten (a line's words
+have ё as е already: `scraper.normalize.lower`)."""
 _ORDINAL_ENDINGS = ("ая", "ую", "я", "ю")
 _LEADS = frozenset({"на", "в", "for", "on"})
 _PROXY_LEADS = frozenset({"за", "for"})
@@ -45,7 +46,6 @@ def _number(word: str) -> int | None:
     found = _NUMBER_RE.match(word)
     if found is not None:
         return int(found.group(1))
-    word = word.replace("ё", "е")
     for ending in _ORDINAL_ENDINGS:
         if word.endswith(ending) and word[: -len(ending)] in _ORDINALS:
             return _ORDINALS[word[: -len(ending)]]

@@ -43,6 +43,7 @@ def read(text: str) -> list[tuple[str, str | None, str | None]]:
         ("3 ночь: катана Вася", 3),
         ("на третью ночь — катана Вася", 3),
         ("Вторая ночь: катана Вася", 2),
+        ("на четвёртую ночь — катана Вася", 4),  # ё as the line's words have it: е
     ],
 )
 def test_a_phase_tag_files_the_order_for_its_night(text: str, night: int) -> None:
