@@ -159,15 +159,20 @@ class XenforoBoard:
         if response.is_redirect:
             location = urljoin(form.action, response.headers.get("Location", ""))
             if "two-step" in location:
-                raise LoginFailed(TWO_STEP_HELP.format(url=self.base_url, user=self.username))
+                raise self._two_step()
             response = await self.http.get(location)
         html = response.text
         return self._check_login(html, str(response.url))
 
+    def _two_step(self) -> LoginFailed:
+        """The account wants a one-time code after its password, which forumgm cannot give:
+        at login, after it, or on a page mid-session."""
+        return LoginFailed(TWO_STEP_HELP.format(url=self.base_url, user=self.username))
+
     def _check_login(self, html: str, url: str) -> User:
         kind = pages.classify(html)
         if kind is PageKind.TWO_STEP:
-            raise LoginFailed(TWO_STEP_HELP.format(url=self.base_url, user=self.username))
+            raise self._two_step()
         if pages.tree_of(html).css_first(CAPTCHA) is not None:
             raise CaptchaRequired(CAPTCHA_HELP.format(url=self.base_url, user=self.username))
         me = pages.visitor(html)
@@ -229,7 +234,7 @@ class XenforoBoard:
             html, url = response.text, str(response.url)
             kind = pages.classify(html)
             if kind is PageKind.TWO_STEP:
-                raise LoginFailed(TWO_STEP_HELP.format(url=self.base_url, user=self.username))
+                raise self._two_step()
             if kind in (PageKind.LOGIN, PageKind.NO_PERMISSION) or (
                 kind in expect and pages.visitor(html) is None
             ):
