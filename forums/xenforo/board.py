@@ -342,7 +342,7 @@ class XenforoBoard:
             listing = parse_conversation_list(html, url, tz=self.tz, now=self._clock())
             for row in listing.rows:
                 self._rows[row.id] = row
-            fresh = [r for r in listing.rows if state.fresh(r.id, _epoch(r.latest_at), r.replies)]
+            fresh = [r for r in listing.rows if state.fresh(r.id, _unix(r.latest_at), r.replies)]
             rows.extend(fresh)
             if len(fresh) < len(listing.rows) or listing.page >= listing.pages:
                 return rows
@@ -368,7 +368,7 @@ class XenforoBoard:
                 if view.page >= view.pages:
                     break
                 page = view.page + 1
-            state.read(row.id, view.page, _epoch(row.latest_at), row.replies)
+            state.read(row.id, view.page, _unix(row.latest_at), row.replies)
         return state.result(self._me.name if self._me else self.username, mine)
 
     async def inbox(self, since: Cursor | None = None) -> PMPage:
@@ -516,7 +516,8 @@ class XenforoBoard:
         return message_id
 
 
-def _epoch(moment: datetime | None) -> int | None:
+def _unix(moment: datetime | None) -> int | None:
+    """A list row's time as the PM cursor keeps it (Unix seconds; api.py's `_epoch` reads one)."""
     return int(moment.timestamp()) if moment is not None else None
 
 
