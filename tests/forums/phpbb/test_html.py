@@ -318,3 +318,28 @@ def test_elements_read_again_give_what_their_own_markup_says() -> None:
     for n in range(html._KNOWN_MAX + 10):
         html_to_postbody(f'<span style="color: #{n:06x}">t</span>')
     assert 0 < len(html._KNOWN) <= html._KNOWN_MAX
+
+
+def test_a_tag_without_attributes_reads_as_with_a_harmless_one() -> None:
+    """An element without attributes is read from two tables (`_BARE_CHANGES`,
+    `_BARE_EXITS`, and the tags it skips), one with attributes by `_enter`: for every tag
+    either reads, both must give the same body, in a quote, a code box, a link and a table
+    row too."""
+    from forums.phpbb import html
+
+    tags = (
+        html._BLOCK | html._STRIKE_TAGS | html._BOLD_TAGS | html._CODE_TAGS | html._PRE_TAGS
+    ) | {"td", "th", "details", "summary", "img", "cite", "span", "font", "bdo", "i", "u"}
+    places = (
+        "a {}d<br>e",
+        "<blockquote><cite>Anna wrote:</cite>a {}d</blockquote>",
+        '<dl class="codebox"><dd>a {}d</dd></dl>',
+        '<dl class="codebox">{}<dd><code>c</code></dd></dl>',  # a dt or p: its header
+        '<a href="/x">a {}d</a>',
+        "<table><tr><td>x</td>{}<td>y</td></tr></table>",
+    )
+    for tag in sorted(tags):
+        for place in places:
+            bare = html_to_postbody(place.format(f"<{tag}>b  c</{tag}>"))
+            dressed = html_to_postbody(place.format(f'<{tag} title="t">b  c</{tag}>'))
+            assert bare == dressed, (tag, place)
