@@ -156,9 +156,11 @@ _WRITES = re.compile(
 _WS = re.compile(r"[ \t\n\r\f\v\u200b]+")
 _SPACES = " \t\n\r\f\v"
 """What `_WS` collapses that str.split() splits on too."""
-_ODD_SPACE = re.compile("[\x1c-\x1f\x85\xa0\u1680\u2000-\u200b\u2028\u2029\u202f\u205f\u3000]")
-"""Spaces where the two differ: str.split() splits on all but U+200B, `_WS` only on U+200B."""
-_ODD_OR_BIDI = re.compile(f"{_ODD_SPACE.pattern[:-1]}{''.join(sorted(BIDI_CONTROLS))}]")
+_ODD_SPACES = "\x1c-\x1f\x85\xa0\u1680\u2000-\u200b\u2028\u2029\u202f\u205f\u3000"
+"""Spaces where the two differ: str.split() splits on all but U+200B, `_WS` only on U+200B
+(a character class's inside)."""
+_ODD_SPACE = re.compile(f"[{_ODD_SPACES}]")
+_ODD_OR_BIDI = re.compile(f"[{_ODD_SPACES}{''.join(sorted(BIDI_CONTROLS))}]")
 """What sends a text node the long way: an odd space, or a bidi control (`reading_order_pieces`)."""
 _FONT_WEIGHT = re.compile(r"font-weight:([a-z0-9]+)")
 _INLINE = re.compile(r"display:inline(?:-block|-flex)?(?:;|!|$)")
