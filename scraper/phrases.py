@@ -50,11 +50,11 @@ class CompiledGrammar:
         self._tree = _Node()
         for form in grammar.forms:
             for text in form.phrases:
-                node = self._tree
-                for word in words_of(text):
+                node, words = self._tree, words_of(text)
+                for word in words:
                     node = node.next.setdefault(word, _Node())
                 if node is not self._tree and node.phrase is None:
-                    node.phrase = Phrase(words_of(text), form)
+                    node.phrase = Phrase(words, form)
         self.first_words = frozenset(self._tree.next)
         """Words that open some phrase: a line without one holds no command."""
         self._nouns = sorted(
