@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -249,7 +250,10 @@ def check_character_names(players: Sequence[PlayerState]) -> None:
     another player's forum nickname (players address characters by either, §12.1)."""
 
     def key(name: str) -> str:
-        return " ".join(name.casefold().replace("ё", "е").split())
+        # As the parser reads a name: zero-width and bidi characters (Unicode's format
+        # characters) are not part of it, so «Бад\u00adди» is «Бадди».
+        seen = "".join(c for c in name if unicodedata.category(c) != "Cf")
+        return " ".join(seen.casefold().replace("ё", "е").split())
 
     owner = {key(p.name): p.name for p in players}
     for p in players:

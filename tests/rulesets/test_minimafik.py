@@ -19,7 +19,7 @@ import rulesets
 from engine.core.events import Audience, Event
 from engine.core.orders import Channel, Order, OrderKind
 from engine.core.phases import PhaseId
-from engine.core.ruleset import PhaseInputs, Seat
+from engine.core.ruleset import PhaseInputs, RulesError, Seat
 from engine.render import Renderer
 from engine.session import GameSession
 from forums.bbcode import parse_bbcode
@@ -400,3 +400,25 @@ def test_the_parser_examples_of_section_12(
 ) -> None:
     ((_, fields),) = _accepted(phase, writer, text)
     assert {k: fields.get(k) for k in wanted} == wanted, fields
+
+
+@pytest.mark.parametrize(
+    ("characters", "said"),
+    [
+        # The parser drops zero-width and bidi characters, so these read as «Бадди» (a vote
+        # meant for Ворон's character would count for the player Бадди), as two characters
+        # named «Кар» (every vote for either ambiguous), and as no name at all.
+        # The host sees where the invisible character is (the name's repr: 'Бад\\xadди').
+        ({"Ворон": "Бад\u00adди"}, "'Бад\\xadди' is already Бадди's"),
+        ({"Ворон": "Кар", "Бадди": "К\u200bар"}, "'К\\u200bар' is already Ворон's"),
+        ({"Ворон": "\u202eКар\u202c", "Бадди": "Кар"}, "'Кар' is already Ворон's"),
+        ({"Ворон": "\u200b"}, "characters.Ворон: the character's name is empty"),
+    ],
+)
+def test_character_names_alike_but_for_invisible_characters_are_refused(
+    characters: dict[str, str], said: str
+) -> None:
+    seats = [Seat(n) for n in NAMES]
+    with pytest.raises(RulesError) as raised:
+        RULESET.setup(seats, {"characters": characters}, 5)
+    assert said in str(raised.value)
