@@ -178,11 +178,7 @@ def parse_board_time(text: str, *, tz: tzinfo, now: datetime, lang: str | None =
     if time_match is not None:
         hour, minute = int(time_match.group(1)), int(time_match.group(2))
         second = int(time_match.group(3) or 0)
-        meridiem = (time_match.group(4) or "").replace(".", "")
-        if meridiem in {"am", "дп"} and hour == 12:
-            hour = 0
-        elif meridiem in {"pm", "пп"} and hour != 12:
-            hour += 12
+        hour = _hour24(hour, (time_match.group(4) or "").replace(".", ""))
         rest = norm[: time_match.start()] + " " + norm[time_match.end() :]
     else:
         rest = norm
@@ -233,15 +229,21 @@ def _quick(norm: str, tz: tzinfo) -> datetime | None:
     month = _MONTHS_EN.get(month_word)
     if month is None or (weekday is not None and weekday not in _WEEKDAYS):
         return None
-    hours = int(hour)
-    if meridiem == "am" and hours == 12:
-        hours = 0
-    elif meridiem == "pm" and hours != 12:
-        hours += 12
     try:
-        return datetime(int(year), month, int(day), hours, int(minute), tzinfo=tz)
+        return datetime(
+            int(year), month, int(day), _hour24(int(hour), meridiem or ""), int(minute), tzinfo=tz
+        )
     except ValueError:
         return None
+
+
+def _hour24(hour: int, meridiem: str) -> int:
+    """The hour on a 24-hour clock: 12 am is 0, 1 pm is 13 (no meridiem: as written)."""
+    if meridiem in ("am", "дп") and hour == 12:
+        return 0
+    if meridiem in ("pm", "пп") and hour != 12:
+        return hour + 12
+    return hour
 
 
 def _has_date_only_shape(rest: str) -> bool:
