@@ -665,7 +665,7 @@ class _Parser:
                 last = start + found.words - 1
                 end = line.starts[start] + found.head if found.head else line.ends[last]
                 written = line.raw[line.starts[start] : end]
-            talk = found.loose and written.islower() and written in _FUNCTION_WORDS
+            talk = found.loose and written in _FUNCTION_WORDS  # all lower case: "is", not "IS"
             if found.ok and talk and not (at > 0 and line.colon_after(at - 1)):
                 # "your vote is better…" is no vote for Internet Stranger ("IS"): a word of
                 # talk in lower case names nobody by a short form (with a colon, "vote: is",
