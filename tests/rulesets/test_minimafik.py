@@ -422,3 +422,14 @@ def test_character_names_alike_but_for_invisible_characters_are_refused(
     with pytest.raises(RulesError) as raised:
         RULESET.setup(seats, {"characters": characters}, 5)
     assert said in str(raised.value)
+
+
+def test_a_collection_too_small_for_a_mafia_deck_is_said_in_plain_english() -> None:
+    """The host hears what the deck needs, «1 copy» / «2 copies» as English has them."""
+    seats = [Seat(n) for n in NAMES]
+    for copies, said in ((1, "at most 1 copy of each"), (2, "at most 2 copies of each")):
+        options = {"mafia_max_copies": copies, "mafia_own_colour_cards": 400}
+        with pytest.raises(RulesError) as raised:
+            RULESET.setup(seats, options, 5)
+        assert said in str(raised.value)
+        assert "the collection has 8 such card types" in str(raised.value)
