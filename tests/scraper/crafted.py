@@ -35,6 +35,11 @@ UNITS = (
     "a\n", "a.\n", "мой голос\n", "за мир ", "если голос за Васю\n", "Ва", "vote Mr. ",
     "1) ", " ↑", ": →", "Вася\n", "анонимка: ", "АС1 ", "6-7 ", "наследую ас1 ", "ас ",
     "покупаю ", "играю ", "Вася, ", "Уставший ", "[list][*]", "\u0301", "Bacя ",
+    # What this session's parser reads anew: phase tags as players write them, a change of
+    # mind, a number or a word that makes «vote» a noun, a proxy in English, a sentence that
+    # opens a command, a filler that may open one.
+    "на 3-ю ночь: ", "третью ночь ", "N3 ", "ночь3 ", "то есть ", "ой, ", "2 vote ",
+    "rvs vote ", "for Вася: ", "Голосую за Гену. ", "(3 доп. голоса) ", "но ",
 )  # fmt: skip
 
 ATTACKS = (
