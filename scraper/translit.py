@@ -121,9 +121,22 @@ _LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t
 _LATIN_RE = re.compile(r"[a-z0-9'\-]+")
 
 
-@functools.lru_cache(maxsize=16384)
+_CACHED_LONGEST = 64
+"""Longer words (a player's 20 000-letter «word») are keyed each time, not kept: the
+cache holds 16 384 words, which must stay small words."""
+
+
 def sound_key(word: str) -> str:
     """The sound key of one normalised word (lowercase, ё→е): equal keys sound alike."""
+    return _cached_sound_key(word) if len(word) <= _CACHED_LONGEST else _sound_key(word)
+
+
+@functools.lru_cache(maxsize=16384)
+def _cached_sound_key(word: str) -> str:
+    return _sound_key(word)
+
+
+def _sound_key(word: str) -> str:
     out = "".join(_CYR_TO_LAT.get(ch, ch) for ch in word)
     if any(ch.isalpha() for ch in out):
         out = out.translate(_LEET)

@@ -179,10 +179,19 @@ def declensions(word: str) -> WordForms:
 _NAME_GRAMMEMES = frozenset({"Name", "Surn", "Patr", "Geox", "Orgn", "Trad"})
 
 
-@functools.lru_cache(maxsize=8192)
+_LONGEST_WORD = 40
+"""Longer is no ordinary word; checked before the caches below, so a player's 20 000-letter
+«word» is never kept in them."""
+
+
 def is_plain_word(word: str) -> bool:
     """A Russian dictionary word that is not a name («остаётся», «мир», «эмоции»)."""
-    if len(word) > 40 or not is_cyrillic(word) or not analyzer().word_is_known(word):
+    return len(word) <= _LONGEST_WORD and _is_plain_word(word)
+
+
+@functools.lru_cache(maxsize=8192)
+def _is_plain_word(word: str) -> bool:
+    if not is_cyrillic(word) or not analyzer().word_is_known(word):
         return False
     return not any(_NAME_GRAMMEMES & p.tag.grammemes for p in analyzer().parse(word))
 
@@ -215,10 +224,14 @@ def _english_words() -> frozenset[str]:
         return _english
 
 
-@functools.lru_cache(maxsize=8192)
 def is_english_word(word: str) -> bool:
     """An ordinary English word that could be talk after «vote» ("vote worthy")."""
-    if not word.isascii() or not word.isalpha() or len(word) > 40:
+    return len(word) <= _LONGEST_WORD and _is_english_word(word)
+
+
+@functools.lru_cache(maxsize=8192)
+def _is_english_word(word: str) -> bool:
+    if not word.isascii() or not word.isalpha():
         return False
     return word.lower() in _english_words()
 

@@ -69,3 +69,27 @@ def test_past_the_command_limit_the_rest_is_not_read() -> None:
     orders, warnings = _parse("unvote\n" * (MAX_COMMANDS + 10), max_chars=None)
     assert len(orders) == MAX_COMMANDS
     assert warnings == [TRUNCATED]
+
+
+def test_a_players_long_words_are_not_kept_in_the_word_caches() -> None:
+    """The word caches (sound keys, ordinary-word look-ups) hold thousands of words for the
+    whole process: a post's 20 000-letter «word» is read, but never kept there (each such
+    post kept about 140 KB before)."""
+    from scraper import translit, wordforms
+
+    caches = (translit._cached_sound_key, wordforms._is_plain_word, wordforms._is_english_word)
+
+    def post(word: str) -> str:
+        return f"голосую за Хмырь {word}\nvote {word} x\nголос за {word}\nvote Bob {word.upper()}"
+
+    def sizes() -> list[int]:
+        return [cache.cache_info().currsize for cache in caches]
+
+    for _ in range(2):
+        parse_cpu(post("ффф"), tries=1)
+        parse_cpu(post("fff"), tries=1)
+    before = sizes()
+    for n in range(3):
+        parse_cpu(post("абвгд" * 4_000 + "е" * n), tries=1)
+        parse_cpu(post("abcde" * 4_000 + "f" * n), tries=1)
+    assert sizes() == before
