@@ -363,7 +363,7 @@ def replace(
 
     if history not in HISTORY:
         raise typer.BadParameter(f"one of {', '.join(HISTORY)}", param_hint="--history")
-    driver = driver_for(path, db)
+    driver = driver_for(path, db, started=True)
     try:
         seat = driver.replace(old, new, history=history)
     except StoreError as exc:

@@ -104,11 +104,26 @@ def write_or_exit(path: Path, text: str) -> None:
 
 
 def driver_for(
-    path: Path, db: str | None, store: Store | None = None, *, clock: Clock | None = None
+    path: Path,
+    db: str | None,
+    store: Store | None = None,
+    *,
+    clock: Clock | None = None,
+    started: bool = False,
 ) -> GameDriver:
+    """The game's driver over the store `--db` names. `started`: a command about a running
+    game (review, votes, replace) creates no store and says so when the game was never
+    started in it, instead of showing an empty one."""
     config = config_or_exit(path)
     clock = clock or command_clock()
-    return _driver(config, store or store_or_exit(db), clock)
+    driver = _driver(config, store or store_or_exit(db, existing=started), clock)
+    if started and driver.store.load_state(driver.game_id) is None:
+        out.print(
+            f"{path}: the game was not started in this store ({shown_url(database_url(db))}): "
+            f"forumgm game start {path} first, or --db names the store it was started with"
+        )
+        raise typer.Exit(1)
+    return driver
 
 
 def _driver(config: GameConfig, store: Store, clock: Clock) -> GameDriver:
@@ -357,7 +372,7 @@ def review(
     decision is written to the audit log (`--log`)."""
     from engine.app.review import Review, ReviewError, order_words
 
-    rv = Review(driver_for(game, db), by=cli_host(), via="cli")
+    rv = Review(driver_for(game, db, started=True), by=cli_host(), via="cli")
     try:
         for warning_id, name in _pairs(fix, "--fix", "WARNING_ID=NAME"):
             rv.fix(warning_id, name)
@@ -497,7 +512,7 @@ def votes(game: Annotated[Path, typer.Argument(help="The game file.")], db: Db =
     as "A (replaced B)", as it stood when the vote was cast."""
     from engine.core.slots import Moment
 
-    driver = driver_for(game, db)
+    driver = driver_for(game, db, started=True)
     slots = driver.slots()
 
     def seat(name: str, order: Order) -> str:

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from engine.app.cli import app
+from engine.store import open_store
 from tests.app.rehearsal import PASSWORD_ENV, Rehearsal
 from tests.service.helpers import GM
 
@@ -157,3 +158,22 @@ def test_a_game_file_replace_cannot_write_says_what_to_add(
         "at = 2026-12-01T17:00:00+03:00 }"
     )
     assert game.game.read_text(encoding="utf-8") == before
+
+
+def test_review_votes_and_replace_of_a_game_never_started_say_so(
+    game: Rehearsal, tmp_path: Path
+) -> None:
+    """A mistyped --db (or no `game start` yet) is said, not shown as an empty game; and a
+    store that does not exist is not created."""
+    open_store(f"sqlite:///{game.db}").close()  # a store, but this game never started in it
+    for args in (
+        ("review", "GAME"),
+        ("votes", "GAME"),
+        ("game", "replace", "GAME", "Вася", "Лёша"),
+    ):
+        out = one_line(game(AT, *args, "--db", game.db, code=1))
+        assert out.startswith(f"{game.game}: the game was not started in this store"), out
+        assert f"forumgm game start {game.game} first" in out
+    missing = tmp_path / "typo.db"
+    out = one_line(game(AT, "review", "GAME", "--db", str(missing), code=1))
+    assert out.startswith(f"no store at {missing}") and not missing.exists()
