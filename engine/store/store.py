@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.store.repo.dashboard import DashboardRepo
 from engine.store.repo.games import GamesRepo
 from engine.store.repo.host import HostRepo
 from engine.store.repo.leases import LeasesRepo
@@ -10,9 +11,9 @@ from engine.store.repo.parse import ParseRepo
 from engine.store.repo.raw import RawRepo
 
 
-class Store(GamesRepo, RawRepo, ParseRepo, OutboxRepo, LeasesRepo, HostRepo):
-    """Boards and games, raw posts/PMs with history, parse results, events, the outbox, and
-    the host's accounts and audit log.
+class Store(GamesRepo, RawRepo, ParseRepo, OutboxRepo, LeasesRepo, HostRepo, DashboardRepo):
+    """Boards and games, raw posts/PMs with history, parse results, events, the outbox, the
+    host's accounts and audit log, and the dashboard's sessions and login throttle.
 
     Each method runs in its own transaction. Rows come back detached: read their columns,
     and go through the store again for anything related.

@@ -1,6 +1,7 @@
 """The store's tables, all on one `Base.metadata` that the migrations follow."""
 
 from engine.store.models.base import Base, UTCDateTime, utcnow
+from engine.store.models.dashboard import DashboardSession, LoginThrottle
 from engine.store.models.game import (
     Board,
     Game,
@@ -34,6 +35,7 @@ from engine.store.models.results import (
 __all__ = [
     "Base",
     "Board",
+    "DashboardSession",
     "EventRow",
     "Game",
     "GameLease",
@@ -41,6 +43,7 @@ __all__ = [
     "HostAccount",
     "HostAction",
     "HostOverride",
+    "LoginThrottle",
     "OrderStatus",
     "OutboxItem",
     "OutboxKind",

@@ -7,10 +7,10 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 
-from engine.store.models import HostAccount, HostAction, Setting, utcnow
+from engine.store.models import DashboardSession, HostAccount, HostAction, Setting, utcnow
 from engine.store.repo.base import RepoBase
 
 
@@ -24,6 +24,7 @@ class HostRepo(RepoBase):
                 s.add(row)
             else:
                 row.password_hash, row.password_set_at = password_hash, utcnow()
+                s.execute(delete(DashboardSession).where(DashboardSession.host_id == row.id))
         return row
 
     def host_account(self, name: str) -> HostAccount | None:
