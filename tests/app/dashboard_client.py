@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
 
 from engine.app.cli import app as cli_app
-from engine.app.dashboard.guard import LoginLimiter
 from engine.app.dashboard.web import Dashboard
 from engine.app.service_cmd import driver_for
 from engine.store import open_store
@@ -39,13 +39,14 @@ def make_dashboard(
     monkeypatch: pytest.MonkeyPatch,
     *,
     at: str = AFTER_DEADLINE,
-    limiter: LoginLimiter | None = None,
     paths: list[Path] | None = None,
+    **options: Any,
 ) -> Dashboard:
+    """The dashboard `forumgm dashboard` builds over `g` (`options`: `Dashboard`'s own)."""
     monkeypatch.setenv("FORUMGM_NOW", at)
     store = open_store(g.db)
     drivers = [driver_for(p, g.db, store) for p in (paths or [g.path])]
-    return Dashboard(store, drivers, limiter or LoginLimiter())
+    return Dashboard(store, drivers, **options)
 
 
 def csrf_of(html: str) -> str:
@@ -54,8 +55,11 @@ def csrf_of(html: str) -> str:
     return found.group(1)
 
 
-def client(dash: Dashboard) -> TestClient:
-    return TestClient(dash.app(), base_url="http://127.0.0.1:8765")
+def client(
+    dash: Dashboard, address: str = "testclient", base_url: str = "http://127.0.0.1:8765"
+) -> TestClient:
+    """A browser on the dashboard, connecting from `address`."""
+    return TestClient(dash.app(), base_url=base_url, client=(address, 50000))
 
 
 def host_client(

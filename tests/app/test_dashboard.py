@@ -6,7 +6,7 @@ from __future__ import annotations
 import html
 import re
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -176,20 +176,178 @@ def test_an_origin_that_is_no_address_is_refused(web: Web) -> None:
     assert _actions(web.g) == before
 
 
-def test_rate_limited_logins(review_game: ReviewGame, monkeypatch: pytest.MonkeyPatch) -> None:
+def _limited(dash: Dashboard, now: list[datetime]) -> Dashboard:
+    """`dash` with its throttle on the clock `now[0]`, refusing every wait (`hold=0`), so the
+    answers say how long each client must wait instead of waiting."""
+    dash.limiter = LoginLimiter(dash.store, hold=0, clock=lambda: now[0])
+    return dash
+
+
+def _refused_for(c: TestClient, password: str = PASSWORD) -> str:
+    """Log in from `c`, which must wait: the wait the answer gives."""
+    token = csrf_of(c.get("/login").text)
+    r = c.post("/login", data={"csrf": token, "name": "host", "password": password})
+    assert r.status_code == 429, r.status_code
+    found = re.search(r"Too many wrong passwords from your address: try again in ([^.]+)\.", r.text)
+    assert found is not None, r.text
+    wait = found.group(1)
+    seconds = int(wait.removesuffix(" s")) if wait.endswith(" s") else 60 * int(wait[:-4])
+    assert r.headers["retry-after"] == str(seconds)
+    return found.group(1)
+
+
+def test_a_strangers_wrong_passwords_slow_down_only_his_own_address(
+    review_game: ReviewGame, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 22: five wrong passwords for `host` made the host's right one get 429 for ten
+    minutes from any address. Now they slow the address they came from, spaced 1 s, 2 s, …,
+    the host elsewhere gets in at once, and a restarted dashboard forgets nothing."""
     g = review_game
     set_password(g)
-    now = [1000.0]
-    limiter = LoginLimiter(attempts=3, window=600, clock=lambda: now[0])
-    c = client(make_dashboard(g, monkeypatch, limiter=limiter))
-    for _ in range(3):
-        assert log_in(c, password="guess guess") == "401"
+    now = [datetime(2026, 12, 2, 16, 0, tzinfo=UTC)]
+    dash = _limited(make_dashboard(g, monkeypatch), now)
+    stranger = client(dash, "198.51.100.7")
+    for _ in range(5):  # the first five cost nothing
+        assert log_in(stranger, password="guess guess") == "401"
+    assert _refused_for(stranger) == "1 s"  # even the right password waits its turn there
+    assert log_in(client(dash, "192.0.2.10")) == "/"  # the host, elsewhere: at once
+    now[0] += timedelta(seconds=1)
+    assert log_in(stranger, password="guess guess") == "401"
+    assert _refused_for(stranger) == "2 s"
+    # A restart (a new dashboard over the store) keeps the count.
+    restarted = _limited(make_dashboard(g, monkeypatch), now)
+    stranger = client(restarted, "198.51.100.7")
+    assert _refused_for(stranger) == "2 s"
+    assert log_in(client(restarted, "192.0.2.10")) == "/"
+    # The host behind the stranger's address (one NAT): slowed, never refused for long;
+    # the right password forgets the address's count.
+    now[0] += timedelta(seconds=2)
+    assert log_in(client(restarted, "198.51.100.7")) == "/"
+    assert log_in(stranger, password="guess guess") == "401"
+    refused = [e for e in open_store(g.db).host_actions(None) if e.action == "login_refused"]
+    assert [(e.by, e.detail) for e in reversed(refused)] == [
+        ("host", {"client": "198.51.100.7", "wait": "1 s"}),
+        ("host", {"client": "198.51.100.7", "wait": "2 s"}),
+        ("host", {"client": "198.51.100.7", "wait": "2 s"}),
+    ]
+
+
+def test_the_throttle_spaces_checks_up_to_five_minutes_and_forgets_after_an_hour(
+    review_game: ReviewGame, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    g = review_game
+    set_password(g)
+    now = [datetime(2026, 12, 2, 16, 0, tzinfo=UTC)]
+    dash = _limited(make_dashboard(g, monkeypatch), now)
+    assert dash.limiter is not None
+    spacing = [dash.limiter.spacing(n).total_seconds() for n in range(1, 16)]
+    assert spacing == [0, 0, 0, 0, 1, 2, 4, 8, 16, 32, 64, 128, 256, 300, 300]
+    stranger = client(dash, "198.51.100.7")
+    for wait in spacing[:-1]:  # each attempt as soon as it may be checked
+        assert log_in(stranger, password="guess guess") == "401"
+        now[0] += timedelta(seconds=wait)
+    assert log_in(stranger, password="guess guess") == "401"
+    assert _refused_for(stranger) == "5 min"
+    # Another address of the stranger's IPv6 /64 is the same client; another /64 is not.
+    v6 = client(dash, "2001:db8:1:2::1")
+    for _ in range(5):
+        assert log_in(v6, password="guess guess") == "401"
+    assert _refused_for(client(dash, "2001:db8:1:2::beef")) == "1 s"
+    assert log_in(client(dash, "2001:db8:1:3::1")) == "/"
+    now[0] += timedelta(hours=1, seconds=300)
+    assert log_in(stranger, password="guess guess") == "401"  # an hour later: forgotten
+    assert log_in(stranger) == "/"
+
+
+def test_logging_out_ends_the_session_on_the_server(
+    review_game: ReviewGame, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 22: a session cookie saved before logging out still opened the game page after."""
+    g = review_game
+    c = host_client(g, monkeypatch)
+    assert c.get("/games/1", follow_redirects=False).status_code == 200
+    saved, token = c.cookies[SESSION_COOKIE], csrf_of(c.get("/games/1").text)
+    r = c.post("/logout", data={"csrf": token}, follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"] == "/login"
+    c.cookies.clear()
+    c.cookies.set(SESSION_COOKIE, saved)  # the cookie as it was before logging out
+    r = c.get("/games/1", follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"] == "/login?next=/games/1"
+    c.cookies.clear()
+    c.cookies.set(SESSION_COOKIE, saved)
+    rv = Review(make_dashboard(g, monkeypatch).drivers[0], by="t", via="t")
+    ids = {w.warning.player: w.id for w in rv.warnings()}
+    r = c.post("/games/1/ignore", data={"csrf": token, "warning": str(ids["Вася"])})
+    assert r.status_code == 403 and "log in first" in r.text
+    assert _actions(g)[-2:] == [("host", "dashboard", "login"), ("host", "dashboard", "logout")]
+    c.cookies.clear()
+    assert log_in(c) == "/"  # logging in again works
+
+
+def _session_cookie(r: Response) -> str:
+    cookies = [v for k, v in r.headers.multi_items() if k == "set-cookie"]
+    ours = [v.lower() for v in cookies if v.startswith(f"{SESSION_COOKIE}=")]
+    assert ours, cookies
+    return ours[-1]
+
+
+def test_the_session_cookie_is_secure_over_https(
+    review_game: ReviewGame, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Over TLS, or from the proxy the host named saying https, the cookie is `Secure`; over
+    plain HTTP, or when anyone else says https, it is not (the browser would drop it)."""
+    g = review_game
+    set_password(g)
+    dash = make_dashboard(g, monkeypatch, proxies=("127.0.0.1",))
+    assert "secure" in _session_cookie(
+        client(dash, base_url="https://127.0.0.1:8765").get("/login")
+    )
+    assert "secure" not in _session_cookie(client(dash).get("/login"))
+    https = {"x-forwarded-proto": "https", "x-forwarded-for": "203.0.113.50"}
+    proxied = client(dash, "127.0.0.1")
+    assert "secure" in _session_cookie(proxied.get("/login", headers=https))
+    assert "secure" not in _session_cookie(client(dash, "192.0.2.1").get("/login", headers=https))
+    # Logging in through the proxy records the address it forwards for; from elsewhere, the
+    # header is a made-up address and is not believed.
+    page = proxied.get("/login", headers=https)
+    # The browser speaks https to the proxy, which passes its cookie on over http.
+    cookie = {"cookie": f"{SESSION_COOKIE}={page.cookies[SESSION_COOKIE]}"}
+    form = {"csrf": csrf_of(page.text), "name": "host", "password": PASSWORD}
+    r = proxied.post("/login", data=form, headers={**https, **cookie}, follow_redirects=False)
+    assert r.status_code == 303 and "secure" in _session_cookie(r)
+    other = client(dash, "192.0.2.1")
+    token = csrf_of(other.get("/login").text)
+    form = {"csrf": token, "name": "host", "password": "guess guess"}
+    assert other.post("/login", data=form, headers=https).status_code == 401
+    logins = [e for e in open_store(g.db).host_actions(None) if e.action.startswith("login")]
+    assert [e.detail["client"] for e in reversed(logins)] == ["203.0.113.50", "192.0.2.1"]
+
+
+@pytest.mark.parametrize(
+    "host_header", ["rebound.example", "rebound.example:8765", "127.0.0.1.rebound.example", ""]
+)
+def test_a_request_for_another_host_name_gets_400_before_any_handler(
+    review_game: ReviewGame, monkeypatch: pytest.MonkeyPatch, host_header: str
+) -> None:
+    """Issue 22 (DNS rebinding): a page whose name came to point at 127.0.0.1 reached the
+    login form, and with it the throttle. Only the names the dashboard serves get an answer."""
+    g = review_game
+    set_password(g)
+    c = client(make_dashboard(g, monkeypatch))
     token = csrf_of(c.get("/login").text)
-    r = c.post("/login", data={"csrf": token, "name": "host", "password": PASSWORD})
-    assert r.status_code == 429 and "Too many failed logins: try again in 10 min." in r.text
-    assert ("host", "dashboard", "login_refused") in _actions(g)
-    now[0] += 601
-    assert log_in(c) == "/"
+    before = _actions(g)
+    bad = {"host": host_header}
+    for r in (
+        c.get("/login", headers=bad),
+        c.get("/static/dashboard.css", headers=bad),
+        c.post("/login", headers=bad, data={"csrf": token, "name": "host", "password": "x" * 9}),
+    ):
+        assert r.status_code == 400 and "does not answer to that host name" in r.text
+        assert "set-cookie" not in r.headers and r.headers["x-frame-options"] == "DENY"
+    assert _actions(g) == before  # no handler ran: no failed login, nothing throttled
+    assert open_store(g.db).login_throttle("testclient") is None
+    for good in ("localhost:8765", "LOCALHOST.", "127.0.0.1", "[::1]:8765"):
+        assert c.get("/login", headers={"host": good}).status_code == 200, good
 
 
 def test_a_changed_password_ends_older_sessions(

@@ -10,15 +10,10 @@ docs/screenshots/ (git-ignored; FORUMGM_SCREENSHOTS names another folder).
 from __future__ import annotations
 
 import os
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
 from engine.app.review import Review
@@ -26,6 +21,7 @@ from engine.app.service_cmd import driver_for
 from forums.browser import FLAGS, find_chromium
 from tests.app.dashboard_client import HOST, PASSWORD, set_password
 from tests.app.review_game import AFTER_DEADLINE, ReviewGame, make_review_game
+from tests.app.served_dashboard import served_dashboard
 from tests.browser_board import needs_browser
 
 # Skipped only where no Chromium is installed; under .ci/run (or CI) a missing browser fails.
@@ -40,12 +36,6 @@ def screenshots() -> Path:
     folder = Path(os.environ.get("FORUMGM_SCREENSHOTS") or ROOT / "docs" / "screenshots")
     folder.mkdir(parents=True, exist_ok=True)
     return folder
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def _listening_on(port: int) -> set[str]:
@@ -72,44 +62,11 @@ class Served:
 def served(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Served]:
     game = make_review_game(tmp_path, monkeypatch, check=True)
     set_password(game)
-    port = _free_port()
-    env = {**os.environ, "FORUMGM_NOW": AFTER_DEADLINE}
-    command = [
-        sys.executable,
-        "-c",
-        "from engine.app.cli import main; main()",
-        "dashboard",
-        str(game.path),
-        "--db",
-        game.db,
-        "--port",
-        str(port),
-    ]
-    proc = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            if proc.poll() is not None:
-                output = proc.stdout.read().decode() if proc.stdout else ""
-                pytest.fail(f"forumgm dashboard exited {proc.returncode}: {output}")
-            try:
-                if httpx.get(f"{url}/login", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert time.monotonic() < deadline, "forumgm dashboard did not answer in 30 s"
-            time.sleep(0.1)
+    with served_dashboard(game) as url:
         if os.path.exists("/proc/net/tcp"):
+            port = int(url.rpartition(":")[2])
             assert _listening_on(port) == {"0100007F"}  # 127.0.0.1 only, by default
         yield Served(game, url)
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
 
 
 @pytest.fixture

@@ -22,6 +22,20 @@ def _loopback(host: str) -> bool:
         return False
 
 
+def _proxies(given: list[str]) -> tuple[str, ...]:
+    """The `--proxy` addresses or networks, checked ("*", trusting everyone, is refused)."""
+    for value in given:
+        try:
+            ipaddress.ip_network(value, strict=False)
+        except ValueError:
+            raise typer.BadParameter(
+                f"{value!r} is not an address or network (e.g. 127.0.0.1, 10.0.0.0/8): name "
+                "the proxy's own address, whose X-Forwarded-For the dashboard may believe",
+                param_hint="--proxy",
+            ) from None
+    return tuple(given)
+
+
 def dashboard(
     games: Annotated[list[Path], typer.Argument(help="The game files to serve.")],
     db: Db = None,
@@ -29,6 +43,30 @@ def dashboard(
         str, typer.Option("--host", help="Address to listen on (127.0.0.1: this machine only).")
     ] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", help="Port to listen on.")] = DEFAULT_PORT,
+    host_name: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--host-name",
+            help="A name the browser (or the proxy) reaches the dashboard by, e.g. "
+            "mafia.example.org; repeat for more. Requests for other names get 400 "
+            "(localhost, loopback addresses and the --host address are always answered).",
+        ),
+    ] = None,
+    proxy: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--proxy",
+            help="The address (or network) of a reverse proxy in front: its X-Forwarded-For "
+            "and X-Forwarded-Proto are believed; repeat for more. Without it they are ignored.",
+        ),
+    ] = None,
+    tls_cert: Annotated[
+        Path | None,
+        typer.Option("--tls-cert", help="Serve HTTPS with this certificate (PEM; with --tls-key)."),
+    ] = None,
+    tls_key: Annotated[
+        Path | None, typer.Option("--tls-key", help="The certificate's private key (PEM).")
+    ] = None,
 ) -> None:
     """The host's dashboard in the browser: warnings with one-click fixes, votes, orders, the
     results' preview, Approve & publish, the audit log — what `forumgm review` does.
@@ -36,24 +74,47 @@ def dashboard(
     Log in with the password set by `forumgm host set-password`."""
     import uvicorn
 
+    from engine.app.dashboard.hostnames import BadHostName, HostNames
     from engine.app.dashboard.web import Dashboard
     from engine.service.build import database_url
     from engine.store import open_store
 
+    try:
+        names = HostNames.started_for(host, host_name or ())
+    except BadHostName as exc:
+        raise typer.BadParameter(str(exc), param_hint="--host-name") from None
+    proxies = _proxies(proxy or [])
+    if (tls_cert is None) != (tls_key is None):
+        raise typer.BadParameter("give both --tls-cert and --tls-key, or neither")
     store = open_store(database_url(db))
     if not store.host_accounts():
         out.print("No host account yet: set a password first with `forumgm host set-password`.")
         raise typer.Exit(2)
     clock = command_clock()
     drivers = [driver_for(path, db, store, clock=clock) for path in games]
-    app = Dashboard(store, drivers).app()
-    if not _loopback(host):
+    app = Dashboard(store, drivers, host_names=names, proxies=proxies).app()
+    if not _loopback(host) and tls_cert is None and not proxies:
         out.print(
-            f"[yellow]Listening on {host}: other machines can reach the login page. The session "
-            "cookie is not limited to HTTPS; put the dashboard behind an HTTPS proxy.[/]"
+            f"[yellow]Listening on {host}: other machines can reach the login page, and the "
+            "password and session cookie would cross the network unencrypted. Put the "
+            "dashboard behind an HTTPS proxy (--proxy), or give --tls-cert and --tls-key.[/]"
         )
+    scheme = "https" if tls_cert is not None else "http"
     shown = f"[{host}]" if ":" in host else host
     out.print(
-        f"forumgm dashboard on http://{shown}:{port}/ ({len(drivers)} game(s)); Ctrl+C stops it"
+        f"forumgm dashboard on {scheme}://{shown}:{port}/ ({len(drivers)} game(s)); Ctrl+C stops it"
     )
-    uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        log_level="warning",
+        access_log=False,
+        # X-Forwarded-* are read by the app, from the --proxy addresses only (web._Proxied);
+        # uvicorn's own reading would believe any client on 127.0.0.1.
+        proxy_headers=False,
+        ssl_certfile=str(tls_cert) if tls_cert is not None else None,
+        ssl_keyfile=str(tls_key) if tls_key is not None else None,
+        # A browser's idle TLS connection would otherwise hold Ctrl+C for half a minute.
+        timeout_graceful_shutdown=5,
+    )

@@ -1,20 +1,26 @@
-"""Who may use the dashboard: host login, the session, CSRF tokens, login rate limiting.
+"""Who may use the dashboard: host login, the session, CSRF tokens, the login throttle.
 
 The session is a signed cookie (Starlette's SessionMiddleware: itsdangerous, HttpOnly,
-SameSite=Strict) holding the host's name, when they logged in and the session's CSRF token.
-It is valid while the host account exists and its password has not changed since the login
-(`forumgm host set-password` ends older sessions). Every POST must carry the session's CSRF
-token in its form (else 403), and a request whose Origin names another site is refused too.
+SameSite=Strict, Secure when served over HTTPS) holding the session's CSRF token and, once
+the host logged in, a random session token. The store keeps only the token's SHA-256
+(`dashboard_sessions`): a session is valid while its row is there, for 12 hours, and while
+the host's password has not changed since the login (`forumgm host set-password` ends older
+sessions). Logging out deletes the row, so a copy of the cookie saved before is worth
+nothing after. Every POST must carry the session's CSRF token in its form (else 403), and a
+request whose Origin names another site is refused too.
+
+Wrong passwords slow down the client that sends them, and nobody else (`LoginLimiter`).
 """
 
 from __future__ import annotations
 
+import hashlib
 import hmac
+import ipaddress
 import secrets
-import time
-from collections import deque
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 from functools import cache
 from urllib.parse import urlsplit
 
@@ -23,10 +29,12 @@ from starlette.requests import Request
 
 from engine.host_password import check_password, hash_password
 from engine.store import Store
+from engine.store.models import utcnow
 
 SESSION_COOKIE = "forumgm_session"
 SESSION_KEY_SETTING = "dashboard_session_key"
 SESSION_HOURS = 12
+SESSION_TOKEN = "sid"
 CSRF_FIELD = "csrf"
 
 
@@ -74,16 +82,18 @@ def check_csrf(request: Request, form: FormData) -> None:
         raise CsrfRefused("the form has no valid CSRF token (reload the page and try again)")
 
 
+def _token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
 def logged_in_host(request: Request, store: Store) -> str | None:
     """The host this request's session belongs to, or None (and the session is emptied)."""
-    name, at = request.session.get("host"), request.session.get("at")
-    if not isinstance(name, str) or not isinstance(at, int | float):
+    token = request.session.get(SESSION_TOKEN)
+    if not isinstance(token, str):
         return None
-    account = store.host_account(name)
-    expired = time.time() - at > SESSION_HOURS * 3600
-    if account is None or expired or at < account.password_set_at.timestamp():
+    name = store.dashboard_session_host(_token_hash(token), utcnow())
+    if name is None:
         request.session.clear()
-        return None
     return name
 
 
@@ -94,55 +104,96 @@ def verify_login(store: Store, name: str, password: str) -> bool:
     return ok and account is not None
 
 
-def start_session(request: Request, name: str) -> None:
-    """A fresh session for `name`: nothing from before the login is kept (a new CSRF token)."""
+def start_session(request: Request, store: Store, name: str) -> None:
+    """A fresh session for `name`, kept in the store: nothing from before the login is kept
+    (a new CSRF token)."""
     request.session.clear()
-    request.session.update({"host": name, "at": time.time()})
+    token = secrets.token_urlsafe(32)
+    now = utcnow()
+    expires = now + timedelta(hours=SESSION_HOURS)
+    store.start_dashboard_session(
+        name, _token_hash(token), client=client_address(request), now=now, expires_at=expires
+    )
+    request.session[SESSION_TOKEN] = token
     csrf_token(request)
+
+
+def end_session(request: Request, store: Store) -> None:
+    """Log out: the session's row goes from the store, whatever copies of the cookie exist."""
+    token = request.session.get(SESSION_TOKEN)
+    if isinstance(token, str):
+        store.end_dashboard_session(_token_hash(token))
+    request.session.clear()
+
+
+def client_address(request: Request) -> str:
+    """The address the request came from: the connection's, or what a proxy the host named
+    (`--proxy`) says it is; never a header anyone else sent."""
+    return request.client.host if request.client is not None else "unknown"
+
+
+def client_key(request: Request) -> str:
+    """The client the throttle counts for: its address, or its /64 for IPv6 (one machine
+    usually holds a whole /64)."""
+    address = client_address(request)
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address[:64]
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return f"{ipaddress.IPv6Address(int(ip) >> 64 << 64)}/64"
+    return str(ip)
+
+
+class TooSoon(Exception):
+    """A login attempt from a client that must wait longer than the dashboard holds one."""
+
+    def __init__(self, wait: float) -> None:
+        super().__init__(f"wait {wait:.0f} s")
+        self.wait = wait
 
 
 @dataclass
 class LoginLimiter:
-    """At most `attempts` failed logins per `window` seconds for one client address and for one
-    account name; past that, logins from there (or to it) are refused without a check until
-    the oldest failure is older than the window."""
+    """Wrong passwords slow down the client that sends them, and nobody else.
 
-    attempts: int = 5
-    window: float = 600.0
-    clock: Callable[[], float] = time.monotonic
-    _failures: dict[str, deque[float]] = field(default_factory=dict)
+    A client's first `free` attempts are checked at once. From then on its attempts are
+    checked one at a time, spaced 1 s, 2 s, 4 s … apart, at most `longest`; the right
+    password from it forgets them, and so does an hour without an attempt. An attempt that
+    comes sooner waits for its turn when that is at most `hold` away (the answer is slow, not
+    refused), else it is refused with the time left (429). Nothing is counted per account:
+    a stranger's wrong passwords never slow down the host at another address. The counts are
+    in the store, so restarting the dashboard forgets nothing.
+    """
 
-    def _recent(self, key: str) -> deque[float]:
-        times = self._failures.setdefault(key, deque())
-        now = self.clock()
-        while times and now - times[0] >= self.window:
-            times.popleft()
-        if not times:
-            del self._failures[key]
-            return deque()
-        return times
+    store: Store
+    free: int = 5
+    longest: float = 300.0
+    hold: float = 10.0
+    forget: float = 3600.0
+    clock: Callable[[], datetime] = utcnow
 
-    def wait(self, keys: Iterable[str]) -> float:
-        """Seconds until a login may be tried for every one of `keys` (0: now)."""
-        longest = 0.0
-        for key in keys:
-            times = self._recent(key)
-            if len(times) >= self.attempts:
-                longest = max(longest, self.window - (self.clock() - times[0]))
-        return longest
+    def spacing(self, attempts: int) -> timedelta:
+        """Between the check of a client's `attempts`-th attempt and its next one."""
+        if attempts < self.free:
+            return timedelta(0)
+        return timedelta(seconds=min(2.0 ** min(attempts - self.free, 30), self.longest))
 
-    def failed(self, keys: Iterable[str]) -> None:
-        now = self.clock()
-        for key in keys:
-            self._failures.setdefault(key, deque()).append(now)
-            while len(self._failures[key]) > self.attempts:
-                self._failures[key].popleft()
+    def admit(self, client: str) -> float:
+        """Seconds to wait before checking this attempt (at most `hold`); `TooSoon` if longer.
+        The attempt counts as a wrong one until `succeeded`."""
+        wait, reserved = self.store.reserve_login_check(
+            client,
+            self.clock(),
+            spacing=self.spacing,
+            hold=timedelta(seconds=self.hold),
+            forget=timedelta(seconds=self.forget),
+        )
+        if not reserved:
+            raise TooSoon(wait.total_seconds())
+        return wait.total_seconds()
 
-    def succeeded(self, keys: Iterable[str]) -> None:
-        for key in keys:
-            self._failures.pop(key, None)
-
-
-def limiter_keys(request: Request, name: str) -> tuple[str, str]:
-    client = request.client.host if request.client is not None else "unknown"
-    return f"client:{client}", f"account:{name.strip().casefold()}"
+    def succeeded(self, client: str) -> None:
+        self.store.login_was_right(client)

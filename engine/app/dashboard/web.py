@@ -1,11 +1,13 @@
-"""The dashboard as an ASGI app (Starlette): pages, forms, the host's session, safe headers."""
+"""The dashboard as an ASGI app (Starlette): pages, forms, the host's session, safe headers,
+the host names it answers, and the proxy it trusts (if the host named one)."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from math import ceil
+from typing import Any, cast
 
 import jinja2
 from starlette.applications import Starlette
@@ -17,9 +19,11 @@ from starlette.responses import HTMLResponse, PlainTextResponse, RedirectRespons
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from engine.app.dashboard import guard
 from engine.app.dashboard.actions import ACTIONS, FormError
+from engine.app.dashboard.hostnames import HostCheck, HostNames
 from engine.app.dashboard.pages import GamePage, game_title, games_rows
 from engine.app.review import Review, ReviewError
 from engine.clock import local_time
@@ -68,6 +72,20 @@ class SafeHeaders:
         await self.app(scope, receive, send_wrapper)
 
 
+class Sessions:
+    """Starlette's signed-cookie sessions, with the cookie marked `Secure` on a request that
+    came over HTTPS (TLS, or a proxy the host named that says https): a browser then never
+    sends it over plain HTTP."""
+
+    def __init__(self, app: ASGIApp, /, **options: Any) -> None:
+        self.plain = SessionMiddleware(app, **options)
+        self.https = SessionMiddleware(app, https_only=True, **options)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        chosen = self.https if scope.get("scheme") in ("https", "wss") else self.plain
+        await chosen(scope, receive, send)
+
+
 @dataclass
 class Flashes:
     """What each session's next page says about the form it sent, kept here and not in the
@@ -93,9 +111,18 @@ class Dashboard:
 
     store: Store
     drivers: list[GameDriver]
-    limiter: guard.LoginLimiter = field(default_factory=guard.LoginLimiter)
+    limiter: guard.LoginLimiter | None = None
+    """The login throttle (by default over `store`, with its usual spacing)."""
+    host_names: HostNames = field(default_factory=HostNames)
+    proxies: tuple[str, ...] = ()
+    """Addresses (or networks) of the reverse proxy in front: only a request from one of them
+    has its client address and scheme read from X-Forwarded-For and X-Forwarded-Proto."""
     flashes: Flashes = field(default_factory=Flashes)
     _locks: dict[int, asyncio.Lock] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.limiter is None:
+            self.limiter = guard.LoginLimiter(self.store)
 
     def driver(self, request: Request) -> GameDriver | None:
         game_id = request.path_params.get("game_id")
@@ -198,36 +225,39 @@ class Dashboard:
         name = _printable(str(form.get("name") or "").strip()[:200])
         password = str(form.get("password") or "")
         target = _next(str(form.get("next") or ""))
-        keys = guard.limiter_keys(request, name)
-        wait = self.limiter.wait(keys)
-        if wait > 0:
-            minutes = max(1, round(wait / 60))
-            self.store.record_action(
-                "login_refused", by=name or "?", via=VIA, detail=_client(request)
-            )
-            return self.page(
+        limiter, client = self.limiter, guard.client_key(request)
+        assert limiter is not None  # made in __post_init__
+        try:
+            waited = limiter.admit(client)
+        except guard.TooSoon as soon:
+            wait = max(1, ceil(soon.wait))
+            detail = {**_client(request), "wait": f"{wait} s"}
+            self.store.record_action("login_refused", by=name or "?", via=VIA, detail=detail)
+            response = self.page(
                 request,
                 "login.html.j2",
                 429,
                 next=target,
-                error=f"Too many failed logins: try again in {minutes} min.",
+                error=f"Too many wrong passwords from your address: try again in {_span(wait)}.",
             )
+            response.headers["retry-after"] = str(wait)
+            return response
+        if waited > 0:  # slowed down, not refused: the right password still gets in
+            await asyncio.sleep(waited)
+        detail = {**_client(request), **({"waited": f"{waited:.1f} s"} if waited > 0 else {})}
         if not guard.verify_login(self.store, name, password):
-            self.limiter.failed(keys)
-            self.store.record_action(
-                "login_failed", by=name or "?", via=VIA, detail=_client(request)
-            )
+            self.store.record_action("login_failed", by=name or "?", via=VIA, detail=detail)
             return self.page(
                 request, "login.html.j2", 401, next=target, error="Wrong name or password."
             )
-        self.limiter.succeeded(keys)
-        guard.start_session(request, name)
-        self.store.record_action("login", by=name, via=VIA, detail=_client(request))
+        limiter.succeeded(client)
+        guard.start_session(request, self.store, name)
+        self.store.record_action("login", by=name, via=VIA, detail=detail)
         return RedirectResponse(target, status_code=303)
 
     async def logout(self, request: Request, form: FormData, host: str) -> Response:
         self.store.record_action("logout", by=host, via=VIA, detail=_client(request))
-        request.session.clear()
+        guard.end_session(request, self.store)
         return RedirectResponse("/login", status_code=303)
 
     # -- decisions ------------------------------------------------------------------------
@@ -264,14 +294,17 @@ class Dashboard:
         ]
         middleware = [
             Middleware(SafeHeaders),
+            Middleware(HostCheck, names=self.host_names),
             Middleware(
-                SessionMiddleware,
+                Sessions,
                 secret_key=guard.session_secret(self.store),
                 session_cookie=guard.SESSION_COOKIE,
                 max_age=guard.SESSION_HOURS * 3600,
                 same_site="strict",
             ),
         ]
+        if self.proxies:  # outermost: the client and scheme are the proxy's word from here on
+            middleware.insert(0, Middleware(_Proxied, trusted_hosts=list(self.proxies)))
         return Starlette(routes=routes, middleware=middleware)
 
 
@@ -311,4 +344,20 @@ def _printable(text: str) -> str:
 
 
 def _client(request: Request) -> dict[str, str]:
-    return {"client": request.client.host if request.client is not None else "unknown"}
+    return {"client": guard.client_address(request)}
+
+
+def _span(seconds: int) -> str:
+    return f"{seconds} s" if seconds < 90 else f"{round(seconds / 60)} min"
+
+
+class _Proxied:
+    """uvicorn's reading of X-Forwarded-For and X-Forwarded-Proto, for requests from the
+    proxy addresses the host named only (uvicorn itself runs with proxy headers off, so that
+    its default trust of 127.0.0.1 and $FORWARDED_ALLOW_IPS never applies)."""
+
+    def __init__(self, app: ASGIApp, trusted_hosts: list[str]) -> None:
+        self.inner = ProxyHeadersMiddleware(cast(Any, app), trusted_hosts=trusted_hosts)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        await self.inner(cast(Any, scope), cast(Any, receive), cast(Any, send))
