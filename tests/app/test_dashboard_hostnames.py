@@ -76,3 +76,18 @@ def test_the_dashboards_new_options_say_what_is_wrong(
     assert result.exit_code == 2
     assert says in " ".join(result.output.split()), result.output
     assert not (tmp_path / "store.sqlite").exists()  # refused before the store was opened
+
+
+def test_tls_files_that_cannot_serve_https_are_refused_in_one_line(tmp_path: Path) -> None:
+    game, text = tmp_path / "game.toml", tmp_path / "notes.txt"
+    game.write_text("", encoding="utf-8")
+    text.write_text("not a certificate", encoding="utf-8")
+    db = f"sqlite:///{tmp_path / 'store.sqlite'}"
+    for files, says in (
+        ([tmp_path / "missing.pem"] * 2, "No such file or directory"),
+        ([text, text], "they are not a PEM certificate and its private key"),
+    ):
+        tls = ["--tls-cert", str(files[0]), "--tls-key", str(files[1])]
+        result = runner.invoke(app, ["dashboard", str(game), "--db", db, *tls])
+        assert result.exit_code == 2 and says in " ".join(result.output.split()), result.output
+    assert not (tmp_path / "store.sqlite").exists()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ipaddress
+import ssl
 from pathlib import Path
 from typing import Annotated
 
@@ -34,6 +35,25 @@ def _proxies(given: list[str]) -> tuple[str, ...]:
                 param_hint="--proxy",
             ) from None
     return tuple(given)
+
+
+def _check_tls(cert: Path | None, key: Path | None) -> None:
+    """Both TLS files or neither, and a certificate its key belongs to (one line if not)."""
+    if cert is None and key is None:
+        return
+    if cert is None or key is None:
+        raise typer.BadParameter("give both --tls-cert and --tls-key, or neither")
+    try:
+        ssl.create_default_context(ssl.Purpose.CLIENT_AUTH).load_cert_chain(cert, key)
+    except ssl.SSLError:  # an OSError too, with a reason only OpenSSL reads
+        why = "they are not a PEM certificate and its private key"
+    except OSError as exc:
+        why = str(exc.strerror or exc)
+    else:
+        return
+    raise typer.BadParameter(
+        f"cannot serve HTTPS with {cert} and {key}: {why}", param_hint="--tls-cert/--tls-key"
+    )
 
 
 def dashboard(
@@ -84,8 +104,7 @@ def dashboard(
     except BadHostName as exc:
         raise typer.BadParameter(str(exc), param_hint="--host-name") from None
     proxies = _proxies(proxy or [])
-    if (tls_cert is None) != (tls_key is None):
-        raise typer.BadParameter("give both --tls-cert and --tls-key, or neither")
+    _check_tls(tls_cert, tls_key)
     store = open_store(database_url(db))
     if not store.host_accounts():
         out.print("No host account yet: set a password first with `forumgm host set-password`.")
