@@ -32,7 +32,7 @@ from forums.errors import (
 )
 from forums.phpbb import forms
 from forums.phpbb.client import PhpbbClient, Sleep, redact
-from forums.phpbb.dates import detect_timezone
+from forums.phpbb.dates import detect_timezone, server_date
 from forums.phpbb.forms import Form, PageKind, Selectors
 from forums.phpbb.pms import PMFolder, PMListItem, parse_pm_folder, parse_pm_view
 from forums.phpbb.topic import TopicPage, parse_topic_page
@@ -240,6 +240,7 @@ class PhpbbBoard:
             url = self.http.url(path, params)
             response = await self.http.get(url)
             html, final = response.text, str(response.url)
+            self._server_date = response.headers.get("date")
             kind = forms.classify(html, final)
             if kind in _LOGIN_KINDS or kind is PageKind.CAPTCHA:
                 await self._relogin(final, kind)
@@ -261,7 +262,7 @@ class PhpbbBoard:
 
     def _tz(self, html: str, url: str) -> tzinfo:
         if self.tz is None:
-            found = detect_timezone(html)
+            found = detect_timezone(html, server_date(getattr(self, "_server_date", None)))
             if found is None:
                 raise LayoutChanged(url, "the page names no time zone and none is configured")
             self.tz = found

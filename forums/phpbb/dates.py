@@ -17,7 +17,9 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from selectolax.lexbor import LexborHTMLParser
 
-__all__ = ["detect_timezone", "parse_board_time"]
+from forums.datewords import language_of, lookup, words_for
+
+__all__ = ["clock_offset", "detect_timezone", "parse_board_time", "server_date"]
 
 _MONTHS_EN = {
     "jan": 1,
@@ -156,8 +158,10 @@ def _year(text: str) -> int:
 def parse_board_time(text: str, *, tz: tzinfo, now: datetime, lang: str | None = None) -> datetime:
     """Read a time as phpBB displays it; aware, in `tz`. ValueError (with the text) if unreadable.
 
-    `now` resolves relative forms («Сегодня», "5 minutes ago"); `lang` only decides the
-    order of an all-numeric `a/b/Y` date ("en": month first, otherwise day first).
+    `now` resolves relative forms («Сегодня», "5 minutes ago"); `lang` is the page's
+    language (`<html lang>`): it decides the order of an all-numeric `a/b/Y` date ("en":
+    month first, otherwise day first) and which language's month and weekday names a word
+    the Russian and English names do not know is read in (any language when None).
     """
     original = text
     norm = _normalise(text)
@@ -185,10 +189,9 @@ def parse_board_time(text: str, *, tz: tzinfo, now: datetime, lang: str | None =
 
     day_value: date | None = None
     words = set(_WORD.findall(rest))
-    if words & _TODAY:
-        day_value = local_now.date()
-    elif words & _YESTERDAY:
-        day_value = local_now.date() - timedelta(days=1)
+    relative = _relative_day(rest, words, lang)
+    if relative is not None:
+        day_value = local_now.date() - timedelta(days=relative)
     elif match := _YMD.search(rest):
         day_value = _date(int(match.group(1)), int(match.group(2)), int(match.group(3)), original)
     elif match := _DMY_DOTS.search(rest):
@@ -198,8 +201,10 @@ def parse_board_time(text: str, *, tz: tzinfo, now: datetime, lang: str | None =
         month_first = (lang == "en" and first <= 12) or second_part > 12
         month, day = (first, second_part) if month_first else (second_part, first)
         day_value = _date(_year(match.group(3)), month, day, original)
+    elif match := _DAY_MON_YY.search(rest):
+        day_value = _day_mon_yy(match, lang, original)
     else:
-        day_value = _date_from_words(rest, local_now, original)
+        day_value = _date_from_words(rest, local_now, original, lang)
 
     if day_value is None:
         raise ValueError(f"not a board time: {original!r}")
@@ -258,10 +263,59 @@ def _date(year: int, month: int, day: int, original: str) -> date:
         raise ValueError(f"not a board time: {original!r}") from None
 
 
-def _date_from_words(rest: str, local_now: datetime, original: str) -> date | None:
-    month: int | None = None
+_DAY_MON_YY = re.compile(r"(?<![\w.])(\d{1,2})-([^\W\d_]{3,12})\.?-(\d{2}|\d{4})(?![\w.])")
+"""TorrentPier's and some styles' «14-Ноя-15» (day, short month, two- or four-digit year)."""
+
+
+def _day_mon_yy(match: re.Match[str], lang: str | None, original: str) -> date:
+    month = _month_number(match.group(2), lang)
+    if month is None:
+        raise ValueError(f"not a board time: {original!r} (unknown month {match.group(2)!r})")
+    return _date(_year(match.group(3)), month, int(match.group(1)), original)
+
+
+def _month_number(word: str, lang: str | None) -> int | None:
+    """A month name in Russian or English, else in the page's language (any when None);
+    None when the word is no month or names different months in different languages."""
+    number = _month(word)
+    if number is not None:
+        return number
+    months = lookup(word, lang).months
+    return next(iter(months)) if len(months) == 1 else None
+
+
+def _relative_day(rest: str, words: set[str], lang: str | None) -> int | None:
+    """0 for «Сегодня»/"Today"/«oggi», 1 for "Yesterday"/«hier»; None for a dated time."""
+    if words & _TODAY:
+        return 0
+    if words & _YESTERDAY:
+        return 1
+    if lang is None or lang in ("ru", "en") or _has_digit_date(rest):
+        return None
+    table = words_for(lang)
+    if table is None:
+        return None
+    # «aujourd'hui» is one word with an apostrophe: the language's words are matched whole.
+    spaced = " " + re.sub(r"[,;|]", " ", rest) + " "
+    if any(f" {w} " in spaced for w in table.today):
+        return 0
+    if any(f" {w} " in spaced for w in table.yesterday):
+        return 1
+    return None
+
+
+def _has_digit_date(rest: str) -> bool:
+    return re.search(r"\d", rest) is not None
+
+
+def _date_from_words(
+    rest: str, local_now: datetime, original: str, lang: str | None = None
+) -> date | None:
+    """A date written with a month name: the day, the month and an optional year, in any
+    order, with weekdays and fillers («de», «à», "of") between them."""
     year: int | None = None
     day: int | None = None
+    month_words: list[tuple[str, frozenset[int]]] = []
     for token in _WORD.findall(rest):
         if token.startswith("'"):
             year = _year(token)
@@ -273,16 +327,23 @@ def _date_from_words(rest: str, local_now: datetime, original: str) -> date | No
                 year = value
             elif day is None and 1 <= value <= 31:
                 day = value
+            elif year is None and month_words and len(digits.group(0)) == 2:
+                year = 2000 + value  # «14 ноя 15»: a two-digit year after day and month
             else:
                 raise ValueError(f"not a board time: {original!r}")
             continue
         if token in _WEEKDAYS or token in _FILLER:
             continue
         number = _month(token)
-        if number is not None and month is None:
-            month = number
+        if number is not None:
+            month_words.append((token, frozenset({number})))
             continue
-        raise ValueError(f"not a board time: {original!r} (unknown word {token!r})")
+        meaning = lookup(token, lang)
+        if meaning.months:
+            month_words.append((token, meaning.months))
+        elif not (meaning.weekday or meaning.filler):
+            raise ValueError(f"not a board time: {original!r} (unknown word {token!r})")
+    month = _pick_month(month_words, lang, original)
     if month is None or day is None:
         return None
     if year is None:
@@ -293,42 +354,171 @@ def _date_from_words(rest: str, local_now: datetime, original: str) -> date | No
     return _date(year, month, day, original)
 
 
+def _pick_month(
+    month_words: list[tuple[str, frozenset[int]]], lang: str | None, original: str
+) -> int | None:
+    """The month among the words that can name one. «Mar 13 Jan 2015» (French: «Mar» is
+    mardi) and «martedì»: a word that is also a weekday gives way to one that is not."""
+    if not month_words:
+        return None
+    if len(month_words) > 1:
+        month_words = [
+            (word, months)
+            for word, months in month_words
+            if not (word in _WEEKDAYS or lookup(word, lang).weekday)
+        ]
+    if len(month_words) != 1 or len(month_words[0][1]) != 1:
+        raise ValueError(f"not a board time: {original!r} (which word is the month?)")
+    return next(iter(month_words[0][1]))
+
+
 # --- the user's time zone as the page states it ---------------------------------------
 
 _OFFSET = re.compile(
-    r"(?:UTC|GMT)\s*(?:([+\-−])\s*(\d{1,2})(?:[:.](\d{2}))?(?:\s*(?:hours?|час\w*))?)?",
+    r"(?:UTC|GMT)\s*(?:([+\-−])\s*(\d{1,2})(?:[:.](\d{2}))?(?:\s*[^\W\d_]{0,12})?)?",
     re.IGNORECASE,
 )
 _FOOTER_HINTS = ("All times are", "Часовой пояс", "Все время", "Время: UTC")
+_ZONE_TEXT = re.compile(r"^\s*(?:UTC|GMT)\s*(?:[+\-−]\s*\d{1,2}(?:[:.]\d{2})?)?\s*$", re.I)
+_FOOTER_OFFSET = re.compile(
+    r"(?:UTC|GMT)\s*[+\-−]\s*\d{1,2}(?![\d:])|(?:UTC|GMT)\s*[+\-−]\d{2}:\d{2}"
+)
+_DST = re.compile(r"\[\s*[^\[\]\d]{2,40}\]")
+"""phpBB 3.0's daylight-saving mark after the offset: «[ DST ]», «[ ora legale ]», «[ летнее
+время ]» — a bracketed word in the footer's language."""
+_REGIONS = {
+    "europa": "Europe",
+    "europe": "Europe",
+    "европа": "Europe",
+    "amerika": "America",
+    "america": "America",
+    "amérique": "America",
+    "америка": "America",
+    "asia": "Asia",
+    "asie": "Asia",
+    "asien": "Asia",
+    "азия": "Asia",
+    "africa": "Africa",
+    "afrique": "Africa",
+    "afrika": "Africa",
+    "африка": "Africa",
+    "australia": "Australia",
+    "australie": "Australia",
+    "australien": "Australia",
+    "pacific": "Pacific",
+    "pacifico": "Pacific",
+    "pacifique": "Pacific",
+    "atlantic": "Atlantic",
+    "atlantico": "Atlantic",
+    "atlantique": "Atlantic",
+}
 
 
-def detect_timezone(html: str) -> tzinfo | None:
-    """The time zone the page's times are in, from phpBB's footer, or None.
+def detect_timezone(html: str, server_date: datetime | None = None) -> tzinfo | None:
+    """The time zone the page's times are in, or None.
 
-    phpBB 3.1+ prints `All times are <span title="Europe/Moscow">UTC+03:00</span>` (the
-    title is the zone id, translated in some language packs: then the fixed offset is
-    used); phpBB 3.0 prints "All times are UTC + 3 hours [ DST ]".
+    phpBB 3.1+ prints `All times are <span title="Europe/Moscow">UTC+03:00</span>` in the
+    footer, in the board's language («Tutti gli orari sono <span title="Europa/Roma">
+    UTC+02:00</span>»): the span is read whatever the words around it; a translated zone
+    name is matched back to its IANA zone («Europa/Roma» → Europe/Rome) when the offsets
+    agree, else the printed offset is used. phpBB 3.0 prints "All times are UTC + 3 hours
+    [ DST ]" (and «UTC + 1 ora [ ora legale ]»). When nothing names the zone and the caller
+    has the server's clock (its `Date` header), the page's own "It is currently …" clock
+    gives the offset.
     """
     try:
         tree = LexborHTMLParser(html)
     except Exception:
         return None
+    for span in tree.css("span[title]"):
+        shown = span.text(deep=True, separator="", strip=True)
+        if not _ZONE_TEXT.match(shown):
+            continue
+        offset = _parse_offset(shown)
+        named = _zone_named((span.attributes.get("title") or "").strip(), offset)
+        return named or offset
     for node in tree.css("li, p, div.copyright"):
         text = node.text(deep=True, separator=" ", strip=False)
-        if len(text) > 400 or not any(hint.lower() in text.lower() for hint in _FOOTER_HINTS):
+        if len(text) > 400:
             continue
-        span = node.css_first("span[title]")
-        if span is not None:
-            zone_name = (span.attributes.get("title") or "").strip()
-            if zone_name and zone_name.isascii():
-                try:
-                    return ZoneInfo(zone_name)
-                except (ZoneInfoNotFoundError, ValueError):
-                    pass
+        if not (
+            any(hint.lower() in text.lower() for hint in _FOOTER_HINTS)
+            or _FOOTER_OFFSET.search(text)
+        ):
+            continue
         offset = _parse_offset(text)
         if offset is not None:
             return offset
+    if server_date is not None:
+        return clock_offset(tree, server_date)
     return None
+
+
+def _zone_named(title: str, offset: tzinfo | None) -> tzinfo | None:
+    if not title:
+        return None
+    if title.isascii():
+        try:
+            return ZoneInfo(title)
+        except (ZoneInfoNotFoundError, ValueError):
+            pass
+    # A translated zone name: the region word, then a city whose name begins alike.
+    region, _, city = title.partition("/")
+    english = _REGIONS.get(region.strip().lower())
+    city = city.strip().lower()
+    if english is None or len(city) < 3 or offset is None:
+        return None
+    from zoneinfo import available_timezones
+
+    # The printed offset is the zone's on the day the page was served: winter or summer.
+    year = datetime.now(UTC).year
+    seasons = (datetime(year, 1, 15, tzinfo=UTC), datetime(year, 7, 15, tzinfo=UTC))
+    shown = offset.utcoffset(None)
+    matches = [
+        name
+        for name in sorted(available_timezones())
+        if name.startswith(english + "/")
+        and name.split("/")[-1].lower().replace("_", " ")[:3] == city[:3]
+        and shown in {ZoneInfo(name).utcoffset(day) for day in seasons}
+    ]
+    return ZoneInfo(matches[0]) if len(matches) == 1 else None
+
+
+_CLOCK_SELECTORS = "p.time, p.right, li.time, span.time, div.time, p.datetime"
+_SKEW = 150
+"""Seconds a printed clock (minutes only) and the server's `Date` may stray from a whole
+quarter hour apart: the dropped seconds plus a little clock skew."""
+
+
+def clock_offset(tree: LexborHTMLParser, server_date: datetime) -> tzinfo | None:
+    """The zone in which the page's printed clock ("It is currently Sat Dec 05, 2026
+    8:16 am", «Oggi è sabato 17 marzo 2018, 14:04») is the server's `Date`: the difference,
+    a whole number of quarter hours as every real zone's is. Of the times printed in the
+    header ("Last visit was: …" is one too) the one that fits best; None when none fits."""
+    html = tree.css_first("html")
+    language = language_of(html.attributes.get("lang") if html is not None else None)
+    reference = server_date.astimezone(UTC)
+    best: tuple[float, int] | None = None
+    for node in tree.css(_CLOCK_SELECTORS):
+        words = node.text(deep=True, separator=" ", strip=True).split()
+        if not 2 < len(words) <= 16:
+            continue
+        for start in range(len(words) - 2):
+            try:
+                shown = parse_board_time(
+                    " ".join(words[start:]), tz=UTC, now=reference, lang=language
+                )
+            except ValueError:
+                continue
+            seconds = (shown - reference).total_seconds()
+            quarters = round(seconds / 900)
+            miss = abs(seconds - quarters * 900)
+            if miss <= _SKEW and abs(quarters) <= 14 * 4 and (best is None or miss < best[0]):
+                best = (miss, quarters)
+            break
+    if best is None:
+        return None
+    return UTC if not best[1] else timezone(timedelta(minutes=best[1] * 15))
 
 
 def _parse_offset(text: str) -> tzinfo | None:
@@ -340,8 +530,21 @@ def _parse_offset(text: str) -> tzinfo | None:
         minutes = int(match.group(2)) * 60 + int(match.group(3) or 0)
         if match.group(1) in {"-", "−"}:
             minutes = -minutes
-    if re.search(r"\[\s*(DST|летнее)", text, re.IGNORECASE):
+    if _DST.search(text[match.end() :]):
         minutes += 60
     if minutes == 0:
         return UTC
     return timezone(timedelta(minutes=minutes))
+
+
+def server_date(header: str | None) -> datetime | None:
+    """The server's clock from an HTTP `Date` header, None when absent or unreadable."""
+    if not header:
+        return None
+    from email.utils import parsedate_to_datetime
+
+    try:
+        when = parsedate_to_datetime(header)
+    except (TypeError, ValueError, IndexError):
+        return None
+    return when if when.tzinfo is not None else when.replace(tzinfo=UTC)
