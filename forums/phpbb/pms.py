@@ -17,15 +17,18 @@ from forums.phpbb.dates import parse_board_time
 from forums.phpbb.html import concat_bodies, html_to_postbody
 from forums.phpbb.selectors import PM_PROSILVER, PMSelectors
 from forums.phpbb.topic import (
+    PHPBB_MARKS,
     absolute,
     body_section,
     logged_in_as,
+    page_language,
     page_numbers,
     query_param,
     text_of,
     user_id_from,
 )
 from forums.records import PrivateMessage
+from forums.structure import Skeleton, as_signature, choose_content, mark_blocks, row_of
 
 __all__ = ["PMFolder", "PMListItem", "parse_pm_folder", "parse_pm_view"]
 
@@ -104,6 +107,18 @@ def parse_pm_folder(
     folder = _folder_name(tree, url, sel) or "unknown"
     me, my_id = _sender_user(tree)
     rows = form.css(f"{sel.folder_list} {sel.folder_row}")
+    if not rows and _message_links(form):
+        # A style without prosilver's list classes: each row found by its message link.
+        lang = page_language(tree)
+        found = [
+            _structural_item(link, url, folder, me, my_id, tz=tz, now=now, lang=lang)
+            for link in _message_links(form)
+        ]
+        numbers = page_numbers(form.css(sel.pagination))
+        page, pages = numbers if numbers is not None else (1, 1)
+        return PMFolder(
+            url=url, folder=folder, items=found, page=page, pages=max(page, pages), logged_in_as=me
+        )
     if not rows:
         texts = [text_of(n) for n in form.css("p strong, p")]
         if not any(_EMPTY.match(t) for t in texts) and not any(
@@ -189,6 +204,9 @@ def parse_pm_view(
     tree = LexborHTMLParser(html)
     message = tree.css_first(sel.message)
     if message is None:
+        found = _structural_view(tree, url, tz=tz, now=now)
+        if found is not None:
+            return found
         if tree.css_first("input[name='password']") is not None:
             raise LayoutChanged(url, "not a PM view: a login form (not logged in?)")
         raise LayoutChanged(url, f"not a PM view page (no {sel.message})")
@@ -259,3 +277,144 @@ def _split_header(author: LexborNode) -> tuple[str, LexborNode | None, list[Lexb
         else:
             recipients.extend(links)
     return sent_text, sender, recipients
+
+
+# --- the structural reading: a style's classes not needed -------------------------------
+
+_MESSAGE = re.compile(r"post-(\d+)")
+_VIEW_LINK = re.compile(r"[?&](?:amp;)?mode=view\b.*?[?&](?:amp;)?p=(\d+)")
+
+
+def _pm_id(node: LexborNode) -> str | None:
+    match = _MESSAGE.fullmatch(node.attributes.get("id") or "")
+    return match.group(1) if match else None
+
+
+def _view_link_id(link: LexborNode) -> str | None:
+    match = _VIEW_LINK.search(link.attributes.get("href") or "")
+    return match.group(1) if match else None
+
+
+def _message_links(form: LexborNode) -> list[LexborNode]:
+    """Each listed message's subject link (the one with text), in list order."""
+    links: dict[str, LexborNode] = {}
+    for link in form.css("a[href*='mode=view']"):
+        msg_id = _view_link_id(link)
+        if msg_id is not None and text_of(link) and msg_id not in links:
+            links[msg_id] = link
+    return list(links.values())
+
+
+def _structural_item(
+    link: LexborNode,
+    url: str,
+    folder: str,
+    me: str | None,
+    my_id: str | None,
+    *,
+    tz: tzinfo,
+    now: datetime,
+    lang: str | None,
+) -> PMListItem:
+    msg_id = _view_link_id(link) or ""
+    row = row_of(link, _view_link_id)
+    users = [
+        a
+        for a in row.css("a[href]")
+        if PHPBB_MARKS.profile.search(a.attributes.get("href") or "") and text_of(a)
+    ]
+    text = text_of(row)
+    sent_at = None
+    for piece in (text.rsplit("»", 1)[-1], *_row_texts(row)):
+        try:
+            sent_at = parse_board_time(
+                _LABEL.sub("", piece, count=1).strip(), tz=tz, now=now, lang=lang
+            )
+            break
+        except ValueError:
+            continue
+    if sent_at is None:
+        raise LayoutChanged(url, f"PM {msg_id} has no readable time in the folder list")
+    names = tuple(text_of(u) for u in users)
+    if folder in {"outbox", "sentbox"}:
+        sender, sender_id, recipients = me or "", my_id, names
+    else:
+        if not users:
+            raise LayoutChanged(url, f"PM {msg_id} has no sender in the folder list")
+        sender, sender_id = names[0], user_id_from(users[0].attributes.get("href"))
+        recipients = (me,) if me else ()
+    return PMListItem(
+        id=msg_id,
+        subject=text_of(link),
+        sender=sender,
+        sender_id=sender_id,
+        recipients=recipients,
+        sent_at=sent_at,
+        url=absolute(url, link.attributes.get("href") or ""),
+        unread=False,
+    )
+
+
+def _row_texts(row: LexborNode) -> list[str]:
+    return [text_of(n) for n in row.css("dd, td, span, div") if 6 <= len(text_of(n)) <= 80]
+
+
+def _structural_view(
+    tree: LexborHTMLParser, url: str, *, tz: tzinfo, now: datetime
+) -> PrivateMessage | None:
+    """An opened PM found by its marks: the message's `id="post-NNN"`, the header that
+    holds "Sent: … <br> From: … <br> To: …" with profile links, and its content block."""
+    message = next((n for n in tree.css("[id^='post-']") if _pm_id(n) is not None), None)
+    if message is None:
+        return None
+    msg_id = _pm_id(message) or ""
+    header = None
+    for node in message.css("p, div"):
+        has_break = any(child.tag == "br" for child in node.iter())
+        if has_break and any(
+            PHPBB_MARKS.profile.search(a.attributes.get("href") or "") for a in node.css("a[href]")
+        ):
+            header = node
+            break
+    if header is None:
+        raise LayoutChanged(url, f"PM {msg_id} has no header (read by the message's marks)")
+    sent_text, sender_node, recipient_nodes = _split_header(header)
+    if sender_node is None or not sent_text:
+        raise LayoutChanged(url, f"PM {msg_id} has no sender or time")
+    lang = page_language(tree)
+    try:
+        sent_at = parse_board_time(sent_text, tz=tz, now=now, lang=lang)
+    except ValueError:
+        raise LayoutChanged(url, f"PM {msg_id} has an unreadable time {sent_text!r}") from None
+    skeleton = Skeleton(message, msg_id, text_of(sender_node), None, sender_node, None, None, None)
+    markers = [header]
+    first_profile = next(
+        (
+            a
+            for a in message.css("a[href]")
+            if PHPBB_MARKS.profile.search(a.attributes.get("href") or "")
+        ),
+        None,
+    )
+    if first_profile is not None:
+        markers.append(first_profile)
+    mark_blocks(skeleton, markers)
+    choose_content([skeleton], lambda text: False)
+    if skeleton.content is None:
+        raise LayoutChanged(url, f"PM {msg_id} has no content (read by the message's marks)")
+    body = html_to_postbody(skeleton.content, base_url=url)
+    if skeleton.signature is not None:
+        signed = as_signature(html_to_postbody(skeleton.signature, base_url=url))
+        body = concat_bodies(body, signed)
+    subject = text_of(message.css_first("h3, h2"))
+    return PrivateMessage(
+        id=msg_id,
+        sender=text_of(sender_node),
+        sender_id=user_id_from(sender_node.attributes.get("href")),
+        recipients=tuple(text_of(n) for n in recipient_nodes if text_of(n)),
+        sent_at=sent_at,
+        subject=subject,
+        body=body,
+        url=absolute(url, f"./ucp.php?i=pm&mode=view&p={msg_id}"),
+        raw=skeleton.content.inner_html,
+    )

@@ -14,11 +14,21 @@ from urllib.parse import parse_qs, urljoin, urlsplit
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
+from forums.datewords import language_of
 from forums.errors import LayoutChanged
 from forums.phpbb.dates import parse_board_time
 from forums.phpbb.html import concat_bodies, html_to_postbody
-from forums.phpbb.selectors import TOPIC_VARIANTS, TopicSelectors
+from forums.phpbb.selectors import PROSILVER, TOPIC_VARIANTS, TopicSelectors
 from forums.records import EditInfo, Post, PostBody
+from forums.structure import (
+    EngineMarks,
+    Skeleton,
+    as_signature,
+    choose_content,
+    containers,
+    read_skeleton,
+    zone_time,
+)
 
 __all__ = ["TopicPage", "parse_topic_page"]
 
@@ -109,9 +119,10 @@ over the tree) names no user."""
 
 
 def logged_in_as(tree: LexborHTMLParser) -> str | None:
-    """The user the page was served to (prosilver header, or 3.0's "Logout [ Name ]")."""
+    """The user the page was served to (prosilver header, or 3.0's "Logout [ Name ]"; in
+    another style, the header's `#username_logged_in` element)."""
     if tree.css_first(_ANY_LOGIN) is None:
-        return None
+        return _logged_in_header(tree)
     for selectors in TOPIC_VARIANTS:
         node = tree.css_first(selectors.logged_in_name)
         if node is not None and text_of(node):
@@ -120,7 +131,16 @@ def logged_in_as(tree: LexborHTMLParser) -> str | None:
             match = re.search(r"\[\s*(.+?)\s*\]", text_of(link))
             if match:
                 return match.group(1)
-    return None
+    return _logged_in_header(tree)
+
+
+def _logged_in_header(tree: LexborHTMLParser) -> str | None:
+    """The name in prosilver's `#username_logged_in` header item, its classes renamed."""
+    header = tree.css_first("#username_logged_in")
+    if header is None:
+        return None
+    trigger = header.css_first("a")  # the dropdown's trigger: «<a><span>Name</span></a>»
+    return text_of(trigger) or None if trigger is not None else None
 
 
 def body_section(tree: LexborHTMLParser) -> str | None:
@@ -161,9 +181,14 @@ def absolute(url: str, href: str) -> str:
 def parse_topic_page(html: str, url: str, *, tz: tzinfo, now: datetime) -> TopicPage:
     """Parse one `viewtopic.php` page. Post.number is the position in the thread."""
     tree = LexborHTMLParser(html)
+    lang = page_language(tree)
     selectors, post_nodes = _find_posts(tree)
     if selectors is None:
-        raise LayoutChanged(url, _why_no_posts(tree))
+        # No known style's classes: the posts as every phpBB 3 page marks them.
+        skeletons = structural_posts(tree, url, tz=tz, now=now, lang=lang)
+        if not skeletons:
+            raise LayoutChanged(url, _why_no_posts(tree))
+        return _page_of(tree, url, PROSILVER, skeletons, tz=tz, now=now, lang=lang)
 
     thread_id = _thread_id(tree, url, selectors)
     if thread_id is None:
@@ -196,21 +221,36 @@ def parse_topic_page(html: str, url: str, *, tz: tzinfo, now: datetime) -> Topic
     # Each post's own address: viewtopic.php beside the page, resolved once per page.
     viewtopic = absolute(url, "./viewtopic.php")
     signatures: dict[tuple[object, ...], PostBody] = {}
-    posts = [
-        _parse_post(
-            node,
-            line,
-            selectors,
-            url,
-            viewtopic,
-            thread_id,
-            start + index + 1,
-            signatures,
-            tz=tz,
-            now=now,
-        )
-        for index, (node, line) in enumerate(post_nodes)
-    ]
+    try:
+        posts = [
+            _parse_post(
+                node,
+                line,
+                selectors,
+                url,
+                viewtopic,
+                thread_id,
+                start + index + 1,
+                signatures,
+                tz=tz,
+                now=now,
+                lang=lang,
+            )
+            for index, (node, line) in enumerate(post_nodes)
+        ]
+    except LayoutChanged as failed:
+        # A style that keeps the known classes but moves the author or the time («Milk»:
+        # the date in a link, no <time>): the post's marks still say it. When they do not
+        # either, the selectors' own complaint is the clearer one.
+        try:
+            skeletons = structural_posts(tree, url, tz=tz, now=now, lang=lang)
+            posts = _structural_posts_to_records(
+                skeletons, url, viewtopic, thread_id, start, tz=tz, now=now, lang=lang
+            )
+        except LayoutChanged:
+            raise failed from None
+        if not posts:
+            raise
     return TopicPage(
         url=url,
         thread_id=thread_id,
@@ -328,6 +368,7 @@ def _parse_post(
     *,
     tz: tzinfo,
     now: datetime,
+    lang: str | None = None,
 ) -> Post:
     """One post. `signatures`: the bodies of the signatures read on this page so far, by
     their HTML (a user's signature repeats under each of their posts)."""
@@ -340,7 +381,7 @@ def _parse_post(
         raise LayoutChanged(url, f"{where} has no author")
     author_id = user_id_from(link.attributes.get("href"))
 
-    posted_at = _post_time(author_line, selectors, url, where, tz=tz, now=now)
+    posted_at = _post_time(author_line, selectors, url, where, tz=tz, now=now, lang=lang)
 
     content = node.css_first(selectors.content)
     deleted = "deleted" in (attributes.get("class") or "").split()
@@ -388,6 +429,7 @@ def _post_time(
     *,
     tz: tzinfo,
     now: datetime,
+    lang: str | None = None,
 ) -> datetime:
     if author_line is None:
         raise LayoutChanged(url, f"{where} has no author line ({selectors.author_line})")
@@ -408,7 +450,7 @@ def _post_time(
     if not shown:
         raise LayoutChanged(url, f"{where} has no time")
     try:
-        return parse_board_time(shown, tz=tz, now=now)
+        return parse_board_time(shown, tz=tz, now=now, lang=lang)
     except ValueError:
         raise LayoutChanged(url, f"{where} has an unreadable time {shown!r}") from None
 
@@ -471,3 +513,181 @@ def _split_name_date(rest: str, tz: tzinfo, now: datetime) -> tuple[str | None, 
         if _maybe_time(candidate, tz, now) is not None:
             return " ".join(words[:i]), candidate
     return None, rest
+
+
+# --- the structural reading: a style's classes not needed -------------------------------
+
+_POST_ANCHOR = re.compile(r"p(\d+)")
+
+
+def _phpbb_post_id(node: LexborNode) -> str | None:
+    attributes = node.attributes
+    match = _POST_ANCHOR.fullmatch(attributes.get("id") or attributes.get("name") or "")
+    return match.group(1) if match else None
+
+
+PHPBB_MARKS = EngineMarks(
+    post_id=_phpbb_post_id,
+    anchor_selector="[id^='p'], a[name^='p']",
+    # memberlist.php?mode=viewprofile&u=2 (a static copy may rename the script)
+    profile=re.compile(r"[?&](?:amp;)?mode=viewprofile&(?:amp;)?u=(\d+)"),
+    # phpBB's own code (get_username_string), not the style, prints these classes.
+    author_classes=("username", "username-coloured"),
+    author_attributes=("data-poster-name",),
+)
+"""What every phpBB 3 topic page marks a post with, whatever its style."""
+
+
+def page_language(tree: LexborHTMLParser) -> str | None:
+    """The page's language from `<html lang>` / `xml:lang` ("fr", "it"), None if unsaid."""
+    html = tree.css_first("html")
+    if html is None:
+        return None
+    attributes = html.attributes
+    return language_of(attributes.get("lang") or attributes.get("xml:lang"))
+
+
+def is_edit_notice(text: str) -> bool:
+    return bool(_EDIT_EN.search(text) or _EDIT_RU.search(text))
+
+
+def structural_posts(
+    tree: LexborHTMLParser, url: str, *, tz: tzinfo, now: datetime, lang: str | None
+) -> list[Skeleton]:
+    """The page's posts found by their marks (`id="pNNN"`, the profile link, the time);
+    [] when the page has no post anchor. A post without an author is a layout change."""
+
+    def read(text: str) -> datetime:
+        return parse_board_time(text, tz=tz, now=now, lang=lang)
+
+    skeletons = []
+    for post_id, node in containers(tree, PHPBB_MARKS):
+        skeleton = read_skeleton(post_id, node, PHPBB_MARKS, read)
+        if skeleton is None:
+            if node.css_first("textarea, input[type='submit']") is not None:
+                continue  # the reply form's preview or a poll, not a post
+            raise LayoutChanged(url, f"post p{post_id} has no author (no profile link or name)")
+        skeletons.append(skeleton)
+    choose_content(skeletons, is_edit_notice)
+    return skeletons
+
+
+def _page_of(
+    tree: LexborHTMLParser,
+    url: str,
+    selectors: TopicSelectors,
+    skeletons: list[Skeleton],
+    *,
+    tz: tzinfo,
+    now: datetime,
+    lang: str | None,
+) -> TopicPage:
+    thread_id = _thread_id(tree, url, selectors)
+    if thread_id is None:
+        raise LayoutChanged(url, "no topic id (no t= in the URL, title or links)")
+    title = text_of(tree.css_first("h2.topic-title, #page-body h2, h2, h1")) or _title_from_head(
+        tree
+    )
+    pagination = tree.css(selectors.pagination)
+    numbers = page_numbers(pagination) or _page_of_text(tree)
+    page, pages = numbers if numbers is not None else (1, 1)
+    per_page = _per_page(tree, pagination)
+    if per_page is None:
+        per_page = DEFAULT_PER_PAGE if len(skeletons) <= DEFAULT_PER_PAGE else len(skeletons)
+        if pages > 1 and page < pages:
+            per_page = len(skeletons)
+    url_start = query_param(url, "start")
+    if url_start is not None and url_start.isdigit() and numbers is None:
+        start = int(url_start)
+        page = start // per_page + 1
+    else:
+        start = (page - 1) * per_page
+    viewtopic = absolute(url, "./viewtopic.php")
+    posts = _structural_posts_to_records(
+        skeletons, url, viewtopic, thread_id, start, tz=tz, now=now, lang=lang
+    )
+    return TopicPage(
+        url=url,
+        thread_id=thread_id,
+        title=title,
+        posts=posts,
+        page=page,
+        pages=max(pages, page),
+        per_page=per_page,
+        start=start,
+        total_posts=_total_posts(pagination),
+        logged_in_as=logged_in_as(tree),
+    )
+
+
+_PAGE_OF_ANY = re.compile(r"(\d+)\s*\D{1,12}?\s*(\d+)")
+
+
+def _page_of_text(tree: LexborHTMLParser) -> tuple[int, int] | None:
+    """ "Page 1 of 3" in any language («Page 1 sur 1», «Pagina 2 di 5»): the two numbers of a
+    pagination-like block whose first is in <strong>."""
+    for node in tree.css("strong"):
+        parent = node.parent
+        if parent is None:
+            continue
+        strongs = [text_of(n) for n in parent.css("strong")]
+        if len(strongs) == 2 and all(s.isdigit() for s in strongs):
+            page, pages = int(strongs[0]), int(strongs[1])
+            if 1 <= page <= pages:
+                return page, pages
+    return None
+
+
+def _structural_posts_to_records(
+    skeletons: list[Skeleton],
+    url: str,
+    viewtopic: str,
+    thread_id: str,
+    start: int,
+    *,
+    tz: tzinfo,
+    now: datetime,
+    lang: str | None,
+) -> list[Post]:
+    posts = []
+    signatures: dict[str, PostBody] = {}
+    for index, skeleton in enumerate(skeletons):
+        where = f"post p{skeleton.post_id}"
+        posted_at = zone_time(skeleton, tz)
+        if posted_at is None and skeleton.time_text is not None:
+            posted_at = parse_board_time(skeleton.time_text, tz=tz, now=now, lang=lang)
+        if posted_at is None:
+            raise LayoutChanged(url, f"{where} has no time (read by the post's marks)")
+        if skeleton.content is None:
+            raise LayoutChanged(url, f"{where} has no content (read by the post's marks)")
+        body = html_to_postbody(skeleton.content, base_url=url)
+        if skeleton.signature is not None:
+            key = skeleton.signature.html or ""
+            key = key.replace(f"sig{skeleton.post_id}", "sig")
+            signed = signatures.get(key)
+            if signed is None:
+                signed = signatures[key] = as_signature(
+                    html_to_postbody(skeleton.signature, base_url=url)
+                )
+            body = concat_bodies(body, signed)
+        edit = None
+        for notice in skeleton.notices:
+            edit = parse_edit_notice(notice, tz=tz, now=now)
+            if edit is not None:
+                break
+        posts.append(
+            Post(
+                id=skeleton.post_id,
+                thread_id=thread_id,
+                number=start + index + 1,
+                author=skeleton.author,
+                author_id=skeleton.author_id,
+                posted_at=posted_at,
+                body=body,
+                url=f"{viewtopic}?p={skeleton.post_id}#p{skeleton.post_id}",
+                edit=edit,
+                deleted=False,
+                raw=skeleton.content.inner_html,
+            )
+        )
+    return posts

@@ -248,8 +248,24 @@ def test_a_page_in_an_unknown_layout_is_layout_changed_with_its_url() -> None:
     assert "topic" in caught.value.what and "unknown" in caught.value.what
 
 
+def test_a_topic_page_whose_posts_lost_their_classes_is_read_by_their_marks() -> None:
+    # Issue 26: a style's classes are the fast path; the post anchors (id="pNNN"), the
+    # profile links and <time> still say where each post is.
+    body = page("en", "viewtopic_p1.html").replace('class="post has-profile', 'class="entry')
+    fake = FakePhpbb("en").with_login()
+    fake.on("GET", "/viewtopic.php?t=2", html(body))
+    restyled = run(make(fake), lambda b: b.topic_page("2"))
+    fake = FakePhpbb("en").with_login()
+    fake.on("GET", "/viewtopic.php?t=2", "viewtopic_p1.html")
+    served = run(make(fake), lambda b: b.topic_page("2"))
+    assert [(p.id, p.author, p.posted_at, p.body) for p in restyled.posts] == [
+        (p.id, p.author, p.posted_at, p.body) for p in served.posts
+    ]
+
+
 def test_a_topic_page_whose_posts_lost_their_markup_is_layout_changed() -> None:
     body = page("en", "viewtopic_p1.html").replace('class="post has-profile', 'class="entry')
+    body = body.replace('id="p', 'id="x')  # no post anchors either
     fake = FakePhpbb("en").with_login()
     fake.on("GET", "/viewtopic.php?t=2", html(body))
     with pytest.raises(LayoutChanged):
