@@ -42,7 +42,8 @@ _ISO = re.compile(
     r"^\d{4}-\d{2}-\d{2}[T ]\d{1,2}:\d{2}(?::\d{2})?(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?$"
 )
 _EPOCH = re.compile(r"^\d{9,11}$")
-_LABEL = re.compile(r"^\s*[^\s:]{2,24}(?:\s[^\s:]{1,24})?\s*:")
+_CLOCK = re.compile(r"(?<!\d)\d{1,2}:\d{2}(?:\s*[AaPp]\.?[Mm]\.?)?")
+_LABEL = re.compile(r"^\s*[^\W\d_][^\s:]{1,23}(?:\s[^\s:\d]{1,24})?\s*:")
 """A profile field's label ("Joined:", «Inscription :», «Зарегистрирован:»): not a post time."""
 _BLOCKS = frozenset({"div", "td", "section", "article"})
 _TIME_ATTRIBUTES = ("datetime", "data-time", "data-posttime", "data-timestamp", "data-date")
@@ -214,6 +215,19 @@ def _time(
                 if parsed.tzinfo is not None:
                     return parsed, None, None, element
                 return None, parsed, None, element
+    # A relative time's title ("Yesterday" titled "11-29-2026", the clock beside it).
+    for element in node.css("[title]"):
+        title = (element.attributes.get("title") or "").strip()
+        if element.mem_id in quoted or not any(c.isdigit() for c in title) or len(title) > 60:
+            continue
+        holder = element.parent or element
+        clock = _CLOCK.search(text_of(holder))
+        piece = title if _CLOCK.search(title) or clock is None else f"{title} {clock.group(0)}"
+        try:
+            read_time(piece)
+        except ValueError:
+            continue
+        return None, None, piece, holder
     for element in node.traverse(include_text=True):
         if element.tag != "-text" or element.parent is None or element.parent.mem_id in quoted:
             continue

@@ -191,9 +191,14 @@ def footer_clock(html: str | HTMLParser, selectors: MybbSelectors = DEFAULT) -> 
 def logged_in_user(html: str | HTMLParser, selectors: MybbSelectors = DEFAULT) -> User | None:
     """The user the page was served to ("Welcome back, <a>Name</a>"), or None for a guest."""
     tree = tree_of(html)
-    welcome = tree.css_first(selectors.welcome)
-    if welcome is None or tree.css_first(selectors.logout_link) is None:
+    if tree.css_first(selectors.logout_link) is None:
         return None
+    welcome = tree.css_first(selectors.welcome)
+    if welcome is None:
+        # A theme that renames the welcome line: the header panel's own profile link.
+        welcome = tree.css_first("#panel")
+        if welcome is None:
+            return None
     return user_from_link(welcome.css_first(selectors.member_link))
 
 
@@ -254,9 +259,21 @@ def classify(html: str | HTMLParser, url: str, selectors: MybbSelectors = DEFAUL
             return PageKind.LOGIN_FAILED
         return PageKind.LOGIN_FORM
     # A PM view has a quick-reply form too: posts first.
-    posts = tree.css(f"{selectors.posts} {selectors.post}")
+    posts = tree.css(f"{selectors.posts} {selectors.post}") or [
+        # A theme without `div.post`: MyBB's own post anchors (`id="post_12"`; a PM's
+        # is `id="post_"`).
+        n
+        for n in tree.css("[id^='post_']")
+        if (n.attributes.get("id") or "")[5:].isdigit() or n.attributes.get("id") == "post_"
+    ]
     if posts:
-        pm_view = tree.css_first("a.postbit_reply_pm, form input[name=pmid]") is not None
+        pm_view = (
+            tree.css_first(
+                "a.postbit_reply_pm, form input[name=pmid], "
+                "a[href*='private.php?action=send'][href*='pmid=']"
+            )
+            is not None
+        )
         return PageKind.PM_VIEW if pm_view else PageKind.TOPIC
     form = tree.css_first(selectors.reply_form)
     if form is not None and form.css_first("textarea[name=message]") is not None:
@@ -350,8 +367,38 @@ _PAGES = re.compile(r"\((\d+)\)")
 
 def pagination(tree: HTMLParser, selectors: MybbSelectors = DEFAULT) -> tuple[int, int]:
     """(page, pages) from MyBB's "Pages (7): … [4] …"; (1, 1) without pagination."""
-    found = _PAGES.search(text_of(tree.css_first(selectors.pagination_pages)))
+    shown = tree.css_first(selectors.pagination_pages)
+    if shown is None:
+        return _pagination_by_links(tree)
+    found = _PAGES.search(text_of(shown))
     current = text_of(tree.css_first(selectors.pagination_current))
     pages = int(found.group(1)) if found else 1
     page = int(current) if current.isdigit() else 1
     return page, max(page, pages)
+
+
+_PAGE_LINK = re.compile(r"[?&](?:amp;)?page=(\d+)|-page-(\d+)\.html")
+
+
+def _pagination_by_links(tree: HTMLParser) -> tuple[int, int]:
+    """A theme without `div.pagination`: the numbered page links of the first block that
+    has them; the current page is the number of that run printed without a link."""
+    best: tuple[int, int, int] | None = None  # (size of the block's text, page, pages)
+    for block in tree.css("div, span, td"):
+        links: set[int] = set()
+        for a in block.css("a[href]"):
+            href = a.attributes.get("href") or ""
+            match = _PAGE_LINK.search(href)
+            label = text_of(a)
+            if match and label.isdigit() and int(label) == int(match.group(1) or match.group(2)):
+                links.add(int(label))
+            elif label == "1" and ("tid=" in href or "thread-" in href):
+                links.add(1)  # the first page's link carries no page number
+        if len(links) < 2:
+            continue
+        text = text_of(block)
+        numbers = [int(w) for w in re.findall(r"(?<![\d(])\d+(?![\d)])", text)]
+        unlinked = [n for n in numbers if n not in links and (n - 1 in links or n + 1 in links)]
+        if unlinked and (best is None or len(text) < best[0]):
+            best = (len(text), unlinked[0], max(unlinked[0], *links))
+    return (best[1], best[2]) if best is not None else (1, 1)

@@ -71,8 +71,9 @@ def _fix_tree(root: LexborNode) -> None:
         if not _WROTE.search(cite.text(deep=True) or ""):
             cite.decompose()
     for image in root.css("img"):
-        if "smilie" in _classes(image):
-            found = _SMILIE_FILE.search(image.attributes.get("src") or "")
+        # A smilie by its class, or (a theme that renames classes) by its file's folder.
+        found = _SMILIE_FILE.search(image.attributes.get("src") or "")
+        if "smilie" in _classes(image) or found is not None:
             image.attrs["alt"] = SMILIES.get(found.group(1).lower(), "") if found else ""
         else:
             image.decompose()

@@ -19,9 +19,11 @@ from forums.mybb import forms
 from forums.mybb.dates import node_time
 from forums.mybb.html import mybb_postbody
 from forums.mybb.selectors import DEFAULT, MybbSelectors
-from forums.mybb.thread import author_of
+from forums.mybb.thread import author_of, structural_posts
+from forums.phpbb.html import concat_bodies
 from forums.phpbb.pms import PMListItem
 from forums.records import PrivateMessage, User
+from forums.structure import as_signature
 
 __all__ = ["FOLDERS", "PMFolder", "PMListItem", "parse_pm_folder", "parse_pm_view"]
 
@@ -151,10 +153,12 @@ def parse_pm_view(
         kind = forms.classify(tree, url, sel)
         raise LayoutChanged(url, f"not a PM view page: a {kind.value} page")
     message = tree.css_first(f"{sel.posts} {sel.post}")
-    assert message is not None  # classify found it
     pmid = _pmid(tree, url)
     if pmid is None:
         raise LayoutChanged(url, "a PM view without the message's id (no pmid= link)")
+    if message is None:
+        # A theme without `div.post`: the message as MyBB marks it (`id="post_N"`).
+        return _structural_view(tree, url, pmid, tz=tz, now=now, order=order)
     sender, name = author_of(message, sel)
     if not name:
         raise LayoutChanged(url, f"PM {pmid} has no sender")
@@ -180,6 +184,51 @@ def parse_pm_view(
         body=mybb_postbody(content, base_url=url, signature=message.css_first(sel.signature)),
         url=urljoin(url, f"private.php?action=read&pmid={pmid}"),
         raw=(content.inner_html or "").strip(),
+    )
+
+
+def _structural_view(
+    tree: LexborHTMLParser, url: str, pmid: str, *, tz: tzinfo, now: datetime, order: str
+) -> PrivateMessage:
+    found = structural_posts(tree, order=order, tz=tz, now=now)
+    if not found:
+        raise LayoutChanged(url, f"PM {pmid}: no message on the page (no post_N anchor)")
+    skeleton = found[0]
+    if skeleton.time_node is None:
+        raise LayoutChanged(url, f"PM {pmid} has no date (read by the message's marks)")
+    try:
+        sent_at = node_time(skeleton.time_node, tz=tz, now=now, order=order)
+    except ValueError as exc:
+        raise LayoutChanged(url, f"PM {pmid} has an unreadable time: {exc}") from None
+    if skeleton.content is None:
+        raise LayoutChanged(url, f"PM {pmid} has no body (read by the message's marks)")
+    # "To: <a>…</a>" sits with the date: the profile links beside the time, not the sender's.
+    head = skeleton.time_node.parent or skeleton.time_node
+    to = [
+        user
+        for a in head.css("a[href]")
+        if (user := forms.user_from_link(a)) is not None and a is not skeleton.author_node
+    ]
+    body = mybb_postbody(skeleton.content, base_url=url)
+    if skeleton.signature is not None:
+        body = concat_bodies(body, as_signature(mybb_postbody(skeleton.signature, base_url=url)))
+    table = skeleton.node.parent
+    while table is not None and table.tag != "table":
+        table = table.parent
+    subject = ""
+    if table is not None:
+        head_cell = table.css_first("thead strong, tr:first-child strong")
+        subject = forms.text_of(head_cell)
+    return PrivateMessage(
+        id=pmid,
+        sender=skeleton.author,
+        sender_id=skeleton.author_id,
+        recipients=tuple(u.name for u in to),
+        sent_at=sent_at,
+        subject=subject,
+        body=body,
+        url=urljoin(url, f"private.php?action=read&pmid={pmid}"),
+        raw=(skeleton.content.inner_html or "").strip(),
     )
 
 

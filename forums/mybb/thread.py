@@ -31,6 +31,7 @@ from forums.mybb.html import mybb_postbody
 from forums.mybb.selectors import DEFAULT, MybbSelectors
 from forums.phpbb.topic import TopicPage
 from forums.records import EditInfo, Post, PostBody, User
+from forums.structure import EngineMarks, Skeleton, choose_content, containers, read_skeleton
 
 __all__ = ["DEFAULT_PER_PAGE", "TopicPage", "parse_edit_notice", "parse_thread_page"]
 
@@ -76,6 +77,8 @@ def parse_thread_page(
     tree = LexborHTMLParser(html)
     nodes = tree.css(f"{sel.posts} {sel.post}")
     if not nodes:
+        if structural_posts(tree, order=order, tz=tz, now=now):
+            return _structural_page(tree, url, tz=tz, now=now, order=order, per_page=per_page)
         raise LayoutChanged(url, _why_no_posts(tree, url, sel))
     if tree.css_first(sel.linear_mode_link) is not None:
         raise LayoutChanged(
@@ -95,11 +98,28 @@ def parse_thread_page(
     size = per_page or (DEFAULT_PER_PAGE if len(nodes) <= DEFAULT_PER_PAGE else len(nodes))
     start = (page - 1) * size
     clock = _Clock(tz, now, order)
-    parsed = [
-        _parse_post(node, sel, url, thread_id, start + index + 1, clock)
-        for index, node in enumerate(nodes)
-    ]
-    posts = _place_stubs(parsed, known_times or {}, url)
+    try:
+        parsed = [
+            _parse_post(node, sel, url, thread_id, start + index + 1, clock)
+            for index, node in enumerate(nodes)
+        ]
+    except LayoutChanged as failed:
+        # A theme that keeps `div.post` but moves the author, the date or the body: the
+        # post's marks still say them; when they do not either, the selectors' complaint
+        # is the clearer one.
+        try:
+            skeletons = structural_posts(tree, order=order, tz=tz, now=now)
+            parsed = [
+                _structural_post(sk, url, thread_id, start + i + 1, clock)
+                for i, sk in enumerate(skeletons)
+            ]
+            posts = _place_stubs(parsed, known_times or {}, url)
+        except LayoutChanged:
+            raise failed from None
+        if not parsed:
+            raise
+    else:
+        posts = _place_stubs(parsed, known_times or {}, url)
     me = forms.logged_in_user(tree, sel)
     return TopicPage(
         url=url,
@@ -248,3 +268,141 @@ def parse_edit_notice(
     if editor is None and at is None:
         return None
     return EditInfo(by=editor.name if editor else None, at=at, count=1)
+
+
+# --- the structural reading: a theme's classes not needed ---------------------------------
+
+_POST_ANCHOR = re.compile(r"post_(\d*)")
+"""`post_12`; a PM's message is `post_` (no id)."""
+
+
+def _mybb_post_id(node: LexborNode) -> str | None:
+    match = _POST_ANCHOR.fullmatch(node.attributes.get("id") or "")
+    return match.group(1) if match else None
+
+
+MYBB_MARKS = EngineMarks(
+    post_id=_mybb_post_id,
+    anchor_selector="[id^='post_']",
+    # member.php?action=profile&uid=2, or the SEO form user-2.html
+    profile=re.compile(r"(?:action=profile&(?:amp;)?uid=|/user-)(\d+)"),
+    self_link=lambda post_id: re.compile(rf"[?&](?:amp;)?pid={post_id}\b|#pid{post_id}$"),
+)
+"""What MyBB itself prints in every post (`div#post_NNN`, `#pid_NNN` on the body,
+`member.php?action=profile&uid=N`), whatever the theme."""
+
+
+def structural_posts(
+    tree: LexborHTMLParser, *, order: str, tz: tzinfo, now: datetime
+) -> list[Skeleton]:
+    """The page's posts found by their marks; [] when the page has no `post_NNN` anchor."""
+
+    def read(text: str) -> datetime:
+        return parse_mybb_time(text, tz=tz, now=now, order=order)
+
+    skeletons = []
+    for post_id, node in containers(tree, MYBB_MARKS):
+        skeleton = read_skeleton(post_id, node, MYBB_MARKS, read)
+        if skeleton is not None:
+            # MyBB's id on the message itself (`div#pid_12`; MyBB's quick edit needs it): a
+            # thread post without it has no body — never another block read as one. A PM's
+            # message has no id: its content block is found among its blocks.
+            own = node.css_first(f"#pid_{post_id}") if post_id else None
+            if post_id:
+                skeleton.blocks = [("pid", own)] if own is not None else []
+            skeletons.append(skeleton)
+    choose_content(skeletons, lambda text: False)
+    return skeletons
+
+
+def _structural_post(
+    skeleton: Skeleton, url: str, thread_id: str, number: int, clock: _Clock
+) -> Post | _Stub:
+    where = f"post {skeleton.post_id}"
+    if skeleton.time_node is None and skeleton.node.css_first(f"#pid_{skeleton.post_id}") is None:
+        # A soft-deleted post's stub: the author and "This post has been deleted", no date.
+        return _Stub(
+            Post(
+                id=skeleton.post_id,
+                thread_id=thread_id,
+                number=number,
+                author=skeleton.author,
+                author_id=skeleton.author_id,
+                posted_at=clock.now,
+                body=PostBody(),
+                url=urljoin(url, f"showthread.php?tid={thread_id}&pid={skeleton.post_id}"),
+                deleted=True,
+            )
+        )
+    if skeleton.time_node is None:
+        raise LayoutChanged(url, f"{where} has no date (read by the post's marks)")
+    try:
+        posted_at = node_time(skeleton.time_node, tz=clock.tz, now=clock.now, order=clock.order)
+    except ValueError as exc:
+        raise LayoutChanged(url, f"{where} has an unreadable time: {exc}") from None
+    if skeleton.content is None:
+        raise LayoutChanged(url, f"{where} has no body (read by the post's marks)")
+    body = mybb_postbody(skeleton.content, base_url=url, signature=skeleton.signature)
+    if skeleton.signature is not None:
+        body = _signed(body, skeleton, url)
+    return Post(
+        id=skeleton.post_id,
+        thread_id=thread_id,
+        number=number,
+        author=skeleton.author,
+        author_id=skeleton.author_id,
+        posted_at=posted_at,
+        body=body,
+        url=urljoin(
+            url, f"showthread.php?tid={thread_id}&pid={skeleton.post_id}#pid{skeleton.post_id}"
+        ),
+        raw=(skeleton.content.inner_html or "").strip(),
+    )
+
+
+def _signed(body: PostBody, skeleton: Skeleton, url: str) -> PostBody:
+    """The body with its signature's runs flagged (the class saying so may be renamed)."""
+    from forums.phpbb.html import concat_bodies
+    from forums.structure import as_signature
+
+    assert skeleton.content is not None and skeleton.signature is not None
+    message = mybb_postbody(skeleton.content, base_url=url)
+    return concat_bodies(message, as_signature(mybb_postbody(skeleton.signature, base_url=url)))
+
+
+def _structural_page(
+    tree: LexborHTMLParser,
+    url: str,
+    *,
+    tz: tzinfo,
+    now: datetime,
+    order: str,
+    per_page: int | None,
+) -> TopicPage:
+    thread_id = thread_id_of(tree, url)
+    if thread_id is None:
+        raise LayoutChanged(url, "no thread id (no tid= in the URL or the page's links)")
+    skeletons = structural_posts(tree, order=order, tz=tz, now=now)
+    page, pages = forms.pagination(tree, DEFAULT)
+    size = per_page or (DEFAULT_PER_PAGE if len(skeletons) <= DEFAULT_PER_PAGE else len(skeletons))
+    if page < pages:
+        size = len(skeletons)
+    start = (page - 1) * size
+    clock = _Clock(tz, now, order)
+    parsed = [
+        _structural_post(sk, url, thread_id, start + i + 1, clock) for i, sk in enumerate(skeletons)
+    ]
+    posts = _place_stubs(parsed, {}, url)
+    me = forms.logged_in_user(tree, DEFAULT)
+    return TopicPage(
+        url=url,
+        thread_id=thread_id,
+        title=forms.text_of(tree.css_first("title")),
+        posts=posts,
+        page=page,
+        pages=pages,
+        per_page=size,
+        start=start,
+        total_posts=start + len(posts) if page == pages else None,
+        logged_in_as=me.name if me is not None else None,
+    )
