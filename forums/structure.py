@@ -45,7 +45,9 @@ _EPOCH = re.compile(r"^\d{9,11}$")
 _CLOCK = re.compile(r"(?<!\d)\d{1,2}:\d{2}(?:\s*[AaPp]\.?[Mm]\.?)?")
 _LABEL = re.compile(r"^\s*[^\W\d_][^\s:]{1,23}(?:\s[^\s:\d]{1,24})?\s*:")
 """A profile field's label ("Joined:", «Inscription :», «Зарегистрирован:»): not a post time."""
-_BLOCKS = frozenset({"div", "td", "section", "article"})
+_BLOCKS = frozenset({"div", "td", "section", "article", "blockquote"})
+"""Tags a post's content block can be (XenForo 1's is `blockquote.messageText`)."""
+_WRAPPERS = frozenset({"div", "article", "section"})
 _TIME_ATTRIBUTES = ("datetime", "data-time", "data-posttime", "data-timestamp", "data-date")
 
 
@@ -69,6 +71,8 @@ class EngineMarks:
     """A link to the post itself (its subject or permalink), from the post id."""
     skip_author_in: str = "blockquote, cite"
     """Where a profile link is not the author's (a quote's header)."""
+    notice: Callable[[str], bool] = lambda text: False
+    """An edit notice's text ("Last edited: …"): its time is not the post's."""
 
 
 @dataclass
@@ -156,7 +160,7 @@ def read_skeleton(
     author_node, author, author_id = _author(node, marks)
     if not author:
         return None
-    time, naive, time_text, time_node = _time(node, author_node, read_time)
+    time, naive, time_text, time_node = _time(node, marks.notice, read_time)
     self_link = marks.self_link(post_id)
     markers: list[LexborNode] = [n for n in (author_node, time_node) if n is not None]
     for link in node.css("a[href]"):
@@ -195,55 +199,94 @@ def _author(node: LexborNode, marks: EngineMarks) -> tuple[LexborNode | None, st
 
 
 def _time(
-    node: LexborNode, author_node: LexborNode | None, read_time: Callable[[str], datetime]
+    node: LexborNode, notice: Callable[[str], bool], read_time: Callable[[str], datetime]
 ) -> tuple[datetime | None, datetime | None, str | None, LexborNode | None]:
-    """(aware time, naive machine time, printed time, its element) — the first the post's
-    own header gives: markup first, then printed text outside any quote."""
+    """(aware time, naive machine time, printed time, its element): the first time in the
+    post's document order outside any quote — a machine attribute (`datetime`,
+    `data-time`, `data-posttime`, `data-date`), a date in a `title` ("Yesterday" titled
+    "11-29-2026", the clock beside it), or a printed date. The post's own header comes
+    before its body and its edit notice."""
     quoted = {n.mem_id for q in node.css("blockquote") for n in q.traverse()}
-    candidates = [node, *node.css(", ".join(f"[{a}]" for a in _TIME_ATTRIBUTES))]
-    for element in candidates:
+    for element in node.traverse(include_text=True):
         if element.mem_id in quoted:
             continue
-        for attribute in _TIME_ATTRIBUTES:
-            value = (element.attributes.get(attribute) or "").strip()
-            if not value:
-                continue
-            if _EPOCH.match(value):
-                return datetime.fromtimestamp(int(value), UTC), None, None, element
-            if _ISO.match(value):
-                parsed = datetime.fromisoformat(value.replace("Z", "+00:00").replace(" ", "T"))
-                if parsed.tzinfo is not None:
-                    return parsed, None, None, element
-                return None, parsed, None, element
-    # A relative time's title ("Yesterday" titled "11-29-2026", the clock beside it).
-    for element in node.css("[title]"):
-        title = (element.attributes.get("title") or "").strip()
-        if element.mem_id in quoted or not any(c.isdigit() for c in title) or len(title) > 60:
-            continue
-        holder = element.parent or element
-        clock = _CLOCK.search(text_of(holder))
-        piece = title if _CLOCK.search(title) or clock is None else f"{title} {clock.group(0)}"
-        try:
-            read_time(piece)
-        except ValueError:
-            continue
-        return None, None, piece, holder
-    for element in node.traverse(include_text=True):
-        if element.tag != "-text" or element.parent is None or element.parent.mem_id in quoted:
-            continue
-        shown = _WS.sub(" ", element.text_content or "").strip(" »«|-–—\u00a0")
-        if not (6 <= len(shown) <= 80) or not any(c.isdigit() for c in shown):
-            continue
         parent = element.parent
-        if _LABEL.match(text_of(parent)) or parent.mem_id in quoted:
+        if parent is not None and notice(text_of(parent)):
+            quoted.update(n.mem_id for n in parent.traverse())  # an edit notice's time
             continue
-        for piece in _tails(shown):
+        if element.tag == "-text":
+            found = _printed(element, quoted, read_time)
+            if found is not None:
+                # The same moment to the second in a machine attribute further on (Milk's
+                # hidden `data-posttime`) is the more exact reading of it.
+                exact = _machine_time_near(node, quoted, read_time(found[0]))
+                if exact is not None:
+                    return exact, None, None, found[1]
+                return None, None, found[0], found[1]
+            continue
+        aware, naive = _machine_time(element)
+        if aware is not None or naive is not None:
+            return aware, naive, None, element
+        title = (element.attributes.get("title") or "").strip()
+        if title and len(title) <= 60 and any(c.isdigit() for c in title):
+            holder = element.parent or element
+            clock = _CLOCK.search(text_of(holder))
+            piece = title if _CLOCK.search(title) or clock is None else f"{title} {clock.group(0)}"
             try:
                 read_time(piece)
             except ValueError:
                 continue
-            return None, None, piece, parent
+            return None, None, piece, holder
     return None, None, None, None
+
+
+def _machine_time(element: LexborNode) -> tuple[datetime | None, datetime | None]:
+    """(aware, naive) from the element's `datetime`/`data-time`/… attribute, if any."""
+    attributes = element.attributes
+    for attribute in _TIME_ATTRIBUTES:
+        value = (attributes.get(attribute) or "").strip()
+        if not value:
+            continue
+        if _EPOCH.match(value):
+            return datetime.fromtimestamp(int(value), UTC), None
+        if _ISO.match(value):
+            try:
+                parsed = datetime.fromisoformat(value.replace("Z", "+00:00").replace(" ", "T"))
+            except ValueError:
+                continue
+            return (parsed, None) if parsed.tzinfo is not None else (None, parsed)
+    return None, None
+
+
+def _machine_time_near(node: LexborNode, quoted: set[int], shown: datetime) -> datetime | None:
+    selector = ", ".join(f"[{a}]" for a in _TIME_ATTRIBUTES)
+    for element in node.css(selector):
+        if element.mem_id in quoted:
+            continue
+        aware, _ = _machine_time(element)
+        if aware is not None and abs((aware - shown).total_seconds()) < 60:
+            return aware
+    return None
+
+
+def _printed(
+    text: LexborNode, quoted: set[int], read_time: Callable[[str], datetime]
+) -> tuple[str, LexborNode] | None:
+    parent = text.parent
+    if parent is None or parent.mem_id in quoted:
+        return None
+    shown = _WS.sub(" ", text.text_content or "").strip(" »«|-–—\u00a0")
+    if not (6 <= len(shown) <= 80) or not any(c.isdigit() for c in shown):
+        return None
+    if _LABEL.match(text_of(parent)):
+        return None
+    for piece in _tails(shown):
+        try:
+            read_time(piece)
+        except ValueError:
+            continue
+        return piece, parent
+    return None
 
 
 def _tails(shown: str) -> list[str]:
@@ -287,7 +330,7 @@ def mark_blocks(skeleton: Skeleton, markers: Sequence[LexborNode]) -> None:
             elif child.tag in _BLOCKS and text_of(child):
                 index = order.get(place, 0)
                 order[place] = index + 1
-                skeleton.blocks.append((f"{place}#{index}", _descend(child, skeleton)))
+                skeleton.blocks.append((f"{place}#{index}", child))
             child = child.next
 
     visit(root, "")
@@ -299,10 +342,12 @@ def _is_signature(node: LexborNode, post_id: str) -> bool:
     return ident == f"sig{post_id}" or "signature" in classes or "message-signature" in classes
 
 
-def _descend(block: LexborNode, skeleton: Skeleton) -> LexborNode:
-    """Into a wrapper that holds the message beside empty blocks and a signature («<div
-    class=vtcontent><div buttons/><div content/><div sig/></div>»): the one child with text.
-    A block with text of its own, or a single child, is the message itself."""
+def _descend(block: LexborNode, skeleton: Skeleton, notice: Callable[[str], bool]) -> LexborNode:
+    """Into a wrapper that holds the message beside empty blocks, a signature, an edit
+    notice or a row of links («<div class=vtcontent><div buttons/><div content/><div sig/>
+    </div>», XenForo's message-content with its lastEdit and `<aside>` signature): the one
+    child that is the message. A block with text of its own, or a single child, is the
+    message itself."""
     while True:
         own_text = False
         children: list[LexborNode] = []
@@ -313,17 +358,32 @@ def _descend(block: LexborNode, skeleton: Skeleton) -> LexborNode:
             elif child.tag not in ("-comment", None):
                 children.append(child)
             child = child.next
-        if own_text or len(children) < 2:
+        if own_text or not children:
             return block
-        signatures = [c for c in children if _is_signature(c, skeleton.post_id)]
-        with_text = [c for c in children if c.tag in _BLOCKS and text_of(c) and c not in signatures]
-        if len(with_text) != 1 or any(
-            c.tag not in _BLOCKS and text_of(c) for c in children if c not in signatures
-        ):
+        if len(children) == 1:
+            # A bare wrapper (XenForo's message-userContent > article > div): go in, but
+            # never into a quote, a list or a code block — those are the message's own.
+            only = children[0]
+            if only.tag in _WRAPPERS and text_of(only) == text_of(block):
+                block = only
+                continue
             return block
-        if signatures:
-            skeleton.signature = skeleton.signature or signatures[0]
-        block = with_text[0]
+        message: list[LexborNode] = []
+        for c in children:
+            text = text_of(c)
+            if not text:
+                continue
+            if _is_signature(c, skeleton.post_id) or c.tag == "aside":
+                skeleton.signature = skeleton.signature or c
+            elif notice(text):
+                skeleton.notices.append(c)
+            elif _links_only(c, text) and c.tag not in ("blockquote",):
+                continue
+            else:
+                message.append(c)
+        if len(message) != 1 or message[0].tag not in _WRAPPERS:
+            return block  # never into a quote: it stays the message's quote
+        block = message[0]
 
 
 def choose_content(skeletons: Sequence[Skeleton], notice: Callable[[str], bool]) -> None:
@@ -352,7 +412,7 @@ def choose_content(skeletons: Sequence[Skeleton], notice: Callable[[str], bool])
             # "Back to top" link or a profile field is never a message.
             text = text_of(held)
             if place == ranked[0] or not (_LABEL.match(text) or _links_only(held, text)):
-                skeleton.content = held
+                skeleton.content = _descend(held, skeleton, notice)
             break
 
 

@@ -190,7 +190,7 @@ def parse_pm_view(
 def _structural_view(
     tree: LexborHTMLParser, url: str, pmid: str, *, tz: tzinfo, now: datetime, order: str
 ) -> PrivateMessage:
-    found = structural_posts(tree, order=order, tz=tz, now=now)
+    found = structural_posts(tree, order=order, tz=tz, now=now, url=url)
     if not found:
         raise LayoutChanged(url, f"PM {pmid}: no message on the page (no post_N anchor)")
     skeleton = found[0]

@@ -77,7 +77,7 @@ def parse_thread_page(
     tree = LexborHTMLParser(html)
     nodes = tree.css(f"{sel.posts} {sel.post}")
     if not nodes:
-        if structural_posts(tree, order=order, tz=tz, now=now):
+        if structural_posts(tree, order=order, tz=tz, now=now, url=url):
             return _structural_page(tree, url, tz=tz, now=now, order=order, per_page=per_page)
         raise LayoutChanged(url, _why_no_posts(tree, url, sel))
     if tree.css_first(sel.linear_mode_link) is not None:
@@ -108,7 +108,7 @@ def parse_thread_page(
         # post's marks still say them; when they do not either, the selectors' complaint
         # is the clearer one.
         try:
-            skeletons = structural_posts(tree, order=order, tz=tz, now=now)
+            skeletons = structural_posts(tree, order=order, tz=tz, now=now, url=url)
             parsed = [
                 _structural_post(sk, url, thread_id, start + i + 1, clock)
                 for i, sk in enumerate(skeletons)
@@ -293,7 +293,7 @@ MYBB_MARKS = EngineMarks(
 
 
 def structural_posts(
-    tree: LexborHTMLParser, *, order: str, tz: tzinfo, now: datetime
+    tree: LexborHTMLParser, *, order: str, tz: tzinfo, now: datetime, url: str = ""
 ) -> list[Skeleton]:
     """The page's posts found by their marks; [] when the page has no `post_NNN` anchor."""
 
@@ -303,7 +303,9 @@ def structural_posts(
     skeletons = []
     for post_id, node in containers(tree, MYBB_MARKS):
         skeleton = read_skeleton(post_id, node, MYBB_MARKS, read)
-        if skeleton is not None:
+        if skeleton is None:
+            raise LayoutChanged(url, f"post {post_id} has no author (read by the post's marks)")
+        else:
             # MyBB's id on the message itself (`div#pid_12`; MyBB's quick edit needs it): a
             # thread post without it has no body — never another block read as one. A PM's
             # message has no id: its content block is found among its blocks.
@@ -382,7 +384,7 @@ def _structural_page(
     thread_id = thread_id_of(tree, url)
     if thread_id is None:
         raise LayoutChanged(url, "no thread id (no tid= in the URL or the page's links)")
-    skeletons = structural_posts(tree, order=order, tz=tz, now=now)
+    skeletons = structural_posts(tree, order=order, tz=tz, now=now, url=url)
     page, pages = forms.pagination(tree, DEFAULT)
     size = per_page or (DEFAULT_PER_PAGE if len(skeletons) <= DEFAULT_PER_PAGE else len(skeletons))
     if page < pages:

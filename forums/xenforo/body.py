@@ -47,11 +47,20 @@ def xf_body(node: LexborNode | str, *, base_url: str = "") -> PostBody:
         unfurl.decompose()
     for chrome in node.css(CHROME):
         chrome.decompose()
-    for quote in node.css(".bbCodeQuote[data-author]"):
+    # A style that renames the classes: a quote's attribution is still an <aside> with a
+    # link to the quoted post, the end marker still an empty block.
+    for aside in node.css("aside"):
+        if aside.css_first("a[href*='goto/post'], a[href*='posts/']") is not None:
+            aside.decompose()
+    for quote in node.css(".bbCodeQuote[data-author], div[data-author]"):
         author = quote.attributes.get("data-author") or ""
-        for inner in quote.css("blockquote.quoteContainer"):
+        for inner in quote.css("blockquote"):
             if not inner.attributes.get("data-author"):
                 inner.attrs["data-author"] = author
+    for block in node.css("div"):
+        empty = not (block.text(deep=True) or "").strip() and block.css_first("img, iframe") is None
+        if empty and block.mem_id != node.mem_id:
+            block.decompose()
     # XenForo 1 serves the body as `<blockquote class="messageText">`: the element itself
     # is no quote, so only what is inside it is read.
     if node.tag == "blockquote":

@@ -10,7 +10,7 @@ the conversation page gives the messages, in the same `article.message` shape as
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, tzinfo
 from urllib.parse import urljoin
 
@@ -18,7 +18,9 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from forums.board import PMPage
 from forums.errors import LayoutChanged
+from forums.phpbb.html import concat_bodies
 from forums.records import Cursor, PrivateMessage
+from forums.structure import EngineMarks, as_signature
 from forums.xenforo import pages
 from forums.xenforo.body import xf_body
 from forums.xenforo.dates import node_time, server_offset
@@ -31,7 +33,14 @@ from forums.xenforo.selectors import (
     ConversationSelectors,
     ThreadSelectors,
 )
-from forums.xenforo.thread import message_header, page_numbers
+from forums.xenforo.thread import (
+    XF_MARKS,
+    message_header,
+    message_root,
+    page_numbers,
+    structural_skeletons,
+    structural_time,
+)
 
 __all__ = [
     "ConversationList",
@@ -212,11 +221,19 @@ def parse_conversation_list(
     selectors, nav = _variant(tree, selectors)
     tz = _zone(html, tz)
     nodes = tree.css(selectors.list_row)
+    if not nodes and (links := _title_links(tree)):
+        # A style without the list's classes: each row found by its conversation link.
+        base = _base(tree, url)
+        found = [_structural_row(link, base, tz=tz, now=now) for link in links]
+        page, count = page_numbers(tree, nav)
+        return ConversationList(url, found, page, count, pages.visitor(tree))
     if not nodes:
         kind = pages.classify(tree)
         if kind is not pages.PageKind.CONVERSATION_LIST:
             raise LayoutChanged(url, f"not a conversation list: a {kind.value} page")
         said = " ".join(_text(n) for n in tree.css(".blockMessage, .block-body, #content"))
+        if not said and tree.body is not None:  # a style that renamed those blocks
+            said = _text(tree.body)
         if not _EMPTY.search(said):
             raise LayoutChanged(url, "a conversation list with no rows and no 'empty' notice")
     base = _base(tree, url)
@@ -291,15 +308,22 @@ def parse_conversation_view(
         if node.mem_id not in seen:
             seen.add(node.mem_id)
             nodes.append(node)
-    if not nodes:
-        kind = pages.classify(tree)
-        raise LayoutChanged(url, f"no messages on a conversation page (a {kind.value} page)")
     if conversation_id is None:
         raise LayoutChanged(url, "no conversation id in the URL or the page")
     title = _text(tree.css_first(selectors.view_title))
-    messages = [
-        _message(node, url, title, participants, tz=tz, now=now, sel=selectors) for node in nodes
-    ]
+    if not nodes:
+        # A style without the message classes: XenForo's own marks.
+        messages = _structural_messages(tree, url, participants, tz=tz, now=now)
+        title = title or _text(tree.css_first("h1"))
+        messages = [replace(m, subject=title) for m in messages]
+        if not messages:
+            kind = pages.classify(tree)
+            raise LayoutChanged(url, f"no messages on a conversation page (a {kind.value} page)")
+    else:
+        messages = [
+            _message(node, url, title, participants, tz=tz, now=now, sel=selectors)
+            for node in nodes
+        ]
     page, count = page_numbers(tree, nav)
     return ConversationView(
         url,
@@ -351,3 +375,127 @@ def _message(
 def _message_url(url: str, message_id: str) -> str:
     base = re.sub(r"(conversations|direct-messages)/.*$", r"\1/", url.split("#")[0])
     return f"{base}messages/{message_id}/"
+
+
+# --- the structural reading: a style's classes not needed -------------------------------
+
+_MESSAGE_MARK = re.compile(r"(?:js-)?(?:conversation-message|convMessage|message)-(\d+)")
+
+
+def _message_id(node: LexborNode) -> str | None:
+    attributes = node.attributes
+    for raw in (attributes.get("data-content"), attributes.get("id")):
+        match = _MESSAGE_MARK.fullmatch(raw or "")
+        if match:
+            return match.group(1)
+    return None
+
+
+MESSAGE_MARKS = EngineMarks(
+    post_id=_message_id,
+    anchor_selector=(
+        "[data-content^='conversation-message-'], [data-content^='convMessage-'], "
+        "[id^='js-convMessage-'], [id^='message-'], [id^='convMessage-']"
+    ),
+    profile=XF_MARKS.profile,
+    author_attributes=XF_MARKS.author_attributes,
+    self_link=lambda message_id: re.compile(rf"messages/{message_id}/"),
+    skip_author_in="blockquote",
+    notice=XF_MARKS.notice,
+)
+"""A conversation message's marks (`data-content="convMessage-N"`, 1.x `id="message-N"`)."""
+
+
+def _structural_messages(
+    tree: LexborHTMLParser,
+    url: str,
+    participants: tuple[str, ...],
+    *,
+    tz: tzinfo | None,
+    now: datetime,
+) -> list[PrivateMessage]:
+    found = []
+    for skeleton in structural_skeletons(tree, MESSAGE_MARKS, tz, now, url):
+        sent_at = structural_time(skeleton, tz, now, url)
+        if skeleton.content is None:
+            raise LayoutChanged(url, f"message {skeleton.post_id} has no body (by its marks)")
+        body = xf_body(message_root(skeleton.content), base_url=url)
+        if skeleton.signature is not None:
+            body = concat_bodies(body, as_signature(xf_body(skeleton.signature, base_url=url)))
+        sender = skeleton.author
+        found.append(
+            PrivateMessage(
+                id=skeleton.post_id,
+                sender=sender,
+                sender_id=skeleton.author_id,
+                recipients=tuple(p for p in participants if p.casefold() != sender.casefold()),
+                sent_at=sent_at,
+                subject="",
+                body=body,
+                url=_message_url(url, skeleton.post_id),
+                raw=skeleton.content.inner_html,
+            )
+        )
+    return found
+
+
+def _title_links(tree: LexborHTMLParser) -> list[LexborNode]:
+    """Each listed conversation's title link (the first link to it with text)."""
+    links: dict[str, LexborNode] = {}
+    for link in tree.css("a[href*='conversations/'], a[href*='direct-messages/']"):
+        href = link.attributes.get("href") or ""
+        conversation_id = conversation_id_of(href)
+        if conversation_id and _text(link) and conversation_id not in links:
+            if re.search(r"/page-\d+/?$|#", href) or _is_date(link):
+                continue
+            links[conversation_id] = link
+    return list(links.values())
+
+
+def _structural_row(
+    link: LexborNode, url: str, *, tz: tzinfo | None, now: datetime
+) -> ConversationRow:
+    from forums.structure import row_of
+
+    def row_link(a: LexborNode) -> str | None:
+        return conversation_id_of(a.attributes.get("href") or "")
+
+    node = row_of(link, row_link)
+    conversation_id = row_link(link) or ""
+    people = []
+    for a in node.css("a[href]"):
+        if not XF_MARKS.profile.search(a.attributes.get("href") or "") or not _text(a):
+            continue
+        if a.css_first("img") is not None or (len(_text(a)) <= 2 and a.css_first("span")):
+            continue  # an avatar (a picture, or the letter standing for one)
+        person = _user(a)
+        if person not in people:
+            people.append(person)
+    starter, starter_id = people[0] if people else (node.attributes.get("data-author") or "", None)
+    if not starter:
+        raise LayoutChanged(url, f"conversation {conversation_id} has no starter")
+    latest = None
+    for stamp in reversed(node.css("time, abbr, span[title], [data-time]")):
+        try:
+            latest = node_time(stamp, tz=tz, now=now)  # the latest message's, last in the row
+            break
+        except ValueError:
+            continue
+    return ConversationRow(
+        id=conversation_id,
+        title=_text(link),
+        url=urljoin(url, re.sub(r"/(?:unread|latest)$", "/", link.attributes.get("href") or "")),
+        starter=starter,
+        starter_id=starter_id,
+        recipients=tuple(people[1:]),
+        latest_at=latest,
+        unread=False,
+        replies=None,
+    )
+
+
+def _is_date(link: LexborNode) -> bool:
+    """A link whose text is the time it was posted ("Dec 2, 2026"), not a title."""
+    return link.css_first("time, abbr[data-time], span[data-time]") is not None or bool(
+        re.fullmatch(r"[\w.]+ \d{1,2}, \d{4}|\d{1,2} [\w.]+ \d{4}", _text(link))
+    )

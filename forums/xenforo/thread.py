@@ -11,18 +11,28 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import datetime, tzinfo
+from datetime import UTC, datetime, tzinfo
 from urllib.parse import urljoin
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from forums.errors import LayoutChanged
+from forums.phpbb.html import concat_bodies
 from forums.records import EditInfo, Post, PostBody
+from forums.structure import (
+    EngineMarks,
+    Skeleton,
+    as_signature,
+    choose_content,
+    containers,
+    read_skeleton,
+    zone_time,
+)
 from forums.xenforo import pages
 from forums.xenforo.body import xf_body
-from forums.xenforo.dates import node_time, server_offset
+from forums.xenforo.dates import node_time, parse_xf_time, server_offset
 from forums.xenforo.pages import Visitor
-from forums.xenforo.selectors import THREAD_VARIANTS, ThreadSelectors
+from forums.xenforo.selectors import THREAD_VARIANTS, XF1, XF2, ThreadSelectors
 
 __all__ = [
     "DEFAULT_PER_PAGE",
@@ -94,8 +104,14 @@ def parse_thread_page(
     """Parse one thread page. `tz` reads XenForo 1 date strings (None: the page's offset)."""
     tree = LexborHTMLParser(html)
     selectors, nodes = _find_posts(tree, variants)
+    structural = False
     if selectors is None:
-        raise LayoutChanged(url, _why_no_posts(tree, variants))
+        # No style's classes: XenForo's own marks (data-content="post-N", data-author,
+        # <time data-time>, /members/name.N/ links) find the posts.
+        nodes = [node for _, node in containers(tree, XF_MARKS)]
+        if not nodes:
+            raise LayoutChanged(url, _why_no_posts(tree, variants))
+        selectors, structural = (XF1 if pages.version(tree) == 1 else XF2), True
     base = _base(tree, url)
     thread_id = _thread_id(tree, url)
     if thread_id is None:
@@ -105,14 +121,32 @@ def parse_thread_page(
         head = tree.css_first("meta[property='og:title']")
         title = (head.attributes.get("content") or "") if head is not None else ""
     page, pages_count = page_numbers(tree, selectors)
+    if structural and (page, pages_count) == (1, 1):
+        page, pages_count = _page_numbers_by_marks(tree)
     per_page = DEFAULT_PER_PAGE
     if page < pages_count or len(nodes) > DEFAULT_PER_PAGE:
         per_page = len(nodes)
     zone = tz if tz is not None else server_offset(html)
-    posts = [
-        _parse_post(node, selectors, base, url, thread_id, (page - 1) * per_page + i + 1, zone, now)
-        for i, node in enumerate(nodes)
-    ]
+    first = (page - 1) * per_page + 1
+    if structural:
+        posts = structural_posts(
+            tree, base, url, thread_id, first, zone, now, version=selectors.version
+        )
+    else:
+        try:
+            posts = [
+                _parse_post(node, selectors, base, url, thread_id, first + i, zone, now)
+                for i, node in enumerate(nodes)
+            ]
+        except LayoutChanged as failed:
+            try:
+                posts = structural_posts(
+                    tree, base, url, thread_id, first, zone, now, version=selectors.version
+                )
+            except LayoutChanged:
+                raise failed from None
+            if not posts:
+                raise
     return ThreadView(
         url=url,
         thread_id=thread_id,
@@ -294,3 +328,153 @@ def _edit(
             at = None
     by = None if _MODERATOR.search(_text(notice)) else author
     return EditInfo(by=by, at=at, count=1)
+
+
+# --- the structural reading: a style's classes not needed ---------------------------------
+
+_XF_POST = re.compile(r"(?:js-)?post-(\d+)")
+_LAST_EDITED = re.compile(r"^\s*(?:Last edited|Последнее редактирование|Последний раз)", re.I)
+_MODERATOR_EDIT = re.compile(r"moderator|модератор", re.I)
+
+
+def _xf_post_id(node: LexborNode) -> str | None:
+    attributes = node.attributes
+    for raw in (attributes.get("data-content"), attributes.get("id")):
+        match = _XF_POST.fullmatch(raw or "")
+        if match:
+            return match.group(1)
+    return None
+
+
+XF_MARKS = EngineMarks(
+    post_id=_xf_post_id,
+    anchor_selector="[data-content^='post-'], [id^='post-'], [id^='js-post-']",
+    profile=re.compile(r"members/(?:[^/?#]*\.)?(\d+)/?"),
+    author_attributes=("data-author",),
+    self_link=lambda post_id: re.compile(rf"posts/{post_id}/|/post-{post_id}\b"),
+    skip_author_in="blockquote",
+    notice=lambda text: bool(_LAST_EDITED.match(text)),
+)
+"""What XenForo prints in every post (`data-content="post-N"` or `id="post-N"`, the
+author's `/members/name.N/` link and `data-author`, `<time data-time>`), whatever the style."""
+
+
+def is_edit_notice(text: str) -> bool:
+    return bool(_LAST_EDITED.match(text))
+
+
+def structural_skeletons(
+    tree: LexborHTMLParser, marks: EngineMarks, tz: tzinfo | None, now: datetime, url: str
+) -> list[Skeleton]:
+    def read(text: str) -> datetime:
+        if tz is None:
+            raise ValueError("no zone")
+        return parse_xf_time(text, tz=tz, now=now)
+
+    skeletons = []
+    for post_id, node in containers(tree, marks):
+        skeleton = read_skeleton(post_id, node, marks, read)
+        if skeleton is None:
+            raise LayoutChanged(url, f"post {post_id} has no author (read by the post's marks)")
+        author = (node.attributes.get("data-author") or "").strip()
+        if author:  # the post's own name, as the fast path reads it
+            skeleton.author = author
+        skeletons.append(skeleton)
+    choose_content(skeletons, is_edit_notice)
+    return skeletons
+
+
+def structural_time(skeleton: Skeleton, tz: tzinfo | None, now: datetime, url: str) -> datetime:
+    where = f"post {skeleton.post_id}"
+    found = zone_time(skeleton, tz or UTC)
+    if found is not None:
+        return found if tz is not None else found.astimezone(UTC)
+    if skeleton.time_text is None or tz is None:
+        raise LayoutChanged(url, f"{where} has no time (read by the post's marks)")
+    try:
+        return parse_xf_time(skeleton.time_text, tz=tz, now=now)
+    except ValueError as exc:
+        raise LayoutChanged(url, f"{where}: unreadable time ({exc})") from None
+
+
+def structural_posts(
+    tree: LexborHTMLParser,
+    base: str,
+    url: str,
+    thread_id: str,
+    first: int,
+    tz: tzinfo | None,
+    now: datetime,
+    *,
+    version: int,
+) -> list[Post]:
+    posts = []
+    for index, skeleton in enumerate(structural_skeletons(tree, XF_MARKS, tz, now, url)):
+        where = f"post {skeleton.post_id}"
+        posted_at = structural_time(skeleton, tz, now, url)
+        if skeleton.content is None:
+            raise LayoutChanged(url, f"{where} has no body (read by the post's marks)")
+        body = xf_body(message_root(skeleton.content), base_url=base)
+        if skeleton.signature is not None:
+            signed = as_signature(xf_body(skeleton.signature, base_url=base))
+            body = concat_bodies(body, signed)
+        edit = None
+        for notice in skeleton.notices:
+            stamp = notice.css_first("time, abbr, span[title]")
+            at = None
+            if stamp is not None:
+                try:
+                    at = node_time(stamp, tz=tz, now=now)
+                except ValueError:
+                    at = None
+            by = None if _MODERATOR_EDIT.search(_text(notice)) else skeleton.author
+            edit = EditInfo(by=by, at=at, count=1)
+            break
+        posts.append(
+            Post(
+                id=skeleton.post_id,
+                thread_id=thread_id,
+                number=first + index,
+                author=skeleton.author,
+                author_id=skeleton.author_id,
+                posted_at=posted_at,
+                body=body,
+                url=urljoin(base, f"posts/{skeleton.post_id}/")
+                if version == 1
+                else _post_url(url, skeleton.post_id),
+                edit=edit,
+                raw=skeleton.content.inner_html,
+            )
+        )
+    return posts
+
+
+def _page_numbers_by_marks(tree: LexborHTMLParser) -> tuple[int, int]:
+    """A style without XenForo's page navigation classes: `data-page`/`data-last` (1.x),
+    else the page links (`/page-N`) and the one number among them that is no link."""
+    nav = tree.css_first("[data-page][data-last]")
+    if nav is not None:
+        page, last = nav.attributes.get("data-page") or "", nav.attributes.get("data-last") or ""
+        if page.isdigit() and last.isdigit():
+            return int(page), int(last)
+    linked = {
+        int(m.group(1))
+        for a in tree.css("a[href*='page-']")
+        if (m := re.search(r"/page-(\d+)", a.attributes.get("href") or "")) and _text(a).isdigit()
+    }
+    if not linked:
+        return 1, 1
+    return 1, max(linked)
+
+
+def message_root(content: LexborNode) -> LexborNode:
+    """XenForo 1 serves the message as `<blockquote class="messageText">` alone in its
+    wrapper: that blockquote is the message, not a quote (a quote's blockquote sits beside
+    its attribution)."""
+    children = [c for c in content.iter() if c.tag not in ("-text", "-comment")]
+    own = any(
+        (c.text_content or "").strip() for c in content.iter(include_text=True) if c.tag == "-text"
+    )
+    if len(children) == 1 and children[0].tag == "blockquote" and not own:
+        return children[0]
+    return content

@@ -210,6 +210,8 @@ def test_a_page_whose_posts_lost_their_markup_is_layout_changed() -> None:
         thread_page(1)
         .replace("message--post", "message--other")
         .replace('data-content="post-', 'data-x="')
+        .replace('id="js-post-', 'id="x-')
+        .replace('id="post-', 'id="y-')  # no post mark left at all
     )
     fake.on("GET", f"/{SLUG}", html(broken))
     with pytest.raises(LayoutChanged) as caught:

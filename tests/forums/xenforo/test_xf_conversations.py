@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -47,9 +48,25 @@ def test_the_synthetic_list_and_an_empty_one() -> None:
         load("synthetic/synthetic-conversation-list-empty.html"), url, tz=None, now=NOW
     )
     assert empty.rows == []
-    # A list page that lost its rows without saying it is empty is a layout change.
-    broken = load("synthetic/synthetic-conversation-list.html").replace(
-        "structItem--conversation", "x"
+    # A row class renamed by a style: each row is still found by its conversation link
+    # (issue 26); a list page that lost its rows (and links) without saying it is empty is a
+    # layout change.
+    served = load("synthetic/synthetic-conversation-list.html")
+    restyled = parse_conversation_list(
+        served.replace("structItem--conversation", "x"), url, tz=None, now=NOW
+    )
+    assert [r.id for r in restyled.rows] == [
+        r.id for r in parse_conversation_list(served, url, tz=None, now=NOW).rows
+    ]
+    broken = (
+        re.sub(
+            r'<div class="structItem structItem--conversation.*?</div>\s*</div>\s*</div>',
+            "",
+            served.replace("structItem--conversation", "structItem structItem--conversation", 0),
+            flags=re.S,
+        )
+        .replace("structItem--conversation", "x")
+        .replace("conversations/", "c/")
     )
     with pytest.raises(LayoutChanged):
         parse_conversation_list(broken, url, tz=None, now=NOW)
