@@ -3,9 +3,11 @@
 Each engine leaves marks in every page it serves (a body id, a form key in the page's
 script, template comments, a "Powered by" line, the shape of its links). `SIGNATURES` lists
 them as data with a weight: a page is an engine's when its marks add up to at least
-`ENOUGH` and outweigh every other engine's. Engines forumgm does not support (vBulletin,
-Discourse, Invision, SMF, NodeBB) are recognised too, so the host hears "vBulletin 4.2.3
-is not supported" rather than "unknown". Pure: the caller fetches the page.
+`ENOUGH` and outweigh every other engine's. Engines forumgm does not support (phpBB 2 and
+its forks such as TorrentPier, vBulletin, Discourse, Invision, SMF, FluxBB/PunBB, uCoz,
+NodeBB) are recognised too, so the host hears "TorrentPier is not supported" rather than
+"phpBB" (a phpBB 2 fork shares phpBB 3's viewtopic.php and posting.php) or "unknown".
+Pure: the caller fetches the page.
 """
 
 from __future__ import annotations
@@ -110,8 +112,44 @@ SIGNATURES: tuple[Signature, ...] = (
     ),
     _sig("Discourse", None, r"data-discourse-setup|discourse-cdn", 2, "Discourse setup"),
     _sig("Invision Community", None, r"\bipsQuote\b|\bips4\b|ipb\.vars", 2, "Invision markup"),
+    _sig(
+        "Invision Community",
+        None,
+        r"Powered by (?:<a[^>]*>)?\s*(Invision (?:Community|Power Board)|IP\.Board)",
+        3,
+        "“Powered by {0}”",
+    ),
+    _sig("Invision Community", None, r"<body[^>]*class=['\"][^'\"]*\bipsApp\b", 3, "ipsApp page"),
+    _sig("Invision Power Board", None, r"\bipb_var_|index\.php\?showtopic=\d", 2, "IPB links"),
     _sig("SMF", None, r"smf_scripturl|Powered by SMF", 3, "SMF scripts"),
     _sig("NodeBB", None, r"\bnodebb\b", 2, "NodeBB config"),
+    _sig("NodeBB", None, r"/assets/nodebb(?:\.min)?\.js|\"relative_path\"", 2, "NodeBB scripts"),
+    # phpBB 2 and its forks: phpBB 2's profile and PM scripts (phpBB 3 has memberlist.php and
+    # ucp.php), its subSilver markup and its own copyright line (3.0's begins with 2000).
+    _sig(
+        "phpBB 2",
+        None,
+        r"phpBB</a>\s*&copy;\s*2001,\s*200\d\s*phpBB Group",
+        4,
+        "phpBB 2's “© 2001, 2005 phpBB Group”",
+    ),
+    _sig(
+        "phpBB 2", None, r"\bprofile\.php[?@](?:amp;)?mode=viewprofile", 2, "profile.php profiles"
+    ),
+    _sig("phpBB 2", None, r"\bprivmsg\.php\b", 1, "privmsg.php"),
+    _sig("phpBB 2", None, r'class="forumline"', 1, "subSilver tables"),
+    _sig("TorrentPier", None, r"\bwindow\.BB\s*=\s*\{|\bBB_ROOT\b", 4, "TorrentPier's BB script"),
+    _sig(
+        "TorrentPier", None, r"Powered by (?:<a[^>]*>)?\s*TorrentPier|torrentpier", 3, "TorrentPier"
+    ),
+    _sig("TorrentPier", None, r"\btracker\.php\b|\bdl\.php\?t=\d", 1, "tracker.php links"),
+    _sig("FluxBB", None, r"Powered by (?:<a[^>]*>)?\s*(FluxBB|PunBB)", 3, "“Powered by {0}”"),
+    _sig(
+        "FluxBB", None, r'<div id="(?:punwrap|brdfooter|brdmenu)"|class="pun\b', 3, "PunBB markup"
+    ),
+    _sig(
+        "uCoz", None, r"//s\d+\.ucoz\.(?:net|ru)/|\bucoz\.(?:ru|net|com)\b|\bvar uCoz\b", 3, "uCoz"
+    ),
 )
 ENOUGH = 3
 SUPPORTED = ("mybb", "phpbb", "xenforo")

@@ -283,10 +283,16 @@ def _find_posts(
 
 def _why_no_posts(tree: LexborHTMLParser) -> str:
     section = body_section(tree)
-    if tree.css_first("form#login, input[name='login'], input[name='password']") is not None:
+    if _login_page(tree):
         return "not a topic page: a login form (not logged in or session expired?)"
     if section is not None and section != "viewtopic":
         return f"not a topic page (body class section-{section})"
+    from forums.detect import detect_engine
+
+    served_by = detect_engine(tree.html or "")
+    if served_by.engine is None and served_by.product is not None:
+        # TorrentPier and phpBB 2 share phpBB 3's script names: say what served the page.
+        return f"not a phpBB 3 page: {served_by.describe()}"
     if tree.css_first("div.post[id^='p']") is not None:
         return (
             "posts found, but none has an author line (selectors: "
@@ -294,6 +300,30 @@ def _why_no_posts(tree: LexborHTMLParser) -> str:
             + ")"
         )
     return "no posts found (selectors: " + ", ".join(s.name for s in TOPIC_VARIANTS) + ")"
+
+
+_HEADER_WORDS = re.compile(r"head|top|nav|menu|quick|panel|bar|user", re.IGNORECASE)
+
+
+def _login_page(tree: LexborHTMLParser) -> bool:
+    """Whether the page *is* a login form (phpBB's `form#login`, or a password field outside
+    the page's header): a guest page with a login box in its header is not one."""
+    if tree.css_first("form#login") is not None:
+        return True
+    for field in tree.css("input[name='password'], input[type='password']"):
+        node = field.parent
+        in_header = False
+        while node is not None and node.tag not in ("body", "html"):
+            marks = (
+                f"{node.tag} {node.attributes.get('id') or ''} {node.attributes.get('class') or ''}"
+            )
+            if node.tag in ("header", "nav") or _HEADER_WORDS.search(marks):
+                in_header = True
+                break
+            node = node.parent
+        if not in_header:
+            return True
+    return False
 
 
 def _title_from_head(tree: LexborHTMLParser) -> str:

@@ -75,6 +75,12 @@ def test_xenforo_versions_and_what_was_seen() -> None:
         ("discourse/discourse_api_topic.json", "Discourse"),
         ("discourse/criticalfallibilism_t_2144_posts.json", "Discourse"),
         ("discourse/discourse_api_post.json", "Discourse"),
+        # Issue 26: real pages of engines that share phpBB 3's script names, and others.
+        ("phpbb2/ftowa_viewtopic_p1000.html", "phpBB 2"),
+        ("torrentpier/rutracker_viewtopic_3.html", "TorrentPier"),
+        ("torrentpier/rutracker_viewtopic_5.html", "TorrentPier"),
+        ("smf/metin2hungary_board.html", "SMF"),
+        ("nodebb/NodeBB.html", "NodeBB"),
     ],
 )
 def test_unsupported_engines_are_named_not_guessed(name: str, product: str) -> None:
@@ -96,3 +102,50 @@ def test_a_page_of_no_forum_says_what_it_saw() -> None:
     # A stray mark is not enough: one phpBB-looking link in a blog post.
     found = detect_engine(page.replace("Soup.", '<a href="/viewtopic.php?t=5">a thread</a>'))
     assert found.engine is None and "with only viewtopic.php links" in found.describe()
+
+
+@pytest.mark.parametrize(
+    ("page", "product"),
+    [
+        ('<p id="poweredby">Powered by <a href="http://fluxbb.org/">FluxBB</a></p>', "FluxBB"),
+        ('<div id="punwrap"><div id="brdmenu" class="inbox">…</div></div>', "FluxBB"),
+        (
+            "<body class='ipsApp ipsApp_front ipsJS_none'><div id='ipsLayout_header'>",
+            "Invision Community",
+        ),
+        ('<script src="//s201.ucoz.net/src/u.js"></script><a href="/forum/2-15-1">', "uCoz"),
+    ],
+)
+def test_engines_known_by_their_documented_marks(page: str, product: str) -> None:
+    # No real page of these engines was found in a public repository (issue 26's report
+    # says so): their marks are the ones the engines print in every page.
+    found = detect_engine(f"<html><head></head>{page}</html>", "text/html")
+    assert (found.engine, found.product) == (None, product)
+
+
+def test_a_phpbb3_page_is_never_taken_for_its_forks() -> None:
+    for folder in ("phpbb/3.3.10/en", "phpbb/real", "phpbb/eaglecraft", "phpbb/emeraldimmersion"):
+        for path in sorted((FIXTURES / folder).glob("*.html")):
+            text = read(path)
+            if "</html>" in text.lower():
+                assert detect_engine(text).engine == "phpbb", path.name
+
+
+def test_a_fork_served_page_says_what_served_it_not_a_login_form() -> None:
+    from datetime import UTC, datetime
+
+    from forums.errors import LayoutChanged
+    from forums.phpbb.topic import parse_topic_page
+
+    # A TorrentPier guest page has a login box in its header: it is no login form.
+    for name in ("torrentpier/rutracker_viewtopic_3.html", "phpbb2/ftowa_viewtopic_p1000.html"):
+        with pytest.raises(LayoutChanged) as caught:
+            parse_topic_page(
+                read(FIXTURES / "unsupported" / name),
+                "https://board.example/viewtopic.php?t=1",
+                tz=UTC,
+                now=datetime(2026, 1, 1, tzinfo=UTC),
+            )
+        assert caught.value.what.startswith("not a phpBB 3 page: ")
+        assert "not a supported engine" in caught.value.what
+        assert "login form" not in caught.value.what
