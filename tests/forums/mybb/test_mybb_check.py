@@ -104,6 +104,14 @@ def test_login_failure_is_one_line_without_the_password(fake: FakeMybb) -> None:
             "application/json",
             "Discourse — not a supported engine",
         ),
+        # Issue 26: phpBB 2 forks answer to viewtopic.php like phpBB 3; no login is tried.
+        (
+            "torrentpier/rutracker_viewtopic_3.html",
+            "text/html",
+            "TorrentPier — not a supported engine",
+        ),
+        ("phpbb2/ftowa_viewtopic_p1000.html", "text/html", "phpBB 2 — not a supported engine"),
+        ("smf/metin2hungary_board.html", "text/html", "SMF — not a supported engine"),
     ],
 )
 def test_an_unsupported_engine_is_named_and_nothing_else_is_sent(
