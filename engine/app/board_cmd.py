@@ -31,6 +31,7 @@ from engine.app.board_options import (
 )
 from engine.app.console import console
 from engine.app.local_board_cmd import app as local_app
+from engine.app.saved_pages import PageRecorder, http_clients
 from forums import Board, BoardError
 from forums.detect import Detection, detect_engine
 from forums.phpbb.client import PhpbbClient
@@ -60,7 +61,9 @@ EngineOption = Annotated[
 ]
 
 
-async def detect(url: str, *, allow_insecure_http: bool) -> Detection:
+async def detect(
+    url: str, *, allow_insecure_http: bool, recorder: PageRecorder | None = None
+) -> Detection:
     """The engine of the board at `url`, from its page's markup; nothing but a GET is sent."""
     http = PhpbbClient(
         url,
@@ -72,6 +75,8 @@ async def detect(url: str, *, allow_insecure_http: bool) -> Detection:
         response = await http.get(url)
     finally:
         await http.aclose()
+    if recorder is not None:
+        recorder.save(str(response.url), response.status_code, response.headers, response.text)
     return detect_engine(response.text, response.headers.get("Content-Type", ""))
 
 
@@ -152,11 +157,28 @@ def check(
     allow_insecure_http: Insecure = False,
     browser: Browser = False,
     api_key_env: ApiKeyEnv = None,
+    save_pages: Annotated[
+        Path | None,
+        typer.Option(
+            "--save-pages",
+            help="Save every page read into this folder (the GM's name and session ids "
+            "removed), to send with a bug report.",
+        ),
+    ] = None,
 ) -> None:
     """Log in, read the first and last page of the thread and the inbox; post nothing
     unless --post-test. Without --engine the engine is found from the board's page first.
-    With --api-key-env (XenForo) the REST API is checked with that key instead of the pages."""
+    With --api-key-env (XenForo) the REST API is checked with that key instead of the pages.
+    With --save-pages DIR the pages read are kept for a bug report."""
     out = console()
+    recorder = PageRecorder(save_pages, [user]) if save_pages is not None else None
+
+    def saved() -> None:
+        if recorder is not None and recorder.count:
+            out.print(
+                f"Saved {recorder.count} page(s) to {save_pages} (the GM's name and every "
+                "session id and form token removed; index.txt lists them)"
+            )
 
     def fail(message: str) -> typer.Exit:
         out.print(message[0].upper() + message[1:] + ".")
@@ -182,7 +204,9 @@ def check(
         raise fail(f"set the GM's password in the environment variable {password_env}")
     if engine is None:
         try:
-            found = asyncio.run(detect(target, allow_insecure_http=allow_insecure_http))
+            found = asyncio.run(
+                detect(target, allow_insecure_http=allow_insecure_http, recorder=recorder)
+            )
         except BoardError as exc:
             out.print(
                 f"{type(exc).__name__}: cannot read {target} to find its engine: {exc}",
@@ -191,6 +215,7 @@ def check(
             raise typer.Exit(1) from None
         if found.engine is None:
             out.print(f"{target}: {found.describe()}.")
+            saved()
             raise typer.Exit(2)
         out.print(f"Detected {found.describe()}")
         engine = found.engine
@@ -206,12 +231,17 @@ def check(
         api_key_env=api_key_env,
     )
     how = " over its REST API" if api_key_env is not None else ""
+    if recorder is not None:
+        for client in http_clients(board):
+            recorder.attach(client)
     out.print(f"Checking {engine} board {target}{how} as {user}")
     try:
         asyncio.run(_check(board, thread, post_test, out))
     except BoardError as exc:
         out.print(f"{type(exc).__name__}: {exc}", style="bold red")
+        saved()
         raise typer.Exit(1) from None
+    saved()
 
 
 @app.command("login")

@@ -181,3 +181,42 @@ def test_the_url_is_needed_once(fake: FakeMybb) -> None:
     result = runner.invoke(app, [*ARGS, "--url", "https://other.example/"])
     assert result.exit_code == 2 and "Two board URLs" in result.output
     assert fake.requests == []
+
+
+def test_save_pages_keeps_what_was_read_without_the_gm_or_any_session(
+    fake: FakeMybb, tmp_path: Path
+) -> None:
+    folder = tmp_path / "pages"
+    result = runner.invoke(app, [*ARGS, "--save-pages", str(folder)])
+    assert result.exit_code == 0, result.output
+    assert f"page(s) to {folder}" in result.output and "session id" in result.output
+    saved = sorted(folder.glob("*.html"))
+    assert len(saved) >= 4  # detection, login, the thread's pages, the inbox
+    index = (folder / "index.txt").read_text(encoding="utf-8")
+    assert all(path.name in index for path in saved)
+    served = (FIXTURES / "mybb/1.8.37/showthread_p1.html").read_text(encoding="utf-8")
+    key = served.split('var my_post_key = "', 1)[1].split('"', 1)[0]
+    for path in saved:
+        text = path.read_text(encoding="utf-8")
+        assert USER not in text and PASSWORD not in text, path.name
+        assert key not in text, path.name
+    thread = next(p for p in saved if "showthread" in p.name)
+    text = thread.read_text(encoding="utf-8")
+    assert 'my_post_key = "REDACTED"' in text and "GM-NAME" in text
+    # The saved page still reads as a thread (a bug report the developers can run).
+    from datetime import UTC, datetime
+
+    from forums.mybb.thread import parse_thread_page
+
+    page = parse_thread_page(text, f"{BASE}showthread.php?tid=1", tz=UTC, now=datetime.now(UTC))
+    assert page.posts and all(p.author for p in page.posts)
+
+
+def test_save_pages_of_a_board_forumgm_cannot_read(fake: FakeMybb, tmp_path: Path) -> None:
+    body = (FIXTURES / "unsupported/torrentpier/rutracker_viewtopic_3.html").read_text("utf-8")
+    fake.on("GET", "/", httpx.Response(200, text=body, headers={"Content-Type": "text/html"}))
+    result = runner.invoke(app, [*ARGS, "--save-pages", str(tmp_path)])
+    assert result.exit_code == 2
+    assert "TorrentPier — not a supported engine" in result.output
+    assert "Saved 1 page(s)" in result.output
+    assert len(list(tmp_path.glob("*.html"))) == 1
