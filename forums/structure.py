@@ -121,21 +121,17 @@ def containers(tree: LexborHTMLParser, marks: EngineMarks) -> list[tuple[str, Le
             node = _climb(node, marks)
         seen.add(post_id)
         found.append((post_id, node))
-    # A post inside another (a quoted post's anchor): keep the outer one only.
-    return [
-        (pid, node)
-        for pid, node in found
-        if not any(_contains(other, node) for opid, other in found if opid != pid)
-    ]
-
-
-def _contains(outer: LexborNode, inner: LexborNode) -> bool:
-    parent = inner.parent
-    while parent is not None:
-        if parent.mem_id == outer.mem_id:
-            return True
-        parent = parent.parent
-    return False
+    # A post inside another (a quoted post's anchor): keep the outer one only. One walk up
+    # from each post: linear in the page's depth, whatever the number of posts.
+    ids = {node.mem_id for _, node in found}
+    kept = []
+    for post_id, node in found:
+        parent = node.parent
+        while parent is not None and parent.mem_id not in ids:
+            parent = parent.parent
+        if parent is None:
+            kept.append((post_id, node))
+    return kept
 
 
 def _climb(node: LexborNode, marks: EngineMarks) -> LexborNode:
@@ -148,6 +144,70 @@ def _climb(node: LexborNode, marks: EngineMarks) -> LexborNode:
         best = parent
         parent = parent.parent
     return best
+
+
+def inside(root: LexborNode, selector: str) -> set[int]:
+    """The ids (`mem_id`) of every node inside an element matching `selector` (tag names, or
+    a comma list of them), found in one walk of `root`: nested quotes cost no more than flat
+    ones."""
+    tags = {t.strip() for t in selector.split(",")}
+    found: set[int] = set()
+    stack: list[tuple[LexborNode, bool]] = [(root, False)]
+    while stack:
+        node, within = stack.pop()
+        within = within or node.tag in tags
+        if within and node.mem_id != root.mem_id:
+            found.add(node.mem_id)
+        child = node.child
+        while child is not None:
+            stack.append((child, within))
+            child = child.next
+    return found
+
+
+def head_text(node: LexborNode, cache: dict[int, str], limit: int = 120) -> str:
+    """The start of what an element says of its own — its text children and its element
+    children's own text ("<strong>Joined:</strong> …", "Last edited: <time>") — without
+    reading its whole subtree (cached: each element once)."""
+    known = cache.get(node.mem_id)
+    if known is not None:
+        return known
+    parts: list[str] = []
+    size = 0
+    child = node.child
+    while child is not None and size < limit:
+        if child.tag == "-text":
+            piece = child.text_content or ""
+        elif child.tag == "-comment":
+            piece = ""
+        else:
+            piece = child.text(deep=False) or ""
+        parts.append(piece)
+        size += len(piece)
+        child = child.next
+    head = _WS.sub(" ", "".join(parts)).strip()[:limit]
+    cache[node.mem_id] = head
+    return head
+
+
+def own_text(node: LexborNode, cache: dict[int, str], limit: int = 120) -> str:
+    """The start of an element's own text nodes ("Last edited: " of `<div>Last edited:
+    <time>…`), its children's words left out (cached: each element once)."""
+    known = cache.get(node.mem_id)
+    if known is not None:
+        return known
+    parts: list[str] = []
+    size = 0
+    child = node.child
+    while child is not None and size < limit:
+        if child.tag == "-text":
+            piece = child.text_content or ""
+            parts.append(piece)
+            size += len(piece)
+        child = child.next
+    text = _WS.sub(" ", "".join(parts)).strip()[:limit]
+    cache[node.mem_id] = text
+    return text
 
 
 def read_skeleton(
@@ -174,7 +234,7 @@ def read_skeleton(
 
 
 def _author(node: LexborNode, marks: EngineMarks) -> tuple[LexborNode | None, str, str | None]:
-    quoted = {n.mem_id for q in node.css(marks.skip_author_in) for n in q.css("a")}
+    quoted = inside(node, marks.skip_author_in)
     for link in node.css("a[href]"):
         match = marks.profile.search(link.attributes.get("href") or "")
         if match is None or link.mem_id in quoted:
@@ -206,16 +266,20 @@ def _time(
     `data-time`, `data-posttime`, `data-date`), a date in a `title` ("Yesterday" titled
     "11-29-2026", the clock beside it), or a printed date. The post's own header comes
     before its body and its edit notice."""
-    quoted = {n.mem_id for q in node.css("blockquote") for n in q.traverse()}
+    quoted = inside(node, "blockquote")
+    heads: dict[int, str] = {}
+    owns: dict[int, str] = {}
     for element in node.traverse(include_text=True):
         if element.mem_id in quoted:
             continue
         parent = element.parent
-        if parent is not None and notice(text_of(parent)):
-            quoted.update(n.mem_id for n in parent.traverse())  # an edit notice's time
+        if parent is not None and notice(own_text(parent, owns)):
+            # An edit notice's time is not the post's: nothing inside the notice counts (each
+            # notice is walked once, its nodes then skipped).
+            quoted.update(n.mem_id for n in parent.traverse(include_text=True))
             continue
         if element.tag == "-text":
-            found = _printed(element, quoted, read_time)
+            found = _printed(element, quoted, read_time, heads)
             if found is not None:
                 # The same moment to the second in a machine attribute further on (Milk's
                 # hidden `data-posttime`) is the more exact reading of it.
@@ -230,7 +294,7 @@ def _time(
         title = (element.attributes.get("title") or "").strip()
         if title and len(title) <= 60 and any(c.isdigit() for c in title):
             holder = element.parent or element
-            clock = _CLOCK.search(text_of(holder))
+            clock = _CLOCK.search(head_text(holder, heads))
             piece = title if _CLOCK.search(title) or clock is None else f"{title} {clock.group(0)}"
             try:
                 read_time(piece)
@@ -270,7 +334,10 @@ def _machine_time_near(node: LexborNode, quoted: set[int], shown: datetime) -> d
 
 
 def _printed(
-    text: LexborNode, quoted: set[int], read_time: Callable[[str], datetime]
+    text: LexborNode,
+    quoted: set[int],
+    read_time: Callable[[str], datetime],
+    heads: dict[int, str],
 ) -> tuple[str, LexborNode] | None:
     parent = text.parent
     if parent is None or parent.mem_id in quoted:
@@ -278,7 +345,7 @@ def _printed(
     shown = _WS.sub(" ", text.text_content or "").strip(" »«|-–—\u00a0")
     if not (6 <= len(shown) <= 80) or not any(c.isdigit() for c in shown):
         return None
-    if _LABEL.match(text_of(parent)):
+    if _LABEL.match(head_text(parent, heads)):
         return None
     for piece in _tails(shown):
         try:
@@ -348,7 +415,7 @@ def _descend(block: LexborNode, skeleton: Skeleton, notice: Callable[[str], bool
     </div>», XenForo's message-content with its lastEdit and `<aside>` signature): the one
     child that is the message. A block with text of its own, or a single child, is the
     message itself."""
-    while True:
+    for _ in range(12):  # wrappers are shallow; a deeper nest is the message itself
         own_text = False
         children: list[LexborNode] = []
         child: LexborNode | None = block.child
@@ -384,6 +451,7 @@ def _descend(block: LexborNode, skeleton: Skeleton, notice: Callable[[str], bool
         if len(message) != 1 or message[0].tag not in _WRAPPERS:
             return block  # never into a quote: it stays the message's quote
         block = message[0]
+    return block
 
 
 def choose_content(skeletons: Sequence[Skeleton], notice: Callable[[str], bool]) -> None:

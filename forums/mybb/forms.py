@@ -381,19 +381,27 @@ _PAGE_LINK = re.compile(r"[?&](?:amp;)?page=(\d+)|-page-(\d+)\.html")
 
 
 def _pagination_by_links(tree: HTMLParser) -> tuple[int, int]:
-    """A theme without `div.pagination`: the numbered page links of the first block that
-    has them; the current page is the number of that run printed without a link."""
+    """A theme without `div.pagination`: the numbered page links and the block that holds
+    them side by side; the current page is the number of that run printed without a link.
+    Only the page links' own parents are looked at (no walk of every block's subtree)."""
+    blocks: dict[int, tuple[Node, set[int]]] = {}
+    for a in tree.css("a[href]"):
+        href = a.attributes.get("href") or ""
+        label = text_of(a)
+        if not label.isdigit():
+            continue
+        match = _PAGE_LINK.search(href)
+        if match and int(label) == int(match.group(1) or match.group(2)):
+            number = int(label)
+        elif label == "1" and ("tid=" in href or "thread-" in href):
+            number = 1  # the first page's link carries no page number
+        else:
+            continue
+        parent = a.parent
+        if parent is not None:
+            blocks.setdefault(parent.mem_id, (parent, set()))[1].add(number)
     best: tuple[int, int, int] | None = None  # (size of the block's text, page, pages)
-    for block in tree.css("div, span, td"):
-        links: set[int] = set()
-        for a in block.css("a[href]"):
-            href = a.attributes.get("href") or ""
-            match = _PAGE_LINK.search(href)
-            label = text_of(a)
-            if match and label.isdigit() and int(label) == int(match.group(1) or match.group(2)):
-                links.add(int(label))
-            elif label == "1" and ("tid=" in href or "thread-" in href):
-                links.add(1)  # the first page's link carries no page number
+    for block, links in blocks.values():
         if len(links) < 2:
             continue
         text = text_of(block)

@@ -656,11 +656,13 @@ _PAGE_OF_ANY = re.compile(r"(\d+)\s*\D{1,12}?\s*(\d+)")
 def _page_of_text(tree: LexborHTMLParser) -> tuple[int, int] | None:
     """ "Page 1 of 3" in any language («Page 1 sur 1», «Pagina 2 di 5»): the two numbers of a
     pagination-like block whose first is in <strong>."""
+    seen: set[int] = set()
     for node in tree.css("strong"):
         parent = node.parent
-        if parent is None:
+        if parent is None or parent.mem_id in seen:
             continue
-        strongs = [text_of(n) for n in parent.css("strong")]
+        seen.add(parent.mem_id)
+        strongs = [text_of(n) for n in parent.iter() if n.tag == "strong"][:3]
         if len(strongs) == 2 and all(s.isdigit() for s in strongs):
             page, pages = int(strongs[0]), int(strongs[1])
             if 1 <= page <= pages:
