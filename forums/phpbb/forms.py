@@ -215,7 +215,12 @@ def message_box(html: str | HTMLParser) -> str:
 
 def logged_in_as(html: str | HTMLParser) -> str | None:
     """The user name in the header, or None for a guest."""
-    node = _tree(html).css_first(Selectors.logged_in_user)
+    tree = _tree(html)
+    node = tree.css_first(Selectors.logged_in_user)
+    if node is None:
+        # A style without prosilver's classes: the header item phpBB's own id marks.
+        header = tree.css_first("#username_logged_in")
+        node = header.css_first("a") if header is not None else None
     name = _text(node)
     return name or None
 
@@ -273,7 +278,7 @@ def classify(html: str, url: str) -> PageKind:
         if "view_message" in action:
             return PageKind.PM_VIEW
         return PageKind.PM_FOLDER
-    if tree.css_first(Selectors.topic_post) is not None:
+    if tree.css_first(Selectors.topic_post) is not None or _post_anchors(tree):
         return PageKind.TOPIC
     panel = tree.css_first(Selectors.message_panel)
     if panel is not None:
@@ -285,6 +290,17 @@ def classify(html: str, url: str) -> PageKind:
     if section == "index":
         return PageKind.INDEX
     return PageKind.UNKNOWN
+
+
+_POST_ANCHOR = re.compile(r"p\d+")
+
+
+def _post_anchors(tree: HTMLParser) -> bool:
+    """A topic page in a style without prosilver's classes: phpBB's own post anchors
+    (`id="p123"`), on a page that is no search result list."""
+    if _section(tree) in ("search", "ucp", "mcp", "memberlist", "index", "viewforum", "posting"):
+        return False
+    return any(_POST_ANCHOR.fullmatch(n.attributes.get("id") or "") for n in tree.css("[id^=p]"))
 
 
 _VIEW_PM = re.compile(r"[?&](?:amp;)?p=(\d+)")

@@ -537,3 +537,20 @@ def test_the_password_is_in_no_log_record_repr_or_error(caplog: pytest.LogCaptur
 
 def test_saved_helper_stamps_the_capture_date() -> None:
     assert saved("showthread_p1").headers["Date"].endswith("GMT")
+
+
+def test_a_board_in_a_theme_with_every_class_renamed_is_read_as_served() -> None:
+    # Issue 26: the board's page flow (page kind, logged-in user, pages, posts) holds when
+    # no class of the default theme is left.
+    from tests.forums.restyle import rename_classes
+
+    served_fake = FakeMybb().with_login().with_thread()
+    restyled_fake = FakeMybb().with_login()
+    for n in range(1, 8):
+        restyled_fake.on("GET", thread_url(n), html(rename_classes(page(f"showthread_p{n}"))))
+    served = run(make(served_fake), lambda b: b.thread_posts("1"))
+    restyled = run(make(restyled_fake), lambda b: b.thread_posts("1"))
+    assert len(served.items) == 62
+    assert [(p.id, p.author, p.posted_at, p.body.text()) for p in restyled.items] == [
+        (p.id, p.author, p.posted_at, p.body.text()) for p in served.items
+    ]

@@ -478,3 +478,20 @@ def test_the_password_is_in_no_log_record_repr_or_error(caplog: pytest.LogCaptur
     assert caplog.records
     for text in texts:
         assert PASSWORD not in text
+
+
+def test_a_board_in_a_style_with_every_class_renamed_is_read_as_served() -> None:
+    # Issue 26: the board's own page flow (page kind, logged-in user, posts) holds when no
+    # prosilver class is left.
+    from tests.forums.restyle import rename_classes
+
+    fake = FakePhpbb("en").with_login()
+    fake.on("GET", "/viewtopic.php?t=2", html(rename_classes(page("en", "viewtopic_p1.html"))))
+    restyled = run(make(fake), lambda b: b.topic_page("2"))
+    fake = FakePhpbb("en").with_login()
+    fake.on("GET", "/viewtopic.php?t=2", "viewtopic_p1.html")
+    served = run(make(fake), lambda b: b.topic_page("2"))
+    assert [(p.id, p.author, p.posted_at, p.body.text()) for p in restyled.posts] == [
+        (p.id, p.author, p.posted_at, p.body.text()) for p in served.posts
+    ]
+    assert restyled.logged_in_as == served.logged_in_as
