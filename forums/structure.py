@@ -49,6 +49,7 @@ _BLOCKS = frozenset({"div", "td", "section", "article", "blockquote"})
 """Tags a post's content block can be (XenForo 1's is `blockquote.messageText`)."""
 _WRAPPERS = frozenset({"div", "article", "section"})
 _TIME_ATTRIBUTES = ("datetime", "data-time", "data-posttime", "data-timestamp", "data-date")
+_MACHINE_SELECTOR = ", ".join(f"[{a}]" for a in _TIME_ATTRIBUTES)
 
 
 @dataclass(frozen=True)
@@ -71,8 +72,9 @@ class EngineMarks:
     """A link to the post itself (its subject or permalink), from the post id."""
     skip_author_in: str = "blockquote, cite"
     """Where a profile link is not the author's (a quote's header)."""
-    notice: Callable[[str], bool] = lambda text: False
-    """An edit notice's text ("Last edited: …"): its time is not the post's."""
+    notice: Callable[[str], bool] | None = None
+    """An edit notice's text ("Last edited: …"): its time is not the post's (None: the
+    engine's notices come after the post's time, nothing to skip)."""
 
 
 @dataclass
@@ -147,21 +149,14 @@ def _climb(node: LexborNode, marks: EngineMarks) -> LexborNode:
 
 
 def inside(root: LexborNode, selector: str) -> set[int]:
-    """The ids (`mem_id`) of every node inside an element matching `selector` (tag names, or
-    a comma list of them), found in one walk of `root`: nested quotes cost no more than flat
-    ones."""
-    tags = {t.strip() for t in selector.split(",")}
+    """The ids (`mem_id`) of every node inside an element matching `selector` (a CSS
+    selector: tag names), each node counted once: a quote nested in a quote is skipped, its
+    nodes already in — nested quotes cost no more than flat ones."""
     found: set[int] = set()
-    stack: list[tuple[LexborNode, bool]] = [(root, False)]
-    while stack:
-        node, within = stack.pop()
-        within = within or node.tag in tags
-        if within and node.mem_id != root.mem_id:
-            found.add(node.mem_id)
-        child = node.child
-        while child is not None:
-            stack.append((child, within))
-            child = child.next
+    for outer in root.css(selector):
+        if outer.mem_id in found or outer.mem_id == root.mem_id:
+            continue
+        found.update(n.mem_id for n in outer.traverse(include_text=True))
     return found
 
 
@@ -259,7 +254,9 @@ def _author(node: LexborNode, marks: EngineMarks) -> tuple[LexborNode | None, st
 
 
 def _time(
-    node: LexborNode, notice: Callable[[str], bool], read_time: Callable[[str], datetime]
+    node: LexborNode,
+    notice: Callable[[str], bool] | None,
+    read_time: Callable[[str], datetime],
 ) -> tuple[datetime | None, datetime | None, str | None, LexborNode | None]:
     """(aware time, naive machine time, printed time, its element): the first time in the
     post's document order outside any quote — a machine attribute (`datetime`,
@@ -269,11 +266,15 @@ def _time(
     quoted = inside(node, "blockquote")
     heads: dict[int, str] = {}
     owns: dict[int, str] = {}
+    # The elements worth a look at their attributes, found by the parser's own selectors
+    # (building an element's attributes is the walk's dearest step).
+    machine = {n.mem_id for n in node.css(_MACHINE_SELECTOR)}
+    titled = {n.mem_id for n in node.css("[title]")}
     for element in node.traverse(include_text=True):
         if element.mem_id in quoted:
             continue
         parent = element.parent
-        if parent is not None and notice(own_text(parent, owns)):
+        if notice is not None and parent is not None and notice(own_text(parent, owns)):
             # An edit notice's time is not the post's: nothing inside the notice counts (each
             # notice is walked once, its nodes then skipped).
             quoted.update(n.mem_id for n in parent.traverse(include_text=True))
@@ -288,9 +289,12 @@ def _time(
                     return exact, None, None, found[1]
                 return None, None, found[0], found[1]
             continue
-        aware, naive = _machine_time(element)
-        if aware is not None or naive is not None:
-            return aware, naive, None, element
+        if element.mem_id in machine:
+            aware, naive = _machine_time(element)
+            if aware is not None or naive is not None:
+                return aware, naive, None, element
+        if element.mem_id not in titled:
+            continue
         title = (element.attributes.get("title") or "").strip()
         if title and len(title) <= 60 and any(c.isdigit() for c in title):
             holder = element.parent or element
