@@ -19,11 +19,9 @@ from forums.mybb import forms
 from forums.mybb.dates import node_time
 from forums.mybb.html import mybb_postbody
 from forums.mybb.selectors import DEFAULT, MybbSelectors
-from forums.mybb.thread import author_of, structural_posts
-from forums.phpbb.html import concat_bodies
+from forums.mybb.thread import author_of, signed_body, structural_posts
 from forums.phpbb.pms import PMListItem
 from forums.records import PrivateMessage, User
-from forums.structure import as_signature
 
 __all__ = ["FOLDERS", "PMFolder", "PMListItem", "parse_pm_folder", "parse_pm_view"]
 
@@ -209,9 +207,7 @@ def _structural_view(
         for a in head.css("a[href]")
         if (user := forms.user_from_link(a)) is not None and a is not skeleton.author_node
     ]
-    body = mybb_postbody(skeleton.content, base_url=url)
-    if skeleton.signature is not None:
-        body = concat_bodies(body, as_signature(mybb_postbody(skeleton.signature, base_url=url)))
+    body = signed_body(skeleton.content, skeleton.signature, url)
     table = skeleton.node.parent
     while table is not None and table.tag != "table":
         table = table.parent

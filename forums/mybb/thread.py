@@ -344,9 +344,7 @@ def _structural_post(
         raise LayoutChanged(url, f"{where} has an unreadable time: {exc}") from None
     if skeleton.content is None:
         raise LayoutChanged(url, f"{where} has no body (read by the post's marks)")
-    body = mybb_postbody(skeleton.content, base_url=url, signature=skeleton.signature)
-    if skeleton.signature is not None:
-        body = _signed(body, skeleton, url)
+    body = signed_body(skeleton.content, skeleton.signature, url)
     return Post(
         id=skeleton.post_id,
         thread_id=thread_id,
@@ -362,14 +360,16 @@ def _structural_post(
     )
 
 
-def _signed(body: PostBody, skeleton: Skeleton, url: str) -> PostBody:
-    """The body with its signature's runs flagged (the class saying so may be renamed)."""
+def signed_body(content: LexborNode, signature: LexborNode | None, url: str) -> PostBody:
+    """The message's body, and its signature's runs flagged as such (the class that says
+    so may be renamed away)."""
     from forums.phpbb.html import concat_bodies
     from forums.structure import as_signature
 
-    assert skeleton.content is not None and skeleton.signature is not None
-    message = mybb_postbody(skeleton.content, base_url=url)
-    return concat_bodies(message, as_signature(mybb_postbody(skeleton.signature, base_url=url)))
+    body = mybb_postbody(content, base_url=url)
+    if signature is None:
+        return body
+    return concat_bodies(body, as_signature(mybb_postbody(signature, base_url=url)))
 
 
 def _structural_page(
