@@ -47,7 +47,10 @@ class GameState:
         raise KeyError(f"no player named {name!r}")
 
     def has_player(self, name: str) -> bool:
-        return any(p.name == name for p in self.players)
+        for p in self.players:  # a loop, not any(): intake asks this for every order
+            if p.name == name:
+                return True
+        return False
 
     @property
     def names(self) -> list[str]:
@@ -61,7 +64,23 @@ class GameState:
         return [n for n in self.names if n in wanted]
 
     def copy(self) -> GameState:
-        return copy.deepcopy(self)
+        """A deep copy, made for the plain data a state holds (dicts, lists, strings, numbers):
+        every phase's resolution starts with one, and `copy.deepcopy` spent most of a simulated
+        game walking the RNG's 625 numbers one by one. Anything else is deep-copied as before.
+        Shared references are not kept shared (a stored state has none: it is JSON)."""
+        return GameState(
+            ruleset=self.ruleset,
+            options=_plain_copy(self.options),
+            players=[
+                PlayerState(p.name, p.role, p.faction, _plain_copy(p.fields))
+                for p in self.players
+            ],
+            phase=self.phase,
+            rng=_rng_copy(self.rng),
+            data=_plain_copy(self.data),
+            winner=self.winner,
+            finished=self.finished,
+        )
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -95,3 +114,32 @@ class GameState:
             winner=raw.get("winner"),
             finished=bool(raw.get("finished", False)),
         )
+
+
+def _rng_copy(state: RngState) -> RngState:
+    """The RNG's [version, internal state, gauss]: numbers only, so one list() copies it."""
+    if type(state) is list and len(state) == 3 and type(state[1]) is list:
+        return [state[0], list(state[1]), state[2]]
+    return _plain_copy(state)
+
+
+_ATOMIC = frozenset({str, int, float, bool, type(None)})
+
+
+def _plain_copy(value: Any) -> Any:
+    """A deep copy of JSON-like data; other objects go through `copy.deepcopy`."""
+    kind = type(value)
+    if kind in _ATOMIC:
+        return value
+    if kind is dict:
+        return {
+            k if type(k) in _ATOMIC else copy.deepcopy(k): v
+            if type(v) in _ATOMIC
+            else _plain_copy(v)
+            for k, v in value.items()
+        }
+    if kind is list:
+        return [v if type(v) in _ATOMIC else _plain_copy(v) for v in value]
+    if kind is tuple:
+        return tuple(v if type(v) in _ATOMIC else _plain_copy(v) for v in value)
+    return copy.deepcopy(value)

@@ -17,7 +17,9 @@ def new_rng_state(seed: int) -> RngState:
 
 
 def restore(state: RngState) -> random.Random:
-    rng = random.Random()
+    # Not random.Random(): that seeds itself from the OS first (most of this call's cost, once
+    # per phase), and setstate() below replaces every bit of what seeding would set.
+    rng = random.Random.__new__(random.Random)
     version, internal, gauss = state
     rng.setstate((version, tuple(internal), gauss))
     return rng
