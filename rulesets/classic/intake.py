@@ -82,7 +82,10 @@ class Intake:
         return self.out
 
     def _in_play(self, name: str) -> bool:
-        return self.state.has_player(name) and in_play(self.state.player(name))
+        for p in self.state.players:  # one pass: asked for the sender and the target
+            if p.name == name:
+                return in_play(p)
+        return False
 
     # -- entry point -----------------------------------------------------------------------
 
@@ -151,7 +154,11 @@ class Intake:
             return self.reject(order, w.TARGET_SELF, action=action)
         if not self._in_play(target):
             return self.reject(order, w.TARGET_NOT_IN_PLAY, action=action)
-        registered = order.with_(action=action, candidates=())
+        registered = (
+            order
+            if order.action == action and not order.candidates
+            else order.with_(action=action, candidates=())
+        )
         slots = self.inputs.orders.setdefault(order.player, {})
         if not self.options["all_actions_each_turn"]:
             slots.clear()
@@ -294,5 +301,6 @@ def current_votes(state: GameState, inputs: PhaseInputs) -> dict[str, str]:
 def totals_of(state: GameState, votes: dict[str, str]) -> dict[str, int]:
     """Vote totals for each player with votes: most votes first, then seating order."""
     counts = Counter(votes.values())
-    order = sorted(counts, key=lambda n: (-counts[n], state.seat(n)))
+    seats = {name: i for i, name in enumerate(state.names)}
+    order = sorted(counts, key=lambda n: (-counts[n], seats[n]))
     return {name: counts[name] for name in order}
