@@ -47,10 +47,7 @@ class GameState:
         raise KeyError(f"no player named {name!r}")
 
     def has_player(self, name: str) -> bool:
-        for p in self.players:  # a loop, not any(): intake asks this for every order
-            if p.name == name:
-                return True
-        return False
+        return any(p.name == name for p in self.players)
 
     @property
     def names(self) -> list[str]:
@@ -72,8 +69,7 @@ class GameState:
             ruleset=self.ruleset,
             options=_plain_copy(self.options),
             players=[
-                PlayerState(p.name, p.role, p.faction, _plain_copy(p.fields))
-                for p in self.players
+                PlayerState(p.name, p.role, p.faction, _plain_copy(p.fields)) for p in self.players
             ],
             phase=self.phase,
             rng=_rng_copy(self.rng),

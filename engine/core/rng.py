@@ -27,6 +27,7 @@ class _Stream(random.Random):
     stream that has loaded and drawn is an ordinary generator.
     """
 
+    gauss_next: float | None  # random.Random's own attribute, which typeshed leaves out
     _pending: tuple[Any, ...] | None = None
     """The state to load before the first use."""
     _source: tuple[Any, ...] | None = None

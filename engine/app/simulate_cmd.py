@@ -1,0 +1,235 @@
+"""`forumgm simulate GAME.toml`: how a setup plays out over thousands of simulated games.
+
+The game file's ruleset, seats, deal and options are played with simulated players (the demo's
+bots) through the same rules that resolve real games, with no board and no store. The answer
+is each side's win rate with its 95% interval, the length of a game, and how often each role
+survives; `--vary` puts setups side by side.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.table import Table as RichTable
+
+from engine.app.console import console, out
+from engine.app.service_cmd import config_or_exit
+
+
+def simulate(
+    game: Annotated[Path, typer.Argument(help="The game file whose setup is played.")],
+    games: Annotated[int, typer.Option(min=1, help="Games to play (of each setup).")] = 10_000,
+    seed: Annotated[
+        int, typer.Option(help="Seed of the run: the same seed gives the same figures.")
+    ] = 1,
+    workers: Annotated[
+        int | None, typer.Option(min=1, help="Processes to play in (default: every core).")
+    ] = None,
+    vary: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="Play several setups side by side: deal.ROLE=2..4 or options.NAME=a,b "
+            "(repeat for every combination)."
+        ),
+    ] = None,
+    policy: Annotated[
+        str,
+        typer.Option(
+            help="How players decide: smart (the demo's bots, the default), random "
+            "(random legal orders), or per side, e.g. smart,mafia=random."
+        ),
+    ] = "smart",
+    as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
+) -> None:
+    """Play the game file's setup thousands of times and print each side's chances."""
+    import rulesets
+    from engine.sim.play import SimError, kind_of
+    from engine.sim.policy import Policy, PolicyError
+    from engine.sim.run import default_workers
+    from engine.sim.run import simulate as run
+    from engine.sim.setup import SetupError, Vary, variants
+
+    config = config_or_exit(game, allow_past=True)
+    rulesets.find(config.ruleset)
+    try:
+        kind = kind_of(config.ruleset)
+    except SimError as exc:
+        out.print(f"{game}: {exc}.")
+        raise typer.Exit(2) from None
+    try:
+        chosen = Policy.parse(policy)
+        setups = variants(config, [Vary.parse(v) for v in vary or []])
+        chosen.check_sides(
+            p.faction or "" for s in setups for p in _dealt(s.ruleset, s.seats, s.options)
+        )
+    except (PolicyError, SetupError) as exc:
+        out.print(f"{game}: {exc}")
+        raise typer.Exit(2) from None
+    workers = workers or default_workers()
+    total = games * len(setups)
+    started = time.perf_counter()
+    summaries = _with_progress(
+        total,
+        not as_json or sys.stderr.isatty(),
+        lambda advance: run(
+            setups, chosen, games=games, seed=seed, workers=workers, advance=advance
+        ),
+    )
+    seconds = time.perf_counter() - started
+    report = {
+        "file": str(game),
+        "ruleset": config.ruleset,
+        "players": len(config.players),
+        "games": games,
+        "seed": seed,
+        "workers": workers,
+        "seconds": round(seconds, 3),
+        "policy": {
+            "name": str(chosen),
+            "source": kind.source,
+            "sides": _policy_lines(kind.descriptions, chosen, setups),
+        },
+        "length_unit": kind.unit,
+        "max_phases": kind.max_phases,
+        "setups": [
+            {"label": s.label, "changes": list(s.changes), **summary.as_json()}
+            for s, summary in zip(setups, summaries, strict=True)
+        ],
+    }
+    if as_json:
+        typer.echo(json.dumps(report, ensure_ascii=False, indent=2))
+        return
+    _print(report, config.deal)
+
+
+def _dealt(ruleset_id: str, seats: Any, options: Any) -> list[Any]:
+    from engine.core.ruleset import get_ruleset
+
+    state, _ = get_ruleset(ruleset_id).setup(seats, options, 0)
+    return list(state.players)
+
+
+def _with_progress(total: int, show: bool, work: Any) -> Any:
+    if not show:
+        return work(None)
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    progress = Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=console(stderr=True),
+        transient=True,
+        auto_refresh=False,  # no refresh thread: the worker processes fork from this one
+    )
+    with progress:
+        task = progress.add_task("games", total=total)
+
+        def advance(n: int) -> None:
+            progress.advance(task, n)
+            progress.refresh()
+
+        return work(advance)
+
+
+def _policy_lines(
+    descriptions: dict[str, dict[str, str]], policy: Any, setups: Any
+) -> dict[str, str]:
+    """What each side's players do under this policy, side by side."""
+    sides: list[str] = []
+    for s in setups:
+        for p in _dealt(s.ruleset, s.seats, s.options):
+            if (p.faction or "") not in sides:
+                sides.append(p.faction or "")
+    out_lines = {}
+    for side in sides:
+        level = policy.level(side)
+        table = descriptions.get(level, {})
+        key = side if side in table else ("clan" if side.startswith("mafia") else "*")
+        text = table.get(key) or table.get("*") or ""
+        out_lines[side or "everyone"] = f"{level}: {text}"
+    return out_lines
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def _print(report: dict[str, Any], deal: dict[str, int]) -> None:
+    setups = report["setups"]
+    c = console()
+    dealt = ", ".join(f"{role} {n}" for role, n in deal.items()) if deal else "roles as given"
+    c.print(
+        f"{report['file']}: {report['ruleset']}, {report['players']} players ({dealt}); "
+        f"{report['games']:,} games per setup, seed {report['seed']}, "
+        f"{report['workers']} worker(s), {report['seconds']:.1f} s"
+    )
+    policy = report["policy"]
+    if len(setups) == 1 and setups[0]["changes"]:
+        c.print(f"Setup varied: {setups[0]['label']}")
+    c.print(f"Players: --policy {policy['name']}, after {policy['source']}")
+    for side, line in policy["sides"].items():
+        c.print(f"  {side} — {line}")
+    c.print()
+    many = len(setups) > 1
+    wins = RichTable(title="Win rate (95% interval), games won", title_justify="left")
+    wins.add_column("side")
+    for s in setups:
+        wins.add_column(s["label"] if many else "", justify="right")
+    sides: list[str] = []
+    for s in setups:
+        sides += [side for side in s["wins"] if side not in sides]
+    for side in sides:
+        cells = []
+        for s in setups:
+            w = s["wins"].get(side)
+            if w is None:
+                cells.append("0")
+                continue
+            low, high = w["interval95"]
+            cells.append(f"{_pct(w['rate'])}  ({_pct(low)}–{_pct(high)})  {w['games']:,}")
+        wins.add_row(_side_label(side, report), *cells)
+    c.print(wins)
+    length = RichTable(
+        title=f"Length, {report['length_unit']}", title_justify="left", show_header=many
+    )
+    length.add_column("")
+    for s in setups:
+        length.add_column(s["label"] if many else "", justify="right")
+    rows = [
+        ("mean ± sd", lambda g: f"{g['mean']:.2f} ± {g['sd']:.2f}"),
+        ("median", lambda g: str(g["median"])),
+        ("90% of games within", lambda g: str(g["p90"])),
+        ("shortest – longest", lambda g: f"{g['min']} – {g['max']}"),
+    ]
+    for label, cell in rows:
+        length.add_row(label, *(cell(s["length"]) for s in setups))
+    c.print(length)
+    survival = RichTable(
+        title="Survived to the end (of the players dealt the role)", title_justify="left"
+    )
+    survival.add_column("role")
+    for s in setups:
+        survival.add_column(s["label"] if many else "", justify="right")
+    roles: list[str] = []
+    for s in setups:
+        roles += [r for r in s["survival"] if r not in roles]
+    for role in roles:
+        cells = []
+        for s in setups:
+            got = s["survival"].get(role)
+            cells.append(f"{_pct(got['rate'])}  of {got['dealt']:,}" if got else "—")
+        survival.add_row(role, *cells)
+    c.print(survival)
+
+
+def _side_label(side: str, report: dict[str, Any]) -> str:
+    if side == "none":
+        return f"no winner in {report['max_phases']} phases"
+    return side
