@@ -3,7 +3,7 @@
 Prints one table (what, figure, target, pass/fail, the baseline measured in the same run)
 and writes benchmarks/results.json. `--quick` (under a minute) runs fewer repeats, the same
 sizes (the big thread has 10,000 posts in both); the full run takes a few minutes. `--only WORD` runs the rows whose group name contains WORD (pages, service,
-requests, process, parsing, rulesets, suite).
+requests, process, parsing, rulesets, simulation, suite).
 
 PostgreSQL rows run when FORUMGM_TEST_DATABASE_URL names a server (as the tests do).
 """
@@ -33,6 +33,7 @@ def _groups() -> dict[str, Callable[[bool], list[Row]]]:
     import bench_requests
     import bench_rulesets
     import bench_service
+    import bench_sim
 
     return {
         "pages": bench_pages.rows,
@@ -41,6 +42,7 @@ def _groups() -> dict[str, Callable[[bool], list[Row]]]:
         "process": bench_process.rows,
         "parsing": bench_rulesets.parsing_rows,
         "rulesets": bench_rulesets.resolution_rows,
+        "simulation": bench_sim.rows,
         "suite": bench_process.suite_rows,
     }
 
