@@ -22,6 +22,7 @@ COMMANDS = {
     "host": "engine.app.host_cmd:app",
     "dashboard": "engine.app.dashboard.command:dashboard",
     "simulate": "engine.app.simulate_cmd:simulate",
+    "report": "engine.app.report_cmd:report",
 }
 """Subcommand → where it lives ("module:function", or "module:app" for a typer.Typer group).
 Each module is imported only when its command runs, so keep heavy imports out of this file."""

@@ -36,6 +36,8 @@ PAGE_POLICY = (
     "form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
 )
 PICTURE_POLICY = "default-src 'none'; style-src 'unsafe-inline'"
+REPORT_POLICY = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'"
+"""The game report is one page with its CSS inside and no script: it may style itself only."""
 """An SVG opened on its own may style itself, and nothing else (no scripts, no fetches)."""
 
 _templates = jinja2.Environment(
@@ -185,6 +187,20 @@ class Dashboard:
         headers = {"content-security-policy": PICTURE_POLICY}
         return Response(svg, media_type="image/svg+xml", headers=headers)
 
+    async def report(self, request: Request) -> Response:
+        """The game's report page (`forumgm report`): everything, or `?public=1`."""
+        host = self.host_or_login(request)
+        if isinstance(host, Response):
+            return host
+        driver = self.driver(request)
+        if driver is None:
+            return self.page(request, "missing.html.j2", 404, host=host)
+        from engine.report import report_html
+
+        public = request.query_params.get("public") == "1"
+        html = report_html(driver.store, driver.game_id, public=public, now=driver.clock())
+        return HTMLResponse(html, headers={"content-security-policy": REPORT_POLICY})
+
     async def log(self, request: Request) -> Response:
         host = self.host_or_login(request)
         if isinstance(host, Response):
@@ -289,6 +305,7 @@ class Dashboard:
             Route("/games/{game_id:int}", self.game),
             Route("/games/{game_id:int}/log", self.log),
             Route("/games/{game_id:int}/picture.svg", self.picture),
+            Route("/games/{game_id:int}/report", self.report, methods=["GET"]),
             Route("/games/{game_id:int}/{action}", form_endpoint(self, self.act), methods=["POST"]),
             Mount("/static", StaticFiles(packages=[("engine.app.dashboard", "static")])),
         ]
