@@ -195,7 +195,7 @@ def build(
                 view.tally = _tally(e)
         flow_ok = not public or not secret
         if flow_ok:
-            spans, taken = _flow(store, game_id, ruleset, ph, now)
+            spans, taken = _flow(store, game_id, ruleset, ph, now, thread_only=public)
             view.spans = spans
             for order in taken:
                 if order.is_vote:
@@ -362,11 +362,20 @@ def _tally_from_spans(spans: list[VoteSpan]) -> Tally:
 
 
 def _flow(
-    store: Store, game_id: int, ruleset: Ruleset, ph: PhaseRecord, now: datetime
+    store: Store,
+    game_id: int,
+    ruleset: Ruleset,
+    ph: PhaseRecord,
+    now: datetime,
+    *,
+    thread_only: bool,
 ) -> tuple[list[VoteSpan], list[Any]]:
     """The phase's votes over time: its orders replayed through the ruleset's intake, the
-    common vote view read after each vote; and the orders intake took."""
+    common vote view read after each vote; and the orders intake took. `thread_only` (a
+    public report): what was said in the thread alone, nothing sent by PM."""
     orders = store.effective_orders(game_id, ph.phase)
+    if thread_only:
+        orders = [o for o in orders if o.channel is Channel.THREAD]
     if not orders:
         return [], []
     session = GameSession(ruleset, GameState.from_json(ph.state_before))
