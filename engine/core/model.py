@@ -127,19 +127,24 @@ _ATOMIC = frozenset({str, int, float, bool, type(None)})
 
 
 def _plain_copy(value: Any) -> Any:
-    """A deep copy of JSON-like data; other objects go through `copy.deepcopy`."""
+    """A deep copy of JSON-like data; other objects go through `copy.deepcopy`. A dict or a
+    list is copied whole, then the values that are not plain copied in turn (keys are
+    hashable, so immutable: they are kept)."""
     kind = type(value)
     if kind in _ATOMIC:
         return value
     if kind is dict:
-        return {
-            k if type(k) in _ATOMIC else copy.deepcopy(k): v
-            if type(v) in _ATOMIC
-            else _plain_copy(v)
-            for k, v in value.items()
-        }
+        out = dict(value)
+        for k, v in out.items():
+            if type(v) not in _ATOMIC:
+                out[k] = _plain_copy(v)
+        return out
     if kind is list:
-        return [v if type(v) in _ATOMIC else _plain_copy(v) for v in value]
+        items = list(value)
+        for i, v in enumerate(items):
+            if type(v) not in _ATOMIC:
+                items[i] = _plain_copy(v)
+        return items
     if kind is tuple:
         return tuple(v if type(v) in _ATOMIC else _plain_copy(v) for v in value)
     return copy.deepcopy(value)

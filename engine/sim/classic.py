@@ -165,19 +165,21 @@ class ClassicPlayers:
     def _suspect(self, bot: _Bot, alive: list[str]) -> str:
         """Whom a bot votes: the demo's `Table._suspect`, or anyone else at random."""
         rng = self.rng
+        me = bot.name
         if not bot.smart:
-            return rng.choice([n for n in alive if n != bot.name] or alive)
-        others = [
-            n for n in alive if n != bot.name and n not in bot.friends and n not in bot.cleared
-        ]
-        enemies = [n for n in others if n in bot.enemies]
-        if enemies:
-            return enemies[0]
-        town = bot.faction not in CLANS
-        claimed = [n for n in others if n in self.claims and self.claims[n] != bot.name]
-        if claimed and town and rng.random() < 0.8:
-            return claimed[0]
-        pool = others or [n for n in alive if n != bot.name] or alive
+            return rng.choice([n for n in alive if n != me] or alive)
+        known = bot.friends | bot.cleared if bot.friends or bot.cleared else None
+        others = [n for n in alive if n != me and (known is None or n not in known)]
+        if bot.enemies:
+            for n in others:
+                if n in bot.enemies:
+                    return n
+        claims = self.claims
+        if claims and bot.faction not in CLANS:
+            claimed = [n for n in others if n in claims and claims[n] != me]
+            if claimed and rng.random() < 0.8:
+                return claimed[0]
+        pool = others or [n for n in alive if n != me] or alive
         if not bot.suspicion:
             return rng.choice(pool)
         weights = [1.0 + bot.suspicion.get(n, 0.0) for n in pool]

@@ -13,7 +13,6 @@ from datetime import datetime
 from engine.core import rng as rngmod
 from engine.core.events import Event
 from engine.core.model import GameState
-from engine.core.orders import Order
 from engine.core.ruleset import PhaseInputs, Resolution, Step
 from rulesets.classic import win
 from rulesets.classic.intake import current_votes, totals_of
@@ -72,17 +71,16 @@ class Turn(Resolution):
 
 
 def new_turn(state: GameState, inputs: PhaseInputs, rng: random.Random) -> Turn:
+    orders = inputs.orders
     acts = [
-        Act(o.player, o.action or "", o.target or "")
-        for name in state.names
-        for o in _orders_in_seating(inputs, name)
+        Act(o.player, o.action, o.target)
+        for p in state.players
+        if p.name in orders
+        for o in orders[p.name].values()
+        if o.action and o.target
     ]
-    clans = {p.faction for p in state.players if in_play(p) and p.faction in CLANS}
+    clans = {p.faction for p in state.players if p.faction in CLANS and in_play(p)}
     return Turn(state, inputs, rng, acts=acts, clans_at_start={c for c in clans if c})
-
-
-def _orders_in_seating(inputs: PhaseInputs, name: str) -> list[Order]:
-    return [o for o in inputs.orders.get(name, {}).values() if o.action and o.target]
 
 
 # -- R1, step 6.1: the vote ---------------------------------------------------------------
@@ -218,7 +216,7 @@ def r4_shot_outcomes(t: Turn) -> None:
 def r4_poison_deaths(t: Turn) -> None:
     """R4.6: players still poisoned from an earlier turn die now."""
     for p in t.state.players:
-        if in_play(p) and p.fields.get("poisoned") and p.name not in t.deaths:
+        if p.fields.get("poisoned") and in_play(p) and p.name not in t.deaths:
             t.deaths[p.name] = "poison"
 
 
@@ -275,9 +273,12 @@ def r5_apply(t: Turn) -> None:
 def r6_outcast(t: Turn) -> None:
     """The outcast takes a perished clan's side (or the surviving clan's, by option)."""
     state = t.state
-    alive_clans = {p.faction for p in state.players if in_play(p) and p.faction in CLANS}
+    outcasts = [p for p in state.players if p.role == "outcast" and p.faction not in CLANS]
+    if not outcasts:
+        return
+    alive_clans = {p.faction for p in state.players if p.faction in CLANS and in_play(p)}
     perished = [c for c in CLANS if c in t.clans_at_start and c not in alive_clans]
-    for outcast in [p for p in state.players if p.role == "outcast" and p.faction not in CLANS]:
+    for outcast in outcasts:
         if not in_play(outcast):
             continue
         if state.options["outcast_joins"] == "perished_clan":

@@ -14,7 +14,10 @@ def in_play(p: PlayerState) -> bool:
 
 
 def in_play_names(state: GameState) -> list[str]:
-    return [p.name for p in state.players if in_play(p)]
+    # in_play() written out: asked several times a turn for every player
+    return [
+        p.name for p in state.players if p.fields.get("alive", True) and p.fields.get("free", True)
+    ]
 
 
 def is_clan(faction: str | None) -> bool:
