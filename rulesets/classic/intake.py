@@ -7,7 +7,6 @@ and acknowledged by PM; requests are answered at once.
 
 from __future__ import annotations
 
-from collections import Counter
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -300,7 +299,12 @@ def current_votes(state: GameState, inputs: PhaseInputs) -> dict[str, str]:
 
 def totals_of(state: GameState, votes: dict[str, str]) -> dict[str, int]:
     """Vote totals for each player with votes: most votes first, then seating order."""
-    counts = Counter(votes.values())
-    seats = {name: i for i, name in enumerate(state.names)}
-    order = sorted(counts, key=lambda n: (-counts[n], seats[n]))
+    counts: dict[str, int] = {}
+    for target in votes.values():
+        counts[target] = counts.get(target, 0) + 1
+    # Seating order, then most votes first: a stable sort keeps seating order among equals.
+    seated = [name for name in state.names if name in counts]
+    if len(seated) != len(counts):  # a target off the roster: say so, as seat() does
+        raise ValueError(f"not a player: {sorted(set(counts) - set(seated))}")
+    order = sorted(seated, key=counts.__getitem__, reverse=True)
     return {name: counts[name] for name in order}

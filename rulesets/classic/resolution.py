@@ -88,7 +88,8 @@ def new_turn(state: GameState, inputs: PhaseInputs, rng: random.Random) -> Turn:
 
 def r1_vote(t: Turn) -> None:
     state = t.state
-    votes = {v: tg for v, tg in current_votes(state, t.inputs).items() if in_play(state.player(v))}
+    seats = {p.name: p for p in state.players}
+    votes = {v: tg for v, tg in current_votes(state, t.inputs).items() if in_play(seats[v])}
     totals = totals_of(state, votes)
     if state.options["publish_final_votes"]:
         t.emit(
