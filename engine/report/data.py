@@ -199,7 +199,8 @@ def build(
             view.spans = spans
             for order in taken:
                 if order.is_vote:
-                    votes_cast[order.player] += 1
+                    if order.kind is not OrderKind.UNVOTE:
+                        votes_cast[order.player] += 1
                 elif not public and order.kind is OrderKind.ORDER:
                     orders_sent[order.player] += 1
                     view.orders.append(_order_words(order))

@@ -46,6 +46,7 @@ WORDS: dict[str, dict[str, str]] = {
         "nobody": "—",
         "generated": "Сделано forumgm",
         "no_lynch": "без казни",
+        "opening": "Начало игры",
     },
     "en": {
         "report": "Game report",
@@ -90,6 +91,7 @@ WORDS: dict[str, dict[str, str]] = {
         "nobody": "—",
         "generated": "Made by forumgm",
         "no_lynch": "no lynch",
+        "opening": "The opening",
     },
 }
 

@@ -219,3 +219,49 @@ def test_names_and_texts_players_chose_stay_text(tmp_path: Path) -> None:
     html = render(data)
     assert "<script>" not in html and "<img" not in html and "onerror=alert(2)>" not in html
     assert html.count("&lt;script&gt;") >= 4  # the title, the row, the chart, the deaths
+
+
+def test_a_votecount_day_is_drawn_as_it_stands(tmp_path: Path) -> None:
+    """The example votecount game, run as a host runs it: thread votes, an unvote and a
+    switch, and the report of the open day, public, drawn up to now."""
+    from typer.testing import CliRunner
+
+    from engine.app.cli import app
+
+    game = tmp_path / "game.toml"
+    text = (Path(__file__).resolve().parents[2] / "docs/examples/votecount.toml").read_text()
+    game.write_text(
+        text.replace("sqlite:///rehearsal-board.sqlite", f"sqlite:///{tmp_path / 'b.sqlite'}")
+    )
+    runner = CliRunner(env={"FORUMGM_GM_PASSWORD": "x", "COLUMNS": "200"})
+    db = str(tmp_path / "store.db")
+
+    def cli(at: str, *words: str) -> str:
+        result = runner.invoke(app, list(words), env={"FORUMGM_NOW": at})
+        assert result.exit_code == 0, result.output
+        return result.output
+
+    cli("2027-01-15T12:00+00:00", "board", "local", "init", str(game))
+    cli("2027-01-15T12:00+00:00", "game", "start", str(game), "--db", db)
+    cli("2027-01-15T12:01+00:00", "review", str(game), "--approve", "--db", db)
+    cli("2027-01-15T21:00+00:00", "run", str(game), "--once", "--db", db)
+    for at, who, said in (
+        ("22:00", "Alice", "vote Bob"),
+        ("22:10", "Bob", "vote Carol"),
+        ("23:00", "Dave", "vote Bob"),
+        ("23:30", "Alice", "unvote"),
+        ("23:40", "Alice", "vote Carol"),
+    ):
+        cli(f"2027-01-15T{at}+00:00", "board", "local", "post", str(game), "--as", who, said)
+    cli("2027-01-16T08:00+00:00", "run", str(game), "--once", "--db", db)
+    page = tmp_path / "day.html"
+    out = cli("2027-01-16T09:00+00:00", "report", str(game), "--db", db, "--out", str(page))
+    assert "public facts only" in out
+    tree = HTMLParser(page.read_text(encoding="utf-8"))
+    day = tree.css_first('section[data-phase="day 1"]')
+    assert day is not None
+    titles = [t.text() for t in day.css("svg title")]
+    assert titles.count("Alice → Bob") == 1 and "Alice → Carol" in titles
+    assert "Dave → Bob" in titles and "unvoted" in titles
+    row = tree.css_first('tr[data-player="Alice"]')
+    assert row is not None and row.css("td")[4].text() == "2"  # two votes, the unvote aside
