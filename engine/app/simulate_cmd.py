@@ -177,11 +177,7 @@ def _print(report: dict[str, Any], deal: dict[str, int]) -> None:
     for side, line in policy["sides"].items():
         c.print(f"  {side} — {line}")
     c.print()
-    many = len(setups) > 1
-    wins = RichTable(title="Win rate (95% interval), games won", title_justify="left")
-    wins.add_column("side")
-    for s in setups:
-        wins.add_column(s["label"] if many else "", justify="right")
+    wins = _table("Win rate (95% interval), games won", "side", setups, True)
     sides: list[str] = []
     for s in setups:
         sides += [side for side in s["wins"] if side not in sides]
@@ -196,12 +192,7 @@ def _print(report: dict[str, Any], deal: dict[str, int]) -> None:
             cells.append(f"{_pct(w['rate'])}  ({_pct(low)}–{_pct(high)})  {w['games']:,}")
         wins.add_row(_side_label(side, report), *cells)
     c.print(wins)
-    length = RichTable(
-        title=f"Length, {report['length_unit']}", title_justify="left", show_header=many
-    )
-    length.add_column("")
-    for s in setups:
-        length.add_column(s["label"] if many else "", justify="right")
+    length = _table(f"Length, {report['length_unit']}", "", setups, False)
     rows = [
         ("mean ± sd", lambda g: f"{g['mean']:.2f} ± {g['sd']:.2f}"),
         ("median", lambda g: str(g["median"])),
@@ -211,12 +202,7 @@ def _print(report: dict[str, Any], deal: dict[str, int]) -> None:
     for label, cell in rows:
         length.add_row(label, *(cell(s["length"]) for s in setups))
     c.print(length)
-    survival = RichTable(
-        title="Survived to the end (of the players dealt the role)", title_justify="left"
-    )
-    survival.add_column("role")
-    for s in setups:
-        survival.add_column(s["label"] if many else "", justify="right")
+    survival = _table("Survived to the end (of the players dealt the role)", "role", setups, True)
     roles: list[str] = []
     for s in setups:
         roles += [r for r in s["survival"] if r not in roles]
@@ -227,6 +213,16 @@ def _print(report: dict[str, Any], deal: dict[str, int]) -> None:
             cells.append(f"{_pct(got['rate'])}  of {got['dealt']:,}" if got else "—")
         survival.add_row(role, *cells)
     c.print(survival)
+
+
+def _table(title: str, first: str, setups: list[dict[str, Any]], header: bool) -> RichTable:
+    """A table with a column per setup (headed by what the setup varied, where several)."""
+    many = len(setups) > 1
+    table = RichTable(title=title, title_justify="left", show_header=header or many)
+    table.add_column(first)
+    for s in setups:
+        table.add_column(s["label"] if many else "", justify="right")
+    return table
 
 
 def _side_label(side: str, report: dict[str, Any]) -> str:

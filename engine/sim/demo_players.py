@@ -42,7 +42,7 @@ class ReadCache:
         self.limit = limit
         self.items: dict[tuple[str, Channel, str], _Read] = {}
 
-    def read(self, session: GameSession, message: Message, channel: Channel, n: int) -> _Read:
+    def read(self, session: GameSession, message: Message, channel: Channel) -> _Read:
         key = (message.author, channel, message.text)
         hit = self.items.get(key)
         if hit is None:
@@ -93,7 +93,7 @@ class DemoPlayers:
         for n, message in enumerate(self.table.turn(session.state, phase)):
             channel = Channel.THREAD if message.channel == "thread" else Channel.PM
             at = opened + timedelta(minutes=message.minute)
-            read = self.cache.read(session, message, channel, n)
+            read = self.cache.read(session, message, channel)
             parsed = _stamped(read.parsed, at, f"{phase}.{n}")
             session.submit_parsed(message.author, channel, parsed, read.text)
 
@@ -101,17 +101,23 @@ class DemoPlayers:
 # -- the three tables, and what a random-policy bot forgets ----------------------------------
 
 
+def _clear(*knowledge: str) -> Callable[[Any, str], None]:
+    """What a random-policy bot of a table forgets: these sets of its bot."""
+
+    def forget(table: Any, name: str) -> None:
+        bot = table.bots[name]
+        for attribute in knowledge:
+            getattr(bot, attribute).clear()
+
+    return forget
+
+
 def yakuza_players(
     state: GameState, rng: random.Random, policy: Policy, cache: ReadCache
 ) -> DemoPlayers:
     from engine.app.demo.yakuza_bots import YakuzaTable
 
-    def forget(table: Any, name: str) -> None:
-        bot = table.bots[name]
-        bot.team.clear()
-        bot.known_peaceful.clear()
-        bot.suspects.clear()
-
+    forget = _clear("team", "known_peaceful", "suspects")
     return DemoPlayers(YakuzaTable(state, rng), state, policy, cache, forget)
 
 
@@ -120,12 +126,7 @@ def twelve_players(
 ) -> DemoPlayers:
     from engine.app.demo.twelve_bots import TwelveTable
 
-    def forget(table: Any, name: str) -> None:
-        bot = table.bots[name]
-        bot.team.clear()
-        bot.suspects.clear()
-        bot.cleared.clear()
-
+    forget = _clear("team", "suspects", "cleared")
     return DemoPlayers(TwelveTable(state, rng), state, policy, cache, forget)
 
 
