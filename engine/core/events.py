@@ -30,16 +30,16 @@ class Event:
 
     @classmethod
     def public(cls, type: str, /, **fields: Any) -> Event:
-        return cls(type, dict(fields), Audience.PUBLIC)
+        return cls(type, fields, Audience.PUBLIC)  # **fields is a dict of its own already
 
     @classmethod
     def private(cls, to: str | Iterable[str], type: str, /, **fields: Any) -> Event:
         recipients = (to,) if isinstance(to, str) else tuple(to)
-        return cls(type, dict(fields), Audience.PRIVATE, recipients)
+        return cls(type, fields, Audience.PRIVATE, recipients)
 
     @classmethod
     def host(cls, type: str, /, **fields: Any) -> Event:
-        return cls(type, dict(fields), Audience.HOST)
+        return cls(type, fields, Audience.HOST)
 
     @property
     def is_public(self) -> bool:

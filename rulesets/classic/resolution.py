@@ -29,10 +29,11 @@ class Act:
     action: str
     target: str
     stopped: bool = False
+    step: SeedStep = field(init=False)
+    """The seed's step of the action (looked up once: every step of the turn asks it)."""
 
-    @property
-    def step(self) -> SeedStep:
-        return ACTIONS[self.action].step
+    def __post_init__(self) -> None:
+        self.step = ACTIONS[self.action].step
 
 
 @dataclass
