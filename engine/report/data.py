@@ -145,7 +145,6 @@ def build(
             pms_by_player[pm.author] += 1
 
     outbox = store.outbox(game_id)
-    phase_ids = {ph.id: ph for ph in phases}
     posted: dict[int | None, list[Markup]] = defaultdict(list)
     for item in outbox:
         if item.kind is OutboxKind.POST and item.status is OutboxStatus.POSTED:
@@ -171,7 +170,7 @@ def build(
             status=_status(ph, w),
             minutes=max(1.0, (ph.deadline - ph.opened_at).total_seconds() / 60),
             results_public=results_public,
-            posts=posted.get(ph.id, []) if phase_ids else [],
+            posts=posted.get(ph.id, []),
         )
         for e in shown:
             if e.type in OUT_TYPES and e.audience is Audience.PUBLIC:
@@ -204,8 +203,6 @@ def build(
                 elif not public and order.kind is OrderKind.ORDER:
                     orders_sent[order.player] += 1
                     view.orders.append(_order_words(order))
-                elif public and order.kind is OrderKind.ORDER and order.channel is Channel.THREAD:
-                    orders_sent[order.player] += 1
             if view.tally is None and spans and (not public or ph.status is not PhaseStatus.OPEN):
                 view.tally = _tally_from_spans(spans)
         elif view.tally is not None:
