@@ -1,6 +1,6 @@
 """The page-parsing baseline: phpBB topic pages → posts with `PostBody`, in BeautifulSoup + lxml.
 
-The same reading as `forums.phpbb.topic` and `forums.phpbb.html` (posts, authors, times,
+The same reading as `forums.phpbb.topic` and `forums.html` (posts, authors, times,
 quotes with their authors, strike, bold, spoilers, code, signatures, links, whitespace as a
 browser collapses it), written the way a scraper commonly is with bs4, so the benchmark
 compares like with like; `agreement()` says how often both read the same text. Used only by

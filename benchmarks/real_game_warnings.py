@@ -17,7 +17,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine.core.orders import Channel, OrderKind
-from forums.phpbb.html import html_to_postbody
+from forums.html import html_to_postbody
 from rulesets.votecount.grammar import GRAMMAR
 from scraper.reading import Cast, read_post
 

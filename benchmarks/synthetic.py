@@ -13,7 +13,7 @@ from datetime import UTC, datetime, timedelta
 from functools import cache
 from pathlib import Path
 
-from forums.phpbb.html import html_to_postbody
+from forums.html import html_to_postbody
 from forums.records import Post, PostBody
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -38,9 +38,9 @@ from forums.mybb.forms import PageKind
 from forums.mybb.pms import SENT, PMFolder, PMListItem, parse_pm_folder, parse_pm_view
 from forums.mybb.selectors import DEFAULT, MybbSelectors
 from forums.mybb.thread import parse_thread_page
+from forums.pages import TopicPage
 from forums.phpbb.board import CAPTCHA_HELP, _Secret
 from forums.phpbb.client import PhpbbClient, Sleep
-from forums.phpbb.topic import TopicPage
 from forums.records import Cursor, Post, PrivateMessage, User
 
 log = logging.getLogger("forums.mybb")

@@ -20,7 +20,7 @@ from datetime import UTC, date, datetime, timedelta, timezone, tzinfo
 
 from selectolax.lexbor import LexborNode
 
-from forums.phpbb.dates import parse_board_time
+from forums.dates import parse_board_time
 
 __all__ = ["BoardClock", "node_time", "parse_mybb_time", "read_clock"]
 

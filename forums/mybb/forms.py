@@ -16,7 +16,7 @@ from selectolax.lexbor import LexborNode as Node
 
 from forums.errors import LayoutChanged
 from forums.mybb.selectors import DEFAULT, MybbSelectors
-from forums.phpbb.forms import PageKind
+from forums.pages import PageKind
 from forums.records import User
 
 __all__ = [

@@ -1,6 +1,6 @@
 """Post HTML as MyBB serves it → `PostBody`, through the shared HTML reader.
 
-MyBB's MyCode renders to markup the phpBB reader (`forums.phpbb.html`) already reads:
+MyBB's MyCode renders to markup the shared reader (`forums.html`) already reads:
 `span.mycode_b` (font-weight: bold), `span.mycode_s` (line-through), `details.spoiler`,
 `blockquote.mycode_quote`, `hr.mycode_hr`, lists and links. What differs is fixed on the
 node tree first, so quotes, strikes and spoilers read the same on every board:
@@ -21,7 +21,7 @@ import re
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
-from forums.phpbb.html import concat_bodies, html_to_postbody
+from forums.html import concat_bodies, html_to_postbody
 from forums.records import PostBody
 
 __all__ = ["SMILIES", "mybb_html_to_postbody", "mybb_postbody"]

@@ -20,7 +20,7 @@ from forums.mybb.dates import node_time
 from forums.mybb.html import mybb_postbody
 from forums.mybb.selectors import DEFAULT, MybbSelectors
 from forums.mybb.thread import author_of, signed_body, structural_posts
-from forums.phpbb.pms import PMListItem
+from forums.pages import PMListItem
 from forums.records import PrivateMessage, User
 
 __all__ = ["FOLDERS", "PMFolder", "PMListItem", "parse_pm_folder", "parse_pm_view"]

@@ -29,7 +29,7 @@ from forums.mybb import forms
 from forums.mybb.dates import node_time, parse_mybb_time
 from forums.mybb.html import mybb_postbody
 from forums.mybb.selectors import DEFAULT, MybbSelectors
-from forums.phpbb.topic import TopicPage
+from forums.pages import TopicPage
 from forums.records import EditInfo, Post, PostBody, User
 from forums.structure import EngineMarks, Skeleton, choose_content, containers, read_skeleton
 
@@ -363,7 +363,7 @@ def _structural_post(
 def signed_body(content: LexborNode, signature: LexborNode | None, url: str) -> PostBody:
     """The message's body, and its signature's runs flagged as such (the class that says
     so may be renamed away)."""
-    from forums.phpbb.html import concat_bodies
+    from forums.html import concat_bodies
     from forums.structure import as_signature
 
     body = mybb_postbody(content, base_url=url)

@@ -7,9 +7,9 @@ saved page or an exported thread (`forumgm tally`) needs none of it.
 from typing import TYPE_CHECKING, Any
 
 from forums.board import register_engine
+from forums.html import html_to_postbody
 from forums.phpbb.dates import detect_timezone, parse_board_time
 from forums.phpbb.forms import PageKind, classify
-from forums.phpbb.html import html_to_postbody
 
 if TYPE_CHECKING:
     from forums.phpbb.board import PhpbbBoard

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from enum import Enum
 from urllib.parse import parse_qs, urljoin, urlsplit
 
 from selectolax.lexbor import LexborHTMLParser as HTMLParser
 from selectolax.lexbor import LexborNode as Node
 
 from forums.errors import LayoutChanged
+from forums.pages import PageKind
 from forums.records import User
 
 
@@ -54,44 +54,6 @@ NEW_POSTS_PHRASES = (
     "появилось новое сообщение",
     "появились новые сообщения",
 )
-
-
-class PageKind(Enum):
-    """What a served page is, as far as the HTTP side needs to know."""
-
-    LOGIN_FORM = "login form"
-    """The login page itself, no error."""
-    LOGIN_FAILED = "login failed"
-    """The login form re-displayed with an error (wrong user name or password, inactive)."""
-    NOT_LOGGED_IN = "not logged in"
-    """A login form served instead of a page that needs a session."""
-    SESSION_EXPIRED = "session expired"
-    """Like NOT_LOGGED_IN, but the board just issued a new session id in the links: the
-    session it was sent no longer exists server-side."""
-    CAPTCHA = "captcha"
-    """A login form that wants a CAPTCHA (too many attempts, or a board policy)."""
-    TWO_STEP = "two-step verification"
-    """A form asking for a one-time code after the password (a two-factor plugin)."""
-    FLOOD = "flood control"
-    """A posting form re-displayed with "you cannot post so soon"."""
-    FORM_INVALID = "form token invalid"
-    """A posting form re-displayed with "the submitted form was invalid"."""
-    NEW_POSTS = "new posts since the form"
-    """A reply form re-displayed because others posted since it was served."""
-    FORM_ERROR = "form error"
-    """A posting form re-displayed with an error this module does not know."""
-    POSTING_FORM = "posting form"
-    """A reply/quote/compose form without an error."""
-    POSTED = "posted confirmation"
-    """The board's information box after a successful submission."""
-    MESSAGE = "message box"
-    """Any other information/error box (e.g. "The requested topic does not exist")."""
-    TOPIC = "topic"
-    PM_FOLDER = "pm folder"
-    PM_VIEW = "pm view"
-    MEMBERLIST = "memberlist"
-    INDEX = "index"
-    UNKNOWN = "unknown"
 
 
 @dataclass(frozen=True)

@@ -12,9 +12,10 @@ from datetime import datetime, tzinfo
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
+from forums.dates import parse_board_time
 from forums.errors import LayoutChanged
-from forums.phpbb.dates import parse_board_time
-from forums.phpbb.html import concat_bodies, html_to_postbody
+from forums.html import concat_bodies, html_to_postbody
+from forums.pages import PMListItem
 from forums.phpbb.selectors import PM_PROSILVER, PMSelectors
 from forums.phpbb.topic import (
     PHPBB_MARKS,
@@ -31,18 +32,6 @@ from forums.records import PrivateMessage
 from forums.structure import Skeleton, as_signature, choose_content, mark_blocks, row_of
 
 __all__ = ["PMFolder", "PMListItem", "parse_pm_folder", "parse_pm_view"]
-
-
-@dataclass(frozen=True)
-class PMListItem:
-    id: str
-    subject: str
-    sender: str
-    sender_id: str | None
-    recipients: tuple[str, ...]
-    sent_at: datetime
-    url: str
-    unread: bool
 
 
 @dataclass(frozen=True)

@@ -8,16 +8,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 from datetime import datetime, timedelta, tzinfo
 from urllib.parse import parse_qs, urljoin, urlsplit
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
+from forums.dates import parse_board_time
 from forums.datewords import language_of
 from forums.errors import LayoutChanged
-from forums.phpbb.dates import parse_board_time
-from forums.phpbb.html import concat_bodies, html_to_postbody
+from forums.html import concat_bodies, html_to_postbody
+from forums.pages import TopicPage
 from forums.phpbb.selectors import PROSILVER, TOPIC_VARIANTS, TopicSelectors
 from forums.records import EditInfo, Post, PostBody
 from forums.structure import (
@@ -31,20 +31,6 @@ from forums.structure import (
 )
 
 __all__ = ["TopicPage", "parse_topic_page"]
-
-
-@dataclass(frozen=True)
-class TopicPage:
-    url: str
-    thread_id: str
-    title: str
-    posts: list[Post]
-    page: int
-    pages: int
-    per_page: int
-    start: int
-    total_posts: int | None
-    logged_in_as: str | None
 
 
 DEFAULT_PER_PAGE = 10

@@ -1,6 +1,6 @@
 """A XenForo message body (`div.bbWrapper`, 1.x `blockquote.messageText`) → `PostBody`.
 
-The HTML walk is the one the phpBB adapter uses (`forums.phpbb.html`), so a quote, a
+The HTML walk is the boards' shared one (`forums.html`), so a quote, a
 strike or a spoiler means the same on every board. What is XenForo's own is cleared first:
 
 - quote titles ("X said:" in `.bbCodeBlock-title` on 2.x, `.attribution` on 1.x), "Click
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
-from forums.phpbb.html import html_to_postbody
+from forums.html import html_to_postbody
 from forums.records import Link, PostBody
 
 __all__ = ["CHROME", "xf_body"]

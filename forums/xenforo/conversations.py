@@ -18,7 +18,7 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from forums.board import PMPage
 from forums.errors import LayoutChanged
-from forums.phpbb.html import concat_bodies
+from forums.html import concat_bodies
 from forums.records import Cursor, PrivateMessage
 from forums.structure import EngineMarks, as_signature
 from forums.xenforo import pages

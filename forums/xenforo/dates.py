@@ -15,7 +15,7 @@ from datetime import UTC, datetime, timedelta, timezone, tzinfo
 
 from selectolax.lexbor import LexborNode
 
-from forums.phpbb.dates import parse_board_time
+from forums.dates import parse_board_time
 
 __all__ = ["node_time", "parse_xf_time", "server_offset"]
 

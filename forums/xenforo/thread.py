@@ -17,7 +17,7 @@ from urllib.parse import urljoin
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from forums.errors import LayoutChanged
-from forums.phpbb.html import concat_bodies
+from forums.html import concat_bodies
 from forums.records import EditInfo, Post, PostBody
 from forums.structure import (
     EngineMarks,

@@ -1,0 +1,81 @@
+"""What the form-login engines' pages are, board-independent: the page kinds the HTTP side
+acts on, a thread page and a PM folder row. Pure records: no client, no parsing.
+
+phpBB's and MyBB's readers classify a served page into one `PageKind` (each by its own
+markup) and read thread pages into `TopicPage`s, so the board base (`forums.formboard`)
+and the page cursor (`forums.cursor`) treat both alike.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from enum import Enum
+
+from forums.records import Post
+
+__all__ = ["PMListItem", "PageKind", "TopicPage"]
+
+
+class PageKind(Enum):
+    """What a served page is, as far as the HTTP side needs to know."""
+
+    LOGIN_FORM = "login form"
+    """The login page itself, no error."""
+    LOGIN_FAILED = "login failed"
+    """The login form re-displayed with an error (wrong user name or password, inactive)."""
+    NOT_LOGGED_IN = "not logged in"
+    """A login form served instead of a page that needs a session."""
+    SESSION_EXPIRED = "session expired"
+    """Like NOT_LOGGED_IN, but the board just issued a new session id in the links: the
+    session it was sent no longer exists server-side."""
+    CAPTCHA = "captcha"
+    """A login form that wants a CAPTCHA (too many attempts, or a board policy)."""
+    TWO_STEP = "two-step verification"
+    """A form asking for a one-time code after the password (a two-factor plugin)."""
+    FLOOD = "flood control"
+    """A posting form re-displayed with "you cannot post so soon"."""
+    FORM_INVALID = "form token invalid"
+    """A posting form re-displayed with "the submitted form was invalid"."""
+    NEW_POSTS = "new posts since the form"
+    """A reply form re-displayed because others posted since it was served."""
+    FORM_ERROR = "form error"
+    """A posting form re-displayed with an error this module does not know."""
+    POSTING_FORM = "posting form"
+    """A reply/quote/compose form without an error."""
+    POSTED = "posted confirmation"
+    """The board's information box after a successful submission."""
+    MESSAGE = "message box"
+    """Any other information/error box (e.g. "The requested topic does not exist")."""
+    TOPIC = "topic"
+    PM_FOLDER = "pm folder"
+    PM_VIEW = "pm view"
+    MEMBERLIST = "memberlist"
+    INDEX = "index"
+    UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True)
+class TopicPage:
+    url: str
+    thread_id: str
+    title: str
+    posts: list[Post]
+    page: int
+    pages: int
+    per_page: int
+    start: int
+    total_posts: int | None
+    logged_in_as: str | None
+
+
+@dataclass(frozen=True)
+class PMListItem:
+    id: str
+    subject: str
+    sender: str
+    sender_id: str | None
+    recipients: tuple[str, ...]
+    sent_at: datetime
+    url: str
+    unread: bool
