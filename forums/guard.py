@@ -9,6 +9,8 @@
 - Session ids (phpBB and MyBB `sid=`, XenForo's `_xfToken`) never reach a log line:
   `redact` for the adapter's own lines, a filter on httpx's logger for its request lines.
 - Database files that hold sessions or keys are created readable by their owner only.
+- A password or API key an adapter holds is a `Secret`: no repr, log line or traceback's
+  locals shows it.
 """
 
 from __future__ import annotations
@@ -27,6 +29,23 @@ log = logging.getLogger("forums.guard")
 
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 _SESSION_IN_TEXT = re.compile(r"(?i)((?:\bsid|_xfToken|my_post_key|logoutkey)=)[^&#\s\"'<>]{6,}")
+
+
+class Secret:
+    """A password or key that never shows itself in a repr, a log line or a traceback's locals."""
+
+    __slots__ = ("_value",)
+
+    def __init__(self, value: str) -> None:
+        self._value = value
+
+    def reveal(self) -> str:
+        return self._value
+
+    def __repr__(self) -> str:
+        return "<secret>"
+
+    __str__ = __repr__
 
 
 class ForeignOrigin(BoardUnavailable):

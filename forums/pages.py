@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from enum import Enum
 
-from forums.records import Post
+from forums.records import Post, User
 
-__all__ = ["PMListItem", "PageKind", "TopicPage"]
+__all__ = ["MemberList", "PMListItem", "PageKind", "TopicPage"]
 
 
 class PageKind(Enum):
@@ -79,3 +79,12 @@ class PMListItem:
     sent_at: datetime
     url: str
     unread: bool
+
+
+@dataclass(frozen=True)
+class MemberList:
+    """One page of the board's member list."""
+
+    users: tuple[User, ...]
+    page: int
+    pages: int

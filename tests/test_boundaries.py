@@ -80,3 +80,54 @@ def test_the_checker_sees_a_violation(tmp_path: Path) -> None:
         "engine/core/bad.py imports forums.records",
         "engine/core/bad.py imports httpx",
     ]
+
+
+def board_engines(root: Path = ROOT) -> list[str]:
+    """The engine packages under forums/ (phpbb, mybb, xenforo, local, …)."""
+    return sorted(p.name for p in (root / "forums").iterdir() if (p / "__init__.py").is_file())
+
+
+def engine_crossings(root: Path = ROOT) -> list[str]:
+    """Imports of one board engine's package from another engine's, or from the shared
+    modules of forums/ (the layer every engine builds on must not lean on one of them)."""
+    engines = board_engines(root)
+    bad = []
+    for path in sorted((root / "forums").rglob("*.py")):
+        inside = path.relative_to(root / "forums").parts
+        own = inside[0] if len(inside) > 1 else None
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        for node in ast.walk(tree):
+            names: list[str] = []
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                names = [node.module]
+                if node.module == "forums":  # `from forums import phpbb`
+                    names += [f"forums.{alias.name}" for alias in node.names]
+            for name in names:
+                parts = name.split(".")
+                if len(parts) > 1 and parts[0] == "forums" and parts[1] in engines:
+                    if parts[1] != own:
+                        bad.append(f"{path.relative_to(root)} imports {name}")
+    return bad
+
+
+def test_no_board_engine_imports_another() -> None:
+    """An engine is its own package on the shared layer (forums/*.py): phpBB, MyBB and
+    XenForo do not borrow each other's modules, and the layer borrows none of theirs."""
+    assert {"phpbb", "mybb", "xenforo", "local"} <= set(board_engines())
+    assert engine_crossings() == []
+
+
+def test_the_engine_check_sees_a_crossing(tmp_path: Path) -> None:
+    for engine in ("phpbb", "mybb"):
+        (tmp_path / "forums" / engine).mkdir(parents=True)
+        (tmp_path / "forums" / engine / "__init__.py").write_text("")
+    (tmp_path / "forums" / "mybb" / "board.py").write_text(
+        "from forums.phpbb.client import PhpbbClient\nfrom forums.mybb import forms\n"
+    )
+    (tmp_path / "forums" / "client.py").write_text("from forums import mybb\n")
+    assert engine_crossings(tmp_path) == [
+        "forums/client.py imports forums.mybb",
+        "forums/mybb/board.py imports forums.phpbb.client",
+    ]

@@ -33,8 +33,8 @@ from engine.app.console import console
 from engine.app.local_board_cmd import app as local_app
 from engine.app.saved_pages import PageRecorder, http_clients
 from forums import Board, BoardError
+from forums.client import BoardClient
 from forums.detect import Detection, detect_engine
-from forums.phpbb.client import PhpbbClient
 from forums.records import User as BoardUser
 
 app = typer.Typer(
@@ -65,7 +65,7 @@ async def detect(
     url: str, *, allow_insecure_http: bool, recorder: PageRecorder | None = None
 ) -> Detection:
     """The engine of the board at `url`, from its page's markup; nothing but a GET is sent."""
-    http = PhpbbClient(
+    http = BoardClient(
         url,
         client=detect_client() if detect_client is not None else None,
         allow_insecure_http=allow_insecure_http,

@@ -16,7 +16,7 @@ from selectolax.lexbor import LexborNode as Node
 
 from forums.errors import LayoutChanged
 from forums.mybb.selectors import DEFAULT, MybbSelectors
-from forums.pages import PageKind
+from forums.pages import MemberList, PageKind
 from forums.records import User
 
 __all__ = [
@@ -334,13 +334,6 @@ def post_id_from(url: str) -> str | None:
     if fragment.startswith("pid") and fragment[3:].isdigit():
         return fragment[3:]
     return None
-
-
-@dataclass(frozen=True)
-class MemberList:
-    users: tuple[User, ...]
-    page: int
-    pages: int
 
 
 def parse_memberlist(

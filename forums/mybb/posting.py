@@ -20,12 +20,14 @@ from typing import TYPE_CHECKING
 
 import httpx
 
-from forums.errors import BoardError, FloodControl, LayoutChanged, NotFound
+from forums.errors import BoardError, LayoutChanged
+from forums.formboard import answer_to
 from forums.guard import redact
 from forums.mybb import forms
 from forums.mybb.forms import Form, PageKind
 from forums.mybb.pms import SENT
 from forums.mybb.thread import parse_thread_page
+from forums.webboard import Answer, Said
 
 if TYPE_CHECKING:
     from forums.mybb.board import MybbBoard
@@ -36,7 +38,7 @@ _BUTTONS = ("previewpost", "preview", "saveasdraft", "newattachment", "rem", "at
 
 
 async def _form(board: MybbBoard, path: str, params: Mapping[str, str | int]) -> Form:
-    html, url, _ = await board.page(path, params, {PageKind.POSTING_FORM})
+    html, url, _ = await board.fetch(path, params, {PageKind.POSTING_FORM})
     return forms.read_form(html, url, board.selectors.reply_form)
 
 
@@ -46,48 +48,35 @@ async def submit(
     params: Mapping[str, str | int],
     fill: Callable[[Form], dict[str, str]],
 ) -> tuple[str, httpx.Response]:
-    """Fetch a form, fill it and post it; (where the board sends us next, its answer)."""
-    form = await _form(board, path, params)
-    floods = refetched = 0
-    while True:
+    """Fetch a form, fill it and post it through MyBB's refusals (`WebBoard.submit`);
+    (where the board sends us next, its answer)."""
+
+    async def fresh() -> Form:
+        return await _form(board, path, params)
+
+    async def send(form: Form) -> Said[Form, tuple[str, httpx.Response]]:
         board.http.origin.check(form.action, "the posting form")
         data = {k: v for k, v in fill(form).items() if k not in _BUTTONS}
         response = await board.http.post(form.action, data)
         if response.is_redirect:
-            return forms.absolute(str(response.url), response.headers["Location"]), response
+            target = forms.absolute(str(response.url), response.headers["Location"])
+            return Said(Answer.ACCEPTED, (target, response))
         html, url = response.text, str(response.url)
         kind = forms.classify(html, url, board.selectors)
         said = forms.message(html, board.selectors)
         if kind is PageKind.POSTED:
-            target = forms.redirect_target(html, url)
-            if target is None:
+            found = forms.redirect_target(html, url)
+            if found is None:
                 raise LayoutChanged(redact(url), "a confirmation page that leads nowhere")
-            return target, response
-        if kind in (
-            PageKind.LOGIN_FORM,
-            PageKind.NOT_LOGGED_IN,
-            PageKind.CAPTCHA,
-            PageKind.TWO_STEP,
-        ):
-            await board.relogin(url, kind)
-            form = await _form(board, path, params)
-        elif kind is PageKind.FLOOD:
+            return Said(Answer.ACCEPTED, (found, response))
+        board.refuse(kind)  # a CAPTCHA, a one-time code
+        if kind is PageKind.FLOOD:
             wait = forms.flood_wait(said, board.flood_wait)
-            if floods >= board.flood_retries:
-                raise FloodControl(f"{board.base_url}: {said}", retry_after=wait)
-            floods += 1
-            log.info("flood control at %s: waiting %.0f s", redact(url), wait)
-            await board.http.sleep(wait + 1)
-            form = forms.read_form(html, url, board.selectors.reply_form)
-        elif kind is PageKind.FORM_INVALID:
-            if refetched:
-                raise BoardError(f"{redact(url)}: the board rejected a fresh form: {said}")
-            refetched += 1
-            form = await _form(board, path, params)
-        elif kind in (PageKind.FORM_ERROR, PageKind.MESSAGE):
-            raise BoardError(f"{redact(url)}: the board refused the submission: {said}")
-        else:
-            raise LayoutChanged(redact(url), f"unexpected answer to a submission: {kind.value}")
+            again = forms.read_form(html, url, board.selectors.reply_form)
+            return answer_to(kind, said, url, form=again, wait=wait)
+        return answer_to(kind, said, url)
+
+    return await board.submit(board.http.url(path, params), fresh, send)
 
 
 async def reply(board: MybbBoard, thread: str, bbcode: str) -> str:
@@ -106,7 +95,7 @@ async def reply(board: MybbBoard, thread: str, bbcode: str) -> str:
             redact(str(response.url)), "the reply was accepted without naming the new post"
         )
     params = {"tid": tid, "pid": post_id, "mode": "linear"}
-    html, url, page_response = await board.page("showthread.php", params, {PageKind.TOPIC})
+    html, url, page_response = await board.fetch("showthread.php", params, {PageKind.TOPIC})
     tz, order, now = board.reading(html, page_response)
     view = parse_thread_page(html, url, tz=tz, now=now, order=order, selectors=board.selectors)
     post = next((p for p in view.posts if p.id == post_id), None)
@@ -125,13 +114,8 @@ async def reply(board: MybbBoard, thread: str, bbcode: str) -> str:
 
 
 async def send_pm(board: MybbBoard, recipients: Sequence[str], subject: str, bbcode: str) -> str:
-    if not recipients:
-        raise ValueError("a private message needs at least one recipient")
     names = []
-    for name in recipients:
-        user = await board.find_user(name)
-        if user is None:
-            raise NotFound(f"{board.base_url}: no user named {name!r}")
+    for user in await board.recipients(recipients):
         if "," in user.name:
             raise BoardError(f"{user.name!r}: MyBB's PM form cannot address a name with a comma")
         names.append(user.name)

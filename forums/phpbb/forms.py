@@ -14,7 +14,7 @@ from selectolax.lexbor import LexborHTMLParser as HTMLParser
 from selectolax.lexbor import LexborNode as Node
 
 from forums.errors import LayoutChanged
-from forums.pages import PageKind
+from forums.pages import MemberList, PageKind
 from forums.records import User
 
 
@@ -290,13 +290,6 @@ def post_id_from_location(location: str) -> str | None:
     if parts.fragment.startswith("p") and parts.fragment[1:].isdigit():
         return parts.fragment[1:]
     return None
-
-
-@dataclass(frozen=True)
-class MemberList:
-    users: tuple[User, ...]
-    page: int
-    pages: int
 
 
 def parse_memberlist(html: str, url: str) -> MemberList:

@@ -13,33 +13,29 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime, tzinfo
-from typing import Any, cast
+from datetime import UTC, datetime
+from typing import Any
 from urllib.parse import quote, urljoin
-
-import httpx
 
 from forums.bbcode import parse_bbcode
 from forums.board import Board, PMPage, ThreadPage
+from forums.cursor import Resume
 from forums.errors import (
     BoardError,
-    FloodControl,
     LayoutChanged,
     LoginFailed,
     NotFound,
 )
-from forums.phpbb.board import _Secret
-from forums.phpbb.client import PhpbbClient, Sleep
 from forums.records import Cursor, EditInfo, Post, PrivateMessage, User
+from forums.webboard import Answer, Said, WebBoard
 from forums.xenforo.board import XenforoBoard
 from forums.xenforo.conversations import PMState
 from forums.xenforo.pages import flood_seconds
 
 log = logging.getLogger("forums.xenforo")
 
-Clock = Callable[[], datetime]
 KEY_ERRORS = ("api_key_not_found", "api_key_invalid", "api_key_inactive", "api_key_expired")
 
 
@@ -77,50 +73,17 @@ def _epoch(value: Any) -> datetime:
     return datetime.fromtimestamp(value, UTC)
 
 
-class XenforoApiBoard:
+class XenforoApiBoard(WebBoard):
     """A XenForo 2.1+ board through its REST API, as the GM."""
 
     engine = "xenforo"
+    only_new_posts = True
 
-    def __init__(
-        self,
-        base_url: str,
-        username: str,
-        api_key: str,
-        *,
-        client: httpx.AsyncClient | None = None,
-        tz: tzinfo | None = None,
-        min_delay: float = 1.0,
-        clock: Clock | None = None,
-        sleep: Sleep | None = None,
-        max_tries: int = 4,
-        flood_retries: int = 2,
-        flood_wait: float = 15.0,
-        allow_insecure_http: bool = False,
-    ) -> None:
-        self.base_url = base_url.rstrip("/") + "/"
+    def __init__(self, base_url: str, username: str, api_key: str, **options: Any) -> None:
+        super().__init__(base_url, username, api_key, **options)
         self.api_url = urljoin(self.base_url, "api/")
-        self.username = username
-        self._key = _Secret(api_key)
-        self.tz = tz
-        self._clock: Clock = clock or (lambda: datetime.now(UTC))
-        self.http = PhpbbClient(
-            self.base_url,
-            client=client,
-            min_delay=min_delay,
-            max_tries=max_tries,
-            sleep=sleep,
-            monotonic=(lambda: self._clock().timestamp()) if clock is not None else None,
-            allow_insecure_http=allow_insecure_http,
-        )
         self.http.http.headers["XF-Api-Key"] = api_key
-        self.flood_retries = flood_retries
-        self.flood_wait = flood_wait
-        self._me: User | None = None
         self._per_page: int | None = None
-
-    def __repr__(self) -> str:
-        return f"XenforoApiBoard({self.base_url!r}, {self.username!r})"
 
     # -- requests ----------------------------------------------------------------------
 
@@ -131,7 +94,7 @@ class XenforoApiBoard:
         if method == "GET":
             response = await self.http.get(url)
         else:
-            response = await self.http.post(url, cast(Mapping[str, str], data or {}))
+            response = await self.http.post(url, data or {})
         try:
             body = json.loads(response.text) if response.text else {}
         except ValueError:
@@ -151,27 +114,28 @@ class XenforoApiBoard:
         return body
 
     async def _post(self, path: str, data: Mapping[str, Any]) -> dict[str, Any]:
-        floods = 0
-        while True:
+        """POST to the API, waiting out flood control (`WebBoard.submit`)."""
+
+        async def send(form: Mapping[str, Any]) -> Said[Mapping[str, Any], dict[str, Any]]:
             try:
-                return await self._call("POST", path, data)
+                return Said(Answer.ACCEPTED, await self._call("POST", path, form))
             except ApiError as error:
                 wait = flood_seconds(error.text)
                 if wait is None:
                     raise
-                if floods >= self.flood_retries:
-                    raise FloodControl(
-                        f"{self.base_url}: {error.text}", retry_after=wait or self.flood_wait
-                    ) from None
-                floods += 1
-                await self.http.sleep(wait or self.flood_wait)
+                return Said(Answer.FLOOD, text=error.text, wait=wait, form=form)
+
+        async def fresh() -> Mapping[str, Any]:
+            return data
+
+        return await self.submit(urljoin(self.api_url, path), fresh, send, form=data)
 
     # -- session ----------------------------------------------------------------------
 
     async def login(self) -> User:
         """Check the key: the API's `me` must be the GM (a super-user key is pointed at the
         GM with `XF-Api-User`)."""
-        self._me = None
+        self.session.me = None
         try:
             me = (await self._call("GET", "me/")).get("me") or {}
             if not me.get("user_id"):
@@ -191,19 +155,9 @@ class XenforoApiBoard:
                 f"{self.base_url}: the API key acts as {name or 'a guest'}, not as "
                 f"{self.username!r}: ask for a user key of the GM account"
             )
-        self._me = User(id=str(me["user_id"]), name=name)
-        log.info("API key of %s works as %s (id %s)", self.base_url, name, self._me.id)
-        return self._me
-
-    async def whoami(self) -> User | None:
-        return self._me
-
-    async def close(self) -> None:
-        await self.http.aclose()
-
-    async def _ensure_login(self) -> None:
-        if self._me is None:
-            await self.login()
+        user = self.session.logged_in(User(id=str(me["user_id"]), name=name))
+        log.info("API key of %s works as %s (id %s)", self.base_url, name, user.id)
+        return user
 
     # -- thread ------------------------------------------------------------------------
 
@@ -236,25 +190,28 @@ class XenforoApiBoard:
             raw=message,
         )
 
-    async def _thread_api_page(self, thread: str, page: int) -> tuple[list[Post], dict[str, int]]:
-        path = f"threads/{thread}/posts" + (f"?page={page}" if page > 1 else "")
+    async def thread_view(self, thread: str, number: int) -> ApiThreadPage:
+        """Page `number` of a thread: `GET /threads/{id}/posts?page=N`."""
+        path = f"threads/{thread}/posts" + (f"?page={number}" if number > 1 else "")
         body = await self._call("GET", path)
         posts = body.get("posts")
-        if not isinstance(posts, list) or not posts:
-            raise LayoutChanged(urljoin(self.api_url, path), "a page of a thread with no posts")
-        pagination = _obj(body.get("pagination"))
-        info = {
-            "page": int(pagination.get("current_page") or page),
-            "pages": int(pagination.get("last_page") or page),
-            "per_page": int(pagination.get("per_page") or len(posts)),
-        }
         url = urljoin(self.api_url, path)
-        return [self._post_record(p, url) for p in posts if isinstance(p, dict)], info
+        if not isinstance(posts, list) or not posts:
+            raise LayoutChanged(url, "a page of a thread with no posts")
+        pagination = _obj(body.get("pagination"))
+        return ApiThreadPage(
+            title="",
+            posts=[self._post_record(p, url) for p in posts if isinstance(p, dict)],
+            page=int(pagination.get("current_page") or number),
+            pages=int(pagination.get("last_page") or number),
+            per_page=int(pagination.get("per_page") or len(posts)),
+            total_posts=None,
+        )
 
     async def topic_page(self, thread: str, start: int = 0) -> ApiThreadPage:
         """The page holding post number `start + 1`, with the thread's title (`board check`):
         `GET /threads/{id}/?with_posts=1&page=N`."""
-        await self._ensure_login()
+        await self.ensure_login()
         topic = self.topic_id(thread)
         number = start // self._per_page + 1 if self._per_page and start > 0 else 1
         path = f"threads/{topic}/?with_posts=1" + (f"&page={number}" if number > 1 else "")
@@ -275,45 +232,16 @@ class XenforoApiBoard:
             total_posts=total if isinstance(total, int) else None,
         )
 
+    def _resume(self, state: Mapping[str, Any], thread: str) -> Resume | None:
+        page = state.get("page")
+        return Resume.of(
+            {**state, "page": max(1, page)} if isinstance(page, int) else state, thread
+        )
+
     async def thread_posts(self, thread: str, since: Cursor | None = None) -> ThreadPage:
-        await self._ensure_login()
-        topic = self.topic_id(thread)
-        state = since.data if since is not None else {}
-        incremental = (
-            state.get("thread") == topic
-            and isinstance(state.get("last_id"), int)
-            and isinstance(state.get("page"), int)
-        )
-        last_id: int = state["last_id"] if incremental else 0
-        pages: dict[int, tuple[list[Post], dict[str, int]]] = {}
-        page = max(1, state["page"]) if incremental else 1
-        while True:
-            if page not in pages:
-                pages[page] = await self._thread_api_page(topic, page)
-            posts = pages[page][0]
-            if incremental and page > 1 and min(int(p.id) for p in posts) > last_id:
-                page -= 1
-                continue
-            break
-        page = max(pages)
-        while pages[page][1]["page"] < pages[page][1]["pages"]:
-            page += 1
-            pages[page] = await self._thread_api_page(topic, page)
-        seen: dict[str, Post] = {}
-        for number in sorted(pages):
-            for post in pages[number][0]:
-                seen.setdefault(post.id, post)
-        items = sorted((p for p in seen.values() if int(p.id) > last_id), key=lambda p: int(p.id))
-        last = pages[max(pages)][1]
-        cursor = Cursor(
-            {
-                "thread": topic,
-                "last_id": max([last_id, *(int(p) for p in seen)]),
-                "page": last["page"],
-                "per_page": last["per_page"],
-            }
-        )
-        return ThreadPage(items=items, cursor=cursor)
+        """Posts after the cursor, in the order of their ids."""
+        read = await super().thread_posts(thread, since)
+        return ThreadPage(items=sorted(read.items, key=lambda p: int(p.id)), cursor=read.cursor)
 
     # -- conversations -----------------------------------------------------------------
 
@@ -369,7 +297,7 @@ class XenforoApiBoard:
         )
 
     async def _messages(self, since: Cursor | None, mine: bool) -> PMPage:
-        await self._ensure_login()
+        await self.ensure_login()
         state = PMState.of(since)
         for conversation in await self._conversations(state):
             cid = str(conversation.get("conversation_id"))
@@ -409,12 +337,12 @@ class XenforoApiBoard:
         return None
 
     async def find_user(self, name: str) -> User | None:
-        await self._ensure_login()
+        await self.ensure_login()
         return await self._find(name)
 
     async def reply(self, thread: str, bbcode: str) -> str:
         """POST /posts/; the new post's id once GET /posts/{id}/ shows it in the thread."""
-        await self._ensure_login()
+        await self.ensure_login()
         topic = self.topic_id(thread)
         body = await self._post("posts/", {"thread_id": topic, "message": bbcode})
         post = _obj(body.get("post"))
@@ -429,15 +357,7 @@ class XenforoApiBoard:
 
     async def send_pm(self, recipients: Sequence[str], subject: str, bbcode: str) -> str:
         """POST /conversations/; the id of its first message once the conversation lists it."""
-        if not recipients:
-            raise ValueError("a private message needs at least one recipient")
-        await self._ensure_login()
-        ids = []
-        for name in recipients:
-            user = await self._find(name)
-            if user is None:
-                raise NotFound(f"{self.base_url}: no user named {name!r}")
-            ids.append(user.id)
+        ids = [user.id for user in await self.recipients(recipients)]
         body = await self._post(
             "conversations/", {"recipient_ids[]": ids, "title": subject, "message": bbcode}
         )

@@ -19,27 +19,19 @@ from __future__ import annotations
 import json
 import logging
 import re
-from collections.abc import Callable, Mapping, Sequence
-from datetime import UTC, datetime, tzinfo
+from collections.abc import Callable, Collection, Mapping, Sequence
+from datetime import UTC, datetime
+from enum import Enum
 from typing import Any
 from urllib.parse import quote, urljoin
 
 import httpx
 
-from forums.board import PMPage, ThreadPage
-from forums.browser import BrowserLogin, hand_over_session
-from forums.errors import (
-    BoardError,
-    CaptchaRequired,
-    FloodControl,
-    LayoutChanged,
-    LoginFailed,
-    NotFound,
-    SessionExpired,
-)
-from forums.phpbb.board import _Secret
-from forums.phpbb.client import PhpbbClient, Sleep
-from forums.records import Cursor, Post, User
+from forums.board import PMPage
+from forums.errors import BoardError, LayoutChanged, LoginFailed, NotFound
+from forums.formboard import FormLoginBoard, Served
+from forums.records import Cursor, User
+from forums.webboard import Answer, Said
 from forums.xenforo import pages
 from forums.xenforo.conversations import (
     ConversationRow,
@@ -53,8 +45,6 @@ from forums.xenforo.pages import PageKind
 from forums.xenforo.thread import ThreadView, parse_thread_page, thread_id_of
 
 log = logging.getLogger("forums.xenforo")
-
-Clock = Callable[[], datetime]
 
 CAPTCHA = (
     ".g-recaptcha, .h-captcha, .cf-turnstile, [data-xf-init~='re-captcha'], "
@@ -74,107 +64,66 @@ CSRF_PHRASES = ("security error occurred", "ошибка безопасност�
 LOGGED_OUT_PHRASES = ("must be logged-in", "must be logged in", "необходимо авторизоваться")
 
 
-def _now() -> datetime:
-    return datetime.now(UTC)
-
-
-class XenforoBoard:
+class XenforoBoard(FormLoginBoard):
     """A XenForo board seen through the GM's account, over its HTML pages."""
 
     engine = "xenforo"
+    login_path = "login/"
+    captcha_help = CAPTCHA_HELP
+    two_step_help = TWO_STEP_HELP
+    only_new_posts = True
+    form_word = "token"
 
-    def __init__(
-        self,
-        base_url: str,
-        username: str,
-        password: str,
-        *,
-        client: httpx.AsyncClient | None = None,
-        tz: tzinfo | None = None,
-        min_delay: float = 1.0,
-        clock: Clock | None = None,
-        sleep: Sleep | None = None,
-        max_tries: int = 4,
-        flood_wait: float = 15.0,
-        flood_retries: int = 2,
-        browser: bool = False,
-        browser_login: BrowserLogin | None = None,
-        allow_insecure_http: bool = False,
-    ) -> None:
-        self.base_url = base_url.rstrip("/") + "/"
-        self.username = username
-        self._password = _Secret(password)
-        self.tz = tz
-        self._clock: Clock = clock or _now
-        self.http = PhpbbClient(
-            self.base_url,
-            client=client,
-            min_delay=min_delay,
-            max_tries=max_tries,
-            sleep=sleep,
-            monotonic=(lambda: self._clock().timestamp()) if clock is not None else None,
-            allow_insecure_http=allow_insecure_http,
-        )
-        self.flood_wait = flood_wait
-        self.flood_retries = flood_retries
-        self.browser = browser
-        self._browser_login = browser_login
-        self._allow_insecure_http = allow_insecure_http
-        self._me: User | None = None
+    def __init__(self, base_url: str, username: str, password: str, **options: Any) -> None:
+        super().__init__(base_url, username, password, **options)
         self._csrf: str | None = None
-        self._relogins_left = 1
         self._rows: dict[str, ConversationRow] = {}
-
-    def __repr__(self) -> str:
-        return f"XenforoBoard({self.base_url!r}, {self.username!r})"
 
     def url(self, path: str) -> str:
         return urljoin(self.base_url, path)
 
     # -- session ----------------------------------------------------------------------
 
-    async def login(self) -> User:
-        """Log in with the board's form (`/login/login`, `_xfToken`, "stay logged in")."""
-        self._me = None
-        if self.browser:
-            return await self._login_with_browser()
-        response = await self.http.get(self.url("login/"))
+    async def _form_login(self) -> User:
+        """The board's form (`/login/login`, `_xfToken`, "stay logged in")."""
+        response = await self.http.get(self.login_url())
         html, url = response.text, str(response.url)
         me = pages.visitor(html)
         if me is not None and me.name.casefold() == self.username.casefold():
-            return self._logged_in(me, html)
+            return self._xf_logged_in(me, html)
         tree = pages.tree_of(html)
         if tree.css_first(CAPTCHA) is not None:
-            raise CaptchaRequired(CAPTCHA_HELP.format(url=self.base_url, user=self.username))
+            raise self.captcha()
         form = pages.parse_form(tree, url, "form[action*='login/login'], form[action*='login']")
-        data = form.data(
-            login=self.username,
-            password=self._password.reveal(),
-            remember="1",
-            _xfToken=form.fields.get("_xfToken") or pages.csrf_token(tree) or "",
-        )
-        data.setdefault("_xfRedirect", self.base_url)
-        self.http.origin.check(form.action, "the login form (it would get the GM's password)")
-        response = await self.http.post(form.action, data)
+
+        def fill(password: str) -> dict[str, str]:
+            data = form.data(
+                login=self.username,
+                password=password,
+                remember="1",
+                _xfToken=form.fields.get("_xfToken") or pages.csrf_token(tree) or "",
+            )
+            data.setdefault("_xfRedirect", self.base_url)
+            return data
+
+        response = await self.post_login(form.action, fill)
         if response.is_redirect:
             location = urljoin(form.action, response.headers.get("Location", ""))
             if "two-step" in location:
-                raise self._two_step()
+                raise self.two_step()
             response = await self.http.get(location)
-        html = response.text
-        return self._check_login(html, str(response.url))
+        return self._check_login(response.text)
 
-    def _two_step(self) -> LoginFailed:
-        """The account wants a one-time code after its password, which forumgm cannot give:
-        at login, after it, or on a page mid-session."""
-        return LoginFailed(TWO_STEP_HELP.format(url=self.base_url, user=self.username))
+    async def _after_browser_login(self) -> User:
+        response = await self.http.get(self.base_url)
+        return self._check_login(response.text)
 
-    def _check_login(self, html: str, url: str) -> User:
+    def _check_login(self, html: str) -> User:
         kind = pages.classify(html)
         if kind is PageKind.TWO_STEP:
-            raise self._two_step()
+            raise self.two_step()
         if pages.tree_of(html).css_first(CAPTCHA) is not None:
-            raise CaptchaRequired(CAPTCHA_HELP.format(url=self.base_url, user=self.username))
+            raise self.captcha()
         me = pages.visitor(html)
         if me is None or me.name.casefold() != self.username.casefold():
             said = pages.board_message(html) if kind is PageKind.LOGIN else ""
@@ -182,74 +131,29 @@ class XenforoBoard:
                 f"{self.base_url}: login as {self.username!r} failed: "
                 + (said or f"the board shows {me.name if me else 'a guest'} after logging in")
             )
-        return self._logged_in(me, html)
+        return self._xf_logged_in(me, html)
 
-    def _logged_in(self, me: pages.Visitor, html: str) -> User:
+    def _xf_logged_in(self, me: pages.Visitor, html: str) -> User:
         self._csrf = pages.csrf_token(html)
-        self._me = User(id=me.id or "", name=me.name)
-        log.info("logged in to %s as %s (id %s)", self.base_url, me.name, me.id or "?")
-        return self._me
+        return self._logged_in(User(id=me.id or "", name=me.name))
 
-    async def _login_with_browser(self) -> User:
-        """A real browser logs in (JS challenges, login widgets) and hands over its cookies."""
-        await hand_over_session(
-            self.http.http,
-            self.url("login/"),
-            self.username,
-            self._password.reveal(),
-            login=self._browser_login,
-            allow_insecure_http=self._allow_insecure_http,
+    def _served(self, html: str, url: str, expect: Collection[Enum]) -> Served:
+        kind = pages.classify(html)
+        if kind is PageKind.TWO_STEP:
+            raise self.two_step()
+        gone = kind in (PageKind.LOGIN, PageKind.NO_PERMISSION) or (
+            kind in expect and pages.visitor(html) is None
         )
-        response = await self.http.get(self.base_url)
-        return self._check_login(response.text, str(response.url))
+        return Served(kind, gone=gone, missing=kind is PageKind.ERROR)
 
-    async def whoami(self) -> User | None:
-        return self._me
-
-    async def close(self) -> None:
-        await self.http.aclose()
-
-    def _begin(self) -> None:
-        self._relogins_left = 1
-
-    async def _ensure_login(self) -> None:
-        if self._me is None:
-            await self.login()
-
-    async def _relogin(self, url: str, why: str) -> None:
-        if self._relogins_left <= 0:
-            raise SessionExpired(
-                f"{url}: the board dropped the session of {self.username!r} again right after "
-                f"a fresh login ({why}; cookies refused? banned?)"
-            )
-        self._relogins_left -= 1
-        log.info("session expired at %s (%s): logging in again", url, why)
-        await self.login()
+    def _said(self, html: str) -> str:
+        return pages.board_message(html)
 
     async def _page(self, path: str, expect: set[PageKind]) -> tuple[str, str]:
         """GET a page that needs the GM's session; (html, final url). Re-logs in once."""
-        await self._ensure_login()
-        while True:
-            response = await self.http.get(self.url(path))
-            html, url = response.text, str(response.url)
-            kind = pages.classify(html)
-            if kind is PageKind.TWO_STEP:
-                raise self._two_step()
-            if kind in (PageKind.LOGIN, PageKind.NO_PERMISSION) or (
-                kind in expect and pages.visitor(html) is None
-            ):
-                await self._relogin(url, f"a {kind.value} page served to a guest")
-                continue
-            if kind in expect:
-                self._csrf = pages.csrf_token(html) or self._csrf
-                return html, url
-            said = pages.board_message(html)
-            if response.status_code == 404 or kind is PageKind.ERROR:
-                raise NotFound(f"{url}: {said or f'HTTP {response.status_code}'}")
-            wanted = " or ".join(sorted(k.value for k in expect))
-            raise LayoutChanged(
-                url, f"expected a {wanted} page, got {kind.value}" + (f" ({said})" if said else "")
-            )
+        fetched = await self.page(lambda: self.url(path), expect)
+        self._csrf = pages.csrf_token(fetched.html) or self._csrf
+        return fetched.html, fetched.url
 
     # -- thread ------------------------------------------------------------------------
 
@@ -280,54 +184,8 @@ class XenforoBoard:
             return first
         return await self.thread_page(thread, start // first.per_page + 1)
 
-    async def thread_posts(self, thread: str, since: Cursor | None = None) -> ThreadPage:
-        """Posts of a thread: all of them (since=None) or those after the cursor."""
-        self._begin()
-        topic = self.topic_id(thread)
-        state = since.data if since is not None else {}
-        incremental = (
-            state.get("thread") == topic
-            and isinstance(state.get("last_id"), int)
-            and isinstance(state.get("page"), int)
-            and state["page"] >= 1
-        )
-        if since is not None and not incremental:
-            log.warning(
-                "thread cursor %s does not fit thread %s: reading it all", since.data, topic
-            )
-        last_id: int = state["last_id"] if incremental else 0
-        views: dict[int, ThreadView] = {}
-
-        async def fetch(number: int) -> ThreadView:
-            if number not in views:  # never read one page twice in one sync
-                view = await self.thread_page(topic, number)
-                views[view.page] = view
-                views.setdefault(number, view)
-            return views[number]
-
-        view = await fetch(state["page"] if incremental else 1)
-        while incremental and view.page > 1 and min(int(p.id) for p in view.posts) > last_id:
-            view = await fetch(view.page - 1)
-        view = views[max(v.page for v in views.values())]
-        while view.page < view.pages:
-            view = await fetch(view.page + 1)
-        seen: dict[str, Post] = {}
-        for number in sorted({v.page for v in views.values()}):
-            page_view = next(v for v in views.values() if v.page == number)
-            for post in page_view.posts:
-                seen.setdefault(post.id, post)
-        posts = [p for p in seen.values() if int(p.id) > last_id]
-        last = views[max(v.page for v in views.values())]
-        full = [v.per_page for v in views.values() if v.page < v.pages]
-        cursor = Cursor(
-            {
-                "thread": topic,
-                "last_id": max([last_id, *(int(p) for p in seen)]),
-                "page": last.page,
-                "per_page": full[0] if full else last.per_page,
-            }
-        )
-        return ThreadPage(items=posts, cursor=cursor)
+    async def thread_view(self, thread: str, number: int) -> ThreadView:
+        return await self.thread_page(thread, number)
 
     # -- conversations -----------------------------------------------------------------
 
@@ -356,8 +214,8 @@ class XenforoBoard:
         )
 
     async def _messages(self, since: Cursor | None, mine: bool) -> PMPage:
-        self._begin()
-        await self._ensure_login()
+        self.begin()
+        await self.ensure_login()
         state = PMState.of(since)
         for row in await self._active_rows(state):
             page = state.page(row.id)
@@ -383,8 +241,8 @@ class XenforoBoard:
 
     async def find_user(self, name: str) -> User | None:
         """A user by exact name: the member search redirects to their profile."""
-        self._begin()
-        await self._ensure_login()
+        self.begin()
+        await self.ensure_login()
         response = await self.http.get(self.url(f"members/?username={quote(name.strip())}"))
         user_id = pages.member_id(str(response.url))
         if response.status_code == 404 or user_id is None:
@@ -398,56 +256,49 @@ class XenforoBoard:
     async def _json_post(
         self, action: str, fields: Callable[[], dict[str, str]], refresh: Callable[[], Any]
     ) -> dict[str, Any]:
-        """POST a form in JSON mode through XenForo's refusals; the accepted answer.
+        """POST a form in JSON mode through XenForo's refusals (`WebBoard.submit`); the
+        accepted answer. Flood control: wait what the board says and post again. A stale
+        token: fetch a fresh one (`refresh`) once. A logout: log in again once and post
+        again (the board did not take the message)."""
 
-        Flood control: wait what the board says and post again (`flood_retries` times),
-        then `FloodControl`. A stale token: fetch a fresh one once. A logout: re-login once
-        and post again (the board did not take the message)."""
-        floods = refreshed = 0
-        while True:
-            data = {**fields(), "_xfToken": self._csrf or "", "_xfResponseType": "json"}
+        async def fresh() -> str:
+            await refresh()
+            return self._csrf or ""
+
+        async def send(token: str) -> Said[str, dict[str, Any]]:
+            data = {**fields(), "_xfToken": self._csrf or token, "_xfResponseType": "json"}
             response = await self.http.post(action, data)
             if response.is_redirect:
-                return {"redirect": urljoin(action, response.headers.get("Location", ""))}
+                location = urljoin(action, response.headers.get("Location", ""))
+                return Said(Answer.ACCEPTED, {"redirect": location})
             answer = _json(response)
             if answer is None:
                 kind = pages.classify(response.text)
                 if kind in (PageKind.LOGIN, PageKind.NO_PERMISSION):
-                    await self._relogin(action, kind.value)
-                    await refresh()
-                    continue
+                    return Said(Answer.LOGGED_OUT, text=kind.value)
                 raise LayoutChanged(action, f"HTTP {response.status_code}: not a JSON answer")
             errors = _errors(answer)
             if not errors:
-                return answer
+                return Said(Answer.ACCEPTED, answer)
             said = " ".join(errors)
             low = said.lower()
             wait = pages.flood_seconds(said)
             if wait is not None:
-                if floods >= self.flood_retries:
-                    raise FloodControl(
-                        f"{self.base_url}: {said}", retry_after=wait or self.flood_wait
-                    )
-                floods += 1
-                log.info("flood control at %s: waiting %.0f s", action, wait or self.flood_wait)
-                await self.http.sleep(wait or self.flood_wait)
-            elif any(p in low for p in LOGGED_OUT_PHRASES) or response.status_code == 403:
-                await self._relogin(action, said)
-                await refresh()
-            elif any(p in low for p in CSRF_PHRASES):
-                if refreshed:
-                    raise BoardError(f"{action}: the board rejected a fresh token: {said}")
-                refreshed += 1
-                await refresh()
-            elif "could not be found" in low or "не найден" in low:
+                return Said(Answer.FLOOD, text=said, wait=wait, form=token)
+            if any(p in low for p in LOGGED_OUT_PHRASES) or response.status_code == 403:
+                return Said(Answer.LOGGED_OUT, text=said)
+            if any(p in low for p in CSRF_PHRASES):
+                return Said(Answer.STALE_FORM, text=said)
+            if "could not be found" in low or "не найден" in low:
                 raise NotFound(f"{self.base_url}: {said}")
-            else:
-                raise BoardError(f"{action}: the board refused the submission: {said}")
+            return Said(Answer.REFUSED, text=said)
+
+        return await self.submit(action, fresh, send, form=self._csrf or "")
 
     async def reply(self, thread: str, bbcode: str) -> str:
         """Post to the thread; the new post's id once it is seen on its thread page."""
-        self._begin()
-        await self._ensure_login()
+        self.begin()
+        await self.ensure_login()
         topic = self.topic_id(thread)
 
         async def refresh() -> None:
@@ -476,8 +327,8 @@ class XenforoBoard:
         once the conversation shows it."""
         if not recipients:
             raise ValueError("a private message needs at least one recipient")
-        self._begin()
-        await self._ensure_login()
+        self.begin()
+        await self.ensure_login()
         names = ", ".join(r.strip() for r in recipients)
 
         async def refresh() -> None:

@@ -1,0 +1,239 @@
+"""`FormLoginBoard`: a board the GM logs in to with its login form, read over its pages.
+
+phpBB, MyBB and XenForo's pages are this; a new engine of the kind (vBulletin, SMF, FluxBB)
+is its selectors, its date and page readers and these hooks:
+
+- `login_path`: the login page (the browser login opens it too);
+- `_form_login()`: fetch the form, fill it, `post_login` it, say whom the board now shows
+  (`_logged_in`), translating the board's refusals (`captcha()`, `two_step()`);
+- `_after_browser_login()`: whom the board shows once Chromium handed its cookies over;
+- `_served(html, url, expect)`: what a page is (`Served`) — the kind of page the engine's
+  reader sees, whether it shows the session gone — and `_said(html)`, the board's message;
+- for PMs kept in folders listed newest first (phpBB, MyBB): `pm_listing(folder, number,
+  offset)` and `read_pm(item)`, and `read_pms` does the rest.
+
+With these, `page()` fetches a members' page through a lost session (log in again once,
+`forums.webboard`), a missing thread or message is `NotFound` and any other page
+`LayoutChanged`, never an empty result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any, ClassVar, TypeVar
+
+import httpx
+
+from forums.board import PMPage
+from forums.browser import BrowserLogin, hand_over_session
+from forums.cursor import ListPage, newer_items
+from forums.errors import CaptchaRequired, LayoutChanged, LoginFailed, NotFound
+from forums.guard import redact
+from forums.pages import PageKind
+from forums.records import Cursor, PrivateMessage, User
+from forums.webboard import Answer, Said, WebBoard
+
+__all__ = ["CAPTCHA_HELP", "Fetched", "FormLoginBoard", "Served", "answer_to"]
+
+CAPTCHA_HELP = (
+    "The board at {url} wants a CAPTCHA before {user!r} may log in (usually after several "
+    "failed logins). Log in once by hand in a browser as {user!r}, solving the CAPTCHA, or "
+    "ask the board's administrator to reset the login attempts or exempt the GM account; "
+    "then run `forumgm board check` again."
+)
+TWO_STEP_HELP = (
+    "{url}: the account {user!r} asks for a one-time code after its password (two-step "
+    "verification), which forumgm cannot give. Switch it off for the GM account, or ask "
+    "the board's administrator to exempt that account."
+)
+
+
+ANSWERS = {
+    PageKind.LOGIN_FORM: Answer.LOGGED_OUT,
+    PageKind.NOT_LOGGED_IN: Answer.LOGGED_OUT,
+    PageKind.SESSION_EXPIRED: Answer.LOGGED_OUT,
+    PageKind.FLOOD: Answer.FLOOD,
+    PageKind.NEW_POSTS: Answer.FORM_AGAIN,
+    PageKind.FORM_INVALID: Answer.STALE_FORM,
+    PageKind.FORM_ERROR: Answer.REFUSED,
+    PageKind.MESSAGE: Answer.REFUSED,
+}
+"""What a page served in answer to a submission says of it (`forums.pages.PageKind`)."""
+
+F = TypeVar("F")
+R = TypeVar("R")
+
+
+def answer_to(
+    kind: PageKind, said: str, url: str, *, form: F | None = None, wait: float | None = None
+) -> Said[F, R]:
+    """The answer of a page of `kind` to a submission that was not accepted: `said` is the
+    board's message, `form` the form it served again (to send next), `wait` what flood
+    control asked for. A page of any other kind is `LayoutChanged`."""
+    answer = ANSWERS.get(kind)
+    if answer is None:
+        raise LayoutChanged(redact(url), f"unexpected answer to a submission: {kind.value}")
+    return Said(answer, text=said or kind.value, wait=wait, form=form)
+
+
+@dataclass(frozen=True)
+class Served:
+    """What a fetched page is, as the engine reads it."""
+
+    kind: Enum
+    gone: bool = False
+    """The page shows the session gone (a login form, a guest's page): log in again."""
+    missing: bool = False
+    """The board says what was asked for does not exist (or the GM may not see it)."""
+
+
+@dataclass(frozen=True)
+class Fetched:
+    """A members' page as served: its HTML, final URL, the response and its kind."""
+
+    html: str
+    url: str
+    response: httpx.Response
+    kind: Enum
+
+
+class FormLoginBoard(WebBoard):
+    """A board with a login form, read over its HTML pages; an engine fills the hooks."""
+
+    login_path: ClassVar[str]
+    captcha_help: ClassVar[str] = CAPTCHA_HELP
+    two_step_help: ClassVar[str] = TWO_STEP_HELP
+
+    def __init__(
+        self,
+        base_url: str,
+        username: str,
+        password: str,
+        *,
+        browser: bool = False,
+        browser_login: BrowserLogin | None = None,
+        **options: Any,
+    ) -> None:
+        super().__init__(base_url, username, password, **options)
+        self.browser = browser
+        """Log in through Chromium (`forums.browser`): boards that only let a browser in."""
+        self._browser_login = browser_login
+
+    # -- logging in --------------------------------------------------------------------
+
+    def login_url(self) -> str:
+        return self.http.url(self.login_path)
+
+    async def login(self) -> User:
+        """Log in with the board's form (or through Chromium); the GM's `User`."""
+        self.session.me = None
+        if not self.browser:
+            return await self._form_login()
+        await hand_over_session(
+            self.http.http,
+            self.login_url(),
+            self.username,
+            self._secret.reveal(),
+            login=self._browser_login,
+            allow_insecure_http=self._allow_insecure_http,
+        )
+        return await self._after_browser_login()
+
+    async def _form_login(self) -> User:
+        """Hook: log in with the board's own form."""
+        raise NotImplementedError
+
+    async def _after_browser_login(self) -> User:
+        """Hook: whom the board serves now that the browser's cookies are in the client."""
+        raise NotImplementedError
+
+    async def post_login(
+        self, action: str, fill: Callable[[str], dict[str, str]]
+    ) -> httpx.Response:
+        """POST the login form to `action` — only on the board: the password goes nowhere
+        else. `fill(password)` gives the form's fields."""
+        self.http.origin.check(action, "the login form (it would get the GM's password)")
+        return await self.http.post(action, fill(self._secret.reveal()))
+
+    def captcha(self) -> CaptchaRequired:
+        return CaptchaRequired(self.captcha_help.format(url=self.base_url, user=self.username))
+
+    def two_step(self) -> LoginFailed:
+        """The account wants a one-time code after its password, which forumgm cannot give."""
+        return LoginFailed(self.two_step_help.format(url=self.base_url, user=self.username))
+
+    def not_the_gm(self, shown: str | None, after: str) -> LoginFailed | None:
+        """LoginFailed unless the board shows the GM (by name, any case) after `after`."""
+        if shown is not None and shown.casefold() == self.username.casefold():
+            return None
+        return LoginFailed(f"{self.base_url}: after {after} the board shows {shown or 'a guest'}")
+
+    # -- members' pages ----------------------------------------------------------------
+
+    def _served(self, html: str, url: str, expect: Collection[Enum]) -> Served:
+        """Hook: what the page is; raise `captcha()`/`two_step()` where the board wants one."""
+        raise NotImplementedError
+
+    def _said(self, html: str) -> str:
+        """Hook: the board's message on a page (an error box), or ""."""
+        return ""
+
+    async def page(
+        self,
+        where: str | Callable[[], str],
+        expect: Collection[Enum],
+        params: Mapping[str, str | int] | None = None,
+    ) -> Fetched:
+        """GET a page that needs the GM's session, of a kind in `expect`. `where` is a path
+        on the board (with `params`), or a function giving the URL anew for each try (a
+        session id in it may change with a new login)."""
+        await self.ensure_login()
+        while True:
+            url = where() if callable(where) else self.http.url(where, params)
+            response = await self.http.get(url)
+            html, final = response.text, str(response.url)
+            served = self._served(html, final, expect)
+            if served.gone:
+                await self.relogin(final, f"a {served.kind.value} page")
+                continue
+            if served.kind in expect:
+                return Fetched(html, final, response, served.kind)
+            said = self._said(html)
+            if response.status_code == 404 or served.missing:
+                raise NotFound(f"{redact(final)}: {said or f'HTTP {response.status_code}'}")
+            wanted = " or ".join(sorted(str(k.value) for k in expect))
+            raise LayoutChanged(
+                redact(final),
+                f"expected a {wanted} page, got {served.kind.value}"
+                + (f" ({said})" if said else ""),
+            )
+
+    # -- private messages in folders ---------------------------------------------------
+
+    async def pm_listing(self, folder: str, number: int, offset: int) -> ListPage:
+        """Hook: page `number` of a PM folder (`offset` items listed before it)."""
+        raise NotImplementedError
+
+    async def read_pm(self, item: Any) -> PrivateMessage:
+        """Hook: the message a folder row lists."""
+        raise NotImplementedError
+
+    async def read_pms(self, folders: Sequence[str], since: Cursor | None) -> PMPage:
+        """The messages of `folders` with an id above the cursor's `last_id`, oldest first
+        (message ids grow with time whichever folder a message sits in)."""
+        self.begin()
+        after = since.data.get("last_id", 0) if since is not None else 0
+        after = after if isinstance(after, int) else 0
+        found: dict[str, Any] = {}
+        for folder in folders:
+
+            async def listing(number: int, offset: int, folder: str = folder) -> ListPage:
+                return await self.pm_listing(folder, number, offset)
+
+            for item in await newer_items(listing, after):
+                found.setdefault(item.id, item)
+        messages = [await self.read_pm(found[k]) for k in sorted(found, key=int)]
+        newest = max([after, *(int(k) for k in found)])
+        return PMPage(items=messages, cursor=Cursor({"last_id": newest}))
