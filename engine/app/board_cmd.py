@@ -25,6 +25,7 @@ from engine.app.board_options import (
     Browser,
     Insecure,
     PasswordEnv,
+    Timeout,
     User,
     open_board,
     url_refused,
@@ -33,7 +34,7 @@ from engine.app.console import console
 from engine.app.local_board_cmd import app as local_app
 from engine.app.saved_pages import PageRecorder, http_clients
 from forums import Board, BoardError
-from forums.client import BoardClient
+from forums.client import DEADLINE, BoardClient
 from forums.detect import Detection, detect_engine
 from forums.records import User as BoardUser
 
@@ -62,7 +63,11 @@ EngineOption = Annotated[
 
 
 async def detect(
-    url: str, *, allow_insecure_http: bool, recorder: PageRecorder | None = None
+    url: str,
+    *,
+    allow_insecure_http: bool,
+    recorder: PageRecorder | None = None,
+    deadline: float | None = None,
 ) -> Detection:
     """The engine of the board at `url`, from its page's markup; nothing but a GET is sent."""
     http = BoardClient(
@@ -70,6 +75,7 @@ async def detect(
         client=detect_client() if detect_client is not None else None,
         allow_insecure_http=allow_insecure_http,
         max_tries=2,
+        deadline=deadline if deadline is not None else DEADLINE,
     )
     try:
         response = await http.get(url)
@@ -165,6 +171,7 @@ def check(
             "removed), to send with a bug report.",
         ),
     ] = None,
+    timeout: Timeout = None,
 ) -> None:
     """Log in, read the first and last page of the thread and the inbox; post nothing
     unless --post-test. Without --engine the engine is found from the board's page first.
@@ -205,7 +212,12 @@ def check(
     if engine is None:
         try:
             found = asyncio.run(
-                detect(target, allow_insecure_http=allow_insecure_http, recorder=recorder)
+                detect(
+                    target,
+                    allow_insecure_http=allow_insecure_http,
+                    recorder=recorder,
+                    deadline=timeout,
+                )
             )
         except BoardError as exc:
             out.print(
@@ -229,6 +241,7 @@ def check(
         allow_insecure_http=allow_insecure_http,
         browser=browser,
         api_key_env=api_key_env,
+        deadline=timeout,
     )
     how = " over its REST API" if api_key_env is not None else ""
     if recorder is not None:

@@ -43,6 +43,16 @@ ApiKeyEnv = Annotated[
     ),
 ]
 
+Timeout = Annotated[
+    float | None,
+    typer.Option(
+        "--timeout",
+        help="Seconds one request may take, whole (default 60): a board that sends slower "
+        "than that is given up on.",
+        min=1,
+    ),
+]
+
 BoardMaker = Callable[..., Board]
 
 
@@ -66,6 +76,7 @@ def open_board(
     allow_insecure_http: bool = False,
     browser: bool = False,
     api_key_env: str | None = None,
+    deadline: float | None = None,
 ) -> Board:
     """The named board with the password from the environment (never a flag or a file).
 
@@ -79,6 +90,8 @@ def open_board(
     if refused:
         raise fail(refused)
     options: dict[str, Any] = {"browser": True} if browser else {}
+    if deadline is not None and engine != "local":  # the local board makes no requests
+        options["deadline"] = deadline
     if api_key_env is not None and engine not in API_KEY_ENGINES:
         raise fail(
             f"--api-key-env: the {engine} board has no API forumgm uses "
