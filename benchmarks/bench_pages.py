@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import UTC, datetime
 
-from bench_common import Row, cpu_side_by_side
+from bench_common import Row, cpu, cpu_side_by_side
 from bs4_baseline import agreement, parse_topic
 from selectolax.lexbor import LexborHTMLParser
 from synthetic import FIXTURES
@@ -57,6 +57,47 @@ def _timed(pages: list[str], rounds: int, times: int) -> dict[str, float]:
     best = cpu_side_by_side({"ours": many(_ours), "bare": many(_bare)}, rounds * 3)
     best["bs4"] = cpu_side_by_side({"bs4": lambda: _bs4(pages)}, rounds)["bs4"] * times
     return {name: seconds / times for name, seconds in best.items()}
+
+
+def _hostile(page: str, shape: str, count: int) -> str:
+    """`page` with its first post's content starting with `shape` `count` times, unclosed."""
+    marker = '<div class="content">'
+    at = page.index(marker) + len(marker)
+    return page[:at] + shape * count + "<s>vote Bob</s> vote Ann" + page[at:]
+
+
+def _deep_rows(quick: bool) -> list[Row]:
+    """Issue 22 item 3: unclosed <div>s and nested quotes cost the parser its stack's depth
+    per tag (32k divs took 1.2 s, 500k did not finish in 100 s)."""
+    page = (FIXTURES / "3.3.10" / "en" / "viewtopic_p1.html").read_text(encoding="utf-8")
+    shapes = {"unclosed <div>s": "<div>", "nested quotes": "<blockquote><cite>A wrote:</cite>"}
+    small, large = 32_000, 128_000
+    repeat = 1 if quick else 3
+    out = []
+    for name, shape in shapes.items():
+        took = {}
+        for count in (small, large):
+            html = _hostile(page, shape, count)
+            took[count] = cpu(
+                lambda html=html: parse_topic_page(html, URL, tz=UTC, now=NOW), repeat
+            )
+        raw = {n: cpu(lambda m=shape * n: LexborHTMLParser(m), 1) for n in (8_000, 16_000)}
+        growth = took[large] / took[small]
+        out.append(
+            Row(
+                f"a phpBB page with {small // 1000}k / {large // 1000}k {name} in a post",
+                f"{took[small]:.2f} s / {took[large]:.2f} s: 4× the markup, {growth:.1f}× the time",
+                "linear: 4× the markup ≤ 6× the time",
+                growth <= 6,
+                f"the parser on the markup as sent: 8k {raw[8_000]:.2f} s, 16k "
+                f"{raw[16_000]:.2f} s ({raw[16_000] / raw[8_000]:.1f}× for 2×); the issue's "
+                "32k divs: 1.2 s",
+                "page → posts with PostBody (forums.html.parse_html bounds the nesting the "
+                "parser walks); the post still reads «vote Bob» struck",
+                {"small_s": took[small], "large_s": took[large], "raw": raw},
+            )
+        )
+    return out
 
 
 def rows(quick: bool) -> list[Row]:
@@ -121,7 +162,7 @@ def rows(quick: bool) -> list[Row]:
             {"marks_s": marks, "selectors_s": selectors, "posts": renamed_posts},
         )
     )
-    return out
+    return out + _deep_rows(quick)
 
 
 def _restyle(page: str) -> str:

@@ -196,7 +196,7 @@ class _Renderer:
                 if self.runs and self.runs[-1].key == key:
                     self.runs[-1].parts.extend(run.parts)
                 else:
-                    self.runs.append(_Run(key, list(run.parts)))
+                    self.runs.append(_Run(key, run.parts))  # the old run is gone: no copy
             self._quoted = len(self.runs)
 
     def body(self) -> PostBody:

@@ -26,7 +26,8 @@ typed into a scenario give the same runs:
 - `<a href>` gives a `Link` (made absolute against `base_url`).
 - `<script>`, `<style>`, form controls and comments are dropped.
 
-Never raises on any HTML.
+Never raises on any HTML, and reads it in linear time whatever its nesting: pages are parsed
+with `parse_html`, which keeps the parser's stack of open elements shallow (below).
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 from forums.records import RUN_FLAGS, Link, PostBody, TextRun, run_flags
 from forums.visibility import BIDI_CONTROLS, invisible_color, reading_order_pieces, tiny_size
 
-__all__ = ["concat_bodies", "html_to_postbody", "quote_author_from_cite"]
+__all__ = ["MAX_DEPTH", "concat_bodies", "html_to_postbody", "parse_html", "quote_author_from_cite"]
 
 _BLOCK = frozenset(
     [
@@ -167,6 +168,173 @@ _ODD_OR_BIDI = re.compile(f"[{_ODD_SPACES}{''.join(sorted(BIDI_CONTROLS))}]")
 """What sends a text node the long way: an odd space, or a bidi control (`reading_order_pieces`)."""
 _FONT_WEIGHT = re.compile(r"font-weight:([a-z0-9]+)")
 _INLINE = re.compile(r"display:inline(?:-block|-flex)?(?:;|!|$)")
+
+
+# --- parsing in linear time ---------------------------------------------------------------
+#
+# An HTML parser keeps a stack of open elements, and for many tags it walks that stack: a
+# <div> or <blockquote> looks for an open <p> to close, an end tag for its element, a stray
+# end tag all the way down. 32,000 unclosed <div>s (or nested quotes) cost 500 million
+# steps that way. `parse_html` rewrites the page first, in one pass, so that the stack never
+# holds more than `MAX_DEPTH` elements the parser walks:
+# - an element opened deeper than that is renamed `forumgm-<tag>` (a custom element: the
+#   parser opens and closes it without looking at the stack), its end tag too; the reader
+#   takes it for the tag it was (`_tag`), so a deep quote, strike or hidden colour reads as
+#   written;
+# - the renamed elements sit inside one <marquee> (its start before the first of them, its
+#   end where the nesting comes back): a marquee is where the parser's look for formatting
+#   elements to reopen (<b>, <a>, <font> below) stops, so it does not walk past them either;
+#   the reader takes a marquee for no more than its content;
+# - a stray end tag (its element is not open) there is dropped, as the parser would ignore it.
+# A page that never nests that deep (every real one), or that is too short for the walks to
+# cost much (`FEW_TAGS`), is parsed as it is.
+
+MAX_DEPTH = 256
+"""The deepest nesting parsed as written (real pages nest 10–60 deep)."""
+FEW_TAGS = 4096
+"""Pages with no more tags than this are parsed as they are: nested all the way down they
+cost the parser some 40 ms (a thread page has 2,000–6,000 tags)."""
+DEEP = "forumgm-"
+"""The prefix of an element renamed for its depth."""
+_FENCE = "\0marquee"
+"""The marquee `bounded_nesting` puts around renamed elements, on its stack (no tag's name)."""
+_DEEP_LENGTH = len(DEEP)
+_TAGS = re.compile(
+    r"<!--.*?(?:-->|\Z)"  # a comment
+    r"|<(/?)([A-Za-z][^\s/>]*)(?:[^>\"']+|\"[^\"]*(?:\"|\Z)|'[^']*(?:'|\Z))*(?:>|\Z)"  # a tag
+    r"|<[!?/][^>]*(?:>|\Z)",  # a doctype, a processing instruction, a bogus comment
+    re.DOTALL,
+)
+_VOID = frozenset(
+    [
+        "area",
+        "base",
+        "basefont",
+        "bgsound",
+        "br",
+        "col",
+        "embed",
+        "frame",
+        "hr",
+        "image",
+        "img",
+        "input",
+        "keygen",
+        "link",
+        "meta",
+        "param",
+        "source",
+        "track",
+        "wbr",
+    ]
+)
+_RAW = frozenset(
+    ["script", "style", "textarea", "title", "xmp", "iframe", "noembed", "noframes", "plaintext"]
+)
+"""Elements whose content is text to the parser, up to their end tag (<plaintext>: to the
+end): never renamed. (<noscript>'s content is markup: this parser runs no scripts.)"""
+_RAW_END: dict[str, re.Pattern[str]] = {}
+_IMPLIED = {
+    "p": frozenset({"p"}),
+    "li": frozenset({"li"}),
+    "dt": frozenset({"dd", "dt"}),
+    "dd": frozenset({"dd", "dt"}),
+    "option": frozenset({"option"}),
+    "tr": frozenset({"tr", "td", "th"}),
+    "td": frozenset({"td", "th"}),
+    "th": frozenset({"td", "th"}),
+}
+"""Open elements a start tag closes when one of them is the current element (a new <li>
+ends the last one): so the count of open elements follows the parser's."""
+_WRAPPERS = {
+    ("table", "tr"): ("tbody",),
+    **{("table", cell): ("tbody", "tr") for cell in ("td", "th")},
+    **{(group, cell): ("tr",) for group in ("tbody", "thead", "tfoot") for cell in ("td", "th")},
+}
+"""Elements the parser opens itself between an open element and a start tag (a <tr> right
+in a <table> gets a <tbody>)."""
+
+
+def bounded_nesting(html: str, limit: int = MAX_DEPTH, few: int = FEW_TAGS) -> str:
+    """`html` with the elements opened deeper than `limit` renamed (`DEEP` + tag) and the
+    stray end tags among them dropped; `html` itself when it never nests that deep, or has
+    no more than `few` tags (then the parser's walks cost a few milliseconds at worst)."""
+    if html.count("<") <= max(few, limit):
+        return html
+    stack: list[tuple[str, bool]] = []
+    """Open elements: (tag, renamed); `_FENCE` is the marquee around the renamed ones."""
+    open_count: dict[str, int] = {}
+    fenced = False
+    edits: list[tuple[int, int, str]] = []
+    text_until = 0
+    """The end of a raw-text element's content: what looks like tags there is text."""
+    for found in _TAGS.finditer(html):
+        slash, name = found.group(1, 2)
+        if name is None or found.start() < text_until:
+            continue
+        tag = name.lower()
+        if slash:  # an end tag
+            if not open_count.get(tag):
+                if len(stack) >= limit:
+                    edits.append((found.start(), found.end(), ""))
+                continue
+            while stack:
+                top, renamed = stack.pop()
+                if top == _FENCE:
+                    edits.append((found.start(), found.start(), "</marquee>"))
+                    fenced = False
+                    continue
+                open_count[top] -= 1
+                if top == tag:
+                    if renamed:
+                        edits.append((found.start(2), found.end(2), DEEP + tag))
+                    break
+            continue
+        if tag in _VOID:
+            continue
+        implied = _IMPLIED.get(tag)
+        if implied is not None and stack and stack[-1][0] in implied:
+            open_count[stack.pop()[0]] -= 1
+        if stack and not stack[-1][1] and len(stack) < limit:
+            for wrapper in _WRAPPERS.get((stack[-1][0], tag), ()):
+                stack.append((wrapper, False))  # the parser's own <tbody>, <tr> in a table
+                open_count[wrapper] = open_count.get(wrapper, 0) + 1
+        renamed = False
+        if tag in _RAW:
+            ending = _RAW_END.get(tag)
+            if ending is None:
+                ending = _RAW_END[tag] = re.compile(f"</{tag}", re.IGNORECASE)
+            closing = ending.search(html, found.end()) if tag != "plaintext" else None
+            text_until = closing.start() if closing is not None else len(html)
+        elif len(stack) >= limit:
+            renamed = True
+            if not fenced:
+                edits.append((found.start(), found.start(), "<marquee>"))
+                stack.append((_FENCE, False))
+                fenced = True
+            edits.append((found.start(2), found.end(2), DEEP + tag))
+        stack.append((tag, renamed))
+        open_count[tag] = open_count.get(tag, 0) + 1
+    if not edits:
+        return html
+    pieces: list[str] = []
+    done = 0
+    for start, stop, text in edits:
+        pieces += (html[done:start], text)
+        done = stop
+    pieces.append(html[done:])
+    return "".join(pieces)
+
+
+def parse_html(html: str) -> LexborHTMLParser:
+    """The page's tree, parsed in time linear in the page (`bounded_nesting`)."""
+    return LexborHTMLParser(bounded_nesting(html))
+
+
+def _tag(node: LexborNode) -> str:
+    """An element's tag, as written (an element renamed for its depth is its tag again)."""
+    tag = node.tag or ""
+    return tag[len(DEEP) :] if tag.startswith(DEEP) else tag
 
 
 class _Flags(NamedTuple):
@@ -415,9 +583,10 @@ def _own_cite(quote: LexborNode) -> LexborNode | None:
     stack = list(reversed(list(quote.iter())))
     while stack:
         node = stack.pop()
-        if node.tag == "cite":
+        tag = _tag(node)
+        if tag == "cite":
             return node
-        if node.tag != "blockquote":
+        if tag != "blockquote":
             stack.extend(reversed(list(node.iter())))
     return None
 
@@ -505,6 +674,8 @@ def _walk(root: LexborNode, out: _Out, base: _Flags) -> None:
             else:
                 newline(flags)
             continue
+        if tag.startswith(DEEP):
+            tag = tag[_DEEP_LENGTH:]
         if tag.startswith("-") or tag in _DROP:
             continue
         if tag == "hr":
@@ -691,7 +862,7 @@ def html_to_postbody(node_or_html: LexborNode | str, *, base_url: str = "") -> P
     out = _Out(base_url=base_url)
     try:
         if isinstance(node_or_html, str):
-            tree = LexborHTMLParser(node_or_html)
+            tree = parse_html(node_or_html)
             root = tree.body or tree.root
             if root is None:
                 return PostBody()

@@ -15,6 +15,7 @@ from selectolax.lexbor import LexborHTMLParser as HTMLParser
 from selectolax.lexbor import LexborNode as Node
 
 from forums.errors import LayoutChanged
+from forums.html import parse_html
 from forums.mybb.selectors import DEFAULT, MybbSelectors
 from forums.pages import MemberList, PageKind
 from forums.records import User
@@ -59,7 +60,7 @@ _CAPTCHA = (
 
 
 def tree_of(html: str | HTMLParser) -> HTMLParser:
-    return html if isinstance(html, HTMLParser) else HTMLParser(html)
+    return html if isinstance(html, HTMLParser) else parse_html(html)
 
 
 def text_of(node: Node | None) -> str:

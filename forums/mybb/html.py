@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import re
 
-from selectolax.lexbor import LexborHTMLParser, LexborNode
+from selectolax.lexbor import LexborNode
 
-from forums.html import concat_bodies, html_to_postbody
+from forums.html import concat_bodies, html_to_postbody, parse_html
 from forums.records import PostBody
 
 __all__ = ["SMILIES", "mybb_html_to_postbody", "mybb_postbody"]
@@ -101,5 +101,5 @@ def _read(node: LexborNode, base_url: str) -> PostBody:
 
 def mybb_html_to_postbody(html: str, *, base_url: str = "") -> PostBody:
     """The `PostBody` of a post's body HTML as a string (`Post.raw`, an exported thread)."""
-    root = LexborHTMLParser(f"<div>{html}</div>").css_first("div")
+    root = parse_html(f"<div>{html}</div>").css_first("div")
     return mybb_postbody(root, base_url=base_url) if root is not None else PostBody()

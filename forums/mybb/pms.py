@@ -15,6 +15,7 @@ from urllib.parse import urljoin
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from forums.errors import LayoutChanged
+from forums.html import parse_html
 from forums.mybb import forms
 from forums.mybb.dates import node_time
 from forums.mybb.html import mybb_postbody
@@ -65,7 +66,7 @@ def parse_pm_folder(
 ) -> PMFolder:
     """A folder list, newest first as served. A folder without rows must say it is empty."""
     sel = selectors
-    tree = LexborHTMLParser(html)
+    tree = parse_html(html)
     form = tree.css_first(sel.pm_folder_form)
     if form is None:
         kind = forms.classify(tree, url, sel)
@@ -146,7 +147,7 @@ def parse_pm_view(
 ) -> PrivateMessage:
     """One opened PM (`private.php?action=read&pmid=N`)."""
     sel = selectors
-    tree = LexborHTMLParser(html)
+    tree = parse_html(html)
     if forms.classify(tree, url, sel) is not forms.PageKind.PM_VIEW:
         kind = forms.classify(tree, url, sel)
         raise LayoutChanged(url, f"not a PM view page: a {kind.value} page")

@@ -25,6 +25,7 @@ from urllib.parse import urljoin, urlsplit
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from forums.errors import LayoutChanged
+from forums.html import parse_html
 from forums.mybb import forms
 from forums.mybb.dates import node_time, parse_mybb_time
 from forums.mybb.html import mybb_postbody
@@ -74,7 +75,7 @@ def parse_thread_page(
     """Parse one `showthread.php` page. `per_page` is the board's page size if known (it
     can be read only off a page that is not the last)."""
     sel = selectors
-    tree = LexborHTMLParser(html)
+    tree = parse_html(html)
     nodes = tree.css(f"{sel.posts} {sel.post}")
     if not nodes:
         if structural_posts(tree, order=order, tz=tz, now=now, url=url):

@@ -7,10 +7,9 @@ import re
 from datetime import UTC, datetime, timedelta, timezone, tzinfo
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from selectolax.lexbor import LexborHTMLParser
-
 from forums.dates import parse_board_time
 from forums.datewords import language_of
+from forums.html import parse_html
 
 __all__ = ["clock_offset", "detect_timezone", "parse_board_time", "server_date"]
 
@@ -68,7 +67,7 @@ def detect_timezone(html: str, server_date: datetime | None = None) -> tzinfo | 
     gives the offset.
     """
     try:
-        tree = LexborHTMLParser(html)
+        tree = parse_html(html)
     except Exception:
         return None
     for span in tree.css("span[title]"):

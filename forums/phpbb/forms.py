@@ -14,6 +14,7 @@ from selectolax.lexbor import LexborHTMLParser as HTMLParser
 from selectolax.lexbor import LexborNode as Node
 
 from forums.errors import LayoutChanged
+from forums.html import parse_html
 from forums.pages import MemberList, PageKind
 from forums.records import User
 
@@ -92,7 +93,7 @@ class Form:
 
 
 def _tree(html: str | HTMLParser) -> HTMLParser:
-    return html if isinstance(html, HTMLParser) else HTMLParser(html)
+    return html if isinstance(html, HTMLParser) else parse_html(html)
 
 
 def parse_form(html: str | HTMLParser, url: str, selector: str) -> Form:

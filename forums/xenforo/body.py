@@ -15,9 +15,9 @@ Reactions and signatures sit outside the body and are never read.
 
 from __future__ import annotations
 
-from selectolax.lexbor import LexborHTMLParser, LexborNode
+from selectolax.lexbor import LexborNode
 
-from forums.html import html_to_postbody
+from forums.html import html_to_postbody, parse_html
 from forums.records import Link, PostBody
 
 __all__ = ["CHROME", "xf_body"]
@@ -34,7 +34,7 @@ UNFURL = ".bbCodeBlock--unfurl"
 def xf_body(node: LexborNode | str, *, base_url: str = "") -> PostBody:
     """The `PostBody` of a body node or an HTML fragment (the node is changed in place)."""
     if isinstance(node, str):
-        tree = LexborHTMLParser(f"<div class='bbWrapper'>{node}</div>")
+        tree = parse_html(f"<div class='bbWrapper'>{node}</div>")
         found = tree.css_first("blockquote.messageText") or tree.css_first("div.bbWrapper")
         if found is None:  # pragma: no cover - the wrapper is ours
             return PostBody()

@@ -18,7 +18,7 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from forums.board import PMPage
 from forums.errors import LayoutChanged
-from forums.html import concat_bodies
+from forums.html import concat_bodies, parse_html
 from forums.records import Cursor, PrivateMessage
 from forums.structure import EngineMarks, as_signature
 from forums.xenforo import pages
@@ -217,7 +217,7 @@ def parse_conversation_list(
     selectors: ConversationSelectors | None = None,
 ) -> ConversationList:
     """The rows of one page of the conversation list, newest activity first as served."""
-    tree = LexborHTMLParser(html)
+    tree = parse_html(html)
     selectors, nav = _variant(tree, selectors)
     tz = _zone(html, tz)
     nodes = tree.css(selectors.list_row)
@@ -294,7 +294,7 @@ def parse_conversation_view(
 ) -> ConversationView:
     """The messages on one page of a conversation. Each message's recipients are the
     `participants` (from the list row) other than its sender."""
-    tree = LexborHTMLParser(html)
+    tree = parse_html(html)
     selectors, nav = _variant(tree, selectors)
     tz = _zone(html, tz)
     conversation_id = conversation_id_of(url)

@@ -16,6 +16,7 @@ from urllib.parse import urljoin
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from forums.errors import LayoutChanged
+from forums.html import parse_html
 
 __all__ = [
     "FLOOD_PHRASES",
@@ -72,7 +73,7 @@ _MEMBER = re.compile(r"members/(?:[^/?#]*\.)?(\d+)/?")
 
 
 def tree_of(html: str | LexborHTMLParser) -> LexborHTMLParser:
-    return html if isinstance(html, LexborHTMLParser) else LexborHTMLParser(html)
+    return html if isinstance(html, LexborHTMLParser) else parse_html(html)
 
 
 def _text(node: LexborNode | None) -> str:

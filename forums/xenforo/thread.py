@@ -17,7 +17,7 @@ from urllib.parse import urljoin
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from forums.errors import LayoutChanged
-from forums.html import concat_bodies
+from forums.html import concat_bodies, parse_html
 from forums.records import EditInfo, Post, PostBody
 from forums.structure import (
     EngineMarks,
@@ -102,7 +102,7 @@ def parse_thread_page(
     variants: tuple[ThreadSelectors, ...] = THREAD_VARIANTS,
 ) -> ThreadView:
     """Parse one thread page. `tz` reads XenForo 1 date strings (None: the page's offset)."""
-    tree = LexborHTMLParser(html)
+    tree = parse_html(html)
     selectors, nodes = _find_posts(tree, variants)
     structural = False
     if selectors is None:
