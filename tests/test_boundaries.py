@@ -106,9 +106,9 @@ def engine_crossings(root: Path = ROOT) -> list[str]:
                     names += [f"forums.{alias.name}" for alias in node.names]
             for name in names:
                 parts = name.split(".")
-                if len(parts) > 1 and parts[0] == "forums" and parts[1] in engines:
-                    if parts[1] != own:
-                        bad.append(f"{path.relative_to(root)} imports {name}")
+                crossing = len(parts) > 1 and parts[0] == "forums" and parts[1] in engines
+                if crossing and parts[1] != own:
+                    bad.append(f"{path.relative_to(root)} imports {name}")
     return bad
 
 

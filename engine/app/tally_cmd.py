@@ -31,8 +31,8 @@ from engine.core.warnings import ParseWarning
 from engine.players_file import PLAYERS_HELP, PlayersFileError, load_players
 from engine.session import GameSession
 from forums import Board, BoardError
-from forums.mybb.html import mybb_html_to_postbody
 from forums.html import html_to_postbody
+from forums.mybb.html import mybb_html_to_postbody
 from forums.records import Post, PostBody
 from rulesets import find
 from scraper.reading import Cast, read_post
