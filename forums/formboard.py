@@ -192,11 +192,12 @@ class FormLoginBoard(WebBoard):
         await self.ensure_login()
         while True:
             url = where() if callable(where) else self.http.url(where, params)
+            seen = self.session.logins
             response = await self.http.get(url)
             html, final = response.text, str(response.url)
             served = self._served(html, final, expect)
             if served.gone:
-                await self.relogin(final, f"a {served.kind.value} page")
+                await self.relogin(final, f"a {served.kind.value} page", seen)
                 continue
             if served.kind in expect:
                 return Fetched(html, final, response, served.kind)

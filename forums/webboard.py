@@ -175,8 +175,10 @@ class WebBoard:
     async def ensure_login(self) -> None:
         await self.session.ensure(self.login)
 
-    async def relogin(self, url: str, why: str) -> None:
-        """The board showed the session gone at `url`: log in again, once per operation."""
+    async def relogin(self, url: str, why: str, seen: int | None = None) -> None:
+        """The board showed the session gone at `url`: log in again, once per operation.
+        `seen`: the session's login count when that page was asked for (a board sharing the
+        session may have logged in again since: then that login serves)."""
         if self._relogins_left <= 0:
             raise SessionExpired(
                 f"{redact(url)}: the board dropped the session of {self.username!r} again "
@@ -184,7 +186,7 @@ class WebBoard:
             )
         self._relogins_left -= 1
         log.info("session expired at %s (%s): logging in again", redact(url), why)
-        await self.session.renew(self.session.logins, self.login)
+        await self.session.renew(self.session.logins if seen is None else seen, self.login)
 
     # -- users -------------------------------------------------------------------------
 
