@@ -14,6 +14,7 @@ no traceback, soon:
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import subprocess
@@ -23,7 +24,9 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from datetime import datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -212,8 +215,6 @@ def _client(answer: Callable[[httpx.Request], httpx.Response], **options: Any) -
 
 
 def _get(client: BoardClient, path: str = "index.php") -> httpx.Response:
-    import asyncio
-
     async def go() -> httpx.Response:
         try:
             return await client.get(client.url(path))
@@ -270,8 +271,6 @@ def test_a_redirect_loop_is_refused_after_the_limit_without_retries() -> None:
 
 
 def test_the_deadline_covers_the_whole_exchange() -> None:
-    import asyncio
-
     async def slow(request: httpx.Request) -> httpx.Response:
         async def body() -> Any:
             for _ in range(100):
@@ -288,3 +287,43 @@ def test_the_deadline_covers_the_whole_exchange() -> None:
     )
     with pytest.raises(TooSlow, match=r"within 0\.5 s \(the board sent \d+ bytes"):
         _get(client)
+
+
+def test_a_poll_of_a_dripping_board_fails_its_step_at_the_deadline(tmp_path: Path) -> None:
+    """The service's poll (`forumgm run`'s step) goes through the same client: the step
+    fails with one line at the deadline, the game goes on at the next poll."""
+    from zoneinfo import ZoneInfo
+
+    from engine.config import parse_config
+    from engine.service.driver import GameDriver
+    from engine.service.runner import Cadence, drive_once
+    from engine.store import open_store
+    from forums.local import ManualClock
+    from forums.phpbb import PhpbbBoard
+    from tests.service.helpers import game_toml
+
+    with serve(drip) as board:
+        players = ["Лёха", "Кира", "Марат", "Ника", "Оскар"]
+        text = game_toml(url=board.url, thread="2", players=players, ruleset="votecount", gm="GM")
+        text = text.replace('engine = "local"', 'engine = "phpbb"').replace(
+            f'url = "{board.url}"', f'url = "{board.url}"\nallow_insecure_http = true'
+        )
+        gm = PhpbbBoard(
+            board.url, "GM", PASSWORD, allow_insecure_http=True, min_delay=0, deadline=2
+        )
+        clock = ManualClock(datetime(2026, 12, 1, 20, tzinfo=ZoneInfo("Europe/Moscow")))
+        store = open_store(f"sqlite:///{tmp_path / 'store.sqlite'}")
+        driver = GameDriver(store, gm, parse_config(text), clock=clock)
+        driver.start()
+
+        async def step() -> str:
+            try:
+                return await drive_once(driver, "test", Cadence())
+            finally:
+                await gm.close()
+
+        started = time.monotonic()
+        said = asyncio.run(step())
+        took = time.monotonic() - started
+    assert said.startswith("step failed: GET ") and "no whole answer within 2 s" in said, said
+    assert took < 20
