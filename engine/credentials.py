@@ -6,35 +6,13 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from forums.secret import Secret
+
+__all__ = ["CredentialsError", "CredentialsRef", "Secret", "resolve_password"]
+
 
 class CredentialsError(Exception):
     """The password could not be found; the message says where it was looked for."""
-
-
-class Secret:
-    """A password that never shows itself in a repr, a log line or an f-string."""
-
-    __slots__ = ("_value",)
-
-    def __init__(self, value: str) -> None:
-        self._value = value
-
-    def reveal(self) -> str:
-        return self._value
-
-    def __repr__(self) -> str:
-        return "Secret('********')"
-
-    __str__ = __repr__
-
-    def __format__(self, spec: str) -> str:
-        return repr(self)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Secret) and other._value == self._value
-
-    def __hash__(self) -> int:
-        return hash(("Secret", self._value))
 
 
 @dataclass(frozen=True)

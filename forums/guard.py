@@ -31,23 +31,6 @@ _DEFAULT_PORTS = {"http": 80, "https": 443}
 _SESSION_IN_TEXT = re.compile(r"(?i)((?:\bsid|_xfToken|my_post_key|logoutkey)=)[^&#\s\"'<>]{6,}")
 
 
-class Secret:
-    """A password or key that never shows itself in a repr, a log line or a traceback's locals."""
-
-    __slots__ = ("_value",)
-
-    def __init__(self, value: str) -> None:
-        self._value = value
-
-    def reveal(self) -> str:
-        return self._value
-
-    def __repr__(self) -> str:
-        return "<secret>"
-
-    __str__ = __repr__
-
-
 class ForeignOrigin(BoardUnavailable):
     """A request would have gone somewhere other than the configured board; it was not sent."""
 

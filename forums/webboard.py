@@ -7,7 +7,7 @@ form) and fills a few hooks; the public verbs stay here:
   the board serves us as, and the login guard: each public operation calls `begin()`, logs
   in when not yet logged in (`ensure_login`) and, when a page shows the session gone, logs
   in again once (`relogin`); gone again right after is `SessionExpired`;
-- the GM's password or key as a `forums.guard.Secret`;
+- the GM's password or key as a `forums.secret.Secret`;
 - a submission through the board's refusals (`submit`): flood control waited out
   `flood_retries` times then `FloodControl`, a stale form token fetched fresh once, a lost
   session logged in again once, anything else the board says a one-line `BoardError`;
@@ -32,8 +32,9 @@ from forums.board import ThreadPage
 from forums.client import DEADLINE, MAX_BYTES, BoardClient, Sleep
 from forums.cursor import Resume, ThreadView, read_thread, seen_posts
 from forums.errors import BoardError, FloodControl, NotFound, SessionExpired
-from forums.guard import Secret, redact
+from forums.guard import redact
 from forums.records import Cursor, Post, User
+from forums.secret import Secret
 from forums.session import Session
 
 log = logging.getLogger("forums.board")
