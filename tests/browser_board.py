@@ -15,18 +15,18 @@ from __future__ import annotations
 
 import os
 import secrets
-import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http import cookies as http_cookies
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 from urllib.parse import parse_qsl
 
 import pytest
 
 from forums.browser import browser_available
+from tests.local_http import running
 
 MISSING = browser_available()
 REQUIRED = bool(os.environ.get("CI") or os.environ.get("FORUMGM_REQUIRE_BROWSER"))
@@ -130,13 +130,6 @@ def _handler(board: JsBoard) -> type[BaseHTTPRequestHandler]:
 def serve(engine: Engine) -> Iterator[JsBoard]:
     """The board running on a free port of 127.0.0.1 for the duration of the block."""
     board = JsBoard(engine)
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(board))
-    board.url = f"http://127.0.0.1:{server.server_address[1]}/"
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
+    with running(_handler(board)) as url:
+        board.url = url
         yield board
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=5)

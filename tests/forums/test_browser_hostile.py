@@ -19,12 +19,11 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http import cookies as http_cookies
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, unquote_plus
@@ -37,6 +36,7 @@ from forums.guard import ForeignOrigin
 from forums.phpbb import PhpbbBoard
 from tests.browser_board import needs_browser
 from tests.forums.phpbb.helpers_http import PASSWORD, USER
+from tests.local_http import running
 
 PHPBB = Path(__file__).resolve().parents[2] / "fixtures" / "phpbb" / "3.3.10" / "en"
 LOGIN = """<html><body>
@@ -87,16 +87,9 @@ def serve(answer: Answer) -> Iterator[Host]:
 
         do_GET = do_POST = _handle
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    host.url = f"http://127.0.0.1:{server.server_address[1]}/"
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
+    with running(Handler) as url:
+        host.url = url
         yield host
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=5)
 
 
 def collector(

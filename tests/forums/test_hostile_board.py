@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +34,7 @@ import pytest
 
 from forums.client import MAX_BYTES, AnswerTooLarge, BoardClient, RedirectLoop, TooSlow
 from tests.adapter_helpers import FakeTime
+from tests.local_http import running
 
 PASSWORD = "hostile-s3cret"
 HUGE = 300 * 1024 * 1024
@@ -115,18 +116,12 @@ def serve(behaviour: Behaviour) -> Iterator[Hostile]:
 
         do_POST = do_GET
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    board.url = f"http://127.0.0.1:{server.server_address[1]}/"
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield board
-    finally:
-        board.stop.set()
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=5)
+    with running(Handler) as url:
+        board.url = url
+        try:
+            yield board
+        finally:
+            board.stop.set()
 
 
 def board_check(url: str, *extra: str) -> tuple[int, str, float]:
