@@ -7,6 +7,8 @@ import re
 from datetime import UTC, datetime, timedelta, timezone, tzinfo
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from selectolax.lexbor import LexborHTMLParser
+
 from forums.dates import parse_board_time
 from forums.datewords import language_of
 from forums.html import parse_html
