@@ -4,7 +4,8 @@ The service's loggers ("forumgm.*") say what each step did at INFO (polled, rece
 frozen, resolved, published) and keep a failed step's traceback at DEBUG. On the console
 (stderr) a line reads "19:02:11 game 1: turn 1: polled: 2 new post(s), 1 new PM(s); …";
 `--debug` adds the DEBUG lines. `--log-file` writes everything, DEBUG included, to a file
-rotated at 10 MB with 5 old files kept. The board adapters' lines (logins, each retry of
+rotated at 10 MB with 5 old files kept; it holds players' PMs, so like the store it is
+created readable by its owner only (0600), each new file after a rotation too. The board adapters' lines (logins, each retry of
 a request) go to the file and to `--debug`; other libraries' chatter (HTTP requests, the
 scheduler's jobs) stays out unless it is a warning.
 """
@@ -15,6 +16,7 @@ import logging
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from io import TextIOWrapper
 from logging.handlers import RotatingFileHandler
 from pathlib import Path
 
@@ -27,11 +29,23 @@ QUIET = ("httpx", "httpcore", "apscheduler", "alembic", "sqlalchemy")
 """Libraries whose INFO lines would drown the service's own."""
 
 
+class _PrivateRotatingFile(RotatingFileHandler):
+    """A rotated log whose every file is created 0600 (the store's mode): the log holds the
+    text of players' PMs. A file that already exists keeps its mode, with a warning when
+    others can read it (as `forums.guard.create_private` does for the store)."""
+
+    def _open(self) -> TextIOWrapper:
+        from forums.guard import create_private
+
+        create_private(self.baseFilename)
+        return super()._open()
+
+
 def file_handler(path: Path) -> logging.Handler:
-    """The `--log-file` handler: everything, DEBUG included, rotated; its folder is made.
-    An `OSError` says the file cannot be written."""
+    """The `--log-file` handler: everything, DEBUG included, rotated; its folder is made and
+    the file created readable by its owner only. An `OSError` says it cannot be written."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    to_file = RotatingFileHandler(
+    to_file = _PrivateRotatingFile(
         path, maxBytes=LOG_FILE_BYTES, backupCount=LOG_FILE_BACKUPS, encoding="utf-8"
     )
     to_file.setLevel(logging.DEBUG)

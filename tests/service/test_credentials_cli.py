@@ -64,3 +64,37 @@ def test_the_store_and_the_local_board_are_private_files(
     assert result.exit_code == 0, result.output
     for created in (board_file, store_file):
         assert stat.S_IMODE(created.stat().st_mode) == 0o600, created
+
+
+def test_the_log_file_is_private_too_after_each_rotation(tmp_path: Path) -> None:
+    """Issue 22, item 6: `--log-file` holds the text of players' PMs; it was created 0644."""
+    import logging.handlers
+    import os
+
+    from engine.app.logs import file_handler
+    from tests.app.rehearsal import Rehearsal
+
+    was = os.umask(0o022)  # a usual umask: what `open` alone would give is 0644
+    try:
+        game = Rehearsal(tmp_path)
+        game("2026-12-01T17:00+03:00", "board", "local", "init", "GAME")
+        game.host("2026-12-01T18:00+03:00", "game start")
+        game.host("2026-12-01T18:01+03:00", "review", "--approve")
+        game.pm("2026-12-01T19:05+03:00", "Коля", "голосую за Петю")
+        log = tmp_path / "logs" / "run.log"
+        game.host("2026-12-01T19:10+03:00", "run", "--once", "--log-file", str(log))
+        assert log.stat().st_size > 0
+        assert stat.S_IMODE(log.stat().st_mode) == 0o600
+        # A rotation makes a new file: it is private as well, and so are the old ones.
+        rotated = tmp_path / "rotated.log"
+        handler = file_handler(rotated)
+        assert isinstance(handler, logging.handlers.RotatingFileHandler)
+        handler.maxBytes = 200
+        for n in range(20):
+            handler.emit(logging.makeLogRecord({"msg": f"PM {n}: " + "голосую за Петю " * 4}))
+        handler.close()
+    finally:
+        os.umask(was)
+    files = sorted(tmp_path.glob("rotated.log*"))
+    assert len(files) == 6  # the file and its five old ones
+    assert {stat.S_IMODE(f.stat().st_mode) for f in files} == {0o600}
