@@ -210,9 +210,11 @@ class GameSession:
             warnings.extend(w)
         return events, warnings
 
-    def resolve(self) -> PhaseLog:
+    def resolve(self, *, in_place: bool = False) -> PhaseLog:
+        """Resolve the open phase. `in_place`: nobody keeps the state before the resolution
+        (a simulation), so the ruleset need not copy it first."""
         inputs, log = self._open()
-        resolved = self.ruleset.resolve(self.state, inputs)
+        resolved = self.ruleset.resolve(self.state, inputs, in_place=in_place)
         self.state = resolved.state
         log.events.extend(resolved.events)
         log.resolution = list(resolved.events)

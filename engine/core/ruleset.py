@@ -239,9 +239,14 @@ class Ruleset(ABC):
     def steps(self) -> Sequence[Step[Any]]:
         """The resolution order, as the rulebook gives it."""
 
-    def resolve(self, state: GameState, inputs: PhaseInputs) -> Resolved:
-        """Resolve the phase: a pure function of the state (with its RNG) and the inputs."""
-        work = state.copy()
+    def resolve(
+        self, state: GameState, inputs: PhaseInputs, *, in_place: bool = False
+    ) -> Resolved:
+        """Resolve the phase: a pure function of the state (with its RNG) and the inputs.
+
+        `in_place`: the caller gives `state` up (a simulated game keeps no earlier state), so
+        the resolution works on it instead of on a copy; the result is the same."""
+        work = state if in_place else state.copy()
         rng = rngmod.restore(work.rng)
         ctx = self.new_resolution(work, inputs, rng)
         run_steps(self.steps, ctx)

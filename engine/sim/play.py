@@ -122,7 +122,7 @@ class Table:
             phases += 1
             session.open_phase(opened, opened + PHASE)
             players.play(session, phases)
-            log = session.resolve()
+            log = session.resolve(in_place=True)
             players.learn(log.events)
             opened += PHASE
         state = session.state

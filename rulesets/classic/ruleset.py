@@ -154,8 +154,8 @@ class Classic(Ruleset):
     def steps(self) -> Sequence[Step[Any]]:
         return STEPS
 
-    def resolve(self, state: GameState, inputs: PhaseInputs) -> Any:
-        resolved = super().resolve(state, inputs)
+    def resolve(self, state: GameState, inputs: PhaseInputs, *, in_place: bool = False) -> Any:
+        resolved = super().resolve(state, inputs, in_place=in_place)
         if not resolved.state.finished:
             resolved.state.phase = self.next_phase(state)
         return resolved

@@ -221,8 +221,10 @@ class Yakuza(Ruleset):
     def steps_for(self, kind: str) -> Sequence[Step[Any]]:
         return NIGHT_STEPS if kind == "night" else DAY_STEPS
 
-    def resolve(self, state: GameState, inputs: PhaseInputs) -> Resolved:
-        work = state.copy()
+    def resolve(
+        self, state: GameState, inputs: PhaseInputs, *, in_place: bool = False
+    ) -> Resolved:
+        work = state if in_place else state.copy()
         rng = rngmod.restore(work.rng)
         ctx = self.new_resolution(work, inputs, rng)
         for step in self.steps_for(inputs.phase.id.kind):
