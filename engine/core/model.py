@@ -61,8 +61,10 @@ class GameState:
         return self.names.index(name)
 
     def in_seating_order(self, names: Any) -> list[str]:
+        if not names:  # most turns ask for nobody's death, cough or miss
+            return []
         wanted = set(names)
-        return [n for n in self.names if n in wanted]
+        return [p.name for p in self.players if p.name in wanted]
 
     def copy(self) -> GameState:
         """A deep copy, made for the plain data a state holds (dicts, lists, strings, numbers):

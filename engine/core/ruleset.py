@@ -239,9 +239,7 @@ class Ruleset(ABC):
     def steps(self) -> Sequence[Step[Any]]:
         """The resolution order, as the rulebook gives it."""
 
-    def resolve(
-        self, state: GameState, inputs: PhaseInputs, *, in_place: bool = False
-    ) -> Resolved:
+    def resolve(self, state: GameState, inputs: PhaseInputs, *, in_place: bool = False) -> Resolved:
         """Resolve the phase: a pure function of the state (with its RNG) and the inputs.
 
         `in_place`: the caller gives `state` up (a simulated game keeps no earlier state), so

@@ -122,18 +122,20 @@ class ClassicPlayers:
 
     def play(self, session: GameSession, phase: int) -> None:
         state = session.state
-        alive = [p.name for p in state.players if in_play(p)]
-        if not alive:
+        seated = [p for p in state.players if in_play(p)]
+        if not seated:
             return
+        alive = [p.name for p in seated]
         self._claim(alive)
         shots = self._clan_targets(alive)
-        submit, order, options = session.submit, self._order, state.options
-        for name in alive:
-            bot = self.bots[name]
+        submit, order, options, bots = session.submit, self._order, state.options, self.bots
+        for player in seated:
+            name = player.name
+            bot = bots[name]
             submit(order(name, "vote", self._suspect(bot, alive)))
             if bot.role == "citizen" and not (self._any_member and bot.faction in CLANS):
                 continue
-            for action in actions_of(state.player(name), options):
+            for action in actions_of(player, options):
                 aim = self._aim(bot, action, alive, shots)
                 if aim is not None:
                     submit(order(name, action, aim))

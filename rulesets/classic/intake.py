@@ -12,7 +12,7 @@ from typing import Any
 
 from engine.core import warnings as w
 from engine.core.events import Event
-from engine.core.model import GameState
+from engine.core.model import GameState, PlayerState
 from engine.core.orders import Channel, Order, OrderKind
 from engine.core.ruleset import IntakeResult, PhaseInputs
 from engine.core.warnings import ParseWarning
@@ -86,15 +86,24 @@ class Intake:
                 return in_play(p)
         return False
 
+    def _seat(self, name: str | None) -> PlayerState | None:
+        """The player of that name, or None: one pass where a name is looked up and then
+        asked whether it is in play (every vote and order asks for two)."""
+        for p in self.state.players:
+            if p.name == name:
+                return p
+        return None
+
     # -- entry point -----------------------------------------------------------------------
 
     def take(self, order: Order) -> IntakeResult:
         if self.inputs.phase.is_late(order.at):
             return self.reject(order, w.LATE)
-        if not self.state.has_player(order.player):
+        sender = self._seat(order.player)
+        if sender is None:
             return self.reject(order, w.SENDER_NOT_IN_PLAY)
         if order.is_vote:
-            return self.vote(order)
+            return self.vote(order, sender)
         if order.kind is OrderKind.REQUEST:
             return self.request(order)
         if order.channel is Channel.THREAD:
@@ -102,17 +111,17 @@ class Intake:
             return self.out
         if order.kind is OrderKind.CANCEL:
             return self.cancel(order)
-        return self.role_order(order)
+        return self.role_order(order, sender)
 
     # -- votes (§3.1) ----------------------------------------------------------------------
 
-    def vote(self, order: Order) -> IntakeResult:
+    def vote(self, order: Order, sender: PlayerState) -> IntakeResult:
         if order.channel is Channel.THREAD:
             self.warn(order, w.THREAD_VOTE_IGNORED, action=order.kind.value)
             if self.options["remind_thread_votes"]:
                 self.out.events.append(Event.private(order.player, "thread_vote_reminder"))
             return self.out
-        if not self._in_play(order.player):
+        if not in_play(sender):
             return self.reject(order, w.SENDER_NOT_IN_PLAY)
         if order.kind is OrderKind.NO_LYNCH:
             return self.reject(order, w.INVALID_TARGET, action="vote")
@@ -122,9 +131,10 @@ class Intake:
             self.ack(order.player, "vote_withdrawn")
             return self.out
         target = order.target
-        if target is None or not self.state.has_player(target):
+        seat = self._seat(target)
+        if target is None or seat is None:
             return self.reject(order, w.UNKNOWN_TARGET, action="vote")
-        if not self._in_play(target):
+        if not in_play(seat):
             return self.reject(order, w.TARGET_NOT_IN_PLAY, action="vote")
         if order.form == "nonstandard":
             if self.options["strict_vote_forms"]:
@@ -137,8 +147,7 @@ class Intake:
 
     # -- role orders (§5, §10.2) -----------------------------------------------------------
 
-    def role_order(self, order: Order) -> IntakeResult:
-        player = self.state.player(order.player)
+    def role_order(self, order: Order, player: PlayerState) -> IntakeResult:
         if not in_play(player):
             return self.reject(order, w.SENDER_NOT_IN_PLAY)
         available = actions_of(player, self.options)
@@ -147,11 +156,12 @@ class Intake:
         if action is None:
             return self.reject(order, w.ACTION_NOT_AVAILABLE, action=wanted[0] if wanted else None)
         target = order.target
-        if target is None or not self.state.has_player(target):
+        seat = self._seat(target)
+        if target is None or seat is None:
             return self.reject(order, w.UNKNOWN_TARGET, action=action)
         if target == order.player and not ACTIONS[action].self_allowed:
             return self.reject(order, w.TARGET_SELF, action=action)
-        if not self._in_play(target):
+        if not in_play(seat):
             return self.reject(order, w.TARGET_NOT_IN_PLAY, action=action)
         registered = (
             order
@@ -303,7 +313,7 @@ def totals_of(state: GameState, votes: dict[str, str]) -> dict[str, int]:
     for target in votes.values():
         counts[target] = counts.get(target, 0) + 1
     # Seating order, then most votes first: a stable sort keeps seating order among equals.
-    seated = [name for name in state.names if name in counts]
+    seated = [p.name for p in state.players if p.name in counts]
     if len(seated) != len(counts):  # a target off the roster: say so, as seat() does
         raise ValueError(f"not a player: {sorted(set(counts) - set(seated))}")
     order = sorted(seated, key=counts.__getitem__, reverse=True)

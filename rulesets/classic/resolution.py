@@ -15,7 +15,7 @@ from engine.core.events import Event
 from engine.core.model import GameState
 from engine.core.ruleset import PhaseInputs, Resolution, Step
 from rulesets.classic import win
-from rulesets.classic.intake import current_votes, totals_of
+from rulesets.classic.intake import totals_of
 from rulesets.classic.roles import ACTIONS, CLANS
 from rulesets.classic.roles import Step as SeedStep
 from rulesets.classic.state import apparent, clan_members, in_play, in_play_names
@@ -89,8 +89,12 @@ def new_turn(state: GameState, inputs: PhaseInputs, rng: random.Random) -> Turn:
 
 def r1_vote(t: Turn) -> None:
     state = t.state
-    seats = {p.name: p for p in state.players}
-    votes = {v: tg for v, tg in current_votes(state, t.inputs).items() if in_play(seats[v])}
+    cast = t.inputs.votes
+    votes: dict[str, str] = {}  # current_votes() of the voters in play, in one pass
+    for p in state.players:
+        order = cast.get(p.name)
+        if order is not None and (target := order.target) is not None and in_play(p):
+            votes[p.name] = target
     totals = totals_of(state, votes)
     if state.options["publish_final_votes"]:
         t.emit(
@@ -98,7 +102,7 @@ def r1_vote(t: Turn) -> None:
         )
     if totals:
         top = max(totals.values())
-        leaders = [n for n in state.names if totals.get(n) == top]
+        leaders = [n for n, count in totals.items() if count == top]  # seating order
         reason = "leader" if len(leaders) == 1 else "tie_break"
         prisoner = rngmod.choice(t.rng, leaders)
         count = top

@@ -206,9 +206,7 @@ class Minimafik(Ruleset):
             return (*DRAFT_STEPS, *START_STEPS)
         return PHASE_STEPS
 
-    def resolve(
-        self, state: GameState, inputs: PhaseInputs, *, in_place: bool = False
-    ) -> Resolved:
+    def resolve(self, state: GameState, inputs: PhaseInputs, *, in_place: bool = False) -> Resolved:
         work = state if in_place else state.copy()
         rng = rngmod.restore(work.rng)
         ctx = new_turn(work, inputs, rng)

@@ -142,9 +142,7 @@ class TwelveRooms(Ruleset):
     def steps(self) -> Sequence[Step[Any]]:
         return TURN_STEPS
 
-    def resolve(
-        self, state: GameState, inputs: PhaseInputs, *, in_place: bool = False
-    ) -> Resolved:
+    def resolve(self, state: GameState, inputs: PhaseInputs, *, in_place: bool = False) -> Resolved:
         work = state if in_place else state.copy()
         rng = rngmod.restore(work.rng)
         ctx = self.new_resolution(work, inputs, rng)

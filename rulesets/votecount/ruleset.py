@@ -159,9 +159,7 @@ class Votecount(Ruleset):
     def steps(self) -> Sequence[Step[Any]]:
         return STEPS
 
-    def resolve(
-        self, state: GameState, inputs: PhaseInputs, *, in_place: bool = False
-    ) -> Resolved:
+    def resolve(self, state: GameState, inputs: PhaseInputs, *, in_place: bool = False) -> Resolved:
         resolved = super().resolve(state, inputs, in_place=in_place)
         if inputs.phase.id.kind == "day":
             resolved.state.phase = self.next_phase(state)

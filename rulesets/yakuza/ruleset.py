@@ -221,9 +221,7 @@ class Yakuza(Ruleset):
     def steps_for(self, kind: str) -> Sequence[Step[Any]]:
         return NIGHT_STEPS if kind == "night" else DAY_STEPS
 
-    def resolve(
-        self, state: GameState, inputs: PhaseInputs, *, in_place: bool = False
-    ) -> Resolved:
+    def resolve(self, state: GameState, inputs: PhaseInputs, *, in_place: bool = False) -> Resolved:
         work = state if in_place else state.copy()
         rng = rngmod.restore(work.rng)
         ctx = self.new_resolution(work, inputs, rng)
