@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 from scraper.lines import Line
 from scraper.nicknames import NameResolver
+from scraper.numbers import whole_number
 
 _COMPACT_RE = re.compile(r"^(?:[nн]|ночь|night)(\d{1,2})$")
 _NUMBER_RE = re.compile(r"^(\d{1,2})(?:-?(?:я|ю|ая|ую|th|st|nd|rd))?$")
@@ -83,9 +84,10 @@ def phase_tag(
     compact = _COMPACT_RE.match(words[i])
     if compact is not None and closed(i):
         return f"night {int(compact.group(1))}", i + 1
-    numbered = words[i] in tag_words and i + 1 < len(words) and words[i + 1].isdigit()
-    if numbered and len(words[i + 1]) <= 2 and closed(i + 1):
-        return f"night {int(words[i + 1])}", i + 2
+    numbered = words[i] in tag_words and i + 1 < len(words) and len(words[i + 1]) <= 2
+    night = whole_number(words[i + 1]) if numbered else None
+    if night is not None and closed(i + 1):
+        return f"night {night}", i + 2
     # «на 3-ю ночь:», «3 ночь —», «на третью ночь:»
     number = _number(words[i]) if i + 1 < len(words) and words[i + 1] in tag_words else None
     if number is not None and closed(i + 1):

@@ -37,8 +37,10 @@ def item_ref(channel: Channel, item_id: str) -> str:
 
 
 def board_order(item_id: str) -> tuple[int, int | str]:
-    """A board id as it sorts: numbers by value, then anything else by text."""
-    return (0, int(item_id)) if item_id.isdigit() else (1, item_id)
+    """A board id as it sorts: numbers by value, then anything else by text («²» is a digit
+    to `isdigit()` but no number to `int()`; an id longer than any board's is text too)."""
+    number = item_id.isascii() and item_id.isdigit() and len(item_id) <= 30
+    return (0, int(item_id)) if number else (1, item_id)
 
 
 @dataclass(frozen=True)

@@ -46,6 +46,7 @@ from rulesets.minimafik.roles import (
     WRONG_PHASE,
 )
 from rulesets.minimafik.state import alive, leader
+from scraper.numbers import whole_number
 
 VOTE_ACTIONS = ("leader_vote", "vece_vote")
 _ORDER_FIELDS = ("card", "cards", "choice", "picks", "ability")
@@ -343,8 +344,8 @@ class Intake(Ledger):
             pair = list(offers[i])
             if isinstance(pick, int) and not isinstance(pick, bool) and 1 <= pick <= len(pair):
                 merged[i] = pair[pick - 1]
-            elif isinstance(pick, str) and pick.strip().isdigit() and 1 <= int(pick) <= len(pair):
-                merged[i] = pair[int(pick) - 1]
+            elif isinstance(pick, str) and 1 <= (n := whole_number(pick.strip()) or 0) <= len(pair):
+                merged[i] = pair[n - 1]
             elif isinstance(pick, str) and pick in pair:
                 merged[i] = pick
             else:

@@ -44,6 +44,7 @@ from rulesets.minimafik.roles import (
     UNKNOWN_CARD,
 )
 from rulesets.minimafik.state import alive, collection, hand, leader
+from scraper.numbers import whole_number
 
 
 class Reject(Exception):
@@ -71,8 +72,9 @@ class HandView:
         """The instance a card reference names; the front-most copy not in `used`."""
         if isinstance(ref, bool):
             raise Reject(w.BAD_PARAMETER)
-        if isinstance(ref, int) or (isinstance(ref, str) and ref.strip().isdigit()):
-            instance = self.at_slot(int(ref))
+        slot = ref if isinstance(ref, int) else whole_number(str(ref).strip())
+        if slot is not None:
+            instance = self.at_slot(slot)
         else:
             wanted = str(ref).strip().casefold()
             copies = [i for i in self.order if self.start[i] == wanted]

@@ -7,7 +7,6 @@ registered in the phase's ledger or rejected with a warning and a private `order
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -37,6 +36,7 @@ from rulesets.yakuza.state import (
     may_act_in,
     night_actions,
 )
+from scraper.numbers import whole_number
 
 CANNOT_ACT = "cannot_act"
 CANNOT_VOTE = "cannot_vote"
@@ -71,8 +71,8 @@ _MESSAGES = {
     MULTIPLE_ACTIONS: "several main actions in one message; the last one is kept",
 }
 
-_NUMBER = re.compile(r"^\d+$")
-_TIMES = re.compile(r"^[xх×*](\d+)$")
+_TIMES = ("x", "х", "×", "*")
+"""What opens a multiplier («x3», «х3», «×3», «*3»)."""
 
 
 class Reject(Exception):
@@ -86,16 +86,20 @@ def words_of(order: Order) -> list[str]:
 
 
 def number_param(order: Order, key: str = "amount") -> int | None:
+    """`amount: 3` (structured) or the first number among the words («голос Вася +3»); a
+    number too long to be one the rules allow reads as `scraper.numbers.CAP`."""
     value = order.args.get(key)
     if value is None:
         for word in words_of(order):
-            if _NUMBER.match(word):
-                return int(word)
+            found = whole_number(word)
+            if found is not None:
+                return found
         return None
-    try:
-        return int(value)
-    except (TypeError, ValueError):
+    if isinstance(value, bool):
         return None
+    if isinstance(value, int):
+        return value
+    return whole_number(str(value).strip()) if isinstance(value, str) else None
 
 
 def word_param(order: Order, key: str, vocabulary: Mapping[str, str]) -> str | None:
@@ -229,9 +233,9 @@ class Intake:
         """«ночь 3: …»: for the current night (or, by day, the next one) as if untagged; for
         a later night kept until then; for a night that is over, `late`."""
         plain = order.with_(args={k: v for k, v in order.args.items() if k != "phase"})
-        try:
-            number = int(phase.split()[1])
-        except (IndexError, ValueError):
+        words = phase.split()
+        number = whole_number(words[1]) if len(words) == 2 else None
+        if number is None:
             return self.reject(order, w.BAD_PARAMETER)
         current = self.inputs.phase.id
         upcoming = current.number if current.kind == "night" else current.number + 1
@@ -573,9 +577,12 @@ def _alive_targets(state: GameState, names: Iterable[str]) -> None:
 
 def _expand(names: list[str], order: Order) -> list[str]:
     """«пистолет Вася x3»: a multiplier repeats the last name (parsed posts only)."""
-    times = [int(m.group(1)) for x in words_of(order) if (m := _TIMES.match(x))]
-    if times and names:
-        return names + [names[-1]] * (min(times[0], 50) - 1)
+    if not names:
+        return names
+    for word in words_of(order):
+        times = whole_number(word[1:]) if word[:1] in _TIMES else None
+        if times is not None:
+            return names + [names[-1]] * (min(times, 50) - 1)
     return names
 
 
