@@ -593,7 +593,23 @@ class _Checker:
             Slots(players, out)
         except SlotError as exc:
             self.problem(f"[players] {exc}", "players", "replacements")
+        self._lookalikes([*players, *(h.new for h in out if h.new not in players)])
         return tuple(out)
+
+    def _lookalikes(self, names: list[str]) -> None:
+        """Two names of the game that readers cannot tell apart (`Bася` with a Latin B, or
+        `Ва` U+200B `ся`, a zero-width space inside, next to `Вася`): a vote for one would count for
+        the other unseen, so the pair is refused (scraper.confusable)."""
+        from scraper.confusable import difference, lookalike_pairs
+
+        for a, b in lookalike_pairs(names):
+            self.problem(
+                f"[players] {a!r} and {b!r} look the same to readers ({difference(a, b)}): "
+                "one of them must go by another name (ask the player to choose a name "
+                "written in one alphabet, without invisible characters)",
+                "players",
+                "players",
+            )
 
     def _plain(self, table: str, key: str | None = None) -> dict[str, Any]:
         value = self.raw.get(table, {})

@@ -354,6 +354,17 @@ class GameDriver:
             raise StoreError(f"{name!r} holds no seat in this game (seats: {seats})")
         if slots.slot(substitute) is not None or substitute == self.config.gm_user:
             raise StoreError(f"{substitute!r} already plays in this game")
+        from scraper.confusable import difference, lookalike_pairs
+
+        names = [n for key in slots.keys for n in slots.holders(key)]
+        for other, name in lookalike_pairs([*names, self.config.gm_user, substitute]):
+            if name == substitute:
+                raise StoreError(
+                    f"{substitute!r} looks the same to readers as {other!r}, who "
+                    f"{'is the GM' if other == self.config.gm_user else 'plays in this game'}"
+                    f" ({difference(substitute, other)}): a vote for one would count for the "
+                    "other unseen; the substitute must go by another name"
+                )
         previous = slots.current(seat)
         # The substitute's player row is what routes their PMs here (`store.board_games`).
         self.store.replace_player(self.game_id, seat, substitute, at=self.clock())
