@@ -14,7 +14,7 @@ import jinja2
 
 from engine.core.events import Audience, Event, private_events
 from engine.core.ruleset import Ruleset
-from engine.wording import Wording, a_an, capfirst, phase_words
+from engine.wording import Wording, a_an, capfirst, case_after, phase_words
 
 __all__ = [
     "LeakError",
@@ -222,6 +222,9 @@ class Renderer:
             term=self.term,
             by_count=by_count,
             by_role_order=self.by_role_order,
+            usage_form=self.usage_form,
+            usage_example=self.usage_example,
+            usage_line=self.usage_line,
         )
         self.env.globals.update(
             lang=lang,
@@ -309,6 +312,43 @@ class Renderer:
         """A {role: count} map in the ruleset's catalogue order (unknown roles last)."""
         rank = {role: i for i, role in enumerate(self.role_order)}
         return sorted(roles.items(), key=lambda item: rank.get(item[0], len(rank)))
+
+    def _usage(self, entry: Mapping[str, Any]) -> Mapping[str, Any]:
+        found = entry.get(self.lang)
+        if not isinstance(found, Mapping):
+            raise RenderError(f"no {self.lang!r} usage for order {entry.get('action')!r}")
+        return found
+
+    def usage_form(self, entry: Mapping[str, Any]) -> str:
+        """An order's form as `engine.core.usage` took it from the grammar: «лечу <игрок>»."""
+        words = self._usage(entry)
+        return " ".join(w for w in (words["phrase"], words["hint"]) if w)
+
+    def usage_example(self, entry: Mapping[str, Any]) -> str:
+        """The order written out with real names, each in the case its phrase asks for
+        («лечу Машу», «проверка Коли», «голосую за Колю»), plain so it can be copied."""
+        words = self._usage(entry)
+        parts = [words["phrase"]]
+        for part in words["example"]:
+            if isinstance(part, str):
+                parts.append(part)
+                continue
+            case = part.get("case")
+            if case is None:
+                case = case_after(words["phrase"]) if self.lang == "ru" else None
+            parts.append(self.plain(part["name"], case))
+        text = " ".join(p for p in parts if p)
+        return re.sub(r" ([:,])", r"\1", text)
+
+    def usage_line(self, entry: Mapping[str, Any]) -> str:
+        """«лечу <игрок> — например: лечу Машу», «рейтинг — опубликовать рейтинг голосования»;
+        an order of one word is shown once."""
+        form, example = self.usage_form(entry), self.usage_example(entry)
+        what = self._usage(entry).get("what")
+        said = "например:" if self.lang == "ru" else "e.g."
+        if what:
+            return f"{form} — {what}" if form == example else f"{form} — {what}, {said} {example}"
+        return form if form == example else f"{form} — {said} {example}"
 
     # -- posts and PMs ---------------------------------------------------------------
 

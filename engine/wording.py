@@ -183,6 +183,37 @@ def name_gender(name: str) -> Gender | None:
     return None
 
 
+_CASE_AFTER_PREPOSITION: Mapping[str, str] = {
+    **dict.fromkeys(("в", "во", "на", "за", "про", "через"), "acc"),
+    **dict.fromkeys(("для", "у", "против", "от", "из", "без", "до", "около"), "gen"),
+    **dict.fromkeys(("к", "ко", "по"), "dat"),
+    **dict.fromkeys(("над", "с", "со", "под", "перед"), "ins"),
+}
+
+
+@functools.lru_cache(maxsize=1024)
+def case_after(phrase: str) -> str:
+    """The case of a name written right after an order's phrase: what a preposition ending it
+    governs («голосую за» → acc, «анонимка для» → gen), a noun's genitive («проверка Коли»),
+    the nominative after a short adjective («виноват Коля»), else a verb's accusative
+    («лечу Машу»)."""
+    words = phrase.lower().split()
+    if not words:
+        return "nom"
+    last = words[-1]
+    if last in _CASE_AFTER_PREPOSITION:
+        return _CASE_AFTER_PREPOSITION[last]
+    parses = _analyzer().parse(last)
+    if not parses or not _analyzer().word_is_known(last):
+        return "acc"
+    best = parses[0].tag
+    if best.POS == "NOUN" and "nomn" in best:
+        return "gen"
+    if best.POS == "ADJS":
+        return "nom"
+    return "acc"
+
+
 def a_an(text: object) -> str:
     """English: the text after "a" or "an" as it is said (an Honest Citizen, a Doctor)."""
     words = str(text)

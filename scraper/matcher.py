@@ -314,7 +314,9 @@ class _Parser:
                 if ordering and self.compiled.phrase_at(line.words, after, len(line)):
                     self.proxy_for, lo = member, after
             mark = len(self.result.orders)
-            done = self.segment(index, lo, len(line), line.asks)
+            # A question in a later sentence is its own: «лечу Лену. Как дела?» orders.
+            first_asks = line.asks and (lo >= len(line) or line.sentence_asks[line.sentence_of[lo]])
+            done = self.segment(index, lo, len(line), first_asks)
             self.mark_orders(mark)
             return done
         # Votes anywhere in a line: each sentence is read on its own, so a hedge or a
@@ -376,7 +378,11 @@ class _Parser:
                         # A question mark or «если» after a free-text command is its text's.
                         phrase.form.arg is not ArgKind.TEXT
                         and (
-                            (asks and phrase.form.kind is not OrderKind.REQUEST)
+                            (
+                                asks
+                                and phrase.form.kind is not OrderKind.REQUEST
+                                and not self.question_after(line, pos, phrase, hi)
+                            )
                             or self.conditional(phrase.form, index, pos)
                         )
                     )
@@ -423,6 +429,25 @@ class _Parser:
             opening = line_mode and self.grammar.chain
             while self.grammar.chain and pos < hi and words[pos] in self.grammar.joiners:
                 pos += 1
+        return False
+
+    def question_after(self, line: Line, pos: int, phrase: Phrase, hi: int) -> bool:
+        """«проверка Коли, а что?», «голосую за Колю — кто со мной?»: the question mark ends a
+        clause of talk after the order (a comma or a dash first, no player named in it), so
+        the order stands; «выстрел в Васю?» and «голос за Колю, или за Олю?» still ask."""
+        end = line.sentence_end[line.sentence_of[pos]]
+        words = line.words
+        for i in range(pos + len(phrase.words), min(end, hi)):
+            gap = line.blank[line.ends[i - 1] : line.starts[i]]
+            if not any(mark in gap for mark in (",", "—", "–", " - ", ":")):
+                continue
+            # The talk after the mark names nobody and opens no other command.
+            for j in range(i, min(end, hi)):
+                if self.compiled.phrase_at(words, j, min(end, hi)) is not None:
+                    return False
+                if self.resolver.match_words(words[j:end], suggest=False).ok:
+                    return False
+            return i > pos + len(phrase.words)
         return False
 
     def bare_name(self, index: int, lo: int, hi: int) -> bool:

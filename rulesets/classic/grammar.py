@@ -102,6 +102,12 @@ FORMS: tuple[CommandForm, ...] = (
         OrderKind.REQUEST, ("anon to", "anon"), ArgKind.PLAYER_TEXT, ("anon_request",), lang="en"
     ),
     CommandForm(
+        OrderKind.REQUEST, ("помощь", "команды", "справка"), ArgKind.NONE, ("help_request",)
+    ),
+    CommandForm(
+        OrderKind.REQUEST, ("help", "commands"), ArgKind.NONE, ("help_request",), lang="en"
+    ),
+    CommandForm(
         OrderKind.REQUEST,
         ("список мишеней", "мишени", "кто куда стреляет"),
         ArgKind.NONE,

@@ -16,6 +16,7 @@ from engine.core.model import GameState, PlayerState
 from engine.core.orders import Channel, Order, OrderKind
 from engine.core.ruleset import IntakeResult, PhaseInputs
 from engine.core.warnings import ParseWarning
+from rulesets.classic.help import orders_of, refusal
 from rulesets.classic.roles import ACTIONS
 from rulesets.classic.state import actions_of, in_play, is_clan
 
@@ -77,7 +78,9 @@ class Intake:
         kind = action or _command_label(order)
         self.warn(order, code, action=kind)
         if self.state.has_player(order.player):
-            self.ack(order.player, "order_rejected", action=kind, reason=code)
+            self.ack(
+                order.player, "order_rejected", **refusal(self.state, order.player, kind, code)
+            )
         return self.out
 
     def _in_play(self, name: str) -> bool:
@@ -192,6 +195,12 @@ class Intake:
     def request(self, order: Order) -> IntakeResult:
         if order.action == "rating_request":
             return self.rating(order)
+        if order.action == "help_request":
+            # Asked in the thread, «помощь» is talk; in a PM it is always answered.
+            if order.channel is Channel.PM and self.state.has_player(order.player):
+                orders = orders_of(self.state, order.player)
+                self.out.events.append(Event.private(order.player, "orders_help", orders=orders))
+            return self.out
         if order.channel is Channel.THREAD:
             self.warn(order, w.THREAD_ORDER_IGNORED)
             return self.out

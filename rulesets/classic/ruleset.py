@@ -25,6 +25,7 @@ from engine.core.ruleset import (
 )
 from engine.core.warnings import ParseWarning
 from rulesets.classic.grammar import GRAMMAR
+from rulesets.classic.help import orders_of, refusal
 from rulesets.classic.intake import Intake, current_votes, totals_of
 from rulesets.classic.resolution import STEPS, new_turn
 from rulesets.classic.roles import CLAN, CLANS, MAFIA, ROLES, TOWN
@@ -140,7 +141,9 @@ class Classic(Ruleset):
         ):
             return []
         return [
-            Event.private(player, "order_rejected", action=w.action or "order", reason=w.code)
+            Event.private(
+                player, "order_rejected", **refusal(state, player, w.action or "order", w.code)
+            )
             for w in warnings
             if not w.accepted
         ]
@@ -233,7 +236,9 @@ def _deal(seats: Sequence[Seat], opts: dict[str, Any], rng: random.Random) -> li
 
 def _setup_events(state: GameState) -> list[Event]:
     events = [
-        Event.private(p.name, "role_assigned", role=p.role, faction=p.faction)
+        Event.private(
+            p.name, "role_assigned", role=p.role, faction=p.faction, orders=orders_of(state, p.name)
+        )
         for p in state.players
     ]
     outcasts = [p.name for p in state.players if p.role == "outcast"]

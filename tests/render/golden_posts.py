@@ -71,6 +71,23 @@ def _named(title: str, template: str, **ctx: Any) -> Case:
     return Case(title, template, ctx=ctx)
 
 
+SEATING = ("Вася", "Петя", "Маша", "Коля", "Оля", "Nekr0", "Орёл", "Катя")
+
+
+def classic_orders(role: str, *, action: str | None = None) -> Any:
+    """What the classic ruleset lists for `ME` in `role` (or one action's form), from a real
+    game's state: the help texts come from the grammar, not from these samples."""
+    from engine.core.ruleset import Seat, get_ruleset
+    from rulesets.classic.help import action_usage, orders_of
+
+    seats = [Seat(name, role if name == ME else "citizen") for name in SEATING]
+    seats[-1] = Seat(SEATING[-1], "killer")
+    state, _ = get_ruleset("classic").setup(seats, None, 1)
+    if action is not None:
+        return action_usage(state, ME, action)
+    return orders_of(state, ME)
+
+
 def pv(kind: str, **fields: object) -> Event:
     return Event.private(ME, kind, **fields)
 
@@ -137,6 +154,35 @@ CLASSIC: list[Case] = [
         pv("thread_vote_reminder"),
     ),
     _pm("order_rejected (unknown_command)", pv("order_rejected", reason="unknown_command")),
+    _pm(
+        "role_assigned with the orders (doctor)",
+        pv("role_assigned", role="doctor", faction="town", orders=classic_orders("doctor")),
+    ),
+    _pm(
+        "role_assigned with the orders (mafioso)",
+        pv("role_assigned", role="mafioso", faction="mafia", orders=classic_orders("mafioso")),
+    ),
+    _pm("orders_help (commissar)", pv("orders_help", orders=classic_orders("commissar"))),
+    _pm(
+        "two messages without a command: one list",
+        pv("order_rejected", reason="unknown_command", orders=classic_orders("witness")),
+        pv("order_rejected", reason="unknown_command", orders=classic_orders("witness")),
+    ),
+    _pm(
+        "order_rejected with the form",
+        pv(
+            "order_rejected",
+            action="check",
+            reason="unknown_target",
+            usage=classic_orders("commissar", action="check"),
+        ),
+        pv(
+            "order_rejected",
+            action="heal",
+            reason="action_not_available",
+            orders=classic_orders("sheriff"),
+        ),
+    ),
     _pm(
         "order_rejected (reasons)",
         pv("order_rejected", action="check", reason="unknown_target"),

@@ -216,28 +216,38 @@ def test_order_rejected_wording(ru: Renderer) -> None:
 
 
 def test_unknown_command_gets_help(renderer: Renderer) -> None:
+    """The list is the sender's own commands, from the grammar (issue 23), in the mafioso's
+    case: the clan's target list and the team shot among them."""
+    from tests.render.golden_posts import classic_orders
+
+    orders = classic_orders("mafioso")
     for fields in ({"action": "order"}, {}, {"action": None}):
         text = pm(
-            renderer, Event.private("Вася", "order_rejected", reason="unknown_command", **fields)
+            renderer,
+            Event.private(
+                "Вася", "order_rejected", reason="unknown_command", orders=orders, **fields
+            ),
         )
         forms = {
             "ru": [
-                "виноват Ник",
+                "голосую за <игрок> — например: голосую за Петю",
                 "снимаю голос",
-                "проверка Ник",
-                "отмена",
+                "командный выстрел в <игрок> — например: командный выстрел в Колю",
+                "отмена [<приказ>]",
                 "рейтинг",
-                "анонимка для Ник:",
+                "анонимка для <игрок>: <текст>",
                 "список мишеней",
+                "помощь",
             ],
             "en": [
-                "guilty Name",
+                "vote <player> — e.g. vote Петя",
                 "unvote",
-                "check Name",
+                "team shot <player> — e.g. team shot Коля",
                 "cancel",
                 "rating",
-                "anon to Name:",
+                "anon to <player>: <text>",
                 "target list",
+                "help",
             ],
         }[renderer.lang]
         for form in forms:
