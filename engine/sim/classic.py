@@ -17,8 +17,10 @@ random (and the loners, who have no one to side with): a vote for a random other
 from __future__ import annotations
 
 import random
+from bisect import bisect
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from itertools import accumulate
 
 from engine.core.events import Event
 from engine.core.model import GameState
@@ -152,9 +154,11 @@ class ClassicPlayers:
     def _clan_targets(self, alive: list[str]) -> dict[str, str]:
         """Each smart clan's one night target: a claiming commissar first, else at random."""
         targets: dict[str, str] = {}
-        claimers = [n for n in alive if n in self.claims.values()]
+        claiming = set(self.claims.values())
+        claimers = [n for n in alive if n in claiming] if claiming else []
+        bots = self.bots.values()
         for clan in CLANS:
-            members = [b for b in self.bots.values() if b.faction == clan and b.smart]
+            members = [b for b in bots if b.faction == clan and b.smart]
             if not members:
                 continue
             own = members[0].friends or {b.name for b in members}
@@ -184,8 +188,10 @@ class ClassicPlayers:
         pool = others or [n for n in alive if n != me] or alive
         if not bot.suspicion:
             return rng.choice(pool)
-        weights = [1.0 + bot.suspicion.get(n, 0.0) for n in pool]
-        return rng.choices(pool, weights)[0]
+        # rng.choices(pool, weights)[0], written out: the same draw, a third of the cost
+        suspicion = bot.suspicion
+        cumulative = list(accumulate([1.0 + suspicion.get(n, 0.0) for n in pool]))
+        return pool[bisect(cumulative, rng.random() * cumulative[-1], 0, len(pool) - 1)]
 
     def _aim(self, bot: _Bot, action: str, alive: list[str], shots: dict[str, str]) -> str | None:
         rng = self.rng
