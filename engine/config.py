@@ -6,7 +6,7 @@ import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, tzinfo
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -16,6 +16,7 @@ from engine.core.ruleset import RulesError, Ruleset, Seat
 from engine.core.slots import Handover, SlotError, Slots
 from engine.credentials import CredentialsError, CredentialsRef
 from engine.schedule import Schedule, ScheduleError, zone
+from engine.signup import SignupSettings, parse_settings
 from engine.wording import parse_gender
 from forums.guard import insecure_url
 
@@ -52,7 +53,16 @@ TABLES = {
     },
     "schedule": {"timezone", "deadlines", "start"},
     "options": None,
-    "players": {"players", "dead", "replacements", "aliases", "gender", "visible_roles"},
+    "players": {
+        "players",
+        "reserve",
+        "dead",
+        "replacements",
+        "aliases",
+        "gender",
+        "visible_roles",
+    },
+    "signup": None,
     "roles": None,
     "deal": None,
 }
@@ -144,6 +154,10 @@ class GameConfig:
     """The ruleset option `[deal]` fills (`Ruleset.deal_option`)."""
     warnings: list[ConfigProblem] = field(default_factory=list)
     """What the host should know but that does not stop the game (an unset password…)."""
+    reserve: list[str] = field(default_factory=list)
+    """`[players] reserve`: who takes a seat that falls free, in this order (`game sub`)."""
+    signup: SignupSettings | None = None
+    """`[signup]`: the sign-up thread that makes the list (`forumgm signup`)."""
 
     def seats(self) -> list[Seat]:
         """The seating order with the host's roles; dead players start out of play."""
@@ -319,6 +333,8 @@ class _Checker:
         schedule, start = self._schedule()
         players = self._players()
         dead = self._names("dead", players)
+        reserve = self._reserve(players)
+        signup = self._signup(schedule)
         handovers = self._replacements(players)
         roles = self._str_map("roles")
         deal = {k: v for k, v in self._plain("deal").items()}
@@ -392,6 +408,8 @@ class _Checker:
             visible_roles=visible,
             deal_option=deal_option,
             warnings=self.warnings,
+            reserve=reserve,
+            signup=signup,
         )
 
     def _tag(self) -> str | None:
@@ -540,10 +558,41 @@ class _Checker:
             self.problem(f"[game] vote_count: {exc}", "game", "vote_count")
             return None
 
+    def _signup(self, schedule: Schedule | None) -> SignupSettings | None:
+        raw = self.raw.get("signup")
+        if not isinstance(raw, dict):
+            return None
+        tz = schedule.tz if schedule is not None else zone("Europe/Moscow")
+        settings, problems = parse_settings(raw, tz)
+        for message in problems:
+            key = re.match(r"(?:unknown key )?`(\w+)`", message)
+            self.problem(f"[signup] {message}", "signup", *(key.groups() if key else ()))
+        return settings
+
+    def _reserve(self, players: list[str]) -> list[str]:
+        names = [str(v) for v in self.get("players", "reserve", list, []) or []]
+        seen: set[str] = set()
+        for n in names:
+            if n.casefold() in {p.casefold() for p in players} or n.casefold() in seen:
+                self.problem(
+                    f"[players] reserve: {n!r} is listed twice or plays already",
+                    "players",
+                    "reserve",
+                )
+            seen.add(n.casefold())
+        return names
+
     def _players(self) -> list[str]:
         players = self.get("players", "players", list)
         if not players:
-            if players == []:
+            if players == [] and isinstance(self.raw.get("signup"), dict):
+                self.problem(
+                    "[players] players is empty: the sign-ups fill it when they close "
+                    "(forumgm signup run, or signup close)",
+                    "players",
+                    "players",
+                )
+            elif players == []:
                 self.problem("[players] players is empty", "players", "players")
             return []
         names = [str(p) for p in players]
@@ -843,3 +892,86 @@ def url_problem(engine: str | None, url: str) -> str | None:
     if parts.scheme not in ("http", "https") or not parts.hostname or " " in text:
         return f"{url!r} is not a board address; write e.g. https://forum.example.org/"
     return None
+
+
+@dataclass(frozen=True)
+class BoardAccess:
+    """How forumgm reaches a board as the GM (`[board]` without the game thread): what the
+    board adapter is made from (`engine.service.build.make_board`)."""
+
+    engine: str
+    url: str
+    gm_user: str
+    password: CredentialsRef | None
+    allow_insecure_http: bool = False
+    browser: bool = False
+    api_key: CredentialsRef | None = None
+
+
+@dataclass(frozen=True)
+class SignupConfig:
+    """What `forumgm signup` reads of a game file before its players are known."""
+
+    path: str
+    board: BoardAccess
+    settings: SignupSettings
+    title: str
+    language: str
+    tz: tzinfo
+    players: list[str]
+    """`[players] players` as the file has it now (empty until the close writes it)."""
+
+
+def load_signup_config(
+    path: str | Path, *, environ: Mapping[str, str] | None = None
+) -> SignupConfig:
+    """The `[signup]`, `[board]` and language of a game file whose `[players]` may still be
+    empty; raises ConfigError listing every problem of those tables."""
+    name = str(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+        raw = tomllib.loads(text)
+    except OSError as exc:
+        raise ConfigError(
+            name, [ConfigProblem(None, f"cannot read: {exc.strerror or exc}")]
+        ) from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(name, [ConfigProblem(None, f"not valid TOML: {exc}")]) from exc
+    checker = _Checker(raw, _Lines(text), name, Checks(environ=environ))
+    engine, url, _, gm_user = checker._board()
+    insecure = checker._insecure_http()
+    browser, api_key = checker._access(engine)
+    password = checker._secret("password", "password", required=api_key is None)
+    tz_name = checker.get("schedule", "timezone", str, "Europe/Moscow") or "Europe/Moscow"
+    try:
+        tz: tzinfo = zone(tz_name)
+    except ScheduleError as exc:
+        checker.problem(f"[schedule] timezone: {exc}", "schedule", "timezone")
+        tz = zone("Europe/Moscow")
+    language = checker.get("game", "language", str, "ru")
+    if language not in ("ru", "en"):
+        checker.problem(f"[game] language: ru or en, got {language!r}", "game", "language")
+    title = checker.get("game", "title", str, "") or ""
+    settings = None
+    if not isinstance(raw.get("signup"), dict):
+        checker.problem('[signup] is needed: thread = "…" names the sign-up thread', "signup")
+    else:
+        settings, problems = parse_settings(raw["signup"], tz)
+        for message in problems:
+            key = re.match(r"(?:unknown key )?`(\w+)`", message)
+            checker.problem(f"[signup] {message}", "signup", *(key.groups() if key else ()))
+    players = (
+        raw.get("players", {}).get("players", []) if isinstance(raw.get("players"), dict) else []
+    )
+    if checker.problems:
+        raise ConfigError(name, checker.problems)
+    assert settings is not None
+    return SignupConfig(
+        path=name,
+        board=BoardAccess(engine, url, gm_user, password, insecure, browser, api_key),
+        settings=settings,
+        title=title,
+        language=language if language in ("ru", "en") else "ru",
+        tz=tz,
+        players=[str(p) for p in players or []] if isinstance(players, list) else [],
+    )

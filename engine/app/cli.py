@@ -23,6 +23,7 @@ COMMANDS = {
     "dashboard": "engine.app.dashboard.command:dashboard",
     "simulate": "engine.app.simulate_cmd:simulate",
     "report": "engine.app.report_cmd:report",
+    "signup": "engine.app.signup_cmd:app",
 }
 """Subcommand → where it lives ("module:function", or "module:app" for a typer.Typer group).
 Each module is imported only when its command runs, so keep heavy imports out of this file."""

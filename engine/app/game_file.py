@@ -57,4 +57,20 @@ def write_replacement(path: Path | str, substitute: str, replaced: str, at: date
     file.write_text(tomlkit.dumps(doc), encoding="utf-8")
 
 
-__all__ = ["ConfigError", "known_rulesets", "load_game", "write_replacement"]
+__all__ = ["ConfigError", "known_rulesets", "load_game", "write_players", "write_replacement"]
+
+
+def write_players(path: Path | str, players: list[str], reserve: list[str]) -> None:
+    """Write the closed sign-up list into `[players]`: `players` and `reserve` (who takes a
+    seat that falls free, in order), the rest of the file (comments, layout) as it was."""
+    import tomlkit
+
+    file = Path(path)
+    doc = tomlkit.parse(file.read_text(encoding="utf-8"))
+    table = doc.get("players")
+    if table is None:
+        table = tomlkit.table()
+        doc["players"] = table
+    table["players"] = tomlkit.item(players)
+    table["reserve"] = tomlkit.item(reserve)
+    file.write_text(tomlkit.dumps(doc), encoding="utf-8")

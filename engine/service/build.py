@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from engine.clock import Clock, game_clock
-from engine.config import GameConfig
+from engine.config import BoardAccess, GameConfig
 from engine.credentials import resolve_password
 from engine.service.driver import GameDriver
 from engine.service.logins import LoginGuard
@@ -48,7 +48,10 @@ def load_adapters() -> None:
 
 
 def make_board(
-    config: GameConfig, environ: Mapping[str, str] | None = None, *, clock: Clock | None = None
+    config: GameConfig | BoardAccess,
+    environ: Mapping[str, str] | None = None,
+    *,
+    clock: Clock | None = None,
 ) -> Board:
     """The configured board, logged in lazily with the password from where the config says.
 
@@ -70,19 +73,19 @@ def make_board(
     return factory(config.url, config.gm_user, password, **options)
 
 
-def _password(config: GameConfig, environ: Mapping[str, str] | None) -> str | None:
+def _password(config: GameConfig | BoardAccess, environ: Mapping[str, str] | None) -> str | None:
     if config.password is None:
         return None
     return resolve_password(config.password, config.gm_user, environ).reveal()
 
 
-def _api_key(config: GameConfig, environ: Mapping[str, str] | None) -> str | None:
+def _api_key(config: GameConfig | BoardAccess, environ: Mapping[str, str] | None) -> str | None:
     if config.api_key is None:
         return None
     return resolve_password(config.api_key, f"{config.gm_user} (API key)", environ).reveal()
 
 
-def login_secret(config: GameConfig, environ: Mapping[str, str] | None = None) -> str:
+def login_secret(config: GameConfig | BoardAccess, environ: Mapping[str, str] | None = None) -> str:
     """What the service logs in with: the GM's password, or the API key where it has none
     (a refused one is remembered by its hash, so a changed one lets the service try again)."""
     secret = _password(config, environ)

@@ -31,6 +31,13 @@ from engine.store.models.results import (
     ParsedOrderRow,
     ParseWarningRow,
 )
+from engine.store.models.signup import (
+    Signup,
+    SignupDecision,
+    SignupEntry,
+    SignupMessage,
+    SignupPost,
+)
 
 __all__ = [
     "Base",
@@ -61,6 +68,11 @@ __all__ = [
     "RawPost",
     "RawPostRevision",
     "Setting",
+    "Signup",
+    "SignupDecision",
+    "SignupEntry",
+    "SignupMessage",
+    "SignupPost",
     "UTCDateTime",
     "utcnow",
 ]

@@ -1,0 +1,217 @@
+"""A sign-up thread on the local board, run by a host through `forumgm signup`, into
+`game start`: joins, a double join, a name that reads like another's, a leave, an edit that
+turns «+» into «-», a cap with a reserve, joins after the close."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from datetime import datetime
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+from typer.testing import CliRunner
+
+from tests.service.helpers import GM, GM_PASSWORD, PASSWORD_ENV, cli_app, local_board
+
+MSK = ZoneInfo("Europe/Moscow")
+ACCOUNTS = ["Вася", "Петя", "Маша", "Коля", "Оля", "Дима", "Лена", "Oля", "Саша", "Женя"]
+# "Oля" starts with a Latin O: another account that reads like «Оля».
+
+GAME = """# the host's notes: a classic game for November's regulars
+[game]
+ruleset = "classic"
+title = "Осенняя мафия"
+seed = 5
+review = "auto"
+[board]
+engine = "local"
+url = "{url}"
+thread = "1"
+gm_user = "{gm}"
+password = "env:{env}"
+[schedule]
+timezone = "Europe/Moscow"
+deadlines = "every day 19:00"
+start = "2026-12-01 19:00"
+[signup]
+thread = "2"
+cap = 5      # five seats
+reserve = 2
+closes = "2026-11-30 19:00"
+[players]
+players = []  # the sign-ups fill it
+[deal]
+mafioso = 1
+commissar = 1
+citizen = 3
+"""
+
+
+def at(day: int, hour: int, minute: int = 0) -> datetime:
+    return datetime(2026, 11, day, hour, minute, tzinfo=MSK)
+
+
+class Host:
+    def __init__(self, tmp_path: Path) -> None:
+        url = f"sqlite:///{tmp_path / 'board.sqlite'}"
+        self.board, game_thread = local_board(url, ACCOUNTS)
+        assert game_thread == "1"
+        self.thread = self.board.create_thread("Набор: осенняя мафия", GM)
+        assert self.thread == "2"
+        self.path = tmp_path / "game.toml"
+        self.path.write_text(GAME.format(url=url, gm=GM, env=PASSWORD_ENV), encoding="utf-8")
+        self.db = f"sqlite:///{tmp_path / 'store.sqlite'}"
+
+    def post(self, who: str, text: str, when: datetime) -> str:
+        return self.board.post_as(who, self.thread, text, at=when)
+
+    def cli(self, when: datetime, *words: str, code: int = 0) -> str:
+        env = {"FORUMGM_NOW": when.isoformat(), PASSWORD_ENV: GM_PASSWORD, "COLUMNS": "200"}
+        args = [words[0], words[1], str(self.path), *words[2:], "--db", self.db]
+        result = CliRunner().invoke(cli_app(), args, env=env)
+        assert result.exit_code == code, result.output
+        return result.output
+
+    def gm_said(self) -> list[str]:
+        """The GM's posts in the sign-up thread as players read them."""
+        return [
+            p.body.full_text() for p in self.board.posts_after(self.thread, 0) if p.author == GM
+        ]
+
+    def listed(self, when: datetime) -> dict[str, tuple[str, int]]:
+        data = json.loads(self.cli(when, "signup", "list", "--json"))
+        return {e["name"]: (e["status"], e["place"]) for e in data}
+
+
+def test_a_signup_thread_into_game_start(tmp_path: Path) -> None:
+    host = Host(tmp_path)
+    env = {"FORUMGM_NOW": "2026-11-28T09:00+03:00", PASSWORD_ENV: GM_PASSWORD}
+    early = CliRunner().invoke(cli_app(), ["game", "validate", str(host.path)], env=env)
+    assert early.exit_code == 1
+    assert "players is empty: the sign-ups fill it when they close" in early.output
+    host.post("Вася", "+", at(28, 10))
+    petya = host.post("Петя", "в игре!", at(28, 10, 5))
+    host.post("Маша", "+ с удовольствием", at(28, 10, 10))
+    host.post("Вася", "+", at(28, 10, 15))  # twice
+    host.post("Коля", "[quote]+[/quote]а я подумаю", at(28, 10, 20))  # a quoted «+» is not his
+    host.post("Коля", "+", at(28, 10, 25))
+    host.post("Оля", "/in", at(28, 10, 30))
+    host.post("Дима", "+", at(28, 10, 40))
+    host.post("Лена", "+", at(28, 10, 50))  # the reserve: Дима, Лена
+    host.post("Oля", "+", at(28, 11))  # no room; reads like Оля
+    said = host.cli(at(28, 11, 30), "signup", "run", "--once")
+    assert "answered" in said and "posted" in said
+    answer = host.gm_said()[-1]
+    for line in (
+        "Вася — в списке (1)",
+        "Петя — в списке (2)",
+        "Оля — в списке (5)",
+        "Дима — в резерве (1)",
+        "Лена — в резерве (2)",
+        "Oля — мест нет",
+        "Вася — вы уже в списке (1), место то же",
+    ):
+        assert line in answer, answer
+    assert "Коля — в списке (4)" in answer
+    listed = host.cli(at(28, 11, 31), "signup", "list")
+    assert "'Oля' reads like 'Оля'" in listed
+
+    # A leave: the first of the reserve moves up. An edit turns Петя's join into a leave.
+    host.post("Коля", "-", at(28, 12))
+    host.board.edit_post(petya, "-", "Петя", at=at(28, 13))
+    host.cli(at(28, 13, 30), "signup", "run", "--once")
+    answer = host.gm_said()[-1]
+    assert "Коля — больше не в списке" in answer
+    assert "Петя — больше не в списке" in answer
+    assert "Дима — из резерва в список (4)" in answer
+    assert "Лена — из резерва в список (5)" in answer
+    assert "Oля — в резерве (1)" in answer
+    # Nothing new, nothing said again.
+    before = len(host.gm_said())
+    host.cli(at(28, 14), "signup", "run", "--once")
+    assert len(host.gm_said()) == before
+
+    # After the close: a join goes to the end of the reserve while it has room, then is late.
+    host.post("Саша", "+", at(30, 20))
+    host.post("Женя", "+", at(30, 20, 5))
+    host.post("Маша", "-", at(30, 20, 10))  # a player of the closed list: the host is told
+    said = host.cli(at(30, 21), "signup", "run", "--once")
+    assert "the sign-ups are closed" in said
+    assert "[players] now lists 5 player(s) and 2 in reserve" in said
+    posts = host.gm_said()
+    assert any("Саша — в резерве (2)" in p and "Женя — набор закрыт" in p for p in posts)
+    final = next(p for p in posts if "Набор закрыт." in p)
+    assert "1. Вася\n2. Маша\n3. Оля\n4. Дима\n5. Лена" in final
+    assert "1. Oля\n2. Саша" in final
+    listed = host.cli(at(30, 21, 5), "signup", "list")
+    assert "Маша wants out of the closed list" in listed
+    assert host.listed(at(30, 21, 6))["Маша"] == ("in", 2)
+
+    written = host.path.read_text(encoding="utf-8")
+    assert written.startswith("# the host's notes")
+    assert "cap = 5      # five seats" in written
+    doc = tomllib.loads(written)
+    assert doc["players"]["players"] == ["Вася", "Маша", "Оля", "Дима", "Лена"]
+    assert doc["players"]["reserve"] == ["Oля", "Саша"]
+
+    # Running again writes nothing twice and posts nothing more.
+    before = len(host.gm_said())
+    again = host.cli(at(30, 22), "signup", "run", "--once")
+    assert "was written at the close already" in again
+    assert len(host.gm_said()) == before
+
+    env = {"FORUMGM_NOW": "2026-12-01T18:00+03:00", PASSWORD_ENV: GM_PASSWORD}
+    started = CliRunner().invoke(
+        cli_app(), ["game", "start", str(host.path), "--db", host.db], env=env
+    )
+    assert started.exit_code == 0, started.output
+    assert "started: 6 posts and PMs queued" in started.output  # the opening and 5 roles
+
+
+def test_approval_and_a_member_that_is_gone(tmp_path: Path) -> None:
+    host = Host(tmp_path)
+    text = host.path.read_text(encoding="utf-8").replace(
+        "reserve = 2\n", "reserve = 2\napprove = true\n"
+    )
+    host.path.write_text(text, encoding="utf-8")
+    for n, who in enumerate(["Вася", "Петя", "Маша"]):
+        host.post(who, "+", at(28, 10, n))
+    host.cli(at(28, 11), "signup", "run", "--once")
+    assert "Вася — запись ждёт решения ведущего" in host.gm_said()[-1]
+    host.cli(at(28, 12), "signup", "approve", "Маша", "Вася")
+    host.cli(at(28, 12, 1), "signup", "refuse", "Петя")
+    approved, refused = host.gm_said()[-2:]
+    assert "Вася — в списке (1)" in approved and "Маша — в списке (2)" in approved
+    assert "Петя" not in approved
+    assert "Петя — ведущий не принял запись" in refused
+    # The close checks every account on the board: one the board no longer knows (deleted,
+    # renamed) stops the writing.
+    import asyncio
+
+    from engine.app.signup_cmd import _write
+    from engine.config import load_signup_config
+    from engine.service.signup import SignupKeeper
+    from engine.store import open_store
+    from forums.local import LocalBoard
+    from forums.records import User
+
+    class Gone(LocalBoard):
+        async def find_user(self, name: str) -> User | None:
+            return None if name == "Маша" else await super().find_user(name)
+
+    config = load_signup_config(host.path, environ={PASSWORD_ENV: GM_PASSWORD})
+    store = open_store(host.db)
+    keeper = SignupKeeper(
+        store, Gone(host.board.db, GM, GM_PASSWORD), config, clock=lambda: at(29, 13)
+    )
+    store.set_signup_times(keeper.signup_id, closed_at=at(29, 12))
+    assert [e.name for e in keeper.current().of("in")] == ["Вася", "Маша"]
+    assert asyncio.run(_write(keeper, host.path)) == 1
+    assert tomllib.loads(host.path.read_text(encoding="utf-8"))["players"]["players"] == []
+    said = host.cli(at(29, 14), "signup", "close")
+    assert "[players] now lists 2 player(s)" in said
+    assert tomllib.loads(host.path.read_text(encoding="utf-8"))["players"]["players"] == [
+        "Вася",
+        "Маша",
+    ]
