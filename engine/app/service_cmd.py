@@ -182,9 +182,8 @@ def run(
                         status += "; nothing was lost: run again to retry"
                     name = driver.config.title or driver.config.path
                     out.print(f"game {driver.game_id} ({name}): {status}")
-            finally:
-                for driver in drivers:  # the next `run` (or the dashboard) need not wait
-                    store.release_lease(driver.game_id, owner)
+            finally:  # the next `run` (or the dashboard) need not wait
+                store.release_leases(owner)
             raise typer.Exit(1 if trouble else 0)
 
         async def main() -> None:
@@ -197,8 +196,7 @@ def run(
         try:
             asyncio.run(main())
         finally:
-            for driver in drivers:
-                store.release_lease(driver.game_id, owner)
+            store.release_leases(owner)
 
 
 def grid(*columns: str, title: str | None = None) -> Table:

@@ -18,11 +18,14 @@ from datetime import UTC, datetime, timedelta
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.date import DateTrigger
+from apscheduler.triggers.interval import IntervalTrigger
 
+from engine.clock import Clock
 from engine.publish import one_line
 from engine.service.driver import GameDriver
 from engine.service.logins import LoginHeld
 from engine.service.vote_count import next_vote_count
+from engine.store import Store
 from engine.store.models import GameStatus, PhaseStatus
 from forums.errors import BoardError, CaptchaRequired, LoginFailed
 
@@ -35,7 +38,13 @@ class Cadence:
     near: timedelta = timedelta(minutes=2)
     near_window: timedelta = timedelta(hours=1)
     waiting: timedelta = timedelta(minutes=1)
-    lease: timedelta = timedelta(minutes=5)
+    lease: timedelta = timedelta(seconds=90)
+    """How long a lease holds without renewal: the running service renews its leases every
+    third of it (`Service`), so a process that stopped without a word (on another machine;
+    on this one its lease is taken at once) is waited for at most this long."""
+    watch: timedelta = timedelta(seconds=20)
+    """How often a game driven by another process is looked at again: its owner may be
+    gone (a lease of a dead process on this machine is taken at once)."""
     retry: timedelta = timedelta(minutes=2)
     """After a failed step (the board unreachable…), the next try."""
 
@@ -114,7 +123,7 @@ class Service:
         now = driver.clock()
         when = next_run(driver, now, self.cadence)
         if status == "driven by another process":
-            when = now + self.cadence.lease / 2  # check whether its owner is still alive
+            when = now + self.cadence.watch  # check whether its owner is still alive
         if failed(status):
             when = now + self.cadence.retry
             tz = driver.config.schedule.tz
@@ -141,9 +150,33 @@ class Service:
             max_instances=2,
         )
 
+    def _heartbeat(self) -> None:
+        """Renew every lease this process holds, in one statement: a game between two polls
+        (a quarter of an hour apart far from its deadline) stays this process's."""
+        for store, clock in self._stores():
+            try:
+                store.renew_leases(self.owner, clock(), self.cadence.lease)
+            except Exception as exc:  # the store away a moment: the next beat tries again
+                log.warning("could not renew the leases: %s", one_line(exc))
+
+    def _stores(self) -> list[tuple[Store, Clock]]:
+        """The stores the games are in (one, as `forumgm run` opens them), with a clock."""
+        found: dict[int, tuple[Store, Clock]] = {}
+        for driver in self.drivers:
+            found.setdefault(id(driver.store), (driver.store, driver.clock))
+        return list(found.values())
+
     async def run(self, stop: asyncio.Event | None = None) -> None:
         stop = stop or asyncio.Event()
         self.scheduler.start()
+        self.scheduler.add_job(
+            self._heartbeat,
+            IntervalTrigger(seconds=max(self.cadence.lease.total_seconds() / 3, 0.1)),
+            id="leases",
+            replace_existing=True,
+            coalesce=True,
+            misfire_grace_time=None,
+        )
         for driver in self.drivers:
             self.scheduler.add_job(
                 self._job,
@@ -157,5 +190,5 @@ class Service:
             await stop.wait()
         finally:
             self.scheduler.shutdown(wait=False)
-            for driver in self.drivers:
-                driver.store.release_lease(driver.game_id, self.owner)
+            for store, _ in self._stores():
+                store.release_leases(self.owner)

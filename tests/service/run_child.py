@@ -2,15 +2,23 @@
 
 Usage: python run_child.py DB_URL OWNER MAX_SECONDS GAME.toml… The games' boards and GM
 passwords come from their files and the environment, as `forumgm run` takes them; only the
-cadence (a 2 s lease) and the owner name are the test's. Every step is appended to
-`OWNER.steps` next to the first game file, so the test can see who drove what.
+cadence (a quick poll, a lease that outlasts the test: a killed process's games are taken
+over because it is gone, not because its lease expired) and the owner name are the test's.
+Every step is appended to `OWNER.steps` next to the first game file, so the test can see
+who drove what.
+
+The child imports everything and opens the store, writes `OWNER.ready`, and waits for the
+file `go` (next to the game files) before it reads them: the test writes the games'
+deadlines once both children are up, so a slow start on a loaded machine costs no deadline.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import sys
+import time
 from datetime import timedelta
 from pathlib import Path
 
@@ -27,18 +35,26 @@ CADENCE = runner.Cadence(
     near=timedelta(seconds=0.3),
     near_window=timedelta(seconds=5),
     waiting=timedelta(seconds=0.3),
-    lease=timedelta(seconds=2),
+    watch=timedelta(seconds=0.3),
+    lease=timedelta(minutes=10),
 )
 
 
 def main() -> None:
     url, owner, max_seconds = sys.argv[1], sys.argv[2], float(sys.argv[3])
     paths = [Path(p) for p in sys.argv[4:]]
-    steps = paths[0].parent / f"{owner}.steps"
+    folder = paths[0].parent
+    steps = folder / f"{owner}.steps"
     logging.basicConfig(level=logging.WARNING)
     rulesets.load_all()
     known = {r: get_ruleset(r) for r in registered()}
     store = open_store(url)
+    (folder / f"{owner}.ready").write_text(str(os.getpid()), encoding="utf-8")
+    end = time.monotonic() + max_seconds
+    while not (folder / "go").exists():
+        if time.monotonic() > end:
+            return
+        time.sleep(0.05)
     drivers = [make_driver(load_config(p, rulesets=known), store) for p in paths]
     drive_once = runner.drive_once
 

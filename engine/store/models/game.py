@@ -151,3 +151,10 @@ class GameLease(Base):
     )
     owner: Mapped[str] = mapped_column(String(200))
     expires_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    host: Mapped[str | None] = mapped_column(String(255))
+    """The owner's machine (host name), where its process can be looked at."""
+    machine: Mapped[str | None] = mapped_column(String(200))
+    """The owner's kernel boot and process namespace: one host name, the same process ids."""
+    pid: Mapped[int | None] = mapped_column()
+    pid_start: Mapped[int | None] = mapped_column(BigInteger)
+    """When the owner's process started (clock ticks after boot): a reused pid is another."""
