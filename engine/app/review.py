@@ -9,6 +9,7 @@ the audit log, and the phase is read (or resolved) again so what the host sees i
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -22,6 +23,8 @@ from engine.store import OutboxStatus, StoredOrder, StoredWarning, StoreError
 from engine.store.codec import order_to_json
 from engine.store.models import HostAction, OutboxItem, PhaseRecord, PhaseStatus
 from forums.records import PostBody
+
+logger = logging.getLogger("forumgm.review")
 
 
 class ReviewError(Exception):
@@ -277,7 +280,13 @@ class Review:
         channel = w.source.channel if w.source is not None else Channel.PM
         session = self._session()
         assert session is not None  # the phase exists: _warning checked it
-        parsed = session.read(w.player, PostBody.plain(text), channel)
+        try:
+            parsed = session.read(w.player, PostBody.plain(text), channel)
+        except Exception as exc:  # what the grammar cannot read is the host's to retype
+            logger.warning(
+                "typed text for warning #%s could not be read", warning_id, exc_info=True
+            )
+            raise ReviewError(f"forumgm could not read {text!r} ({type(exc).__name__})") from exc
         if not parsed.orders:
             why = "; ".join(x.message for x in parsed.warnings)
             raise ReviewError(f"no order read in {text!r}" + (f": {why}" if why else ""))

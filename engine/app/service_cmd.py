@@ -17,6 +17,7 @@ from engine.app.console import out
 from engine.clock import Clock, ClockError, game_clock, local_time
 from engine.config import ConfigError, GameConfig
 from engine.core.orders import Order, OrderKind
+from engine.core.warnings import UNREADABLE_MESSAGE
 from engine.credentials import CredentialsError
 from engine.publish import Markers
 from engine.service.build import database_url, make_driver, sqlite_file
@@ -433,8 +434,11 @@ def _show_review(rv: Review, *, orders: bool, votes: bool, preview: bool) -> Non
             choices = f" choices: {', '.join(w.choices)}" if w.choices else ""
             settled = describe_fix(stored_warning)
             fixed = f" fixed: {settled}" if settled else ""
+            # Why forumgm could not read a message is the one thing the host has to go on.
+            why = f" — {w.message}" if w.code == UNREADABLE_MESSAGE else ""
             out.print(
                 f"{mark} #{stored_warning.id} {w.code} {w.player or ''} {text!r}{choices}{fixed}"
+                f"{why}"
             )
         held = len(rv.held())
         if held:

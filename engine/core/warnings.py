@@ -38,6 +38,9 @@ HIDDEN_TEXT = "hidden_text"
 PM_GAME_UNCLEAR = "pm_game_unclear"
 """A PM whose sender plays in several games of the GM account and that names none of them:
 not read into any game until the host settles it (the sender is asked which game)."""
+UNREADABLE_MESSAGE = "unreadable_message"
+"""Reading, parsing or taking in a post or PM raised: nothing in it counts, the rest of the
+phase is read as usual, and the host settles it (`--typed` what it says, or `--ignore`)."""
 TRUNCATED = "truncated"
 """A post longer than the game reads (`[game] max_post_chars`) or with too many commands."""
 

@@ -7,6 +7,7 @@ host's fixes, so a restarted process resolves exactly as the first one would hav
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -22,12 +23,15 @@ from engine.core.warnings import (
     LATE,
     PM_GAME_UNCLEAR,
     SENDER_NOT_IN_PLAY,
+    UNREADABLE_MESSAGE,
     ParseWarning,
 )
 from engine.session import GameSession
 from engine.store.codec import order_from_json, order_ref
 from forums.records import PostBody
 from scraper.matcher import ParseResult
+
+log = logging.getLogger("forumgm.replay")
 
 
 def item_ref(channel: Channel, item_id: str) -> str:
@@ -111,9 +115,18 @@ class Replay:
     """The first phase: when the game's start (opening post, role PMs) went out to the
     players. What they sent from then until the phase opened counts for it; what they sent
     before is held for the host."""
+    restart: Callable[[], GameSession] | None = None
+    """A fresh session at the phase's opening (`start_replay` gives one): after a message
+    that raised, the phase is read again up to it without it."""
+    taken: list[Incoming] = field(default_factory=list)
+    """The items taken so far, in order (what a restart reads again)."""
+    unreadable: dict[str, str] = field(default_factory=dict)
+    """`Incoming.ref` → why reading or taking that item raised (a one-line reason)."""
 
     def _parse(self, item: Incoming) -> ParseResult:
         parsed = item.parsed
+        if parsed is None and item.key is not None and item.key in self.parsed_now:
+            parsed = self.parsed_now[item.key][1]
         if parsed is None:
             parsed = self.session.read(
                 item.author, item.body, item.channel, at=item.at, post_id=item.id, url=item.url
@@ -159,10 +172,72 @@ class Replay:
         self.answers[item.ref] = self._host_fixes(item, [], [held])
 
     def take(self, item: Incoming) -> None:
-        session = self.session
+        """Take one item. Whatever it holds, the phase goes on: an item whose reading or
+        taking raises counts for nothing (the phase is read again up to it, without it)
+        and becomes an `unreadable_message` warning the host settles."""
         self.last = item.order if self.last is None else max(self.last, item.order)
         if self.since is not None and item.at <= self.since:
             return
+        self.taken.append(item)
+        try:
+            self._take(item)
+        except Exception as exc:
+            reason = _reason(exc)
+            log.warning(
+                "%s by %s could not be read (%s): held for the host as %s",
+                item.ref,
+                item.author,
+                reason,
+                UNREADABLE_MESSAGE,
+                exc_info=True,
+            )
+            self.unreadable[item.ref] = reason
+            self._restart()
+
+    def _restart(self) -> None:
+        """Read the phase again from its opening: the items taken, each unreadable one as
+        its warning alone, so nothing an item did before it raised stays."""
+        if self.restart is None:
+            raise RuntimeError("this replay cannot be read again from its opening")
+        self.session, self.answers = self.restart(), {}
+        for item in self.taken:
+            reason = self.unreadable.get(item.ref)
+            if reason is None:
+                try:
+                    self._take(item)
+                    continue
+                except Exception as exc:  # it was taken before: a ruleset that is not pure
+                    log.warning("%s raised when read again", item.ref, exc_info=True)
+                    reason = self.unreadable[item.ref] = _reason(exc)
+                    self._restart()
+                    return
+            self._hold_unreadable(item, reason)
+
+    def _hold_unreadable(self, item: Incoming, reason: str) -> None:
+        session = self.session
+        assert session.log is not None
+        try:
+            said = item.body.full_text().strip()
+        except Exception:
+            said = ""
+        said = (said.split("\n", 1)[0] if said else "")[:200]
+        why = (
+            f"forumgm could not read this message ({reason}): nothing in it counts; "
+            "--typed what it says, or --ignore"
+        )
+        held = ParseWarning(
+            UNREADABLE_MESSAGE, why, item.author, Source(item.channel, item.id, item.url, text=said)
+        )
+        session.log.warnings.append(held)
+        answers: tuple[list[Event], list[ParseWarning]] = ([], [held])
+        try:
+            answers = self._host_fixes(item, [], [held])
+        except Exception:
+            log.warning("the host's fix of %s could not be taken", item.ref, exc_info=True)
+        self.answers[item.ref] = answers
+
+    def _take(self, item: Incoming) -> None:
+        session = self.session
         assert session.inputs is not None and session.log is not None
         if item.unclear:
             why = (
@@ -217,6 +292,13 @@ class Replay:
         self.answers[item.ref] = (events, warnings)
 
 
+def _reason(exc: BaseException, limit: int = 160) -> str:
+    """An error as one short line: its kind and the start of its message."""
+    text = " ".join(str(exc).split())
+    line = f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+    return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
 def _said(item: Incoming, parsed: ParseResult) -> str:
     """What an item says, for the host (its body, or the lines its parse kept)."""
     text = item.body.full_text().strip()
@@ -269,17 +351,21 @@ def start_replay(
         replacement = table[ref]
         return None if replacement is None else replacement.with_(source=order.source, at=order.at)
 
-    state = GameState.from_json(dict(state_before))
-    state.phase = PhaseId.parse(phase)
-    session = GameSession(ruleset, state, aliases, max_post_chars=max_post_chars)
-    session.open_phase(opened_at, deadline)
+    def opened() -> GameSession:
+        state = GameState.from_json(dict(state_before))
+        state.phase = PhaseId.parse(phase)
+        session = GameSession(ruleset, state, aliases, max_post_chars=max_post_chars)
+        session.open_phase(opened_at, deadline)
+        return session
+
     return Replay(
-        session,
+        opened(),
         since=since,
         fixes=dict(fixes or {}),
         rewrite=rewrite,
         first_phase=first_phase,
         announced=announced,
+        restart=opened,
     )
 
 
