@@ -94,7 +94,11 @@ def _forms(grammar: Grammar, spec: UsageSpec, lang: str) -> list[CommandForm]:
 
 
 def _pick(grammar: Grammar, spec: UsageSpec, lang: str) -> tuple[CommandForm, str]:
-    forms = _forms(grammar, spec, lang)
+    # The matcher reads every form whatever its label: an English word listed among the
+    # Russian forms («plagiarize») is still one the parser takes.
+    forms = _forms(grammar, spec, lang) or [
+        f for other in LANGS if other != lang for f in _forms(grammar, spec, other)
+    ]
     if not forms:
         raise UsageError(f"the grammar has no {lang} form for {spec.kind.value} {spec.action}")
     wanted = spec.phrase.get(lang)

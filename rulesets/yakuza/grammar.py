@@ -109,6 +109,12 @@ FORMS: tuple[CommandForm, ...] = (
     _words(("observation",), "observe", lang="en"),
     _words(("rest",), "отдых", "отдыхаю"),
     _words(("rest",), "rest", lang="en"),
+    CommandForm(
+        OrderKind.REQUEST, ("помощь", "команды", "справка"), ArgKind.NONE, ("help_request",)
+    ),
+    CommandForm(
+        OrderKind.REQUEST, ("help", "commands"), ArgKind.NONE, ("help_request",), lang="en"
+    ),
     CommandForm(OrderKind.CANCEL, ("отмена", "отменяю"), ArgKind.ACTION),
     CommandForm(OrderKind.CANCEL, ("cancel",), ArgKind.ACTION, lang="en"),
 )

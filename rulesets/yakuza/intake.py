@@ -16,6 +16,7 @@ from engine.core.model import GameState, PlayerState
 from engine.core.orders import Channel, Order, OrderKind
 from engine.core.ruleset import IntakeResult, PhaseInputs
 from engine.core.warnings import ParseWarning
+from rulesets.yakuza.help import day_orders, night_orders, refusal
 from rulesets.yakuza.roles import (
     ACTIONS,
     COMA,
@@ -165,9 +166,8 @@ class Intake:
         label = action or _label(order)
         self.warn(order, code, action=label)
         if self.state.has_player(order.player):
-            self.out.events.append(
-                Event.private(order.player, "order_rejected", action=label, reason=code)
-            )
+            fields = refusal(self.state, order.player, label, code)
+            self.out.events.append(Event.private(order.player, "order_rejected", **fields))
         return self.out
 
     def name(self, raw: Any) -> str | None:
@@ -194,6 +194,18 @@ class Intake:
             return self.reject(order, w.LATE)
         if not self.state.has_player(order.player) or not alive(self.state.player(order.player)):
             return self.reject(order, w.SENDER_NOT_IN_PLAY)
+        if order.kind is OrderKind.REQUEST and order.action == "help_request":
+            # Asked in the thread, «помощь» is talk; in a PM it is always answered.
+            if order.channel is Channel.PM:
+                self.out.events.append(
+                    Event.private(
+                        order.player,
+                        "orders_help",
+                        orders=night_orders(self.state, order.player),
+                        day_orders=day_orders(self.state, order.player),
+                    )
+                )
+            return self.out
         if order.kind is OrderKind.REQUEST:
             return self.reject(order, w.UNKNOWN_COMMAND)
         if order.args.get("phase") is not None:
@@ -435,14 +447,21 @@ class Intake:
                 if self.state.has_player(giver):
                     self.ack(giver, PROXY_REPLACED, member=order.player, action=proxied.action)
         slots = self.inputs.orders.setdefault(order.player, {})
+        slot = action if is_extra(p, action) else MAIN
+        before = slots.get(slot)
         if fresh:
             slots.clear()
-        slot = action if is_extra(p, action) else MAIN
         if slot == MAIN and MAIN in slots and not fresh and order.source is not None:
             self.warn(order, MULTIPLE_ACTIONS, action=action, accepted=True)
         slots[slot] = registered
         self.inputs.log.append(registered)
-        self.ack(order.player, "order_accepted", action=action, targets=list(registered.targets))
+        extra: dict[str, Any] = {}
+        if before is not None and slot == MAIN:
+            # Only one main action counts: the receipt says which one it replaces.
+            extra["replaces"] = {"action": before.action, "targets": list(before.targets)}
+        self.ack(
+            order.player, "order_accepted", action=action, targets=list(registered.targets), **extra
+        )
         return self.out
 
     def cancel(self, order: Order, wanted: tuple[str, ...], *, day: bool) -> IntakeResult:

@@ -26,6 +26,7 @@ from engine.core.ruleset import (
 )
 from engine.core.warnings import ParseWarning
 from rulesets.yakuza.grammar import GRAMMAR
+from rulesets.yakuza.help import day_orders, night_orders, refusal
 from rulesets.yakuza.hosting import hp_table
 from rulesets.yakuza.intake import Intake
 from rulesets.yakuza.resolution import DAY_STEPS, NIGHT_STEPS, new_phase
@@ -204,7 +205,9 @@ class Yakuza(Ruleset):
         if channel is not Channel.PM or not state.has_player(player):
             return []
         return [
-            Event.private(player, "order_rejected", action=w.action or "order", reason=w.code)
+            Event.private(
+                player, "order_rejected", **refusal(state, player, w.action or "order", w.code)
+            )
             for w in warnings
             if not w.accepted
         ]
@@ -334,6 +337,8 @@ def _setup_events(state: GameState) -> list[Event]:
             hp=p.fields["hp"],
             max_hp=p.fields["max_hp"],
             abilities=abilities_of(p),
+            orders=night_orders(state, p.name),
+            day_orders=day_orders(state, p.name),
         )
         for p in state.players
     ]

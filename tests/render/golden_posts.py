@@ -77,15 +77,42 @@ SEATING = ("Вася", "Петя", "Маша", "Коля", "Оля", "Nekr0", "�
 def classic_orders(role: str, *, action: str | None = None) -> Any:
     """What the classic ruleset lists for `ME` in `role` (or one action's form), from a real
     game's state: the help texts come from the grammar, not from these samples."""
-    from engine.core.ruleset import Seat, get_ruleset
+    from engine.core.ruleset import Seat
+    from rulesets import find
     from rulesets.classic.help import action_usage, orders_of
 
     seats = [Seat(name, role if name == ME else "citizen") for name in SEATING]
     seats[-1] = Seat(SEATING[-1], "killer")
-    state, _ = get_ruleset("classic").setup(seats, None, 1)
+    state, _ = find("classic").setup(seats, None, 1)
     if action is not None:
         return action_usage(state, ME, action)
     return orders_of(state, ME)
+
+
+def yakuza_lists(role: str, visible: str | None = None) -> dict[str, Any]:
+    """The yakuza night and day lists for `ME` in `role` (from a real game's state)."""
+    from engine.core.ruleset import Seat
+    from rulesets import find
+    from rulesets.yakuza.help import day_orders, night_orders
+
+    roles = ["boss", "brute", "killer", "sensei", "ninja", "spy", "commissar", "citizen"]
+    roles[0] = role
+    seats = [Seat(n, r) for n, r in zip(SEATING, roles, strict=True)]
+    seats[0] = Seat(ME, role, visible_role=visible)
+    state, _ = find("yakuza").setup(seats, None, 1)
+    return {"orders": night_orders(state, ME), "day_orders": day_orders(state, ME)}
+
+
+def yakuza_form(role: str, action: str) -> Any:
+    from engine.core.ruleset import Seat
+    from rulesets import find
+    from rulesets.yakuza.help import action_usage
+
+    roles = ["citizen", "brute", "killer", "sensei", "ninja", "spy", "commissar", "boss"]
+    roles[0] = role
+    seats = [Seat(n, r) for n, r in zip(SEATING, roles, strict=True)]
+    state, _ = find("yakuza").setup(seats, None, 1)
+    return action_usage(state, ME, action)
 
 
 def pv(kind: str, **fields: object) -> Event:
@@ -307,6 +334,49 @@ YAKUZA: list[Case] = [
         pv("proxy_replaced", member="Маша", action="katana"),
         pv("proxy_replaced", member="Коля", action="pistol"),
         pv("order_rejected", action="katana", reason="unknown_target"),
+    ),
+    _pm(
+        "role_assigned with the orders (citizen, medic)",
+        pv(
+            "role_assigned",
+            role="citizen",
+            faction="law",
+            visible_role="medic",
+            hp=100,
+            max_hp=100,
+            **yakuza_lists("citizen", "medic"),
+        ),
+    ),
+    _pm(
+        "role_assigned with the orders (boss)",
+        pv(
+            "role_assigned",
+            role="boss",
+            faction="mafia",
+            visible_role="none",
+            hp=100,
+            max_hp=100,
+            **yakuza_lists("boss"),
+        ),
+    ),
+    _pm("orders_help (shinobi)", pv("orders_help", **yakuza_lists("shinobi"))),
+    _pm(
+        "a replaced order, a refusal with the form, one list for two",
+        pv("order_accepted", action="contract", targets=["Коля"]),
+        pv(
+            "order_accepted",
+            action="pistol",
+            targets=["Петя"],
+            replaces={"action": "contract", "targets": ["Коля"]},
+        ),
+        pv(
+            "order_rejected",
+            action="observation",
+            reason="bad_parameter",
+            usage=yakuza_form("citizen", "observation"),
+        ),
+        pv("order_rejected", reason="unknown_command", action="order", **yakuza_lists("psycho")),
+        pv("order_rejected", reason="unknown_command", action="order", **yakuza_lists("psycho")),
     ),
     _results(
         "a morning",

@@ -7,10 +7,11 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from engine.core.orders import Channel
-from engine.core.ruleset import Seat, get_ruleset
+from engine.core.ruleset import Seat
 from engine.render import Renderer
 from engine.session import GameSession
 from forums.records import PostBody
+from rulesets import find
 from rulesets.classic.roles import ROLES
 from tests.rulesets.usage_check import check_pm
 
@@ -21,7 +22,7 @@ START = datetime(2026, 3, 1, 12, tzinfo=UTC)
 
 def _session() -> GameSession:
     seats = [Seat(n, r) for n, r in zip(NAMES, ROLES, strict=True)]
-    session = GameSession.new(get_ruleset("classic"), seats, None, 7)
+    session = GameSession.new(find("classic"), seats, None, 7)
     session.open_phase(START, START + timedelta(days=1))
     return session
 
