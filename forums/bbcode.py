@@ -23,9 +23,10 @@ because vote counting depends on them):
 - `[quote=Name]`, `[quote="Name"]`, phpBB's `[quote="Name" post_id=1 time=2]` and
   XenForo's `[QUOTE="Name, post: 1, member: 2"]` all give the author `Name`; nested quotes
   carry the author of the innermost quote (None when it has no name).
-- `[color]` white or near-white, `[size=0]`/`[size=1]` and tiny sizes with a unit, and text
-  inside a right-to-left override (U+202E … U+202C) are `hidden` (`forums.visibility`);
-  bidi control characters are dropped from the text.
+- `[color]` close to the background the post is shown on, tiny `[size]`s (a bare number as
+  the board reads it: `parse_bbcode(text, look)`; not known, `[size=2]`…`[size=39]` too),
+  `[font]` with a tiny size, and text inside a right-to-left override (U+202E … U+202C)
+  are `hidden` (`forums.visibility`); bidi control characters are dropped from the text.
 - Unknown tags are kept as literal text. Tag names are case-insensitive.
 """
 
@@ -36,7 +37,7 @@ from dataclasses import dataclass, field
 from itertools import groupby
 
 from forums.records import RUN_FLAGS, Link, PostBody, TextRun
-from forums.visibility import invisible_color, reading_order_pieces, tiny_size
+from forums.visibility import ANY, Look, invisible_color, reading_order_pieces, tiny_font, tiny_size
 
 _TAG = re.compile(r"\[(/?)(\*|[A-Za-z]+)((?:=|\s)[^\[\]]*)?\]")
 _UNVOTE_BODY = re.compile(r"([^\[\]]*)\[/unvote\]", re.IGNORECASE)
@@ -88,6 +89,8 @@ a post of 10 000 nested openings must not append each word to 10 000 links."""
 
 @dataclass
 class _Renderer:
+    look: Look = ANY
+    """The board the text is shown on: its post backgrounds and its reading of `[size=N]`."""
     runs: list[_Run] = field(default_factory=list)
     open_tags: dict[str, list[_Frame]] = field(default_factory=dict)
     """Open frames by tag name, innermost last. Opening, closing and the flags of the text
@@ -152,8 +155,9 @@ class _Renderer:
             self.start_line()
         frame = _Frame(name, arg)
         if arg is not None and (
-            (name == "color" and invisible_color(arg))
-            or (name == "size" and tiny_size(arg, bare_is_scale=True))
+            (name == "color" and invisible_color(arg, self.look.backgrounds))
+            or (name == "size" and tiny_size(arg, bare=self.look.bare_size))
+            or (name == "font" and tiny_font(arg))
         ):
             frame.hidden = True
             self._hiding += 1
@@ -241,10 +245,11 @@ def _literal_end(text: str, name: str, start: int) -> tuple[int, int]:
     return close.start(), close.end()
 
 
-def parse_bbcode(text: str) -> PostBody:
-    """Render BBCode into a `PostBody`; never raises, whatever the markup."""
+def parse_bbcode(text: str, look: Look = ANY) -> PostBody:
+    """Render BBCode into a `PostBody`; never raises, whatever the markup. `look` is the board
+    it is shown on (`forums.visibility`; not known: readable on every board)."""
     text = text.replace("\r\n", "\n").replace("\r", "\n")
-    out = _Renderer()
+    out = _Renderer(look=look)
     pos = 0
     while pos < len(text):
         match = _TAG.search(text, pos)

@@ -40,7 +40,15 @@ from urllib.parse import urljoin
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from forums.records import RUN_FLAGS, Link, PostBody, TextRun, run_flags
-from forums.visibility import BIDI_CONTROLS, invisible_color, reading_order_pieces, tiny_size
+from forums.visibility import (
+    ANY,
+    BIDI_CONTROLS,
+    RGB,
+    Look,
+    invisible_color,
+    reading_order_pieces,
+    tiny_size,
+)
 
 __all__ = ["MAX_DEPTH", "concat_bodies", "html_to_postbody", "parse_html", "quote_author_from_cite"]
 
@@ -375,6 +383,7 @@ class _Out:
         "bidi",
         "break_next",
         "current",
+        "grounds",
         "line_start",
         "links",
         "parts",
@@ -383,8 +392,10 @@ class _Out:
         "started",
     )
 
-    def __init__(self, base_url: str) -> None:
+    def __init__(self, base_url: str, grounds: tuple[RGB, ...] = ANY.backgrounds) -> None:
         self.base_url = base_url
+        self.grounds = grounds
+        """The backgrounds the post may be shown on (`forums.visibility.Look`)."""
         self.runs: list[tuple[str, tuple[object, ...]]] = []
         """Finished runs (text, run flags); the one being written is `_key` with its `parts`."""
         self.links: list[tuple[str, list[str]]] = []
@@ -520,9 +531,14 @@ def _is_hidden_style(style: str) -> bool:
 
 
 def _visibility(
-    tag: str, attributes: dict[str, str | None], style: str, flags: _Flags
+    tag: str,
+    attributes: dict[str, str | None],
+    style: str,
+    flags: _Flags,
+    grounds: tuple[RGB, ...],
 ) -> tuple[bool, bool, bool] | None:
-    """Colour, size and direction of an element: text a reader cannot read is `hidden`.
+    """Colour, size and direction of an element: text a reader cannot read (on `grounds`,
+    the post's backgrounds) is `hidden`.
     (pale, tiny, hidden) inside the element, or None when it sets none of them."""
     color = size = opacity = direction = None
     if style:  # one pass over the properties; the first of a name counts
@@ -536,6 +552,14 @@ def _visibility(
                 opacity = value.removesuffix("!important") if opacity is None else opacity
             elif key == "direction":
                 direction = value.removesuffix("!important") if direction is None else direction
+    if color is not None and "(" in color:
+        # `style` has lost its spaces: `hsl(0 0% 100%)` and `rgb(255 255 255 / 50%)` are
+        # read from the attribute as written.
+        for part in (attributes.get("style") or "").lower().split(";"):
+            key, _, value = part.partition(":")
+            if key.strip() == "color":
+                color = value.strip().removesuffix("!important").strip()
+                break
     if color is None and tag == "font":
         color = (attributes.get("color") or "").lower() or None
     reversed_ = (tag == "bdo" and (attributes.get("dir") or "").lower() == "rtl") or (
@@ -545,11 +569,11 @@ def _visibility(
         return None
     pale, tiny = flags.pale, flags.tiny
     if color is not None:
-        pale = invisible_color(color)
+        pale = invisible_color(color, grounds)
     if opacity is not None and opacity.replace(".", "", 1).isdigit():
         pale = pale or float(opacity) < 0.2
     if size is not None:
-        tiny = tiny_size(size, bare_is_scale=False)
+        tiny = tiny_size(size, bare="px")
     hidden = pale or tiny or reversed_ or (flags.hidden and not (flags.pale or flags.tiny))
     return pale, tiny, hidden
 
@@ -684,7 +708,7 @@ def _walk(root: LexborNode, out: _Out, base: _Flags) -> None:
         attributes = node.attributes  # built anew on each access: read it once
         new: _Flags | None
         if attributes:
-            key = (tag, flags, *attributes.items())
+            key = (tag, flags, out.grounds, *attributes.items())
             known = _KNOWN.get(key)
             if known is None:
                 known = _enter(node, tag, attributes, flags, out)
@@ -724,9 +748,9 @@ def _walk(root: LexborNode, out: _Out, base: _Flags) -> None:
 
 _Known = tuple[_Flags | None, int, frozenset[str], str]
 _KNOWN: dict[tuple[object, ...], _Known] = {}
-"""What an element gives (`_enter`) by its tag, the flags around it and its attributes, for
-the elements whose tag and attributes alone say it (`_pure`): a board's markup repeats a few
-forms (an italic span, a colour, a quote's inner div) on every page."""
+"""What an element gives (`_enter`) by its tag, the flags around it, the post's backgrounds and
+its attributes, for the elements whose tag and attributes alone say it (`_pure`): a board's
+markup repeats a few forms (an italic span, a colour, a quote's inner div) on every page."""
 _KNOWN_MAX = 4096
 _KNOWN_LONGEST = 1024
 """An element whose attributes and quote author are longer in all is read each time, so the
@@ -840,7 +864,7 @@ def _element(
     ):
         changes["spoiler"] = True
     if style or tag in ("font", "bdo"):
-        seen = _visibility(tag, attributes, style, flags)
+        seen = _visibility(tag, attributes, style, flags, out.grounds)
         if seen is not None:
             changes["pale"], changes["tiny"], changes["hidden"] = seen
     if tag in _CODE_TAGS or not classes.isdisjoint(_CODEBOX_CLASSES):
@@ -857,9 +881,19 @@ def _element(
     return flags._replace(**changes) if changes else flags
 
 
-def html_to_postbody(node_or_html: LexborNode | str, *, base_url: str = "") -> PostBody:
-    """The `PostBody` of a post's HTML: a node (e.g. `div.content`) or an HTML string."""
-    out = _Out(base_url=base_url)
+def html_to_postbody(
+    node_or_html: LexborNode | str,
+    *,
+    base_url: str = "",
+    look: Look = ANY,
+    post: LexborNode | None = None,
+) -> PostBody:
+    """The `PostBody` of a post's HTML: a node (e.g. `div.content`) or an HTML string.
+    `look` is the board's default style; the post's background is told by the classes of
+    `post` (its element, e.g. prosilver's `div.post.bg2`), else of the node and the
+    elements around it, else any of the look's backgrounds."""
+    grounds = post_backgrounds(post if post is not None else node_or_html, look)
+    out = _Out(base_url=base_url, grounds=grounds)
     try:
         if isinstance(node_or_html, str):
             tree = parse_html(node_or_html)
@@ -873,6 +907,25 @@ def html_to_postbody(node_or_html: LexborNode | str, *, base_url: str = "") -> P
     except RecursionError:  # pragma: no cover - the walk is iterative; belt and braces
         return PostBody((TextRun(""),))
     return out.body()
+
+
+_AROUND = 12
+"""How many elements around a post's content are looked at for the class of its background."""
+
+
+def post_backgrounds(node: LexborNode | str, look: Look) -> tuple[RGB, ...]:
+    """The backgrounds a post's text is shown on: from the first class the look knows on
+    `node` or an element around it (prosilver's `bg1`/`bg2`/`pm`), else all of the look's."""
+    if look.classes and not isinstance(node, str):
+        current: LexborNode | None = node
+        for _ in range(_AROUND):
+            if current is None:
+                break
+            known = [name for name in look.classes if name in _classes(current)]
+            if known:
+                return look.background_of(known)
+            current = current.parent
+    return look.backgrounds
 
 
 def concat_bodies(*bodies: PostBody) -> PostBody:

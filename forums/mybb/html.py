@@ -23,6 +23,7 @@ from selectolax.lexbor import LexborNode
 
 from forums.html import concat_bodies, html_to_postbody, parse_html
 from forums.records import PostBody
+from forums.visibility import MYBB
 
 __all__ = ["SMILIES", "mybb_html_to_postbody", "mybb_postbody"]
 
@@ -96,7 +97,7 @@ def mybb_postbody(
 def _read(node: LexborNode, base_url: str) -> PostBody:
     copy = node.clone()
     _fix_tree(copy)
-    return html_to_postbody(copy, base_url=base_url)
+    return html_to_postbody(copy, base_url=base_url, look=MYBB)
 
 
 def mybb_html_to_postbody(html: str, *, base_url: str = "") -> PostBody:

@@ -30,6 +30,7 @@ from forums.phpbb.topic import (
 )
 from forums.records import PrivateMessage
 from forums.structure import Skeleton, as_signature, choose_content, mark_blocks, row_of
+from forums.visibility import PHPBB
 
 __all__ = ["PMFolder", "PMListItem", "parse_pm_folder", "parse_pm_view"]
 
@@ -215,7 +216,7 @@ def parse_pm_view(
     content = message.css_first(sel.message_content)
     if content is None:
         raise LayoutChanged(url, f"PM {msg_id} has no content ({sel.message_content})")
-    body = html_to_postbody(content, base_url=url)
+    body = html_to_postbody(content, base_url=url, look=PHPBB)
     signature = message.css_first(sel.message_signature)
     if signature is not None:
         body = concat_bodies(body, html_to_postbody(signature, base_url=url))
@@ -391,7 +392,7 @@ def _structural_view(
     choose_content([skeleton], lambda text: False)
     if skeleton.content is None:
         raise LayoutChanged(url, f"PM {msg_id} has no content (read by the message's marks)")
-    body = html_to_postbody(skeleton.content, base_url=url)
+    body = html_to_postbody(skeleton.content, base_url=url, look=PHPBB)
     if skeleton.signature is not None:
         signed = as_signature(html_to_postbody(skeleton.signature, base_url=url))
         body = concat_bodies(body, signed)

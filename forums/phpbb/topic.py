@@ -29,6 +29,7 @@ from forums.structure import (
     read_skeleton,
     zone_time,
 )
+from forums.visibility import PHPBB
 
 __all__ = ["TopicPage", "parse_topic_page"]
 
@@ -403,7 +404,11 @@ def _parse_post(
     deleted = "deleted" in (attributes.get("class") or "").split()
     if content is None and not deleted:
         raise LayoutChanged(url, f"{where} has no content ({selectors.content})")
-    body = html_to_postbody(content, base_url=url) if content is not None else None
+    body = (
+        html_to_postbody(content, base_url=url, look=PHPBB, post=node)
+        if content is not None
+        else None
+    )
     signature = node.css_first(selectors.signature)
     if body is not None and signature is not None:
         # A node's body is read from its subtree alone, never from an `id` (which phpBB
@@ -678,7 +683,7 @@ def _structural_posts_to_records(
             raise LayoutChanged(url, f"{where} has no time (read by the post's marks)")
         if skeleton.content is None:
             raise LayoutChanged(url, f"{where} has no content (read by the post's marks)")
-        body = html_to_postbody(skeleton.content, base_url=url)
+        body = html_to_postbody(skeleton.content, base_url=url, look=PHPBB)
         if skeleton.signature is not None:
             key = skeleton.signature.html or ""
             key = key.replace(f"sig{skeleton.post_id}", "sig")

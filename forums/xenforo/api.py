@@ -29,6 +29,7 @@ from forums.errors import (
     NotFound,
 )
 from forums.records import Cursor, EditInfo, Post, PrivateMessage, User
+from forums.visibility import XENFORO
 from forums.webboard import Answer, Said, WebBoard
 from forums.xenforo.board import XenforoBoard
 from forums.xenforo.conversations import PMState
@@ -183,7 +184,7 @@ class XenforoApiBoard(WebBoard):
             author=author,
             author_id=str(data["user_id"]) if data.get("user_id") else None,
             posted_at=posted_at.astimezone(self.tz) if self.tz else posted_at,
-            body=parse_bbcode(message),
+            body=parse_bbcode(message, XENFORO),
             url=str(data.get("view_url") or "") or None,
             edit=edit,
             deleted=data.get("message_state") == "deleted",
@@ -291,7 +292,7 @@ class XenforoApiBoard(WebBoard):
             recipients=tuple(p for p in participants if p.casefold() != sender.casefold()),
             sent_at=sent_at.astimezone(self.tz) if self.tz else sent_at,
             subject=str(conversation.get("title") or ""),
-            body=parse_bbcode(message),
+            body=parse_bbcode(message, XENFORO),
             url=str(data.get("view_url") or "") or None,
             raw=message,
         )

@@ -19,6 +19,7 @@ from selectolax.lexbor import LexborNode
 
 from forums.html import html_to_postbody, parse_html
 from forums.records import Link, PostBody
+from forums.visibility import XENFORO
 
 __all__ = ["CHROME", "xf_body"]
 
@@ -64,9 +65,9 @@ def xf_body(node: LexborNode | str, *, base_url: str = "") -> PostBody:
     # XenForo 1 serves the body as `<blockquote class="messageText">`: the element itself
     # is no quote, so only what is inside it is read.
     if node.tag == "blockquote":
-        body = html_to_postbody(node.inner_html or "", base_url=base_url)
+        body = html_to_postbody(node.inner_html or "", base_url=base_url, look=XENFORO)
     else:
-        body = html_to_postbody(node, base_url=base_url)
+        body = html_to_postbody(node, base_url=base_url, look=XENFORO)
     if links:
         body = PostBody(body.runs, body.links + tuple(links))
     return body

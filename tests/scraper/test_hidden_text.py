@@ -37,12 +37,14 @@ def test_near_white_colours(color: str, hidden: bool) -> None:
 
 @pytest.mark.parametrize(
     ("size", "bare", "hidden"),
-    [("1", True, True), ("0", True, True), ("2", True, False), ("85", True, False),
-     ("1px", False, True), ("5px", False, True), ("9px", False, False), ("1%", False, True),
-     ("50%", False, False), ("0.2em", False, True), ("4pt", False, True), ("1", False, True)],
+    [("1", "scale", True), ("0", "scale", True), ("2", "scale", False), ("85", "percent", False),
+     ("1px", "px", True), ("5px", "px", True), ("9px", "px", False), ("1%", "px", True),
+     ("50%", "px", False), ("0.2em", "px", True), ("4pt", "px", True), ("1", "px", True),
+     ("20", "percent", True), ("39", "any", True), ("40", "any", False), ("4", "pt", True),
+     ("20", "pt", False), ("2", "any", True)],
 )  # fmt: skip
-def test_tiny_sizes(size: str, bare: bool, hidden: bool) -> None:
-    assert tiny_size(size, bare_is_scale=bare) is hidden
+def test_tiny_sizes(size: str, bare: str, hidden: bool) -> None:
+    assert tiny_size(size, bare=bare) is hidden
 
 
 @pytest.mark.parametrize(
