@@ -106,12 +106,14 @@ def _pick(grammar: Grammar, spec: UsageSpec, lang: str) -> tuple[CommandForm, st
         # The first phrase of a form naming only this action, where there is one.
         only = [f for f in forms if len(f.actions) <= 1] or forms
         return only[0], only[0].phrases[0]
-    words = wanted.split()
+    words = wanted.lower().replace("ё", "е").split()
     for form in forms:
         for phrase in form.phrases:
-            # A phrase may be shown with a preposition the grammar skips after it.
-            if words[: len(phrase.split())] == phrase.split():
-                rest = words[len(phrase.split()) :]
+            # A phrase may be shown with a preposition the grammar skips after it, and with
+            # the ё the reader folds to е («подсчёт голосов»).
+            known = phrase.lower().replace("ё", "е").split()
+            if words[: len(known)] == known:
+                rest = words[len(known) :]
                 if all(w in grammar.prepositions for w in rest):
                     return form, wanted
     raise UsageError(f"{wanted!r} is not a {lang} phrase of {spec.kind.value} {spec.action}")

@@ -14,6 +14,7 @@ from engine.core.orders import Channel, Order, OrderKind
 from engine.core.ruleset import IntakeResult, PhaseInputs
 from engine.core.warnings import ParseWarning
 from rulesets.votecount.grammar import GRAMMAR
+from rulesets.votecount.help import refusal
 
 NO_LYNCH = "no_lynch"
 HAMMER = "hammer"
@@ -115,9 +116,9 @@ class Intake:
             )
         )
         if self.state.has_player(order.player):
-            self.out.events.append(
-                Event.private(order.player, "order_rejected", action=action, reason=code)
-            )
+            names = [n for n in living_slots(self.state) if n != order.player]
+            fields = refusal(names, action, code)
+            self.out.events.append(Event.private(order.player, "order_rejected", **fields))
         return self.out
 
     def take(self, order: Order) -> IntakeResult:

@@ -26,6 +26,7 @@ from engine.core.ruleset import (
 )
 from engine.core.warnings import ParseWarning
 from rulesets.votecount.grammar import GRAMMAR
+from rulesets.votecount.help import how_to_vote
 from rulesets.votecount.intake import (
     Intake,
     current_votes,
@@ -136,7 +137,10 @@ class Votecount(Ruleset):
             players.append(PlayerState(seat.name, seat.role, None, fields))
         rng = random.Random(seed)
         state = GameState(self.id, opts, players, PhaseId("day", 1), rngmod.snapshot(rng))
-        started = Event.public("game_started", players=living_slots(state), deadline=None)
+        living = living_slots(state)
+        started = Event.public(
+            "game_started", players=living, deadline=None, orders=how_to_vote(state, living)
+        )
         return state, [started]
 
     # -- intake and resolution -------------------------------------------------------------

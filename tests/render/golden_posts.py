@@ -115,6 +115,15 @@ def yakuza_form(role: str, action: str) -> Any:
     return action_usage(state, ME, action)
 
 
+def votecount_forms(players: list[str], *, no_lynch: bool) -> list[dict[str, Any]]:
+    from engine.core.ruleset import Seat
+    from rulesets import find
+    from rulesets.votecount.help import how_to_vote
+
+    state, _ = find("votecount").setup([Seat(n) for n in players], {"no_lynch": no_lynch}, 1)
+    return how_to_vote(state, players)
+
+
 def pv(kind: str, **fields: object) -> Event:
     return Event.private(ME, kind, **fields)
 
@@ -431,9 +440,24 @@ VOTECOUNT: list[Case] = [
         "game_started", pub("game_started", players=["Alice", "Маша", "Орёл"], deadline=DEADLINE)
     ),
     _post("game_started without a deadline", pub("game_started", players=["Alice"], deadline=None)),
+    _post(
+        "game_started with the forms (no lynch allowed)",
+        pub(
+            "game_started",
+            players=["Alice", "Маша", "Орёл"],
+            deadline=DEADLINE,
+            orders=votecount_forms(["Alice", "Маша", "Орёл"], no_lynch=True),
+        ),
+    ),
     _pm(
         "order_rejected",
         pv("order_rejected", action="vote", reason="unknown_target"),
+        pv(
+            "order_rejected",
+            action="vote",
+            reason="unknown_target",
+            usage=votecount_forms(["Маша", "Alice"], no_lynch=False)[0],
+        ),
         pv("order_rejected", action="unvote", reason="late"),
         pv("order_rejected", action="vote_count_request", reason="sender_not_in_play"),
     ),
