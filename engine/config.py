@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from engine.activity import ActivitySettings, parse_activity
 from engine.clock import local_time
 from engine.core.ruleset import RulesError, Ruleset, Seat
 from engine.core.slots import Handover, SlotError, Slots
@@ -63,6 +64,7 @@ TABLES = {
         "visible_roles",
     },
     "signup": None,
+    "activity": None,
     "roles": None,
     "deal": None,
 }
@@ -158,6 +160,8 @@ class GameConfig:
     """`[players] reserve`: who takes a seat that falls free, in this order (`game sub`)."""
     signup: SignupSettings | None = None
     """`[signup]`: the sign-up thread that makes the list (`forumgm signup`)."""
+    activity: ActivitySettings | None = None
+    """`[activity]`: when a player is quiet, and whether he is prodded by PM."""
 
     def seats(self) -> list[Seat]:
         """The seating order with the host's roles; dead players start out of play."""
@@ -335,6 +339,7 @@ class _Checker:
         dead = self._names("dead", players)
         reserve = self._reserve(players)
         signup = self._signup(schedule)
+        activity = self._activity()
         handovers = self._replacements(players)
         roles = self._str_map("roles")
         deal = {k: v for k, v in self._plain("deal").items()}
@@ -410,6 +415,7 @@ class _Checker:
             warnings=self.warnings,
             reserve=reserve,
             signup=signup,
+            activity=activity,
         )
 
     def _tag(self) -> str | None:
@@ -567,6 +573,16 @@ class _Checker:
         for message in problems:
             key = re.match(r"(?:unknown key )?`(\w+)`", message)
             self.problem(f"[signup] {message}", "signup", *(key.groups() if key else ()))
+        return settings
+
+    def _activity(self) -> ActivitySettings | None:
+        raw = self.raw.get("activity")
+        if not isinstance(raw, dict):
+            return None
+        settings, problems = parse_activity(raw)
+        for message in problems:
+            key = re.match(r"(?:unknown key )?`(\w+)`", message)
+            self.problem(f"[activity] {message}", "activity", *(key.groups() if key else ()))
         return settings
 
     def _reserve(self, players: list[str]) -> list[str]:

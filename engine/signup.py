@@ -18,8 +18,11 @@ by its new text), in the order the posts came:
   has room; else it is answered `late`), a leave after it takes a reserve player off, and a
   player of the list is only reported to the host (a substitute is his business:
   `forumgm game sub`);
-- two accounts whose names read alike (Latin look-alike letters, case, one letter apart)
-  stay two players; the host is warned (`lookalike`).
+- a join by an account whose name reads like one already on the list (a Latin look-alike
+  letter, an invisible character, one letter apart in a long name) waits for the host
+  (`pending`, note `lookalike`) whatever `approve` says: a game may not hold both
+  (`game validate` refuses look-alikes); `signup approve` lets him in (in the reserve, say),
+  `signup refuse` takes him off.
 """
 
 from __future__ import annotations
@@ -243,9 +246,15 @@ def name_skeleton(name: str) -> str:
 
 
 def look_alike(a: str, b: str) -> bool:
-    """Two different accounts whose names a reader (or the vote parser) would mix up."""
+    """Two different accounts whose names a reader (or the vote parser) would mix up: the
+    look-alikes `game validate` refuses in one game (`scraper.confusable`), names equal
+    but for case, spaces or underscores, and long names one letter apart."""
     from rapidfuzz.distance import Levenshtein
 
+    from scraper.confusable import skeletons
+
+    if skeletons(a) & skeletons(b):
+        return True
     x, y = name_skeleton(a), name_skeleton(b)
     if x == y:
         return True
@@ -257,7 +266,8 @@ class _Joined:
     name: str
     at: datetime
     post_id: str
-    late: bool = False
+    held: bool = False
+    """Reads like a name already on the list: waits for the host whatever `approve` says."""
 
 
 def compute_list(
@@ -295,10 +305,12 @@ def compute_list(
                 continue
             if decisions.get(post.author.casefold()) == "refuse":
                 continue
+            joined = _Joined(post.author, post.posted_at, post.post_id)
             for other in order:
                 if look_alike(other.name, post.author):
                     notes.append(Note(post.post_id, post.author, "lookalike", other.name))
-            order.append(_Joined(post.author, post.posted_at, post.post_id))
+                    joined.held = decisions.get(post.author.casefold()) != "approve"
+            order.append(joined)
             left.pop(post.author.casefold(), None)
         elif kind == "leave":
             found = standing(post.author)
@@ -319,6 +331,10 @@ def compute_list(
                 notes.append(Note(post.post_id, post.author, "double", place=held.place))
             elif decisions.get(key) == "refuse":
                 continue
+            elif decisions.get(key) != "approve" and (
+                alike := next((e for e in fixed.values() if look_alike(e.name, post.author)), None)
+            ):
+                notes.append(Note(post.post_id, post.author, "lookalike", alike.name))
             elif len(reserve) < settings.reserve:
                 entry = Entry(post.author, "reserve", 0, post.posted_at, post.post_id)
                 reserve.append(entry)
@@ -368,7 +384,7 @@ def _statuses(
     out: list[Entry] = []
     counts = {"in": 0, "reserve": 0, "pending": 0, "over": 0}
     for j in order:
-        if settings.approve and decisions.get(j.name.casefold()) != "approve":
+        if j.held or (settings.approve and decisions.get(j.name.casefold()) != "approve"):
             status = "pending"
         elif settings.cap is None or counts["in"] < settings.cap:
             status = "in"
@@ -388,6 +404,8 @@ _SAID = {
         "in": "{name} — в списке ({place})",
         "reserve": "{name} — в резерве ({place})",
         "pending": "{name} — запись ждёт решения ведущего",
+        "lookalike": "{name} — имя читается так же, как [b]{other}[/b]: запись ждёт решения "
+        "ведущего",
         "over": "{name} — мест нет: список и резерв заполнены; если кто-то выйдет до "
         "закрытия набора, место перейдёт к вам",
         "up": "{name} — из резерва в список ({place})",
@@ -411,6 +429,7 @@ _SAID = {
         "in": "{name} — in ({place})",
         "reserve": "{name} — in the reserve ({place})",
         "pending": "{name} — waits for the host's approval",
+        "lookalike": "{name} — the name reads like [b]{other}[/b]: the sign-up waits for the host",
         "over": "{name} — no room: the list and the reserve are full; if someone leaves "
         "before the close, the place is yours",
         "up": "{name} — moved up from the reserve ({place})",
@@ -431,7 +450,7 @@ _SAID = {
         "empty": "nobody yet",
     },
 }
-FOR_HOST = ("after_close", "lookalike")
+FOR_HOST = ("after_close",)
 """Notes the host reads (`forumgm signup status`); the others are answered in the thread."""
 
 
@@ -470,7 +489,9 @@ def old_gone(old: Mapping[str, tuple[str, int, str]], new: SignupList) -> list[s
 
 
 def note_line(note: Note, language: str) -> str:
-    return _SAID[language][note.kind].format(name=f"[b]{note.name}[/b]", place=note.place)
+    return _SAID[language][note.kind].format(
+        name=f"[b]{note.name}[/b]", place=note.place, other=note.other
+    )
 
 
 def list_post(

@@ -24,6 +24,7 @@ COMMANDS = {
     "simulate": "engine.app.simulate_cmd:simulate",
     "report": "engine.app.report_cmd:report",
     "signup": "engine.app.signup_cmd:app",
+    "activity": "engine.app.activity_cmd:activity",
 }
 """Subcommand → where it lives ("module:function", or "module:app" for a typer.Typer group).
 Each module is imported only when its command runs, so keep heavy imports out of this file."""

@@ -14,6 +14,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import rulesets
+from engine.activity import ActivityTable
 from engine.clock import local_time
 from engine.config import GameConfig
 from engine.core.events import Audience, Event
@@ -25,6 +26,7 @@ from engine.core.slots import Slots
 from engine.core.warnings import ParseWarning
 from engine.publish import Markers, Publisher, pm_draft, post_draft
 from engine.render import Renderer
+from engine.service.activity import Quiet, check_due, game_activity, prod_text, quiet_seats
 from engine.service.inbox import UNCLEAR, GameNames, Route, route
 from engine.service.logins import LoginGuard
 from engine.service.posts import phase_opened_draft, renderer_for
@@ -94,6 +96,8 @@ class GameDriver:
         )
         self.markers = Markers(store.get_game(self.game_id).marker_key, self.game_id)
         self._started = False
+        self._warned: set[tuple[str, str]] = set()
+        """(phase, seat) of the quiet seats this process warned the host of."""
         self._opening_queued: set[str] = set()
         """Phases whose opening post this process has seen queued (or not needed)."""
         self.publisher = Publisher(
@@ -557,6 +561,52 @@ class GameDriver:
         self.store.approve(self.game_id, ph.phase)
         return True
 
+    def activity(self, now: datetime | None = None) -> ActivityTable:
+        """Posts, words, last post, votes and orders per seat and phase (`engine.activity`)."""
+        c = self.config
+        return game_activity(
+            self.store, self.game_id, c.thread, c.gm_user, self.slots(), now or self.clock()
+        )
+
+    def quiet(self, ph: PhaseRecord, now: datetime) -> list[Quiet]:
+        """The seats in play the `[activity]` thresholds call quiet in `ph` as of `now`."""
+        settings = self.config.activity
+        if settings is None:
+            return []
+        state = self.store.load_state(self.game_id)
+        seats = [n for n in self.slots().keys if state is None or n in self.ruleset.in_play(state)]
+        return quiet_seats(self.activity(now), ph, settings, now, seats)
+
+    def check_activity(self, ph: PhaseRecord, now: datetime) -> list[Quiet]:
+        """Once the deadline is `check_before` away: warn the host of each quiet seat and,
+        with `prod = true`, send its holder a reminder PM — once per phase and seat."""
+        settings = self.config.activity
+        if settings is None or not check_due(ph, settings, now):
+            return []
+        found = self.quiet(ph, now)
+        drafts = []
+        for q in found:
+            marker = self.marker(ph.phase, "prod", q.seat)
+            if (ph.phase, q.seat) in self._warned or self.store.find_by_marker(marker):
+                continue
+            self._warned.add((ph.phase, q.seat))
+            holder = self.holder(q.seat)
+            logger.warning("game %s: %s: %s is quiet: %s", self.game_id, ph.phase, holder, q.why)
+            if settings.prod:
+                subject, body = prod_text(
+                    holder, q, ph, self.config.language, self.config.schedule.tz
+                )
+                drafts.append(pm_draft(holder, self._tagged(subject), body, marker))
+        if drafts:
+            self._enqueue_new(ph.phase, drafts)
+            self.store.approve(self.game_id, ph.phase, markers=[d.marker for d in drafts])
+        return found
+
+    def prods(self, seat: str) -> int:
+        """How many phases the seat was prodded in (its reminder PMs queued)."""
+        markers = {self.marker(p.phase, "prod", seat) for p in self.store.phases(self.game_id)}
+        return len(self.store.outbox(self.game_id, markers=markers))
+
     def _enqueue_new(self, phase: str | None, drafts: list[OutboxDraft]) -> None:
         """Queue drafts whose markers are not yet taken (a re-run queues nothing twice)."""
         keep = []
@@ -778,6 +828,7 @@ class GameDriver:
                 if now < ph.deadline:
                     await self.poll(ph, now)
                     self.queue_vote_count(ph, now)
+                    self.check_activity(ph, now)
                     await self.publisher.publish(now)
                     until = local_time(ph.deadline, self.config.schedule.tz)
                     return f"{ph.phase}: open until {until}"

@@ -122,7 +122,7 @@ class SignupKeeper:
     def host_notes(self) -> list[Note]:
         """What the host should know: a player of the closed list who wants out, names that
         read alike."""
-        return [n for n in self.current().notes if n.kind in FOR_HOST]
+        return [n for n in self.current().notes if n.kind in (*FOR_HOST, "lookalike")]
 
     def answer(self, now: datetime) -> int:
         """Save the list as it stands and queue one post answering every change since the
@@ -133,14 +133,22 @@ class SignupKeeper:
             for e in self.store.signup_entries(self.signup_id)
         }
         new = self.current()
-        changes = change_lines(old, new, language)
+        answered_before = {p.post_id: p.answered for p in self.store.signup_posts(self.signup_id)}
+        fresh = [
+            n
+            for n in new.notes
+            if n.kind not in FOR_HOST and answered_before.get(n.post_id) != n.kind
+        ]
+        alike = {n.name.casefold() for n in fresh if n.kind == "lookalike"}
+        changes = [
+            (name, line)
+            for name, line in change_lines(old, new, language)
+            if name.casefold() not in alike  # «reads like …: waits for the host» says it
+        ]
         lines = [line for _, line in changes]
         changed = {name.casefold() for name, _ in changes}
-        answered_before = {p.post_id: p.answered for p in self.store.signup_posts(self.signup_id)}
         answered: dict[str, str] = {}
-        for note in new.notes:
-            if note.kind in FOR_HOST or answered_before.get(note.post_id) == note.kind:
-                continue
+        for note in fresh:
             answered[note.post_id] = note.kind
             if note.kind == "not_listed" and note.name.casefold() in changed:
                 continue  # his join post was edited into this leave: "left" says it all

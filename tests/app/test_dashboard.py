@@ -479,6 +479,7 @@ def test_a_nickname_that_is_html_stays_a_name(
     for where in (
         f'<td class="name">{escaped}</td>',  # the vote table
         f'<li class="alive">{escaped}</li>',  # the players
+        f'<td class="name" data-label="Player">{escaped}</td>',  # their activity
         f"<strong>{escaped}</strong>",  # the opening post's preview
         f'PM to <span class="name">{escaped}</span>',  # the role PM's preview
     ):

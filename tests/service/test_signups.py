@@ -99,7 +99,7 @@ def test_a_signup_thread_into_game_start(tmp_path: Path) -> None:
     host.post("Оля", "/in", at(28, 10, 30))
     host.post("Дима", "+", at(28, 10, 40))
     host.post("Лена", "+", at(28, 10, 50))  # the reserve: Дима, Лена
-    host.post("Oля", "+", at(28, 11))  # no room; reads like Оля
+    host.post("Oля", "+", at(28, 11))  # reads like Оля: waits for the host
     said = host.cli(at(28, 11, 30), "signup", "run", "--once")
     assert "answered" in said and "posted" in said
     answer = host.gm_said()[-1]
@@ -109,7 +109,7 @@ def test_a_signup_thread_into_game_start(tmp_path: Path) -> None:
         "Оля — в списке (5)",
         "Дима — в резерве (1)",
         "Лена — в резерве (2)",
-        "Oля — мест нет",
+        "Oля — имя читается так же, как Оля: запись ждёт решения ведущего",
         "Вася — вы уже в списке (1), место то же",
     ):
         assert line in answer, answer
@@ -126,7 +126,10 @@ def test_a_signup_thread_into_game_start(tmp_path: Path) -> None:
     assert "Петя — больше не в списке" in answer
     assert "Дима — из резерва в список (4)" in answer
     assert "Лена — из резерва в список (5)" in answer
-    assert "Oля — в резерве (1)" in answer
+    assert "Oля" not in answer  # still waits for the host
+    approved = host.cli(at(28, 13, 40), "signup", "approve", "Oля")
+    assert "reads like 'Оля'" in approved
+    assert host.gm_said()[-1].startswith("Oля — в резерве (1)")
     # Nothing new, nothing said again.
     before = len(host.gm_said())
     host.cli(at(28, 14), "signup", "run", "--once")

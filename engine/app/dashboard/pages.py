@@ -136,6 +136,8 @@ class GamePage:
         self.names = self.rv.names()
         living = set(self.rv.living())
         self.players = [(n, n in living) for n in self.names]
+        self.activity = self._activity()
+        """This phase's posts, words, last post, votes, orders per seat, and who is quiet."""
         self.progress = self.rv.progress()
         self.votes: VoteView | None = self.rv.vote_view()
         self.seat = self.rv.seats()
@@ -156,6 +158,33 @@ class GamePage:
         items = d.store.outbox(d.game_id)
         self.outbox = {s.value: sum(1 for i in items if i.status is s) for s in OutboxStatus}
         self.failed = [i for i in items if i.status is OutboxStatus.FAILED]
+
+    def _activity(self) -> list[dict[str, Any]]:
+        d, ph = self.driver, self.phase
+        if ph is None:
+            return []
+        now = d.clock()
+        table = d.activity(now)
+        quiet = {q.seat: q.why for q in d.quiet(ph, now)} if ph.deadline > now else {}
+        tz = d.config.schedule.tz
+        slots = d.slots()
+        rows = []
+        for seat in slots.keys:
+            row = table.get(seat, ph.phase)
+            if row is None:
+                continue
+            rows.append(
+                {
+                    "player": slots.label(seat),
+                    "posts": row.posts,
+                    "words": row.words,
+                    "last": local_time(row.last, tz) if row.last else "",
+                    "votes": row.votes or 0,
+                    "orders": row.orders or 0,
+                    "quiet": quiet.get(seat, ""),
+                }
+            )
+        return rows
 
     def _warning(self, stored: StoredWarning) -> dict[str, Any]:
         w = stored.warning

@@ -1,0 +1,74 @@
+"""Activity in a running game on the local board: `forumgm activity` counts what players
+did, a quiet player is prodded by PM once per phase (issue 29 item 2)."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timedelta
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from tests.service.helpers import ClockedGame, clocked_game
+
+MSK = ZoneInfo("Europe/Moscow")
+START = datetime(2026, 12, 1, 19, 0, tzinfo=MSK)
+PLAYERS = ["Вася", "Петя", "Маша", "Коля", "Оля"]
+ROLES = {"Вася": "mafioso", "Петя": "commissar", "Маша": "doctor", "Коля": "citizen"}
+ROLES["Оля"] = "citizen"
+ACTIVITY = """
+[activity]
+min_posts = 1
+check_before = 6     # hours before the deadline
+prod = true
+"""
+
+
+def quiet_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> ClockedGame:
+    monkeypatch.setenv("TEST_GM_PASSWORD", "gm-secret")
+    host = clocked_game(
+        tmp_path, PLAYERS, start=START, others=["Лёша", "Дима"], roles=ROLES, review="auto"
+    )
+    host.path.write_text(host.path.read_text(encoding="utf-8") + ACTIVITY, encoding="utf-8")
+    host.forumgm(START, "game start")
+    host.forumgm(START, "run", "--once")
+    for n, who in enumerate(["Вася", "Петя", "Маша", "Коля"]):
+        host.clock.set(START + timedelta(hours=1, minutes=n))
+        host.board.post_as(who, host.thread, f"Всем привет, я {who}. Подозреваю всех сразу.")
+    host.pm(START + timedelta(hours=1, minutes=10), "Вася", "голосую за Колю")
+    host.forumgm(START + timedelta(hours=2), "run", "--once")
+    return host
+
+
+def reminders(host: ClockedGame, player: str) -> list[str]:
+    return [m for m in host.inbox(player) if "напоминание от ведущего" in m]
+
+
+def test_a_quiet_player_is_prodded_once_per_phase(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    host = quiet_game(tmp_path, monkeypatch)
+    assert reminders(host, "Оля") == []  # not yet: the check is 6 hours before the deadline
+    deadline = START + timedelta(days=1)
+    host.forumgm(deadline - timedelta(hours=5), "run", "--once")
+    (prod,) = reminders(host, "Оля")
+    assert "[b]Оля[/b], напоминание от ведущего" in prod
+    assert "Ваших сообщений в теме игры за эту фазу: 0." in prod
+    assert "2026-12-02 19:00 MSK" in prod
+    host.forumgm(deadline - timedelta(hours=4), "run", "--once")
+    assert len(reminders(host, "Оля")) == 1  # once per phase
+    assert all(reminders(host, p) == [] for p in ["Вася", "Петя", "Маша", "Коля"])
+    # Nothing of it is public.
+    assert not host.gm_posts("напоминание")
+
+    rows = json.loads(host.forumgm(deadline - timedelta(hours=3), "activity", "--json"))
+    by = {(r["player"], r["day"]): r for r in rows}
+    phase = rows[0]["day"]
+    assert by[("Вася", phase)]["posts"] == 1 and by[("Вася", phase)]["votes"] == 1
+    assert by[("Вася", phase)]["words"] == 7
+    assert by[("Оля", phase)]["posts"] == 0 and by[("Оля", phase)]["last_post"] is None
+    assert "fewer than 1" in by[("Оля", phase)]["quiet"]
+    assert by[("Маша", phase)]["quiet"] is None
+    table = host.forumgm(deadline - timedelta(hours=3), "activity")
+    assert "Оля" in table and "quiet" in table
