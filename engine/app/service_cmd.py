@@ -23,6 +23,7 @@ from engine.publish import Markers
 from engine.service.build import database_url, make_driver, sqlite_file
 from engine.service.driver import GameDriver, next_deadline_missed
 from engine.service.logins import held_reason
+from engine.service.pool import BoardPool
 from engine.service.runner import Cadence, Service, drive_once, failed, owner_id
 from engine.store import Store, open_store
 from engine.store.models import GameStatus, OutboxStatus, PhaseStatus
@@ -127,10 +128,13 @@ def driver_for(
     return driver
 
 
-def _driver(config: GameConfig, store: Store, clock: Clock) -> GameDriver:
-    """The game's driver, or the password's problem in one line and exit 2."""
+def _driver(
+    config: GameConfig, store: Store, clock: Clock, pool: BoardPool | None = None
+) -> GameDriver:
+    """The game's driver, or the password's problem in one line and exit 2. `pool`: the
+    boards the process's other games use (one session and inbox read per board and account)."""
     try:
-        return make_driver(config, store, clock=clock)
+        return make_driver(config, store, clock=clock, pool=pool)
     except CredentialsError as exc:
         out.print(str(exc), style="red")
         raise typer.Exit(2) from None
@@ -162,7 +166,8 @@ def run(
     configs = [config_or_exit(path) for path in games]
     store = store_or_exit(db)
     clock = command_clock()
-    drivers = [_driver(config, store, clock) for config in configs]
+    pool = BoardPool()
+    drivers = [_driver(config, store, clock, pool) for config in configs]
     owner = owner_id()
     try:
         to_file = file_handler(log_file) if log_file is not None else None

@@ -12,12 +12,16 @@ from engine.config import BoardAccess, GameConfig
 from engine.credentials import resolve_password
 from engine.service.driver import GameDriver
 from engine.service.logins import LoginGuard
+from engine.service.pool import BoardPool
 from engine.store import Store, open_store
 from forums.board import Board, board_factory
 
 ADAPTERS = ("forums.local", "forums.phpbb", "forums.mybb", "forums.xenforo")
 """Board adapter packages; importing one registers its engine."""
 DEFAULT_DATABASE = "sqlite:///forumgm.db"
+REQUEST_SPACING = 0.25
+"""Seconds between two requests to one board, from all the games on it (and at most two in
+flight, `forums.client.MAX_IN_FLIGHT`): four a second at most, a reader clicking quickly."""
 
 
 def database_url(given: str | None = None) -> str:
@@ -52,24 +56,32 @@ def make_board(
     environ: Mapping[str, str] | None = None,
     *,
     clock: Clock | None = None,
+    shared: object | None = None,
 ) -> Board:
     """The configured board, logged in lazily with the password from where the config says.
 
     The local board keeps the times of its posts by `clock` (the service's, so a rehearsal
-    under `FORUMGM_NOW` is consistent); a web board's times are the board's own.
+    under `FORUMGM_NOW` is consistent); a web board's times are the board's own. `shared`:
+    what another game's adapter on the same board and account shares (`engine.service.pool`:
+    a web board's session, the local board's database engine).
     """
     load_adapters()
     factory = board_factory(config.engine)
     # A board used through its REST API may have no password: the key is all it takes.
     password = _password(config, environ) or ""
-    if config.engine == "local" and clock is not None:
-        return factory(config.url, config.gm_user, password, clock=clock)
+    if config.engine == "local":
+        where = shared if shared is not None else config.url
+        return factory(where, config.gm_user, password, clock=clock)
     # Adapters pin their requests to this URL (forums.guard); http:// only if the host said so.
-    options: dict[str, object] = {"allow_insecure_http": True} if config.allow_insecure_http else {}
+    options: dict[str, object] = {"min_delay": REQUEST_SPACING}
+    if config.allow_insecure_http:
+        options["allow_insecure_http"] = True
     if config.browser:
         options["browser"] = True
     if (key := _api_key(config, environ)) is not None:
         options["api_key"] = key
+    if shared is not None:
+        options["session"] = shared
     return factory(config.url, config.gm_user, password, **options)
 
 
@@ -102,15 +114,23 @@ def make_driver(
     clock: Clock | None = None,
     board: Board | None = None,
     db: str | None = None,
+    pool: BoardPool | None = None,
 ) -> GameDriver:
-    """A driver for `config`; the clock is `FORUMGM_NOW`'s when set, else the real time."""
+    """A driver for `config`; the clock is `FORUMGM_NOW`'s when set, else the real time.
+    `pool`: the boards of the other games this process drives (`engine.service.pool`)."""
     clock = clock or game_clock()
     store = store or open_store(database_url(db))
     if board is not None:
         return GameDriver(store, board, config, clock=clock)
-    driver = GameDriver(store, make_board(config, clock=clock), config, clock=clock)
-    # Every login the service makes by itself goes through the board's guard (engine.service.logins).
     secret = login_secret(config)
+    if pool is None:
+        made = make_board(config, clock=clock)
+    else:
+        made = pool.board(config, clock=clock, secret=secret)
+    driver = GameDriver(store, made, config, clock=clock)
+    if pool is not None:
+        driver.inbox_share = pool.inbox(config, clock, secret)
+    # Every login the service makes by itself goes through the board's guard (engine.service.logins).
     board_id = store.get_game(driver.game_id).board_id
     driver.login_guard = LoginGuard(store, board_id, secret, clock)
     driver.login_guard.install(driver.board)

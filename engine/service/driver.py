@@ -29,6 +29,7 @@ from engine.render import Renderer
 from engine.service.activity import Quiet, check_due, game_activity, prod_text, quiet_seats
 from engine.service.inbox import UNCLEAR, GameNames, Route, route
 from engine.service.logins import LoginGuard
+from engine.service.pool import FRESH, SharedInbox
 from engine.service.posts import phase_opened_draft, renderer_for
 from engine.service.reader import HostInputs, PhaseReader, started_at
 from engine.service.replay import Replay, item_ref
@@ -83,6 +84,9 @@ class GameDriver:
         self.thread_cursor: Cursor | None = None
         self.inbox_cursor: Cursor | None = None
         self.login_guard: LoginGuard | None = None
+        self.inbox_share: SharedInbox | None = None
+        """The GM account's inbox as all its games in this process read it, once a poll
+        (`engine.service.pool`); None: this game reads it itself."""
         """What stands before the board's logins (`engine.service.build` puts it there)."""
         self.newest_read: datetime | None = None
         """The board's time of the newest item the last read brought (new or changed)."""
@@ -216,7 +220,14 @@ class GameDriver:
             self.thread_cursor, self.inbox_cursor = self.store.read_cursors(self.game_id)
             thread_since, inbox_since = self.thread_cursor, self.inbox_cursor
         page = await self.board.thread_posts(self.config.thread, since=thread_since)
-        inbox = await self.board.inbox(since=inbox_since)
+        if self.inbox_share is None:
+            inbox = await self.board.inbox(since=inbox_since)
+        else:
+            # A page another game fetched in this poll wave serves; a deadline's read takes
+            # one fetched after the deadline only.
+            now = self.clock()
+            fresh_after = phase.deadline if full and phase is not None else now - FRESH
+            inbox = await self.inbox_share.read(self.board, inbox_since, min(fresh_after, now))
         self.thread_cursor, self.inbox_cursor = page.cursor, inbox.cursor
         self.publisher.saw_thread(page.items, page.cursor)
         pms, routes = self._mine(inbox.items)
