@@ -106,7 +106,8 @@ def _pick(grammar: Grammar, spec: UsageSpec, lang: str) -> tuple[CommandForm, st
         # The first phrase of a form naming only this action, where there is one.
         only = [f for f in forms if len(f.actions) <= 1] or forms
         return only[0], only[0].phrases[0]
-    words = wanted.lower().replace("ё", "е").split()
+    # A colon after the phrase («колода: …») is how a player writes it; the reader skips it.
+    words = wanted.lower().replace("ё", "е").replace(":", " ").split()
     for form in forms:
         for phrase in form.phrases:
             # A phrase may be shown with a preposition the grammar skips after it, and with
@@ -134,7 +135,9 @@ def usage(
         example: list[Part]
         if lang in spec.example:
             example = [p if isinstance(p, str) else dict(p) for p in spec.example[lang]]
-        elif form.arg in (ArgKind.PLAYER, ArgKind.PLAYERS):
+        elif form.arg in (ArgKind.PLAYER, ArgKind.PLAYERS) or (
+            form.arg is ArgKind.CLAUSE and target is not None
+        ):
             if target is None:
                 raise UsageError(f"{spec.action}: an example needs a player's name")
             name = {"name": target}

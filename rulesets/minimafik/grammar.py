@@ -125,6 +125,12 @@ COMMANDS: tuple[CommandForm, ...] = (
     _order("build_deck", ArgKind.WORDS, "deck", lang="en"),
     _order("use_ability", ArgKind.CLAUSE, "способность", "умение", "использую способность"),
     _order("use_ability", ArgKind.CLAUSE, "ability", "use ability", lang="en"),
+    CommandForm(
+        OrderKind.REQUEST, ("помощь", "команды", "справка"), ArgKind.NONE, ("help_request",)
+    ),
+    CommandForm(
+        OrderKind.REQUEST, ("help", "commands"), ArgKind.NONE, ("help_request",), lang="en"
+    ),
     CommandForm(OrderKind.CANCEL, ("не играю", "не играю карту"), ArgKind.NONE, ("play_card",)),
     CommandForm(OrderKind.CANCEL, ("отмена", "отменяю", "отменить"), ArgKind.ACTION),
     CommandForm(OrderKind.CANCEL, ("cancel",), ArgKind.ACTION, lang="en"),

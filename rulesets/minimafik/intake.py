@@ -17,6 +17,7 @@ from rulesets.minimafik import reading
 from rulesets.minimafik.cards import norm_name
 from rulesets.minimafik.deck import check_mafia_deck
 from rulesets.minimafik.grammar import CARD_FORM
+from rulesets.minimafik.help import orders_of
 from rulesets.minimafik.ledger import Ledger, Reject
 from rulesets.minimafik.roles import (
     ANY,
@@ -61,6 +62,11 @@ class Intake(Ledger):
             return self.reject(order, w.LATE, None)
         if not self.state.has_player(order.player) or not alive(self.state.player(order.player)):
             self.warn(order, w.SENDER_NOT_IN_PLAY, order.action)
+            return self.out
+        if order.kind is OrderKind.REQUEST and order.action == "help_request":
+            if order.channel is Channel.PM:  # in the thread, «помощь» is talk
+                orders = orders_of(self.state, order.player)
+                self.ack(order.player, "orders_help", orders=orders)
             return self.out
         if order.kind is OrderKind.REQUEST:
             return self.reject(order, w.UNKNOWN_COMMAND, order.action)

@@ -20,6 +20,7 @@ from engine.core.ruleset import IntakeResult, PhaseInputs
 from engine.core.warnings import ParseWarning
 from rulesets.minimafik import reading
 from rulesets.minimafik.cards import Ability, Side
+from rulesets.minimafik.help import refusal_extra
 from rulesets.minimafik.messages import MESSAGES
 from rulesets.minimafik.roles import (
     AMBIGUOUS_CARD,
@@ -125,8 +126,9 @@ class Ledger:
         label = action or order.action or order.kind.value
         self.warn(order, code, label)
         if self.state.has_player(order.player):
+            extra = refusal_extra(self.state, order.player, label, code)
             self.out.events.append(
-                Event.private(order.player, "order_rejected", action=label, reason=code)
+                Event.private(order.player, "order_rejected", action=label, reason=code, **extra)
             )
         return self.out
 

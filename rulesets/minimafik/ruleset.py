@@ -29,6 +29,7 @@ from rulesets.minimafik import grammar as grammar_mod
 from rulesets.minimafik.collection_file import CollectionError, collection_of, sample_collection
 from rulesets.minimafik.context import new_turn
 from rulesets.minimafik.deck import draft_offers
+from rulesets.minimafik.help import deck_rules, orders_of, refusal_extra
 from rulesets.minimafik.intake import Intake
 from rulesets.minimafik.options import (
     OPTION_DEFAULTS,
@@ -127,6 +128,8 @@ class Minimafik(Ruleset):
                 visible_role=p.fields.get("visible_role"),
                 points=int(p.fields.get("points", 0)),
                 abilities=[a.id for a in coll.abilities_of(p.fields.get("visible_role"))],
+                orders=orders_of(state, p.name),
+                **({"deck_rules": deck_rules(p, state.options)} if p.faction == "mafia" else {}),
             )
             for p in state.players
         ]
@@ -187,7 +190,13 @@ class Minimafik(Ruleset):
         ):
             return []
         return [
-            Event.private(player, "order_rejected", action=w.action or "order", reason=w.code)
+            Event.private(
+                player,
+                "order_rejected",
+                action=w.action or "order",
+                reason=w.code,
+                **refusal_extra(state, player, w.action, w.code),
+            )
             for w in warnings
             if not w.accepted
         ]

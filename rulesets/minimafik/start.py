@@ -7,6 +7,7 @@ from engine.core.ruleset import Step
 from rulesets.minimafik.context import Turn
 from rulesets.minimafik.deck import complete_picks, draft_offers, random_mafia_deck, shuffled
 from rulesets.minimafik.effects import draw_card
+from rulesets.minimafik.help import deck_rules
 from rulesets.minimafik.roles import BLANK, DRAFT, LAW, REBUILD_SLOT
 from rulesets.minimafik.state import alive, hand, is_mafia, only_blanks, partner_of
 
@@ -91,7 +92,8 @@ def s2_rebuild_offers(turn: Turn) -> None:
         if only_blanks(hand(p)):
             p.fields["can_rebuild"] = True
             by = "picks" if p.faction == LAW else "deck"
-            turn.emit_private(p.name, "rebuild_available", by=by)
+            extra = {"deck_rules": deck_rules(p, turn.state.options)} if by == "deck" else {}
+            turn.emit_private(p.name, "rebuild_available", by=by, **extra)
             if p.faction == LAW:
                 if not p.fields.get("offers"):
                     p.fields["offers"] = draft_offers(turn.rng, turn.coll, turn.state.options)

@@ -58,6 +58,45 @@ def _p(type: str, **fields: object) -> Event:
     return Event.private(ME, type, **fields)
 
 
+def _orders_samples() -> list[Event]:
+    """What the game itself writes about orders (issue 23): the role PMs of a citizen with
+    an ability and of a killer (deck rules), «помощь», a wrong deck, a miswritten order."""
+    from rulesets.minimafik.help import action_usage, deck_rules, orders_of
+
+    seats = [
+        Seat(n, role, visible)
+        for n, role, visible in zip(
+            NICKS,
+            ["citizen", "citizen", "citizen", "killer", "boss"],
+            ["photographer", "dancer", "bartender", "courier", "designer"],
+            strict=True,
+        )
+    ]
+    state, events = RULESET.setup(seats, {"characters": CHARACTERS}, 1)
+    roles = [e for e in events if e.type == "role_assigned" and e.to[0] in (ME, "Alu")]
+    out = [Event.private(ME, e.type, **e.fields) for e in roles]
+    out.append(_p("orders_help", orders=orders_of(state, ME)))
+    killer = state.player("Alu")
+    out.append(
+        _p(
+            "order_rejected",
+            action="build_deck",
+            reason="bad_composition",
+            usage=action_usage(state, "Alu", "build_deck"),
+            deck_rules=deck_rules(killer, state.options),
+        )
+    )
+    out.append(
+        _p(
+            "order_rejected",
+            action="armor",
+            reason="target_required",
+            usage=action_usage(state, ME, "armor"),
+        )
+    )
+    return out
+
+
 PRIVATE = [
     _p(
         "role_assigned",
@@ -188,6 +227,7 @@ PRIVATE = [
     _p("mafia_kill_result", target="Destiny", damage=4),
     _p("mafia_kill_result", target=None, damage=0),
     *(_p("order_rejected", action="play_card", reason=r) for r in sorted(REASONS["ru"])),
+    *_orders_samples(),
 ]
 
 NIGHT = [

@@ -37,6 +37,9 @@ def matches(order: Order, entry: Mapping[str, Any], lang: str) -> bool:
     if named and action != order.action and action not in order.candidates:
         return False
     names = _names(entry, lang)
+    parts = [p["player"] for p in order.args.get("parts", ()) if "player" in p]
+    if names and parts:  # an order read part by part («играю Удар тёмной на Машу»)
+        return parts[: len(names)] == names
     if names and order.kind is not OrderKind.REQUEST:
         return list(order.targets[: len(names)]) == names
     if names and order.kind is OrderKind.REQUEST:
