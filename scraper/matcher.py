@@ -650,7 +650,8 @@ class _Parser:
             if first in skip:
                 pos += 1
                 continue
-            found = self.resolver.match_words(line.words[pos : min(hi, pos + size)])
+            # Suggestions are never used here: a word that names nobody is one of `words`.
+            found = self.resolver.match_words(line.words[pos : min(hi, pos + size)], suggest=False)
             if found.ok:
                 names.append(found.name or "")
                 pos += found.words

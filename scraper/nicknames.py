@@ -60,6 +60,10 @@ class NameMatch:
         return self.status is MatchStatus.OK
 
 
+_SEEN_MAX = 1024
+"""How many word runs a resolver keeps the answer of (`NameResolver.match_words`)."""
+
+
 @dataclass(frozen=True)
 class WordMatch:
     """`NameResolver.match_words`: a name found at the start of a run of words."""
@@ -220,6 +224,18 @@ class NameResolver:
             fuzzy[fold(" ".join(entry.words))].add(entry.player)
         self._fuzzy_keys = list(fuzzy)
         self._fuzzy_players = [fuzzy[k] for k in self._fuzzy_keys]
+        self._starts: tuple[frozenset[str], frozenset[str]] = tuple(  # type: ignore[assignment]
+            frozenset(
+                {k.split()[0] for table in self._exact for k in table[fold_tier]}
+                | set(self._first[fold_tier])
+            )
+            for fold_tier in (0, 1)
+        )
+        """The words a name can open with, as written and folded (exact keys, word forms):
+        a word in neither, with no joiner and no name's sound, opens no strict match."""
+        self._seen: dict[tuple[tuple[str, ...], bool], WordMatch] = {}
+        """`match_words`'s answers for the word runs met lately (a long post repeats its
+        words: «x3 x3 x3 …», «Петя Петя …»), at most `_SEEN_MAX` of them."""
 
     def protect(self, text: str) -> str:
         """`text` with each punctuation-only nick standing alone replaced by its stand-in word.
@@ -264,6 +280,26 @@ class NameResolver:
             return WordMatch(MatchStatus.UNKNOWN)
         if len(keys[0]) > _MAX_WORD:
             return WordMatch(MatchStatus.UNKNOWN)  # no nickname word is that long
+        run = (tuple(keys), suggest)
+        known = self._seen.get(run)
+        if known is None:
+            known = self._match_words(keys, suggest)
+            if len(self._seen) >= _SEEN_MAX:
+                self._seen.clear()
+            self._seen[run] = known
+        return known
+
+    def _may_open(self, word: str) -> bool:
+        """Whether a strict or a sound match can start at `word` (cheap; see `_starts`)."""
+        if word in self._starts[0] or fold(word) in self._starts[1]:
+            return True
+        return "-" in word or "'" in word or sound_key(word) in self._sound_first
+
+    def _match_words(self, keys: list[str], suggest: bool) -> WordMatch:
+        if not self.lenient and not self._may_open(keys[0]):
+            return WordMatch(
+                MatchStatus.UNKNOWN, suggestions=self._suggest(keys) if suggest else ()
+            )
         head, loose = 0, False
         hit, exact = self._strict(keys)
         if hit is None and ("-" in keys[0] or "'" in keys[0]):

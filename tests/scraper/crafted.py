@@ -40,6 +40,8 @@ UNITS = (
     # opens a command, a filler that may open one.
     "на 3-ю ночь: ", "третью ночь ", "N3 ", "ночь3 ", "то есть ", "ой, ", "2 vote ",
     "rvs vote ", "for Вася: ", "Голосую за Гену. ", "(3 доп. голоса) ", "но ",
+    # Issue 22: a target list's words, each once looked up as a name with suggestions.
+    "x3 ", "+1 ", "Петя ", "Ночь ²: ",
 )  # fmt: skip
 
 ATTACKS = (
@@ -52,9 +54,12 @@ ATTACKS = (
     "[s]a" * 15_000,
     "a\n" * 32_000,
     "АС1 " * 16_000,
+    "пистолет Вася " + "x3 " * 20_000,
+    "голос Вася " + "+1 " * 20_000,
 )
 """The attacks of the issue at about 60 KB (60 KB of «vote Вася » took 374 s before the
-matcher read each line once), and «АС1 » (twelve-rooms: 357 phrases open with «ас»)."""
+matcher read each line once), «АС1 » (twelve-rooms: 357 phrases open with «ас»), and
+yakuza's target lists of issue 22 («пистолет Вася x3 x3 …» took 1.0 s at 64 KB)."""
 
 _PIECE = st.tuples(st.sampled_from(UNITS), st.text(max_size=8))
 CRAFTED = st.builds(
