@@ -19,7 +19,7 @@ from typing import Any
 
 from scraper.normalize import WORD_RE, lower
 
-ACTIVITY_KEYS = {"min_posts", "silent_hours", "check_before", "prod"}
+ACTIVITY_KEYS = {"min_posts", "silent_hours", "check_before", "prod", "substitute", "offer_hours"}
 
 
 @dataclass(frozen=True)
@@ -34,6 +34,10 @@ class ActivitySettings:
     """How long before the deadline the check is made (once per phase)."""
     prod: bool = False
     """Send the quiet player a PM (with his post count and the deadline)."""
+    substitute: bool = False
+    """At a seat's second prod, offer it to the next of `[players] reserve`."""
+    offer_hours: float = 24.0
+    """How long a player of the reserve has to accept a seat offered to him."""
 
 
 def parse_activity(raw: Mapping[str, Any]) -> tuple[ActivitySettings | None, list[str]]:
@@ -59,6 +63,13 @@ def parse_activity(raw: Mapping[str, Any]) -> tuple[ActivitySettings | None, lis
     prod = raw.get("prod", False)
     if not isinstance(prod, bool):
         problems.append(f"`prod`: true or false, got {prod!r}")
+    substitute = raw.get("substitute", False)
+    if not isinstance(substitute, bool):
+        problems.append(f"`substitute`: true or false, got {substitute!r}")
+    hours = raw.get("offer_hours", 24)
+    if not isinstance(hours, int | float) or isinstance(hours, bool) or hours <= 0:
+        problems.append(f"`offer_hours`: hours to accept an offered seat, got {hours!r}")
+        hours = 24
     if min_posts is None and silent is None:
         problems.append("give `min_posts` or `silent_hours` (or both): what makes a player quiet")
     if problems:
@@ -69,6 +80,8 @@ def parse_activity(raw: Mapping[str, Any]) -> tuple[ActivitySettings | None, lis
             silent_hours=float(silent) if silent is not None else None,
             check_before=timedelta(hours=float(before)),
             prod=prod,
+            substitute=substitute,
+            offer_hours=float(hours),
         ),
         [],
     )

@@ -393,3 +393,41 @@ def replace(
         )
         raise typer.Exit(1) from None
     typer.echo(f"{path}: [players] replacements now says {new} replaces {previous}")
+
+
+@app.command("sub")
+def sub(
+    path: Annotated[Path, typer.Argument(help="The game file.")],
+    old: Annotated[str, typer.Argument(help="The player leaving (or anyone who held the seat).")],
+    hours: Annotated[
+        float | None,
+        typer.Option(
+            help="Hours the player of the reserve has to accept (default: [activity] "
+            "offer_hours, else 24).",
+            min=0.1,
+        ),
+    ] = None,
+    db: Annotated[str | None, typer.Option("--db", help="Store URL or SQLite file.")] = None,
+) -> None:
+    """Offer the seat to the next player of [players] reserve by PM (nothing of the role):
+    when he answers «беру» / "accept" in time, he takes it as `game replace` does; «нет»
+    or no answer passes it to the next."""
+    from engine.app.service_cmd import driver_for
+    from engine.service.substitutes import DEFAULT_HOURS, offer_seat
+    from engine.store.repo.base import StoreError
+
+    driver = driver_for(path, db, started=True)
+    activity = driver.config.activity
+    wait = hours or (activity.offer_hours if activity is not None else DEFAULT_HOURS)
+    try:
+        offer = offer_seat(driver, old, reason="host", now=driver.clock(), hours=wait)
+    except StoreError as exc:
+        typer.echo(str(exc))
+        raise typer.Exit(1) from None
+    from engine.clock import local_time
+
+    until = local_time(offer.expires_at, driver.config.schedule.tz)
+    typer.echo(
+        f"seat {offer.seat} ({offer.leaving}) offered to {offer.candidate} until {until}; "
+        f"forumgm run sends the PM and takes the answer"
+    )

@@ -34,6 +34,7 @@ from engine.service.posts import phase_opened_draft, renderer_for
 from engine.service.reader import HostInputs, PhaseReader, started_at
 from engine.service.replay import Replay, item_ref
 from engine.service.seats import game_slots, handover_draft, holder_aliases
+from engine.service.substitutes import check_offers, offer_seat
 from engine.service.vote_count import vote_count_draft
 from engine.session import GameSession
 from engine.store import OutboxDraft, Store, StoreError
@@ -137,7 +138,8 @@ class GameDriver:
                 language=c.language,
                 time_zone=str(c.schedule.tz),
             )
-        accounts = {*c.players, *c.replacements, *c.replacements.values()}
+        # The reserve's PMs are kept too: a substitute answers an offer of a seat by PM.
+        accounts = {*c.players, *c.replacements, *c.replacements.values(), *c.reserve}
         self.store.set_game_names(game.id, title=c.title, tag=c.tag, accounts=accounts)
         return game.id
 
@@ -359,9 +361,18 @@ class GameDriver:
         key = slots.slot(name)
         return slots.current(key) if key is not None else name
 
-    def replace(self, name: str, substitute: str, *, history: str = "results") -> str:
+    def replace(
+        self,
+        name: str,
+        substitute: str,
+        *,
+        history: str = "results",
+        approve: bool = True,
+    ) -> str:
         """`substitute` takes over the seat `name` holds or held, from now on; they get the
-        role PM and, unless `history` is "none", the seat's result PMs. The seat's key."""
+        role PM and, unless `history` is "none", the seat's result PMs. The seat's key.
+        `approve=False` leaves the PMs for the host to approve (a substitute who took a
+        seat offered to him, under a review mode other than auto)."""
         slots = self.slots()
         seat = slots.slot(name)
         if seat is None:
@@ -396,7 +407,7 @@ class GameDriver:
             subject=words,
         )
         self.store.enqueue(self.game_id, None, [draft])
-        if self._start_approved():
+        if approve and self._start_approved():
             self.store.approve(self.game_id, None)
         return seat
 
@@ -611,12 +622,32 @@ class GameDriver:
         if drafts:
             self._enqueue_new(ph.phase, drafts)
             self.store.approve(self.game_id, ph.phase, markers=[d.marker for d in drafts])
+        if settings.substitute and self.config.reserve:
+            for q in found:
+                if self.prods(q.seat) >= 2:
+                    try:
+                        offer_seat(
+                            self, q.seat, reason="prodded", now=now, hours=settings.offer_hours
+                        )
+                    except StoreError as exc:
+                        logger.warning("game %s: %s", self.game_id, exc)
         return found
 
     def prods(self, seat: str) -> int:
-        """How many phases the seat was prodded in (its reminder PMs queued)."""
-        markers = {self.marker(p.phase, "prod", seat) for p in self.store.phases(self.game_id)}
-        return len(self.store.outbox(self.game_id, markers=markers))
+        """In how many phases the seat's holder of now was prodded (reminder PMs queued
+        since he took the seat)."""
+        since = max(
+            (
+                o.answered_at
+                for o in self.store.offers(self.game_id, seat=seat, status="accepted")
+                if o.answered_at is not None
+            ),
+            default=None,
+        )
+        phases = [p for p in self.store.phases(self.game_id) if since is None or p.deadline > since]
+        markers = {self.marker(p.phase, "prod", seat) for p in phases}
+        items = self.store.outbox(self.game_id, markers=markers)
+        return sum(1 for i in items if since is None or i.created_at >= since)
 
     def _enqueue_new(self, phase: str | None, drafts: list[OutboxDraft]) -> None:
         """Queue drafts whose markers are not yet taken (a re-run queues nothing twice)."""
@@ -840,6 +871,7 @@ class GameDriver:
                     await self.poll(ph, now)
                     self.queue_vote_count(ph, now)
                     self.check_activity(ph, now)
+                    check_offers(self, now)
                     await self.publisher.publish(now)
                     until = local_time(ph.deadline, self.config.schedule.tz)
                     return f"{ph.phase}: open until {until}"

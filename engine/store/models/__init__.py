@@ -37,6 +37,7 @@ from engine.store.models.signup import (
     SignupEntry,
     SignupMessage,
     SignupPost,
+    SubstituteOffer,
 )
 
 __all__ = [
@@ -73,6 +74,7 @@ __all__ = [
     "SignupEntry",
     "SignupMessage",
     "SignupPost",
+    "SubstituteOffer",
     "UTCDateTime",
     "utcnow",
 ]

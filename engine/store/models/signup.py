@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, String, Text, UniqueConstraint
+from sqlalchemy import JSON, ForeignKey, Index, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
 from engine.store.models.base import Base, UTCDateTime, utcnow
@@ -102,3 +102,27 @@ class SignupMessage(Base):
     post_id: Mapped[str | None] = mapped_column(String(100))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
     sent_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+
+
+class SubstituteOffer(Base):
+    """A seat offered to a player of the reserve (`game sub`, or a player prodded twice):
+    nothing about the seat's role goes to him before he accepts."""
+
+    __tablename__ = "substitute_offers"
+    __table_args__ = (Index("ix_substitute_offers_game_id_status", "game_id", "status"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    seat: Mapped[str] = mapped_column(String(200))
+    leaving: Mapped[str] = mapped_column(String(200))
+    """Who held the seat when it was offered."""
+    candidate: Mapped[str] = mapped_column(String(200))
+    reason: Mapped[str] = mapped_column(String(32))
+    """host (`game sub`) or prodded (a second prod)."""
+    status: Mapped[str] = mapped_column(String(16), default="offered")
+    """offered, accepted, declined, expired, cancelled."""
+    offered_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    expires_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    answered_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    answer_pm: Mapped[str | None] = mapped_column(String(100))
+    """The PM that accepted or declined."""

@@ -11,7 +11,14 @@ from typing import Any
 from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 
-from engine.store.models import Signup, SignupDecision, SignupEntry, SignupMessage, SignupPost
+from engine.store.models import (
+    Signup,
+    SignupDecision,
+    SignupEntry,
+    SignupMessage,
+    SignupPost,
+    SubstituteOffer,
+)
 from engine.store.repo.base import NotFound, RepoBase
 
 
@@ -233,3 +240,53 @@ class SignupRepo(RepoBase):
                 if key not in ("closed_at", "written_at", "list_posted_at"):
                     raise ValueError(key)
                 setattr(row, key, value)
+
+    # -- seats offered to the reserve ----------------------------------------------------
+
+    def offer_seat(
+        self,
+        game_id: int,
+        *,
+        seat: str,
+        leaving: str,
+        candidate: str,
+        reason: str,
+        at: datetime,
+        expires: datetime,
+    ) -> SubstituteOffer:
+        with self._sessions.begin() as s:
+            row = SubstituteOffer(
+                game_id=game_id,
+                seat=seat,
+                leaving=leaving,
+                candidate=candidate,
+                reason=reason,
+                status="offered",
+                offered_at=at,
+                expires_at=expires,
+            )
+            s.add(row)
+        return row
+
+    def offers(
+        self, game_id: int, *, seat: str | None = None, status: str | None = None
+    ) -> list[SubstituteOffer]:
+        with self._sessions() as s:
+            query = select(SubstituteOffer).where(SubstituteOffer.game_id == game_id)
+            if seat is not None:
+                query = query.where(SubstituteOffer.seat == seat)
+            if status is not None:
+                query = query.where(SubstituteOffer.status == status)
+            return list(s.scalars(query.order_by(SubstituteOffer.id)))
+
+    def answer_offer(
+        self, offer_id: int, status: str, at: datetime, pm_id: str | None = None
+    ) -> None:
+        """The offer's end: accepted, declined, expired or cancelled (once)."""
+        with self._sessions.begin() as s:
+            row = s.get(SubstituteOffer, offer_id)
+            if row is None:
+                raise NotFound(f"no offer with id {offer_id}")
+            if row.status != "offered":
+                return
+            row.status, row.answered_at, row.answer_pm = status, at, pm_id
