@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, tzinfo
 from pathlib import Path
 from typing import Annotated
@@ -19,7 +20,8 @@ import typer
 
 from engine.app.console import out
 from engine.clock import Clock, local_time
-from engine.config import GameConfig
+from engine.config import ConfigError, GameConfig
+from engine.credentials import CredentialsRef
 from forums.errors import BoardError, NotFound
 from forums.local import LocalBoard
 
@@ -38,10 +40,82 @@ def _fail(message: str, code: int = 2) -> typer.Exit:
     return typer.Exit(code)
 
 
-def _local_config(game: Path) -> GameConfig:
+@dataclass(frozen=True)
+class LocalGame:
+    """What `board local` reads of a game file: a whole one, or one whose players the
+    sign-ups have yet to write (`[signup]`, `[players] players = []`)."""
+
+    path: str
+    engine: str
+    url: str
+    gm_user: str
+    password: CredentialsRef | None
+    players: list[str]
+    replacements: dict[str, str]
+    reserve: list[str]
+    title: str
+    thread: str
+    signup_thread: str | None
+    tz: tzinfo
+
+    @classmethod
+    def of(cls, config: GameConfig) -> LocalGame:
+        signup = config.signup.thread if config.signup is not None else None
+        return cls(
+            config.path,
+            config.engine,
+            config.url,
+            config.gm_user,
+            config.password,
+            list(config.players),
+            dict(config.replacements),
+            list(config.reserve),
+            config.title,
+            config.thread,
+            signup,
+            config.schedule.tz,
+        )
+
+
+def _signup_stage(game: Path) -> LocalGame | None:
+    """The file as the sign-ups see it, when it has a [signup] and no players yet."""
+    import tomllib
+
+    from engine.config import ConfigError, load_signup_config
+
+    try:
+        raw = tomllib.loads(game.read_text(encoding="utf-8"))
+        config = load_signup_config(game)
+    except (OSError, ValueError, ConfigError):
+        return None
+    if config.players:
+        return None
+    thread = raw.get("board", {}).get("thread", "")
+    return LocalGame(
+        str(game),
+        config.board.engine,
+        config.board.url,
+        config.board.gm_user,
+        config.board.password,
+        [],
+        {},
+        [],
+        config.title,
+        str(thread),
+        config.settings.thread,
+        config.tz,
+    )
+
+
+def _local_config(game: Path) -> LocalGame:
+    from engine.app.game_file import load_game
     from engine.app.service_cmd import config_or_exit
 
-    config = config_or_exit(game)
+    try:
+        config = LocalGame.of(load_game(game))
+    except ConfigError:
+        early = _signup_stage(game)
+        config = early if early is not None else LocalGame.of(config_or_exit(game))
     if config.engine != "local":
         raise _fail(
             f"{game}: its board is {config.engine}, not a rehearsal board: `board local` "
@@ -50,7 +124,7 @@ def _local_config(game: Path) -> GameConfig:
     return config
 
 
-def _board(config: GameConfig, *, create: bool = False) -> tuple[LocalBoard, str]:
+def _board(config: LocalGame, *, create: bool = False) -> tuple[LocalBoard, str]:
     """The game's local board as its GM, on the command's clock, and the GM's password."""
     from engine.app.service_cmd import command_clock
     from engine.credentials import CredentialsError, resolve_password
@@ -116,7 +190,8 @@ def init(
                 f"{config.gm_user} has another password on this board than the one in "
                 f"{config.password}"
             ) from None
-    added = [n for n in [*config.players, *config.replacements, *(more or [])] if not board.user(n)]
+    names = [*config.players, *config.replacements, *config.reserve, *(more or [])]
+    added = list(dict.fromkeys(n for n in names if not board.user(n)))
     for name in added:
         board.add_user(name, None)  # players act through `board local post/pm --as`
     thread = config.thread
@@ -127,9 +202,17 @@ def init(
                 f"the board's new game thread is {made}, but the game file says thread = "
                 f'"{thread}": write thread = "{made}" in {game}'
             )
+    signup = config.signup_thread
+    if signup is not None and not board.has_thread(signup):
+        made = board.create_thread(f"Набор: {config.title or 'Мафия'}", config.gm_user)
+        if made != signup:
+            raise _fail(
+                f"the board's new sign-up thread is {made}, but the game file says [signup] "
+                f'thread = "{signup}": write thread = "{made}" in {game}'
+            )
     out.print(
         f"Rehearsal board {config.url}: GM {config.gm_user}, {len(added)} account(s) added, "
-        f"game thread {thread}."
+        f"game thread {thread}" + (f", sign-up thread {signup}." if signup else ".")
     )
     out.print(
         f'Players write with: forumgm board local post {game} --as NAME "text" (thread), '
@@ -139,8 +222,8 @@ def init(
 
 def _as_player(
     game: Path,
-    write: Callable[[LocalBoard, GameConfig], str],
-    said: Callable[[str, str, GameConfig], str],
+    write: Callable[[LocalBoard, LocalGame], str],
+    said: Callable[[str, str, LocalGame], str],
 ) -> None:
     """Write on the game's board as a player; print `said(board id, local time, config)`."""
     config = _local_config(game)
@@ -149,18 +232,53 @@ def _as_player(
         made = write(board, config)
     except NotFound as exc:
         raise _fail(f"{exc}: forumgm board local init {game} --account NAME adds one") from None
-    out.print(said(made, local_time(board.clock(), config.schedule.tz), config))
+    out.print(said(made, local_time(board.clock(), config.tz), config))
 
 
 @app.command("post")
-def post(game: GameArg, text: Text, author: As) -> None:
-    """Post to the game thread as a player, at the command's clock (`FORUMGM_NOW`)."""
+def post(
+    game: GameArg,
+    text: Text,
+    author: As,
+    signup: Annotated[
+        bool, typer.Option("--signup", help="Post in the sign-up thread ([signup] thread).")
+    ] = False,
+) -> None:
+    """Post to the game thread (or the sign-up thread) as a player, at the command's clock
+    (`FORUMGM_NOW`)."""
     body = _text(text)
+
+    def thread(config: LocalGame) -> str:
+        if not signup:
+            return config.thread
+        if config.signup_thread is None:
+            raise _fail(f"{game} has no [signup] thread")
+        return config.signup_thread
+
     _as_player(
         game,
-        lambda board, config: board.post_as(author, config.thread, body),
-        lambda post_id, at, config: f"post {post_id} by {author} in thread {config.thread} at {at}",
+        lambda board, config: board.post_as(author, thread(config), body),
+        lambda post_id, at, config: (
+            f"post {post_id} by {author} in thread {thread(config)} at {at}"
+        ),
     )
+
+
+@app.command("edit")
+def edit(
+    game: GameArg,
+    post_id: Annotated[str, typer.Argument(help="The post's id (as `post` printed it).")],
+    text: Text,
+    author: As,
+) -> None:
+    """Edit a post as its author, at the command's clock (the board shows the edit)."""
+    body = _text(text)
+
+    def write(board: LocalBoard, config: LocalGame) -> str:
+        board.edit_post(post_id, body, author)
+        return post_id
+
+    _as_player(game, write, lambda pid, at, config: f"post {pid} edited by {author} at {at}")
 
 
 @app.command("pm")
@@ -177,7 +295,7 @@ def pm(
     body = _text(text)
     sent: list[str] = []
 
-    def send(board: LocalBoard, config: GameConfig) -> str:
+    def send(board: LocalBoard, config: LocalGame) -> str:
         sent.extend(to or [config.gm_user])
         return board.pm_as(author, sent, subject, body)
 
@@ -245,7 +363,7 @@ def _target(target: str, thread: str | None) -> tuple[str, tzinfo, str]:
     """(board URL, time zone, thread) of a game file or a board database."""
     if target.endswith(".toml"):
         config = _local_config(Path(target))
-        return config.url, config.schedule.tz, thread or config.thread
+        return config.url, config.tz, thread or config.thread
     if "://" in target:
         return target, UTC, thread or "1"
     path = Path(target).expanduser()

@@ -5,6 +5,7 @@ turns «+» into «-», a cap with a reserve, joins after the close."""
 from __future__ import annotations
 
 import json
+import re
 import tomllib
 from datetime import datetime
 from pathlib import Path
@@ -12,7 +13,8 @@ from zoneinfo import ZoneInfo
 
 from typer.testing import CliRunner
 
-from tests.service.helpers import GM, GM_PASSWORD, PASSWORD_ENV, cli_app, local_board
+from forums.local import LocalBoard
+from tests.service.helpers import GM, GM_PASSWORD, PASSWORD_ENV, cli_app
 
 MSK = ZoneInfo("Europe/Moscow")
 ACCOUNTS = ["Вася", "Петя", "Маша", "Коля", "Оля", "Дима", "Лена", "Oля", "Саша", "Женя"]
@@ -53,18 +55,36 @@ def at(day: int, hour: int, minute: int = 0) -> datetime:
 
 
 class Host:
+    """A host rehearsing the sign-ups: the game file in a folder, its board made by
+    `forumgm board local init`, players writing through `forumgm board local post`."""
+
     def __init__(self, tmp_path: Path) -> None:
         url = f"sqlite:///{tmp_path / 'board.sqlite'}"
-        self.board, game_thread = local_board(url, ACCOUNTS)
-        assert game_thread == "1"
-        self.thread = self.board.create_thread("Набор: осенняя мафия", GM)
-        assert self.thread == "2"
         self.path = tmp_path / "game.toml"
         self.path.write_text(GAME.format(url=url, gm=GM, env=PASSWORD_ENV), encoding="utf-8")
         self.db = f"sqlite:///{tmp_path / 'store.sqlite'}"
+        accounts = [w for name in ACCOUNTS for w in ("--account", name)]
+        made = self.board_cli(at(27, 12), "init", *accounts)
+        assert "game thread 1, sign-up thread 2." in made
+        self.board = LocalBoard(url, GM, GM_PASSWORD)
+        self.thread = "2"
+
+    def board_cli(self, when: datetime, command: str, *words: str, stdin: str = "") -> str:
+        env = {"FORUMGM_NOW": when.isoformat(), PASSWORD_ENV: GM_PASSWORD, "COLUMNS": "200"}
+        args = ["board", "local", command, str(self.path), *words]
+        result = CliRunner().invoke(cli_app(), args, env=env, input=stdin)
+        assert result.exit_code == 0, result.output
+        return result.output
 
     def post(self, who: str, text: str, when: datetime) -> str:
-        return self.board.post_as(who, self.thread, text, at=when)
+        # The text "-" reads standard input (a lone «-» is a leave, written there).
+        said = self.board_cli(when, "post", "--signup", "--as", who, "-", stdin=text)
+        found = re.match(r"post (\d+) by .* in thread 2 at ", said)
+        assert found, said
+        return found.group(1)
+
+    def edit(self, who: str, post_id: str, text: str, when: datetime) -> None:
+        self.board_cli(when, "edit", post_id, "--as", who, "-", stdin=text)
 
     def cli(self, when: datetime, *words: str, code: int = 0) -> str:
         env = {"FORUMGM_NOW": when.isoformat(), PASSWORD_ENV: GM_PASSWORD, "COLUMNS": "200"}
@@ -119,7 +139,7 @@ def test_a_signup_thread_into_game_start(tmp_path: Path) -> None:
 
     # A leave: the first of the reserve moves up. An edit turns Петя's join into a leave.
     host.post("Коля", "-", at(28, 12))
-    host.board.edit_post(petya, "-", "Петя", at=at(28, 13))
+    host.edit("Петя", petya, "-", at(28, 13))
     host.cli(at(28, 13, 30), "signup", "run", "--once")
     answer = host.gm_said()[-1]
     assert "Коля — больше не в списке" in answer
@@ -147,6 +167,8 @@ def test_a_signup_thread_into_game_start(tmp_path: Path) -> None:
     final = next(p for p in posts if "Набор закрыт." in p)
     assert "1. Вася\n2. Маша\n3. Оля\n4. Дима\n5. Лена" in final
     assert "1. Oля\n2. Саша" in final
+    seen = host.board_cli(at(30, 21, 5), "show", "--thread", "2")  # what players read
+    assert "Саша — в резерве (2)" in seen and "Набор закрыт." in seen
     listed = host.cli(at(30, 21, 5), "signup", "list")
     assert "Маша wants out of the closed list" in listed
     assert host.listed(at(30, 21, 6))["Маша"] == ("in", 2)
@@ -196,7 +218,6 @@ def test_approval_and_a_member_that_is_gone(tmp_path: Path) -> None:
     from engine.config import load_signup_config
     from engine.service.signup import SignupKeeper
     from engine.store import open_store
-    from forums.local import LocalBoard
     from forums.records import User
 
     class Gone(LocalBoard):
