@@ -144,6 +144,12 @@ FORMS: tuple[CommandForm, ...] = (
     CommandForm(OrderKind.VOTE, ("vote", "vote for", "lynch"), ArgKind.PLAYER, lang="en"),
     CommandForm(OrderKind.NO_LYNCH, ("не судить", "без линча"), ArgKind.NONE),
     CommandForm(OrderKind.NO_LYNCH, ("no lynch",), ArgKind.NONE, lang="en"),
+    CommandForm(
+        OrderKind.REQUEST, ("помощь", "команды", "справка"), ArgKind.NONE, ("help_request",)
+    ),
+    CommandForm(
+        OrderKind.REQUEST, ("help", "commands"), ArgKind.NONE, ("help_request",), lang="en"
+    ),
     # §11.1 movement
     *_moves(),
     # §11.3 skills

@@ -20,6 +20,7 @@ from engine.core.ruleset import IntakeResult, PhaseInputs
 from engine.core.warnings import ParseWarning
 from rulesets.twelve_rooms import codes as c
 from rulesets.twelve_rooms.checks import Reject, check_skill
+from rulesets.twelve_rooms.help import orders_of, refusal_extra
 from rulesets.twelve_rooms.roles import NO_LYNCH, TURN_ACTIONS
 from rulesets.twelve_rooms.rooms import (
     DIRECTIONS,
@@ -81,7 +82,9 @@ class Intake:
     def reject(self, order: Order, code: str) -> IntakeResult:
         self.warn(order, code)
         if self.state.has_player(order.player) and alive(self.state.player(order.player)):
-            self.tell(order.player, "order_rejected", action=_label(order), reason=code)
+            label = _label(order)
+            extra = refusal_extra(self.state, order.player, label, code)
+            self.tell(order.player, "order_rejected", action=label, reason=code, **extra)
         return self.out
 
     def slots(self, player: str) -> dict[str, Order]:
@@ -125,6 +128,9 @@ class Intake:
             return self.out
         if order.kind in (OrderKind.CANCEL, OrderKind.UNVOTE):
             return self.reject(order, c.CHANGE_IGNORED)
+        if order.kind is OrderKind.REQUEST and order.action == "help_request":
+            self.tell(order.player, "orders_help", orders=orders_of(self.state, order.player))
+            return self.out
         if order.kind is OrderKind.REQUEST:
             return self.reject(order, w.UNKNOWN_COMMAND)
         if order.is_vote or order.action == "vote":

@@ -27,6 +27,7 @@ from rulesets.twelve_rooms import codes
 from rulesets.twelve_rooms.context import Turn
 from rulesets.twelve_rooms.endturn import position_events, room_events
 from rulesets.twelve_rooms.grammar import GRAMMAR
+from rulesets.twelve_rooms.help import refusal_extra
 from rulesets.twelve_rooms.intake import Intake
 from rulesets.twelve_rooms.resolution import PLACEMENT_STEPS, TURN_STEPS, new_turn
 from rulesets.twelve_rooms.roles import ROLES
@@ -107,7 +108,13 @@ class TwelveRooms(Ruleset):
         if not alive(state.player(player)):
             return []
         return [
-            Event.private(player, "order_rejected", action=w.action or "order", reason=w.code)
+            Event.private(
+                player,
+                "order_rejected",
+                action=w.action or "order",
+                reason=w.code,
+                **refusal_extra(state, player, w.action or "order", w.code),
+            )
             for w in warnings
             if not w.accepted
         ]

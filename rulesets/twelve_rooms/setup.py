@@ -10,6 +10,7 @@ from engine.core import rng as rngmod
 from engine.core.events import Event
 from engine.core.model import GameState, PlayerState
 from engine.core.ruleset import RulesError, Seat
+from rulesets.twelve_rooms.help import orders_of
 from rulesets.twelve_rooms.roles import DEFAULT_ROSTER, MAFIA, ROLES, SKILLS, TOWN
 from rulesets.twelve_rooms.rooms import ROOM_TYPES, Grid
 from rulesets.twelve_rooms.state import new_role_state, place
@@ -302,7 +303,14 @@ def setup_events(state: GameState, placement_report: list[Event]) -> list[Event]
             for s in role.skills
         ]
         events.append(
-            Event.private(p.name, "role_assigned", role=p.role, faction=p.faction, skills=skills)
+            Event.private(
+                p.name,
+                "role_assigned",
+                role=p.role,
+                faction=p.faction,
+                skills=skills,
+                orders=orders_of(state, p.name),
+            )
         )
     mafia = [p.name for p in state.players if p.faction == MAFIA]
     for name in mafia:

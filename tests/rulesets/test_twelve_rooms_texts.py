@@ -9,6 +9,7 @@ the diff. Player-written text (nicknames, anonymous messages) must come out BBCo
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
@@ -164,7 +165,37 @@ def private_events() -> list[Event]:
     ]
     for reason in sorted(set(MESSAGES) - {"laughter_violation"}):
         events.append(to("order_rejected", action="mafkill", reason=reason))
+    events += _orders_samples(to)
     return events
+
+
+def _orders_samples(to: Callable[..., Event]) -> list[Event]:
+    """What the game writes about orders (issue 23), from a real game's state: the role PMs
+    with their lists, «помощь», a miswritten order with its form, an unknown command."""
+    from engine.core.ruleset import Seat
+    from rulesets import find
+    from rulesets.twelve_rooms.help import action_usage, orders_of
+
+    names = ["Вася", "Петя", "Маша", "Коля", "Оля", "Nekr0", "Гена", "Лена", "Дима", "Стас"]
+    seats = [Seat(n, r) for n, r in zip(names, ROLE_ORDER, strict=False)]
+    state, setup = find("twelve-rooms").setup(seats, None, 5)
+    out = [
+        to(e.type, **e.fields)
+        for e in setup
+        if e.type == "role_assigned" and e.to[0] in ("Вася", "Оля", "Лена")
+    ]
+    out.append(to("orders_help", orders=orders_of(state, "Дима")))
+    usage = action_usage(state, "Лена", "guise")
+    out.append(to("order_rejected", action="guise", reason="unknown_target", usage=usage))
+    out.append(
+        to(
+            "order_rejected",
+            action="order",
+            reason="unknown_command",
+            orders=orders_of(state, "Стас"),
+        )
+    )
+    return out
 
 
 def _golden(lang: str, name: str, text: str) -> None:
