@@ -19,7 +19,15 @@ from typing import Any
 
 from scraper.normalize import WORD_RE, lower
 
-ACTIVITY_KEYS = {"min_posts", "silent_hours", "check_before", "prod", "substitute", "offer_hours"}
+ACTIVITY_KEYS = {
+    "min_posts",
+    "silent_hours",
+    "check_before",
+    "prod",
+    "substitute",
+    "offer_hours",
+    "in_vote_count",
+}
 
 
 @dataclass(frozen=True)
@@ -38,6 +46,8 @@ class ActivitySettings:
     """At a seat's second prod, offer it to the next of `[players] reserve`."""
     offer_hours: float = 24.0
     """How long a player of the reserve has to accept a seat offered to him."""
+    in_vote_count: bool = False
+    """The vote count posts (`[game] vote_count`) end with each player's posts this phase."""
 
 
 def parse_activity(raw: Mapping[str, Any]) -> tuple[ActivitySettings | None, list[str]]:
@@ -70,8 +80,13 @@ def parse_activity(raw: Mapping[str, Any]) -> tuple[ActivitySettings | None, lis
     if not isinstance(hours, int | float) or isinstance(hours, bool) or hours <= 0:
         problems.append(f"`offer_hours`: hours to accept an offered seat, got {hours!r}")
         hours = 24
-    if min_posts is None and silent is None:
-        problems.append("give `min_posts` or `silent_hours` (or both): what makes a player quiet")
+    in_vote_count = raw.get("in_vote_count", False)
+    if not isinstance(in_vote_count, bool):
+        problems.append(f"`in_vote_count`: true or false, got {in_vote_count!r}")
+    if min_posts is None and silent is None and (prod or substitute):
+        problems.append(
+            "`prod` and `substitute` need `min_posts` or `silent_hours`: what makes a player quiet"
+        )
     if problems:
         return None, problems
     return (
@@ -82,6 +97,7 @@ def parse_activity(raw: Mapping[str, Any]) -> tuple[ActivitySettings | None, lis
             prod=prod,
             substitute=substitute,
             offer_hours=float(hours),
+            in_vote_count=in_vote_count is True,
         ),
         [],
     )
@@ -215,3 +231,11 @@ def time_of(value: str | None) -> datetime | None:
             except ValueError:
                 continue
     return None
+
+
+def posts_line(counts: Sequence[tuple[str, int]], language: str) -> str:
+    """The line a vote count post ends with: each player's posts in the phase so far."""
+    listed = ", ".join(f"{name} — {n}" for name, n in counts)
+    if language == "ru":
+        return f"Сообщений в теме за эту фазу: {listed}."
+    return f"Posts in the thread this phase: {listed}."

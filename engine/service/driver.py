@@ -14,7 +14,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import rulesets
-from engine.activity import ActivityTable
+from engine.activity import ActivityTable, posts_line
 from engine.clock import local_time
 from engine.config import GameConfig
 from engine.core.events import Audience, Event
@@ -576,12 +576,31 @@ class GameDriver:
             renderer=self.renderer,
             taken=lambda marker: self.store.find_by_marker(marker) is not None,
             replay=self.replay,
+            footer=self._posts_footer(ph, now),
         )
         if draft is None:
             return False
         self._enqueue_new(ph.phase, [draft])
         self.store.approve(self.game_id, ph.phase)
         return True
+
+    def _posts_footer(self, ph: PhaseRecord, now: datetime) -> Callable[[], str] | None:
+        """With `[activity] in_vote_count`: the vote count post's line of each seat's posts."""
+        settings = self.config.activity
+        if settings is None or not settings.in_vote_count:
+            return None
+
+        def line() -> str:
+            table = self.activity(now)
+            state = self.store.load_state(self.game_id)
+            playing = self.ruleset.in_play(state) if state is not None else self.config.players
+            counts = []
+            for seat in playing:
+                row = table.get(seat, ph.phase)
+                counts.append((self.holder(seat), row.posts if row is not None else 0))
+            return posts_line(counts, self.config.language)
+
+        return line
 
     def activity(self, now: datetime | None = None) -> ActivityTable:
         """Posts, words, last post, votes and orders per seat and phase (`engine.activity`)."""

@@ -61,9 +61,11 @@ def vote_count_draft(
     renderer: Renderer,
     taken: Callable[[str], bool],
     replay: Callable[[PhaseRecord, datetime], Replay],
+    footer: Callable[[], str] | None = None,
 ) -> OutboxDraft | None:
     """The vote count post due now, if one is due, its marker not `taken`, and the votes are
-    public; `replay` reads the phase as of a moment (the driver's)."""
+    public; `replay` reads the phase as of a moment (the driver's); `footer` gives a last
+    line (each player's posts, `[activity] in_vote_count`)."""
     if every is None:
         return None
     slot = due_slot(ph.opened_at, ph.deadline, every, now)
@@ -89,4 +91,6 @@ def vote_count_draft(
         at=now,
         slot=slot,
     )
+    if footer is not None:
+        body = f"{body.rstrip()}\n\n{footer()}"
     return post_draft(body, marker)

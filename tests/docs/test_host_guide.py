@@ -217,6 +217,14 @@ def test_the_game_file_reference_lists_every_key() -> None:
     assert "### `[roles]` and `[deal]`" in GUIDE.read_text(encoding="utf-8")
 
 
+def test_the_signup_and_activity_tables_list_every_key() -> None:
+    from engine.activity import ACTIVITY_KEYS
+    from engine.signup import SIGNUP_KEYS
+
+    assert sorted(_first_column(_section("### `[signup]`"))) == sorted(SIGNUP_KEYS)
+    assert sorted(_first_column(_section("### `[activity]`"))) == sorted(ACTIVITY_KEYS)
+
+
 def _listed(section: str, label: str) -> list[str]:
     found = re.search(rf"^- {label}: (.*)$", section, re.M)
     return re.findall(r"`([^`]+)`", found.group(1)) if found else []

@@ -239,3 +239,44 @@ def test_approval_and_a_member_that_is_gone(tmp_path: Path) -> None:
         "Вася",
         "Маша",
     ]
+
+
+def test_a_crash_after_the_board_took_the_answer_posts_nothing_twice(tmp_path: Path) -> None:
+    """The answer went out and the process died before the store knew: the next step finds
+    its marker on the board and records it, and the list is posted on schedule in English."""
+    import asyncio
+
+    from engine.config import load_signup_config
+    from engine.publish import marker_line
+    from engine.service.signup import SignupKeeper
+    from engine.store import open_store
+
+    host = Host(tmp_path)
+    text = host.path.read_text(encoding="utf-8")
+    text = text.replace('ruleset = "classic"\n', 'ruleset = "classic"\nlanguage = "en"\n')
+    text = text.replace("reserve = 2\n", 'reserve = 2\npost_list = "every day"\n')
+    host.path.write_text(text, encoding="utf-8")
+    host.post("Вася", "/in", at(28, 10))
+    config = load_signup_config(host.path, environ={PASSWORD_ENV: GM_PASSWORD})
+    store = open_store(host.db)
+    now = at(28, 11)
+    keeper = SignupKeeper(
+        store, LocalBoard(host.board.db, GM, GM_PASSWORD), config, clock=lambda: now
+    )
+    asyncio.run(keeper.read(now))
+    keeper.answer(now)
+    (queued,) = store.signup_messages(keeper.signup_id, unsent=True)
+    assert queued.bbcode == "[b]Вася[/b] — in (1)"
+    # The send started, the board took it, the process died.
+    store.signup_message_status(queued.id, "sending", now)
+    host.board.post_as(GM, "2", queued.bbcode + marker_line(queued.marker), at=now)
+    said = host.cli(at(28, 11, 5), "signup", "run", "--once")
+    assert "posted 1 message(s)" in said  # the list (post_list), not the answer again
+    posts = host.gm_said()
+    assert sum("Вася — in (1)" in p for p in posts) == 1
+    assert "Players (1/5)\n1. Вася" in posts[-1]
+    assert 'Sign up: "+", leave: "-".' in posts[-1]
+    # The next day's list, once.
+    host.cli(at(29, 11, 10), "signup", "run", "--once")
+    host.cli(at(29, 11, 20), "signup", "run", "--once")
+    assert sum("Players (1/5)" in p for p in host.gm_said()) == 2

@@ -196,3 +196,23 @@ def test_a_request_on_the_saved_phpbb_board_posts_the_count(tmp_path: Path) -> N
     clock.set(datetime(2026, 11, 27, 21, 0, tzinfo=MSK))
     asyncio.run(driver.step(clock()))
     assert len(fake.posted("/posting.php")) == 1  # posted once
+
+
+def test_the_count_can_end_with_each_player_s_posts(tmp_path: Path) -> None:
+    """`[activity] in_vote_count`: the post ends with the posts of each player in play."""
+    url = f"sqlite:///{tmp_path / 'game.sqlite'}"
+    clock = ManualClock(START)
+    board, thread = local_board(url, NAMES, clock=clock)
+    text = (
+        game_file("votecount", "every 8 hours", url, thread) + "[activity]\nin_vote_count = true\n"
+    )
+    driver = GameDriver(open_store(url), board, parse_config(text), clock=clock)
+    driver.start()
+    asyncio.run(driver.step(START))
+    for voter, said in [("Вася", "Голосую за Петю"), ("Вася", "Я уверен"), ("Маша", "Хм")]:
+        clock.set(clock() + timedelta(hours=1))
+        board.post_as(voter, thread, said)
+    clock.set(START + timedelta(hours=8, minutes=5))
+    asyncio.run(driver.step(clock()))
+    (count,) = _counts(board, thread, "Голосование на данный момент")
+    assert "Сообщений в теме за эту фазу: Вася — 2, Петя — 0, Маша — 1, Коля — 0, Оля — 0." in count
