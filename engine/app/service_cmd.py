@@ -254,6 +254,11 @@ def status(db: Db = None) -> None:
                 "forumgm review GAME.toml --deadline shift (the next phase gets its whole "
                 "length) or --deadline shorten (it ends at the schedule's next deadline)"
             )
+        for offer in store.offers(game.id, status="offered"):
+            notes.append(
+                f"game {game.id}: seat {offer.seat} ({offer.leaving}) is offered to "
+                f"{offer.candidate} until {local_time(offer.expires_at, tz)} (forumgm game sub)"
+            )
         if stalled:
             assert ph is not None
             notes.append(

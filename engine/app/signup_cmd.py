@@ -107,14 +107,23 @@ def run(
     close write [players] (each account checked on the board)."""
     keeper, clock = _keeper(game, db)
 
+    from engine.publish import one_line
+    from forums.errors import BoardError
+
     async def loop() -> int:
         try:
             while True:
                 now = clock()
-                for line in await keeper.step(now, full=full):
-                    out.print(line)
-                if keeper.closed(now):
-                    return await _write(keeper, game)
+                try:
+                    for line in await keeper.step(now, full=full):
+                        out.print(line)
+                    if keeper.closed(now):
+                        return await _write(keeper, game)
+                except BoardError as exc:  # the board is down, slow, or refused the login
+                    again = "run again to retry" if once else f"tried again in {every} s"
+                    out.print(f"the board: {one_line(exc)}; nothing was lost: {again}")
+                    if once:
+                        return 1
                 if once:
                     return 0
                 await asyncio.sleep(every)

@@ -130,6 +130,8 @@ def test_the_host_asks_and_the_reserve_declines_or_stays_silent(
     assert "seat Маша (Маша) offered to Лёша until 2026-12-02 00:00 MSK" in said
     host.forumgm(at + timedelta(minutes=1), "run", "--once")
     assert "[b]Маша[/b] выходит" in host.inbox("Лёша")[0]
+    status = host.forumgm(at + timedelta(minutes=2), "status", game=False)
+    assert "seat Маша (Маша) is offered to Лёша until 2026-12-02 00:00 MSK" in status
     host.pm(at + timedelta(minutes=30), "Лёша", "нет")
     host.forumgm(at + timedelta(minutes=35), "run", "--once")  # declined: the next is asked
     (offer,) = host.inbox("Дима")

@@ -280,3 +280,17 @@ def test_a_crash_after_the_board_took_the_answer_posts_nothing_twice(tmp_path: P
     host.cli(at(29, 11, 10), "signup", "run", "--once")
     host.cli(at(29, 11, 20), "signup", "run", "--once")
     assert sum("Players (1/5)" in p for p in host.gm_said()) == 2
+
+
+def test_a_board_that_refuses_the_login_is_one_line(tmp_path: Path) -> None:
+    host = Host(tmp_path)
+    host.post("Вася", "+", at(28, 10))
+    env = {"FORUMGM_NOW": at(28, 11).isoformat(), PASSWORD_ENV: "wrong", "COLUMNS": "200"}
+    args = ["signup", "run", str(host.path), "--once", "--db", host.db]
+    result = CliRunner().invoke(cli_app(), args, env=env)
+    assert result.exit_code == 1, result.output
+    assert "the board: LoginFailed" in result.output
+    assert "nothing was lost: run again to retry" in result.output
+    assert "Traceback" not in result.output
+    said = host.cli(at(28, 11, 5), "signup", "run", "--once")  # the right password: it goes on
+    assert "answered 1 join(s)/leave(s)" in said
