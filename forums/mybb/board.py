@@ -55,6 +55,22 @@ LOGIN_KINDS = frozenset({PageKind.LOGIN_FORM, PageKind.NOT_LOGGED_IN, PageKind.S
 INBOX = "0"
 
 
+def capital_letters_note(name: str) -> str:
+    """What to add when MyBB cannot find `name`: MyBB looks users up with
+    `LOWER(username) = <the name in lower case>`, and on SQLite `LOWER()` folds only A–Z, so a
+    name with a capital letter outside A–Z (Ведущий, Ölaf) is never found there; "" for a
+    name without one."""
+    capitals = [c for c in name if c.isupper() and not c.isascii()]
+    if not capitals:
+        return ""
+    return (
+        f" (if this MyBB runs on SQLite it cannot find {name!r} at all: SQLite's LOWER() "
+        f"folds only A-Z, and MyBB compares LOWER(username) with the name in lower case, so "
+        f"a capital {capitals[0]!r} never matches; the password may well be right. Such a "
+        "board needs an account whose name has no capital letters outside A-Z)"
+    )
+
+
 class MybbBoard(FormLoginBoard):
     """A MyBB 1.8 board (default theme and themes that keep its classes), as the GM."""
 
@@ -116,7 +132,10 @@ class MybbBoard(FormLoginBoard):
         self.refuse(kind)
         if kind in LOGIN_KINDS | {PageKind.LOGIN_FAILED, PageKind.MESSAGE}:
             said = forms.message(html, self.selectors) or "the login form came back"
-            raise LoginFailed(f"{self.base_url}: login as {self.username!r} failed: {said}")
+            raise LoginFailed(
+                f"{self.base_url}: login as {self.username!r} failed: {said}"
+                + capital_letters_note(self.username)
+            )
         # The answer is a "you are now logged in" redirect page without the header.
         return await self._session_user(f"logging in as {self.username!r}")
 
@@ -280,14 +299,26 @@ class MybbBoard(FormLoginBoard):
     # -- users -------------------------------------------------------------------------
 
     async def find_user(self, name: str) -> User | None:
-        """A user by name (case-insensitive), through the member list's search."""
+        """A user by name (case-insensitive), through the member list's search: MyBB's exact
+        search first, then its "begins with" search (a LIKE, not MyBB's LOWER(), which on
+        SQLite cannot find a name with a capital letter outside A-Z), the match made here."""
         self.begin()
         key = name.strip().casefold()
         if key in self._members:
             return self._members[key]
+        for match in (None, "begins"):
+            found = await self._member_search(name.strip(), match)
+            if found is not None:
+                return found
+        return None
+
+    async def _member_search(self, name: str, match: str | None) -> User | None:
+        key = name.casefold()
         number = 1
         while True:
-            params: dict[str, str | int] = {"username": name.strip()}
+            params: dict[str, str | int] = {"username": name}
+            if match is not None:
+                params["username_match"] = match
             if number > 1:
                 params["page"] = number
             html, url, _ = await self.fetch(

@@ -34,11 +34,14 @@ __all__ = [
 # MyBB language strings (English and the Russian pack) for conditions that share a layout.
 FLOOD_PHRASES = (
     "too quickly after posting a previous message",
+    "too quickly after sending a previous message",
     "you must wait",
     "слишком быстро",
     "подождите",
 )
-"""`error_postflooding`: "You are trying to post a message too quickly …"."""
+"""`error_postflooding`: "You are trying to post a message too quickly …", and a PM's
+`pmdata_pm_flooding`: "You are trying to send a message too quickly after sending a previous
+message. Please wait 42 more seconds." (MyBB's `pmfloodsecs`, 60 s by default)."""
 POST_KEY_PHRASES = (
     "authorization code mismatch",
     "код авторизации",

@@ -464,6 +464,7 @@ def test_find_user_through_the_member_list() -> None:
     fake = FakeMybb().with_login()
     fake.on("GET", "/memberlist.php?username=том и джерри", "memberlist")
     fake.on("GET", "/memberlist.php?username=Nobody", "memberlist")
+    fake.on("GET", "/memberlist.php?username=Nobody&username_match=begins", "memberlist")
 
     async def go(b: MybbBoard) -> tuple[User | None, User | None]:
         return await b.find_user("том и джерри"), await b.find_user("Nobody")
@@ -471,6 +472,11 @@ def test_find_user_through_the_member_list() -> None:
     tom, nobody = run(make(fake), go)
     assert tom == User(id="13", name="Том и Джерри")
     assert nobody is None
+    # Not found by MyBB's exact search (its LOWER()), then looked for with a LIKE.
+    assert fake.targets()[-2:] == [
+        "/memberlist.php?username=Nobody",
+        "/memberlist.php?username=Nobody&username_match=begins",
+    ]
 
 
 # -- the recorded flow -----------------------------------------------------------------------

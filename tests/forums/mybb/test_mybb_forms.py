@@ -94,6 +94,26 @@ def test_reply_and_pm_forms() -> None:
     assert pm.fields["options[savecopy]"] == "1"
 
 
+def test_the_pm_flood_limit_is_flood_control_with_its_wait() -> None:
+    """MyBB's PM flood text (`pmdata_pm_flooding`, met by the GM's receipts on a real MyBB
+    1.8.37, tests/live) in the form it re-displays. Derived page: the saved reply form's
+    post-flood error with the PM datahandler's words."""
+    said = (
+        "You are trying to send a message too quickly after sending a previous message. "
+        "Please wait 42 more seconds."
+    )
+    flood = page("newreply_flood_error").replace(
+        "You are trying to post a message too quickly after posting a previous message. "
+        "Please wait 61 more seconds.",
+        said,
+    )
+    assert said in flood
+    assert classify(flood, f"{BASE}private.php") is PageKind.FLOOD
+    assert forms.flood_wait(forms.message(flood), 30) == 42
+    one = flood.replace("Please wait 42 more seconds.", "Please wait 1 more second.")
+    assert forms.flood_wait(forms.message(one), 30) == 1
+
+
 def test_messages_waits_and_targets() -> None:
     flood = page("newreply_flood_error")
     assert "too quickly" in forms.message(flood)
