@@ -1,0 +1,149 @@
+"""The people of a live board: each a real account, acting through the board's own pages.
+
+A `Member` is forumgm's adapter for the board logged in as that user (the same code that
+reads and posts for the GM, now for a player): it posts, sends PMs and reads its inbox and
+the thread as that user sees them. What the adapter has no verb for (opening a topic,
+editing or deleting one's post) goes through the board's own forms with the adapter's
+session.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Coroutine, Sequence
+from typing import Any, TypeVar
+
+from forums.board import board_factory
+from forums.errors import BoardError
+from forums.mybb import forms as mybb_forms
+from forums.mybb import posting as mybb_posting
+from forums.mybb.board import MybbBoard
+from forums.phpbb import forms as phpbb_forms
+from forums.phpbb.board import PhpbbBoard
+from forums.records import Post, PrivateMessage
+from tests.live.boards import LiveBoard, password_of
+
+T = TypeVar("T")
+
+
+class Member:
+    """`name`'s account on `board`, with its own adapter and event loop."""
+
+    def __init__(self, board: LiveBoard, name: str, password: str | None = None) -> None:
+        self.board = board
+        self.name = name
+        factory = board_factory(board.engine)
+        self.adapter: Any = factory(
+            board.url, name, password or password_of(name), allow_insecure_http=True
+        )
+        self._loop = asyncio.new_event_loop()
+
+    def run(self, work: Coroutine[Any, Any, T]) -> T:
+        return self._loop.run_until_complete(work)
+
+    def close(self) -> None:
+        self.run(self.adapter.close())
+        self._loop.close()
+
+    # -- what the adapter does ------------------------------------------------------------
+
+    def post(self, thread: str, text: str) -> str:
+        post_id: str = self.run(self.adapter.reply(thread, text))
+        return post_id
+
+    def pm(self, to: Sequence[str], subject: str, text: str) -> str:
+        pm_id: str = self.run(self.adapter.send_pm(list(to), subject, text))
+        return pm_id
+
+    def inbox(self) -> list[PrivateMessage]:
+        return list(self.run(self.adapter.inbox()).items)
+
+    def thread(self, thread: str) -> list[Post]:
+        return list(self.run(self.adapter.thread_posts(thread)).items)
+
+    # -- the board's own forms ------------------------------------------------------------
+
+    def open_topic(self, title: str, text: str) -> str:
+        """A new topic in the board's game forum; its id."""
+        return self.run(self._open_topic(title, text))
+
+    def edit(self, post_id: str, text: str) -> None:
+        self.run(self._edit(post_id, text))
+
+    def delete(self, post_id: str) -> None:
+        self.run(self._delete(post_id))
+
+    async def _open_topic(self, title: str, text: str) -> str:
+        adapter = self.adapter
+        await adapter.ensure_login()
+        if isinstance(adapter, PhpbbBoard):
+            response = await adapter._submit(
+                "posting.php",
+                {"mode": "post", "f": self.board.forum},
+                lambda form: form.data(subject=title, message=text, post="Submit"),
+            )
+            location = response.headers.get("Location", "")
+            topic = mybb_forms.query_param(location, "t")
+            if topic is not None:
+                return topic
+            post_id = phpbb_forms.post_id_from_location(location)
+            [row] = self.board.rows("SELECT topic_id FROM phpbb_posts WHERE post_id = ?", post_id)
+            return str(row[0])
+        assert isinstance(adapter, MybbBoard)
+        target, _ = await mybb_posting.submit(
+            adapter,
+            "newthread.php",
+            {"fid": self.board.forum},
+            lambda form: form.data(subject=title, message=text, submit="Post Thread"),
+        )
+        tid = mybb_forms.query_param(target, "tid")
+        if tid is None:
+            pid = mybb_forms.post_id_from(target)
+            [row] = self.board.rows("SELECT tid FROM mybb_posts WHERE pid = ?", pid)
+            return str(row[0])
+        return tid
+
+    async def _edit(self, post_id: str, text: str) -> None:
+        adapter = self.adapter
+        await adapter.ensure_login()
+        if isinstance(adapter, PhpbbBoard):
+            await adapter._submit(
+                "posting.php",
+                {"mode": "edit", "p": post_id},
+                lambda form: form.data(
+                    subject=form.texts.get("subject", ""), message=text, post="Submit"
+                ),
+            )
+            return
+        assert isinstance(adapter, MybbBoard)
+        await mybb_posting.submit(
+            adapter,
+            "editpost.php",
+            {"pid": post_id},
+            lambda form: form.data(message=text, submit="Update Post", action="do_editpost"),
+        )
+
+    async def _delete(self, post_id: str) -> None:
+        adapter = self.adapter
+        await adapter.ensure_login()
+        if isinstance(adapter, PhpbbBoard):
+            url = adapter.http.url("posting.php", {"mode": "delete", "p": post_id})
+            page = await adapter.http.get(url)
+            form = phpbb_forms.parse_form(page.text, str(page.url), "form#confirm")
+            await adapter.http.sleep(1.0)
+            answer = await adapter.http.post(form.action, form.data(confirm="Да"))
+            if answer.status_code >= 400:
+                raise BoardError(f"delete {post_id}: {answer.status_code}")
+            return
+        assert isinstance(adapter, MybbBoard)
+        form_page = await adapter.http.get(adapter.http.url("editpost.php", {"pid": post_id}))
+        form = mybb_forms.read_form(form_page.text, str(form_page.url), "form[name='input']")
+        data = {
+            "my_post_key": form.hidden["my_post_key"],
+            "action": "deletepost",
+            "delete": "1",
+            "pid": post_id,
+        }
+        answer = await adapter.http.post(adapter.http.url("editpost.php"), data)
+        if answer.status_code >= 400:
+            raise BoardError(f"delete {post_id}: {answer.status_code}")
