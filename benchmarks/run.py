@@ -3,7 +3,9 @@
 Prints one table (what, figure, target, pass/fail, the baseline measured in the same run)
 and writes benchmarks/results.json. `--quick` (under a minute) runs fewer repeats, the same
 sizes (the big thread has 10,000 posts in both); the full run takes a few minutes. `--only WORD` runs the rows whose group name contains WORD (pages, service,
-requests, process, parsing, rulesets, simulation, suite).
+requests, process, parsing, rulesets, simulation, suite, scale). The scale rows (issue 31: many
+games in one `forumgm run` against fake boards on 127.0.0.1) run 200 games in `--quick`,
+and 1,000 too in the full run; they take minutes.
 
 PostgreSQL rows run when FORUMGM_TEST_DATABASE_URL names a server (as the tests do).
 """
@@ -32,6 +34,7 @@ def _groups() -> dict[str, Callable[[bool], list[Row]]]:
     import bench_process
     import bench_requests
     import bench_rulesets
+    import bench_scale
     import bench_service
     import bench_sim
 
@@ -44,6 +47,7 @@ def _groups() -> dict[str, Callable[[bool], list[Row]]]:
         "rulesets": bench_rulesets.resolution_rows,
         "simulation": bench_sim.rows,
         "suite": bench_process.suite_rows,
+        "scale": bench_scale.rows,
     }
 
 

@@ -334,9 +334,30 @@ def bounded_nesting(html: str, limit: int = MAX_DEPTH, few: int = FEW_TAGS) -> s
     return "".join(pieces)
 
 
+_BOUNDED: dict[str, str] = {}
+"""The last pages `bounded_nesting` made safe: an adapter parses one page several times (what
+kind of page, who is logged in, its time zone, its posts), the pass costs more than the
+parser."""
+_BOUNDED_KEEP = 4
+_BOUNDED_MAX = 4 * 1024 * 1024
+"""Pages larger than this are not kept (each kept page is held in memory)."""
+
+
+def _bounded(html: str) -> str:
+    found = _BOUNDED.get(html)
+    if found is not None:
+        return found
+    safe = bounded_nesting(html)
+    if len(html) <= _BOUNDED_MAX:
+        if len(_BOUNDED) >= _BOUNDED_KEEP:
+            del _BOUNDED[next(iter(_BOUNDED))]  # the oldest
+        _BOUNDED[html] = safe
+    return safe
+
+
 def parse_html(html: str) -> LexborHTMLParser:
     """The page's tree, parsed in time linear in the page (`bounded_nesting`)."""
-    return LexborHTMLParser(bounded_nesting(html))
+    return LexborHTMLParser(_bounded(html))
 
 
 def _tag(node: LexborNode) -> str:

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import itertools
 import unicodedata
-from functools import cache
+from functools import cache, lru_cache
 
 from scraper.normalize import fold, lower
 
@@ -88,8 +88,10 @@ def _skeleton(text: str) -> str:
     return "".join(groups.get(ch, ch) for ch in text)
 
 
+@lru_cache(maxsize=4096)
 def skeletons(name: str) -> frozenset[str]:
-    """The forms under which `name` reads like another name (see the module's doc)."""
+    """The forms under which `name` reads like another name (see the module's doc); kept
+    for the names seen last (a thousand game files share their players' names)."""
     seen = visible_form(name)
     low = lower(seen)
     return frozenset(

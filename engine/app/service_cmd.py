@@ -229,9 +229,15 @@ def status(db: Db = None) -> None:
     failures = []
     strangers = []
     notes = []
+    now = clock()
+    due: dict[int, list[tuple[datetime, int]]] = {}
+    """Per board: the games whose deadline passed and whose phase is not resolved yet."""
     for game in store.games():
         ph = store.current_phase(game.id)
         tz = _zone(game.time_zone)
+        waiting = ph is not None and ph.status in (PhaseStatus.OPEN, PhaseStatus.FROZEN)
+        if ph is not None and waiting and ph.deadline <= now and game.status is GameStatus.RUNNING:
+            due.setdefault(game.board_id, []).append((ph.deadline, game.id))
         strangers += [(game.id, m) for m in store.outsiders(game.id, ph.phase)] if ph else []
         warnings = store.count_waiting_warnings(game.id, ph.phase) if ph else 0
         items = store.outbox(game.id)
@@ -277,6 +283,7 @@ def status(db: Db = None) -> None:
             " ".join(f"{k}:{v}" for k, v in counts.items() if v) or "—",
         )
     print_table(table)
+    notes += waiting_turn(due, now)
     for board in store.boards():
         held = held_reason(board)
         if held is not None:
@@ -294,6 +301,22 @@ def status(db: Db = None) -> None:
             f"game {game_id}: {where} {message.item_id} by {message.author}, who does not play "
             f"({message.phase}, not read): {message.excerpt!r}"
         )
+
+
+def waiting_turn(due: dict[int, list[tuple[datetime, int]]], now: datetime) -> list[str]:
+    """A line per game whose deadline passed and whose results are not drafted yet: games
+    on one board are read one after another (its requests are spaced), so at a deadline many
+    games share, some wait their turn."""
+    lines = []
+    for games in due.values():
+        games.sort()
+        for ahead, (deadline, game_id) in enumerate(games):
+            late = int((now - deadline).total_seconds())
+            lines.append(
+                f"game {game_id}: its deadline passed {late} s ago; waiting its turn to be "
+                f"read and resolved ({ahead} game(s) of its board before it)"
+            )
+    return lines
 
 
 def _zone(name: str | None) -> tzinfo:

@@ -19,9 +19,9 @@ from forums.board import Board, board_factory
 ADAPTERS = ("forums.local", "forums.phpbb", "forums.mybb", "forums.xenforo")
 """Board adapter packages; importing one registers its engine."""
 DEFAULT_DATABASE = "sqlite:///forumgm.db"
-REQUEST_SPACING = 0.25
+REQUEST_SPACING = 0.15
 """Seconds between two requests to one board, from all the games on it (and at most two in
-flight, `forums.client.MAX_IN_FLIGHT`): four a second at most, a reader clicking quickly."""
+flight, `forums.client.MAX_IN_FLIGHT`): under seven a second, whatever the number of games."""
 
 
 def database_url(given: str | None = None) -> str:

@@ -27,7 +27,7 @@ from engine.core.warnings import ParseWarning
 from engine.publish import Markers, Publisher, pm_draft, post_draft
 from engine.render import Renderer
 from engine.service.activity import Quiet, check_due, game_activity, prod_text, quiet_seats
-from engine.service.inbox import UNCLEAR, GameNames, Route, route
+from engine.service.inbox import UNCLEAR, GameNames, Route, board_games, route
 from engine.service.logins import LoginGuard
 from engine.service.pool import FRESH, SharedInbox
 from engine.service.posts import phase_opened_draft, renderer_for
@@ -40,6 +40,7 @@ from engine.session import GameSession
 from engine.store import OutboxDraft, Store, StoreError
 from engine.store.codec import order_from_json
 from engine.store.models import (
+    Game,
     GameStatus,
     OutboxItem,
     OutboxKind,
@@ -81,14 +82,15 @@ class GameDriver:
         self.renderer = Renderer.for_ruleset(
             self.ruleset, config.language, tz=config.schedule.tz, genders=config.genders
         )
-        self.game_id = self._ensure_game()
+        game = self._ensure_game()
+        self.game_id = game.id
         self.thread_cursor: Cursor | None = None
         self.inbox_cursor: Cursor | None = None
         self.login_guard: LoginGuard | None = None
+        """What stands before the board's logins (`engine.service.build` puts it there)."""
         self.inbox_share: SharedInbox | None = None
         """The GM account's inbox as all its games in this process read it, once a poll
         (`engine.service.pool`); None: this game reads it itself."""
-        """What stands before the board's logins (`engine.service.build` puts it there)."""
         self.newest_read: datetime | None = None
         """The board's time of the newest item the last read brought (new or changed)."""
         self.reader = PhaseReader(
@@ -99,7 +101,7 @@ class GameDriver:
             self.ruleset,
             max_post_chars=config.max_post_chars,
         )
-        self.markers = Markers(store.get_game(self.game_id).marker_key, self.game_id)
+        self.markers = Markers(game.marker_key, self.game_id)
         self._started = False
         self._warned: set[tuple[str, str]] = set()
         """(phase, seat) of the quiet seats this process warned the host of."""
@@ -119,7 +121,10 @@ class GameDriver:
         """The outbox marker of one of this game's posts or PMs (an HMAC under its key)."""
         return self.markers.make(*parts)
 
-    def _ensure_game(self) -> int:
+    def _ensure_game(self) -> Game:
+        """The game's row, made when the store has none; what routes PMs to it (title, tag,
+        accounts) brought up to the file's, written only when it changed (a process with a
+        thousand games starts with a look at each, not a write)."""
         c = self.config
         board = self.store.find_board(c.url, c.gm_user)
         if board is None:
@@ -139,9 +144,10 @@ class GameDriver:
                 time_zone=str(c.schedule.tz),
             )
         # The reserve's PMs are kept too: a substitute answers an offer of a seat by PM.
-        accounts = {*c.players, *c.replacements, *c.replacements.values(), *c.reserve}
-        self.store.set_game_names(game.id, title=c.title, tag=c.tag, accounts=accounts)
-        return game.id
+        accounts = sorted({*c.players, *c.replacements, *c.replacements.values(), *c.reserve})
+        if (game.title, game.tag, game.accounts) != (c.title, c.tag, accounts):
+            self.store.set_game_names(game.id, title=c.title, tag=c.tag, accounts=accounts)
+        return game
 
     # -- start ---------------------------------------------------------------------------
 
@@ -151,8 +157,9 @@ class GameDriver:
             return False
         c = self.config
         session = GameSession.new(self.ruleset, c.seats(), c.ruleset_options(), c.seed, c.aliases)
-        for seat, p in enumerate(session.state.players, start=1):
-            self.store.add_player(self.game_id, p.name, seat=seat, role=p.role, faction=p.faction)
+        self.store.add_players(
+            self.game_id, [(p.name, p.role, p.faction) for p in session.state.players]
+        )
         deadline = c.schedule.deadline_after(c.start)
         if deadline is None:
             raise ValueError("the schedule has no deadline after the start")
@@ -288,10 +295,10 @@ class GameDriver:
     def _board_games(self) -> list[GameNames]:
         """The running games of this GM account, this one among them."""
         board_id = self.store.get_game(self.game_id).board_id
-        games = [
-            GameNames.of(g.id, g.title, g.tag, [*(g.accounts or ()), *names])
-            for g, names in self.store.board_games(board_id)
-        ]
+        if self.inbox_share is not None:  # the account's games, looked up once a poll wave
+            games = list(self.inbox_share.board_games(self.store, board_id))
+        else:
+            games = board_games(self.store, board_id)
         if not any(g.game_id == self.game_id for g in games):
             games.append(
                 GameNames.of(self.game_id, self.config.title, self.config.tag, self._accounts())

@@ -16,8 +16,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from forums.records import PrivateMessage
+
+if TYPE_CHECKING:
+    from engine.store import Store
 
 UNCLEAR = "unclear"
 """`RawPM.routing` of a PM whose game its sender has to say."""
@@ -96,3 +100,12 @@ def route(pm: PrivateMessage, games: Sequence[GameNames]) -> Route:
     if len(named) == 1:
         return Route((named[0],))
     return Route(tuple(playing), unclear=True)
+
+
+def board_games(store: Store, board_id: int) -> list[GameNames]:
+    """The running games of one GM account on one board, with every name that plays or may
+    play in each (what a PM is routed by)."""
+    return [
+        GameNames.of(g.id, g.title, g.tag, [*(g.accounts or ()), *names])
+        for g, names in store.board_games(board_id)
+    ]

@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from engine.config import BoardAccess, GameConfig
+from engine.service.inbox import GameNames, board_games
+from engine.store import Store
 from forums.board import Board, PMPage
 from forums.records import Cursor
 from forums.session import Session
@@ -52,6 +54,7 @@ class SharedInbox:
         self.keep = keep
         self._reads: dict[str, _Read] = {}
         self._locks: dict[str, asyncio.Lock] = {}
+        self._games: tuple[datetime, int, tuple[GameNames, ...]] | None = None
         self.fetched = 0
         """How many times the board's inbox was read (the benchmark and tests count it)."""
         self.served = 0
@@ -71,6 +74,16 @@ class SharedInbox:
             self._reads[key] = _Read(at, page)
             self._forget(at)
             return page
+
+    def board_games(self, store: Store, board_id: int) -> tuple[GameNames, ...]:
+        """The account's running games (`engine.service.inbox.board_games`), looked up once
+        in `FRESH` for all of them: a hundred games' polls make one query, not a hundred
+        (each reading every game of the board)."""
+        now = self.clock()
+        found = self._games
+        if found is None or found[1] != board_id or now - found[0] > FRESH:
+            found = self._games = (now, board_id, tuple(board_games(store, board_id)))
+        return found[2]
 
     def _forget(self, now: datetime) -> None:
         """Drop pages too old to serve anyone (the memory of a thousand games' polls)."""

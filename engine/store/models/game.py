@@ -75,8 +75,9 @@ class Game(Base):
     language: Mapped[str] = mapped_column(String(16), default="ru")
     time_zone: Mapped[str] = mapped_column(String(64), default="Europe/Moscow")
     status: Mapped[GameStatus] = mapped_column(enum_type(GameStatus), default=GameStatus.SETUP)
-    state: Mapped[dict[str, Any] | None] = mapped_column(JSON)
-    """`GameState.to_json()` as of the last resolved (or set-up) phase."""
+    state: Mapped[dict[str, Any] | None] = mapped_column(JSON, deferred=True)
+    """`GameState.to_json()` as of the last resolved (or set-up) phase. Read only when asked
+    for (`load_state`): a look at the game's row (its status, its board) never decodes it."""
     marker_key: Mapped[str | None] = mapped_column(String(64))
     """The key outbox markers are an HMAC under (None: a game from before keyed markers)."""
     thread_cursor: Mapped[dict[str, Any] | None] = mapped_column(JSON)

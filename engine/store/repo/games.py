@@ -188,6 +188,18 @@ class GamesRepo(RepoBase):
             raw = get_game_row(s, game_id).state
         return GameState.from_json(raw) if raw is not None else None
 
+    def add_players(
+        self, game_id: int, seats: Iterable[tuple[str, str | None, str | None]]
+    ) -> None:
+        """Seat the players of a new game, in order from seat 1: (name, role, faction) each,
+        in one transaction."""
+        with self._sessions.begin() as s:
+            get_game_row(s, game_id)
+            s.add_all(
+                Player(game_id=game_id, seat=seat, name=name, role=role, faction=faction)
+                for seat, (name, role, faction) in enumerate(seats, start=1)
+            )
+
     def add_player(
         self,
         game_id: int,
