@@ -362,6 +362,14 @@ class _Checker:
                 genders.setdefault(other, genders[player])
         if schedule is not None and start is not None:
             self._timing(schedule, start)
+        closes = signup.closes if signup is not None else None
+        if closes is not None and schedule is not None and start is not None and closes > start:
+            self.problem(
+                f"[signup] closes {local_time(closes, schedule.tz)} is after the game's start "
+                f"{local_time(start, schedule.tz)}: the list must close before the game opens",
+                "signup",
+                "closes",
+            )
         if schedule is not None and schedule.explicit:
             last = schedule.explicit[-1]
             self.problem(

@@ -173,6 +173,15 @@ async def _write(keeper: SignupKeeper, game: Path, *, force: bool = False) -> in
         + (f" and {len(reserve)} in reserve" if reserve else "")
         + f"; next: forumgm game start {game}"
     )
+    from engine.app.game_file import load_game
+    from engine.config import ConfigError
+
+    try:
+        load_game(game)
+    except ConfigError as exc:  # e.g. a [deal] for more players than signed up
+        out.print(f"the game file needs attention before game start ({len(exc.problems)}):")
+        for problem in exc.problems:
+            out.print(f"  {problem}")
     return 0
 
 

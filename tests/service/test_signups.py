@@ -235,6 +235,7 @@ def test_approval_and_a_member_that_is_gone(tmp_path: Path) -> None:
     assert tomllib.loads(host.path.read_text(encoding="utf-8"))["players"]["players"] == []
     said = host.cli(at(29, 14), "signup", "close")
     assert "[players] now lists 2 player(s)" in said
+    assert "the game file needs attention before game start" in said  # [deal] is for 5
     assert tomllib.loads(host.path.read_text(encoding="utf-8"))["players"]["players"] == [
         "Вася",
         "Маша",
@@ -294,3 +295,17 @@ def test_a_board_that_refuses_the_login_is_one_line(tmp_path: Path) -> None:
     assert "Traceback" not in result.output
     said = host.cli(at(28, 11, 5), "signup", "run", "--once")  # the right password: it goes on
     assert "answered 1 join(s)/leave(s)" in said
+
+
+def test_sign_ups_that_close_after_the_start_are_a_problem(tmp_path: Path) -> None:
+    host = Host(tmp_path)
+    text = host.path.read_text(encoding="utf-8").replace("2026-11-30 19:00", "2026-12-02 19:00")
+    text = text.replace("players = []", 'players = ["Вася", "Петя", "Маша", "Коля", "Оля"]')
+    host.path.write_text(text, encoding="utf-8")
+    env = {"FORUMGM_NOW": "2026-11-28T09:00+03:00", PASSWORD_ENV: GM_PASSWORD}
+    said = CliRunner().invoke(cli_app(), ["game", "validate", str(host.path)], env=env)
+    assert said.exit_code == 1
+    assert (
+        "line 21: [signup] closes 2026-12-02 19:00 MSK is after the game's start "
+        "2026-12-01 19:00 MSK" in said.output
+    )
