@@ -441,10 +441,8 @@ class _Parser:
             gap = line.blank[line.ends[i - 1] : line.starts[i]]
             if not any(mark in gap for mark in (",", "—", "–", " - ", ":")):
                 continue
-            # The talk after the mark names nobody and opens no other command.
+            # The talk after the mark names nobody («кто против?» is talk, «или за Олю?» asks).
             for j in range(i, min(end, hi)):
-                if self.compiled.phrase_at(words, j, min(end, hi)) is not None:
-                    return False
                 if self.resolver.match_words(words[j:end], suggest=False).ok:
                     return False
             return i > pos + len(phrase.words)
