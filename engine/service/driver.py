@@ -7,11 +7,14 @@ markers, and publishing checks the board for each marker before sending.
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import logging
 from collections import defaultdict
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 import rulesets
 from engine.activity import ActivityTable, posts_line
@@ -54,6 +57,22 @@ from forums.board import Board
 from forums.records import Cursor, PrivateMessage
 
 logger = logging.getLogger("forumgm.driver")
+
+WORKERS = ThreadPoolExecutor(max_workers=4, thread_name_prefix="forumgm-read")
+"""Where the service reads and resolves phases: parsing posts, taking them in, resolving
+and drafting are CPU work (a long post may take a good part of a second), so they run here
+and the event loop that drives every game's steps and deadlines keeps going meanwhile. A
+game takes one step at a time, so its own reading never runs twice at once."""
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+async def off_loop(fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
+    """`fn(*args, **kwargs)` in a worker thread (`WORKERS`), awaited."""
+    loop = asyncio.get_running_loop()
+    return await loop.run_in_executor(WORKERS, functools.partial(fn, *args, **kwargs))
+
 
 Clock = Callable[[], datetime]
 RECEIPT_TYPES = {
@@ -537,7 +556,7 @@ class GameDriver:
         # answered now, or it would never be (the next poll does not bring it again).
         newest = self.newest_read
         until = min(ph.deadline, max(now, newest)) if newest is not None else now
-        replay = self.replay(ph, until)
+        replay = await off_loop(self.replay, ph, until)  # parsing: off the event loop
         drafts: list[OutboxDraft] = []
         per_player: dict[str, list[Event]] = defaultdict(list)
         for item_id in sorted(fresh):
@@ -895,7 +914,7 @@ class GameDriver:
                 self.queue_opening(ph)
                 if now < ph.deadline:
                     await self.poll(ph, now)
-                    self.queue_vote_count(ph, now)
+                    await off_loop(self.queue_vote_count, ph, now)
                     self.check_activity(ph, now)
                     check_offers(self, now)
                     await self.publisher.publish(now)
@@ -910,7 +929,7 @@ class GameDriver:
                 self.say(f"{ph.phase}: the deadline passed; read again and frozen")
                 continue
             if ph.status is PhaseStatus.FROZEN:
-                held_now = self.resolve(ph)
+                held_now = await off_loop(self.resolve, ph)
                 waits = not self._approved(ph)
                 self.say(
                     f"{ph.phase}: resolved; "
@@ -922,7 +941,7 @@ class GameDriver:
                     return self._missed(ph, now)
                 # A crash may have come between resolving and queueing or approving.
                 if not self._results_queued(ph):
-                    self.resolve(ph)
+                    await off_loop(self.resolve, ph)
                 else:
                     self.approve_if_allowed(ph)
                 await self.publisher.publish(now)
