@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import signal
+from collections.abc import Callable
 from datetime import UTC, datetime, tzinfo
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, TypeVar
 
 import typer
 from rich.console import Console
@@ -30,6 +32,10 @@ from engine.store.models import GameStatus, OutboxStatus, PhaseStatus
 
 if TYPE_CHECKING:
     from engine.app.review import Review
+    from engine.core.ruleset import HostTable
+
+log = logging.getLogger("forumgm.review")
+T = TypeVar("T")
 
 Db = Annotated[
     str | None,
@@ -490,14 +496,15 @@ def _show_review(rv: Review, *, orders: bool, votes: bool, preview: bool) -> Non
                 f"passed while they waited: they wait for your choice: {said}",
                 style="yellow",
             )
-        lines = rv.progress()
+        lines: list[str] = _shown("the phase's progress", rv.progress, [])
         if lines and ph.status.value == "open":
             out.print(f"{ph.phase}, so far:")
             for line in lines:
                 out.print(f"  {line}")
         if votes:
-            _show_votes(rv)
-        for table in rv.host_tables():
+            _shown("the vote table", lambda: _show_votes(rv), None)
+        tables: list[HostTable] = _shown("the ruleset's tables", rv.host_tables, [])
+        for table in tables:
             grid = Table(*table.columns, title=table.title)
             for row in table.rows:
                 grid.add_row(*row)
@@ -509,6 +516,18 @@ def _show_review(rv: Review, *, orders: bool, votes: bool, preview: bool) -> Non
             who = ", ".join(item.recipients) or "thread"
             out.print(f"--- {item.status.value} {item.kind} to {who}: {item.subject or ''}")
             out.print(item.bbcode)
+
+
+def _shown(what: str, make: Callable[[], T], fallback: T) -> T:
+    """`make()`; when it raises, one line saying what could not be shown (the traceback goes
+    to the log) and `fallback`: `review` shows whatever the store holds."""
+    try:
+        return make()
+    except Exception as exc:
+        log.warning("review could not show %s", what, exc_info=True)
+        reason = " ".join(f"{type(exc).__name__}: {exc}".split())[:160]
+        out.print(f"{what} could not be shown ({reason}); the log has the details", style="red")
+        return fallback
 
 
 def _show_votes(rv: Review) -> None:

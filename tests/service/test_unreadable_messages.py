@@ -128,3 +128,32 @@ def test_the_host_can_ignore_it_and_the_dashboard_shows_it(
     opened = game.forumgm(_at(2, 19, 6), "run", "--once")
     assert "day 2 opened" in opened
     assert any("Петя" in post for post in game.gm_posts("2"))
+
+
+def test_a_view_that_raises_leaves_the_rest_of_the_page_and_the_review(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The dashboard's game page and `review` show whatever the store holds: a view of the
+    phase that raises (here the ruleset's vote table) is one line saying so, not a 500 or
+    a traceback."""
+    game = _game(tmp_path)
+    resolved = game.forumgm(_at(2, 19, 1), "run", "--once")
+    assert "day 1: resolved" in resolved
+    cls: Any = type(rulesets.find("votecount"))
+
+    def broken(self: Any, *args: Any, **kwargs: Any) -> Any:
+        raise ZeroDivisionError("a ruleset's bug in its vote table")
+
+    monkeypatch.setattr(cls, "vote_view", broken)
+    review = game.forumgm(_at(2, 19, 2), "review", "--votes")
+    assert "the vote table could not be shown (ZeroDivisionError" in review
+    assert "draft(s) wait for approval" in review
+    monkeypatch.setenv("TEST_GM_PASSWORD", "gm-secret")
+    g = ReviewGame(game.path, game.db, game.board, game.thread)
+    set_password(g)
+    c = client(make_dashboard(g, monkeypatch, at=_at(2, 19, 3).isoformat()))
+    log_in(c)
+    page = c.get("/games/1")
+    assert page.status_code == 200
+    assert "the vote table could not be shown (ZeroDivisionError" in page.text
+    assert "голосую за Петю" in page.text or "Петя" in page.text

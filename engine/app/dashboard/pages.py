@@ -6,10 +6,12 @@ nickname or text is shown as text whatever it holds.
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 from markupsafe import Markup
@@ -22,6 +24,9 @@ from engine.core.ruleset import HostTable, VoteView
 from engine.service.driver import GameDriver
 from engine.store import OutboxStatus, StoredOrder, StoredWarning
 from engine.store.models import OutboxItem, OutboxKind, PhaseStatus
+
+logger = logging.getLogger("forumgm.dashboard")
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -136,10 +141,12 @@ class GamePage:
         self.names = self.rv.names()
         living = set(self.rv.living())
         self.players = [(n, n in living) for n in self.names]
-        self.activity = self._activity()
+        self.problems: list[str] = []
+        """What the page could not show, each on one line (the details are in the log)."""
+        self.activity: list[dict[str, Any]] = self._shown("activity", self._activity, [])
         """This phase's posts, words, last post, votes, orders per seat, and who is quiet."""
-        self.progress = self.rv.progress()
-        self.votes: VoteView | None = self.rv.vote_view()
+        self.progress: list[str] = self._shown("the phase's progress", self.rv.progress, [])
+        self.votes: VoteView | None = self._shown("the vote table", self.rv.vote_view, None)
         self.seat = self.rv.seats()
         """A seat in the vote table: "A (replaced B, replaced C)" once it changed hands."""
         self.warnings = [self._warning(w) for w in self.rv.warnings()]
@@ -151,13 +158,27 @@ class GamePage:
         self.missed = {k: local_time(v, tz) for k, v in (missed or {}).items()}
         """The choices once the deadline the results announce passed while they waited."""
         self.orders = [self._order(o) for o in self.rv.orders()]
-        self.tables: list[HostTable] = self.rv.host_tables()
-        self.has_picture = self.rv.host_picture() is not None
+        self.tables: list[HostTable] = self._shown("the ruleset's tables", self.rv.host_tables, [])
+        self.has_picture = self._shown("the picture", self.rv.host_picture, None) is not None
         self.drafts = len(self.rv.drafts())
         self.unsent = [draft_view(i) for i in self.rv.unsent()]
         items = d.store.outbox(d.game_id)
         self.outbox = {s.value: sum(1 for i in items if i.status is s) for s in OutboxStatus}
         self.failed = [i for i in items if i.status is OutboxStatus.FAILED]
+
+    def _shown(self, what: str, make: Callable[[], T], fallback: T) -> T:
+        """`make()`, or `fallback` and a line in `problems` when it raises: the page shows
+        whatever the store holds, whatever one view of it cannot."""
+        try:
+            return make()
+        except Exception as exc:
+            logger.warning(
+                "game %s: the game page could not show %s", self.driver.game_id, what,
+                exc_info=True,
+            )  # fmt: skip
+            reason = " ".join(f"{type(exc).__name__}: {exc}".split())[:160]
+            self.problems.append(f"{what} could not be shown ({reason}); the log has the details")
+            return fallback
 
     def _activity(self) -> list[dict[str, Any]]:
         d, ph = self.driver, self.phase
