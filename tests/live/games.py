@@ -93,7 +93,7 @@ class LiveGame:
         args = [*words, *([str(self.path)] if game else []), "--db", self.db]
         env = {"FORUMGM_NOW": moment.isoformat(), PASSWORD_ENV: self.password, "COLUMNS": "250"}
         result = CliRunner().invoke(app, args, env=env)
-        assert result.exit_code == code, result.output
+        assert result.exit_code == code, (result.output, result.exception)
         return result.output
 
     def killed_after_post(self, moment: datetime, *words: str) -> int:

@@ -139,7 +139,7 @@ class Member:
         form_page = await adapter.http.get(adapter.http.url("editpost.php", {"pid": post_id}))
         form = mybb_forms.read_form(form_page.text, str(form_page.url), "form[name='input']")
         data = {
-            "my_post_key": form.hidden["my_post_key"],
+            "my_post_key": form.post_key or "",
             "action": "deletepost",
             "delete": "1",
             "pid": post_id,

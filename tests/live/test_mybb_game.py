@@ -8,6 +8,7 @@ MyBB's own database."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from datetime import datetime
 from itertools import pairwise
@@ -46,12 +47,17 @@ def test_a_votecount_game_on_mybb(votecount: LiveGame, mybb: LiveBoard) -> None:
     g.forumgm(at("2026-12-01 18:01"), "review", "--approve")
     assert "day 1: open until" in g.forumgm(at("2026-12-01 18:50"), "run", "--once")
     g.post(at("2026-12-01 19:05"), "вася", "Голосую за петю")
-    g.post(
+    masha = g.post(
         at("2026-12-01 19:10"), "маша", '[quote="вася"]Голосую за петю[/quote]а я голосую за колю'
     )
     g.post(at("2026-12-01 19:20"), "коля", "голосую за машу")
     g.post(at("2026-12-01 19:25"), "оля", "голосую за машу")
     g.post(at("2026-12-01 19:30"), "коля", "снимаю голос. Голосую за петю")
+    deleted = g.post(at("2026-12-01 19:32"), "оля", "голосую за колю")
+    g.at(at("2026-12-01 19:33"))
+    g.member("оля").delete(deleted)  # before the deadline: her vote stays маша
+    [(visible,)] = mybb.rows("SELECT visible FROM mybb_posts WHERE pid = ?", int(deleted))
+    assert visible == -1  # MyBB keeps it, soft-deleted, out of the members' sight
     # Three players write to the GM; петя twice within MyBB's 60 s (his own client waits).
     g.pm(at("2026-12-01 19:40"), "петя", "я не мафия, голосую за васю")
     g.pm(at("2026-12-01 19:40:20"), "петя", "и ещё: проверьте олю")
@@ -73,13 +79,25 @@ def test_a_votecount_game_on_mybb(votecount: LiveGame, mybb: LiveBoard) -> None:
     gaps = [b[0] - a[0] for a, b in pairwise(sent)]
     assert len(sent) == 3 and all(gap > 60 for gap in gaps), gaps  # MyBB's limit held
 
-    out = g.forumgm(at("2026-12-02 19:01"), "run", "--once")
+    agree(mybb, g.thread, g.member("вася").thread(g.thread))  # mid-game, as вася reads it
+
+    # Two minutes after the deadline маша changes her vote; MyBB marks the edit (to the
+    # minute: one in the deadline's own minute would be held for the host as a doubt).
+    g.at(at("2026-12-02 19:02"))
+    g.member("маша").edit(masha, '[quote="вася"]Голосую за петю[/quote]а я голосую за петю')
+    [(edited,)] = mybb.rows("SELECT edittime FROM mybb_posts WHERE pid = ?", int(masha))
+    assert 0 <= edited - at("2026-12-02 19:02").timestamp() < 60  # the board's clock runs
+    out = g.forumgm(at("2026-12-02 19:03"), "run", "--once")
     assert "results wait for the host" in out, out
-    review = g.forumgm(at("2026-12-02 19:02"), "review")
+    review = g.forumgm(at("2026-12-02 19:04"), "review")
     assert "pm_vote_ignored петя 'я не мафия, голосую за васю'" in review, review
-    g.forumgm(at("2026-12-02 19:03"), "review", "--ignore", "1")
-    g.forumgm(at("2026-12-02 19:03"), "review", "--approve")
-    g.forumgm(at("2026-12-02 19:04"), "run", "--once")
+    # The vote counts as it was before the edit, and the host is told.
+    assert "edited_after_deadline маша 'а я голосую за колю'" in review, review
+    held = re.findall(r"^! #(\d+) pm_vote_ignored", review, re.M)
+    assert len(held) == 3, review
+    g.forumgm(at("2026-12-02 19:05"), "review", *[w for n in held for w in ("--ignore", n)])
+    g.forumgm(at("2026-12-02 19:05"), "review", "--approve")
+    g.forumgm(at("2026-12-02 19:06"), "run", "--once")
 
     kolya_reads = g.member("коля").thread(g.thread)
     results = next(p for p in kolya_reads if "Итоги дня 1" in p.body.full_text())
