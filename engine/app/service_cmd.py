@@ -541,7 +541,9 @@ def _show_votes(rv: Review) -> None:
         vote = seat(choice) if choice else "—"
         grid.add_row(seat(voter), vote, f"{view.weights.get(voter, 1):g}")
     out.print(grid)
-    totals = ", ".join(f"{seat(name)} {count:g}" for name, count in view.totals.items())
+    # Most votes first; equal totals keep the seating order (as the posts list them).
+    ranked = sorted(view.totals.items(), key=lambda item: -item[1])
+    totals = ", ".join(f"{seat(name)} {count:g}" for name, count in ranked)
     out.print(f"totals: {totals or 'none'}")
 
 

@@ -362,7 +362,7 @@ def _table(result: Tally, out: Console) -> None:
         table.add_row(result.label(voter), result.label(target))
     out.print(table)
     out.print("Totals:")
-    for target, count in result.totals.items():
+    for target, count in sorted(result.totals.items(), key=lambda item: -item[1]):
         voters = [result.label(v) for v, t in result.votes.items() if t == target]
         out.print(f"  {result.label(target)} — {count:g} ({', '.join(voters)})")
     if not result.totals:

@@ -189,16 +189,20 @@ class TwelveRooms(Ruleset):
         names = living(state)
         votes: dict[str, str | None] = {}
         totals: dict[str, int] = {}
+        weights: dict[str, float] = {}
         for name in names:
             order = inputs.votes.get(name)
             target = order.target if order is not None else None
             votes[name] = target
+            # What the vote counts this turn (the weight the player's PM told him; turn 1: 1).
+            weight = (
+                1
+                if inputs.phase.id.number == 1
+                else int(state.player(name).fields.get("vote_weight", 1))
+            )
+            if weight != 1:
+                weights[name] = weight
             if target is not None:
-                weight = (
-                    1
-                    if inputs.phase.id.number == 1
-                    else int(state.player(name).fields.get("vote_weight", 1))
-                )
                 totals[target] = totals.get(target, 0) + weight
         top = max(totals.values(), default=0)
         leaders = [k for k, v in totals.items() if v == top]
@@ -209,4 +213,5 @@ class TwelveRooms(Ruleset):
             totals=totals,
             not_voting=[n for n in names if votes[n] is None],
             leader=leaders[0] if len(leaders) == 1 and top else None,
+            weights=weights,
         )

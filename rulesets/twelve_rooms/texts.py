@@ -57,7 +57,7 @@ SKILLS: Mapping[str, Mapping[str, str]] = {
         "unhurried": "Неспешно успевает",
         "inheritance": "Наследование",
         "knack": "Сноровка",
-        "reliability": "Надежность",
+        "reliability": "Надёжность",
         "route": "Путевой лист",
         "door_cameras": "Устройство",
         "in_shadow": "В тени",

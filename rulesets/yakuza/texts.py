@@ -112,7 +112,7 @@ FACTIONS: Mapping[str, Mapping[str, str]] = {
 WINNERS: Mapping[str, Mapping[str, str]] = {
     "ru": {
         "law": "Победил Закон!",
-        "mafia": "Победила Мафия!",
+        "mafia": "Победила мафия!",
         "yakuza": "Победила Якудза!",
         "neutral": "Победили Нейтралы!",
         "maniac": "Победил Маньяк!",
@@ -217,11 +217,11 @@ ACTIONS: Mapping[str, Mapping[str, str]] = {
 
 STATUSES: Mapping[str, Mapping[str, str]] = {
     "ru": {
-        "healthy": "{здоров|здорова}",
-        "lightly_wounded": "{легко ранен|легко ранена}",
-        "hospital": "{тяжело ранен|тяжело ранена}, в больнице",
-        "coma": "в коме",
-        "dead": "{мёртв|мертва}",
+        "healthy": "выздоровление",
+        "lightly_wounded": "лёгкое ранение",
+        "hospital": "тяжёлое ранение, в больнице",
+        "coma": "кома",
+        "dead": "гибель",
     },
     "en": {
         "healthy": "healthy",

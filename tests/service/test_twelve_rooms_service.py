@@ -108,7 +108,7 @@ def test_one_turn_on_the_local_board(game: tuple[Path, str, LocalBoard, str]) ->
         board.pm_as(player, [GM], "ход", text, at=when)
     cli("run", str(path), "--db", db, "--once", now=at(18, 10))
     receipts = dict(inbox(board, "Вася"))["Ведущий: принято"]
-    assert "Принято: направление — вверх." in receipts
+    assert "Принято: идёте вверх." in receipts
     assert "Голос принят: [b]Коля[/b]." in receipts and "Ход получен полностью." in receipts
     # The store keeps each order with its PM's time: a replay ranks the players the same way.
     stored = open_store(db).parsed_orders(1, "turn 1")

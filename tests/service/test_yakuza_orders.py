@@ -74,6 +74,6 @@ def test_proxy_and_tagged_orders_get_receipts_and_count(tmp_path: Path) -> None:
     assert "Ваш приказ за Alice («Пистолет») отменён: Alice прислал свой приказ" in inbox("Bob")
     forumgm("2026-12-02T19:01+03:00", "run", str(path), "--once")
     results = [p.body.full_text() for p in board.posts_after(thread, 1) if p.author == GM]
-    assert any("Leo — тяжело ранен" in text for text in results)  # the killer's shot (75)
+    assert any("Leo: тяжёлое ранение" in text for text in results)  # the killer's shot (75)
     review = forumgm("2026-12-02T19:02+03:00", "review", str(path))
     assert "not_allowed" not in review and "late" not in review

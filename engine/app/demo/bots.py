@@ -8,12 +8,14 @@ nicknames declined as people write them («голосую за Колю», «с�
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from engine.app.demo.speech import decline
 from engine.core.events import Event
 from engine.core.model import GameState
+from engine.wording import name_gender
 
 TOWN_GREETINGS = [
     "Всем привет. Давайте без паники, думаем головой.",
@@ -24,17 +26,32 @@ TOWN_GREETINGS = [
 SUSPICION = [
     "{nom} что-то подозрительно молчит весь ход.",
     "Мне не нравится, как {nom} переводит стрелки.",
-    "{nom}, а почему ты вчера так уверенно топил за посадку?",
-    "По-моему, {nom} слишком старается выглядеть мирным.",
-    "Я бы присмотрелся к {dat}, очень уж гладко всё у него.",
+    "{nom}, а почему ты вчера так уверенно <топил|топила> за посадку?",
+    "По-моему, {nom} слишком старается выглядеть <мирным|мирной>.",
+    "Я бы [присмотрелся|присмотрелась] к {dat}, очень уж гладко всё у <него|неё>.",
 ]
 DEFENCE = [
-    "Я мирный, честно. Давайте искать мафию, а не друг друга.",
+    "Я [мирный|мирная], честно. Давайте искать мафию, а не друг друга.",
     "Меня сажать бессмысленно, только ход потеряете.",
-    "Не надо на меня так смотреть, я сам в шоке от ночи.",
+    "Не надо на меня так смотреть, я [сам|сама] в шоке от ночи.",
 ]
-AGREE = ["Согласен, логично.", "Поддержу, есть в этом смысл.", "Хм, а ведь правда."]
-DISAGREE = ["Не убедил, слишком очевидно.", "Это слишком просто, мафия так не палится."]
+AGREE = ["[Согласен|Согласна], логично.", "Поддержу, есть в этом смысл.", "Хм, а ведь правда."]
+DISAGREE = ["Не <убедил|убедила>, слишком очевидно.", "Это слишком просто, мафия так не палится."]
+"""[m|f] agrees with the bot who writes, <m|f> with the player the line is about."""
+
+_SPEAKER = re.compile(r"\[([^\[\]|]*)\|([^\[\]|]*)\]")
+_SUBJECT = re.compile(r"<([^<>|]*)\|([^<>|]*)>")
+
+
+def agree(line: str, speaker: str, about: str | None = None) -> str:
+    """The line with each form chosen for the gender of the bot and of the one it is about
+    (a name the dictionary cannot tell takes the masculine form)."""
+
+    def pick(name: str | None) -> Callable[[re.Match[str]], str]:
+        female = name is not None and name_gender(name) == "f"
+        return lambda m: m.group(2) if female else m.group(1)
+
+    return _SUBJECT.sub(pick(about), _SPEAKER.sub(pick(speaker), line))
 
 
 @dataclass
@@ -153,15 +170,18 @@ class Table:
         elif roll < 0.75:
             who = self._suspect(bot, alive)
             line = self.rng.choice(SUSPICION).format(nom=who, dat=decline(who, "dat"))
+            line = agree(line, bot.name, who)
             out.append(Message(bot.name, "thread", line, minute))
         elif self.last_posts:
             quoted = self.rng.choice(self.last_posts)
             if quoted.author != bot.name:
-                reply = self.rng.choice(AGREE + DISAGREE)
+                reply = agree(self.rng.choice(AGREE + DISAGREE), bot.name, quoted.author)
                 text = f"[quote={quoted.author}]{quoted.text}[/quote]\n{reply}"
                 out.append(Message(bot.name, "thread", text, minute + 30))
         else:
-            out.append(Message(bot.name, "thread", self.rng.choice(DEFENCE), minute))
+            out.append(
+                Message(bot.name, "thread", agree(self.rng.choice(DEFENCE), bot.name), minute)
+            )
         if bot.role == "commissar" and bot.known_enemies & set(alive):
             enemy = sorted(bot.known_enemies & set(alive))[0]
             self.claims[enemy] = bot.name
