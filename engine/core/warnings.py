@@ -21,7 +21,12 @@ DELETED_AFTER_DEADLINE = "deleted_after_deadline"
 VANISHED = "vanished"
 """Gone from the board (a hard delete) only after the deadline: it may have gone before."""
 DEADLINE_MINUTE = "deadline_minute"
-"""A PM the board dates to the minute of the deadline: it may have come just after it."""
+"""A PM, a post or an edit the board dates to the minute of the deadline: it may have come
+just after it. Held; `--ignore` drops what the message says."""
+OPENING_MINUTE = "opening_minute"
+"""A message the board dates to the minute the phase opened in, which nothing places after
+the opening (a PM; a post when the GM's opening post is not read): read for the phase and
+held; `--ignore` drops what it says."""
 SENDER_NOT_IN_PLAY = "sender_not_in_play"
 TARGET_NOT_IN_PLAY = "target_not_in_play"
 TARGET_SELF = "target_self"

@@ -167,6 +167,7 @@ class PhaseReader:
             speaker,
             until,
             ph.deadline,
+            ph.opened_at,
             bodies=replay.session.reads_posts,
         )
         for item in sorted(items, key=lambda i: i.order):
@@ -232,6 +233,7 @@ class PhaseReader:
             speaker,
             until,
             ph.deadline,
+            ph.opened_at,
             bodies=replay.session.reads_posts,
             new_items=True,
         )
@@ -280,6 +282,7 @@ class PhaseReader:
         speaker: Mapping[tuple[str, datetime], Speaker],
         until: datetime,
         deadline: datetime,
+        opened_at: datetime,
         *,
         bodies: bool = False,
         new_items: bool = False,
@@ -308,6 +311,7 @@ class PhaseReader:
                 chosen.append((Channel.PM, m, speaker[m.author, m.at], None))
                 if check_edits and _in_deadline_minute(m.at, deadline):
                     doubts[Channel.PM, m.id] = (_DEADLINE_MINUTE,)
+        after_opening = self._after_opening(chosen, opened_at, until, doubts)
         keys = [
             item_key(context, ch.value, s.id, who.name, s.at, s.url, s.digest)
             for ch, s, who, _ in chosen
@@ -351,9 +355,56 @@ class PhaseReader:
                 key=k,
                 parsed=self._parsed.get(k),
                 doubts=doubts.get((ch, s.id), ()),
+                after_opening=(ch, s.id) in after_opening,
             )
             for (ch, s, who, edited), k in zip(chosen, keys, strict=True)
         ]
+
+    def _after_opening(
+        self,
+        chosen: Sequence[tuple[Channel, StoredItem, Speaker, str | None]],
+        opened_at: datetime,
+        until: datetime,
+        doubts: dict[tuple[Channel, str], tuple[tuple[str, str], ...]],
+    ) -> set[tuple[Channel, str]]:
+        """The items dated to the minute the phase opened in but before the opening itself
+        (the board prints minutes only: «05:37» for a post at 05:37:40 when the phase opened
+        at 05:37:21) that belong to the phase all the same.
+
+        A thread post placed after the GM's first post of the phase (the results and opening
+        post, published once the phase had opened) came after the opening: the board's order
+        says so, and it counts. One placed before that post may have come before the opening:
+        it is left to the usual `late`/`early` warning. A PM, or a post when the GM's opening
+        post is not read yet, cannot be placed: it is read for the phase and held for the
+        host (`opening_minute`: approve to count it, `--ignore` to drop it)."""
+        start = _minute_of(opened_at)
+        unsure = [
+            (ch, s)
+            for ch, s, _, _ in chosen
+            if s.at < opened_at and s.at == start and _whole_minute(s.at)
+        ]
+        if not unsure:
+            return set()
+        opening = None
+        if any(ch is Channel.THREAD for ch, _ in unsure):
+            gm = self.gm_user.casefold()
+            own = [
+                p
+                for p in self.store.posts_in(
+                    self.game_id, self.thread, until, after=start - timedelta(microseconds=1)
+                )
+                if p.author.casefold() == gm and not p.deleted
+            ]
+            opening = min(own, key=lambda p: board_order(p.id), default=None)
+        out: set[tuple[Channel, str]] = set()
+        for ch, s in unsure:
+            if ch is Channel.THREAD and opening is not None:
+                if board_order(s.id) > board_order(opening.id):
+                    out.add((ch, s.id))
+                continue
+            out.add((ch, s.id))
+            doubts[ch, s.id] = (_OPENING_MINUTE, *doubts.get((ch, s.id), ()))
+        return out
 
     def _note_outsiders(
         self,
@@ -482,15 +533,41 @@ def _order(item: StoredItem) -> tuple[datetime, tuple[int, int | str]]:
     return (item.at, board_order(item.id))
 
 
+_OPENING_MINUTE = (
+    w.OPENING_MINUTE,
+    "the board dates it to the minute the phase opened in, and nothing places it after the "
+    "opening: read for this phase (approve to count it, --ignore to drop it)",
+)
+
+
+def _whole_minute(at: datetime) -> bool:
+    """A time as a board that prints minutes only gives it (no seconds)."""
+    return at.second == 0 and at.microsecond == 0
+
+
+def _minute_of(at: datetime) -> datetime:
+    return at.replace(second=0, microsecond=0)
+
+
 def _in_deadline_minute(at: datetime, deadline: datetime) -> bool:
     """A time with no seconds (phpBB's PM and edit times) whose minute holds the deadline."""
-    whole = at.second == 0 and at.microsecond == 0
-    return whole and at <= deadline < at + timedelta(minutes=1)
+    return _whole_minute(at) and at <= deadline < at + timedelta(minutes=1)
 
 
 def _post_doubts(post: StoredItem, until: datetime, last: bool) -> tuple[tuple[str, str], ...]:
     """What the reading at the deadline (`until`) cannot tell about a post it takes."""
     out = []
+    posted_in_minute = _in_deadline_minute(post.at, until)
+    if posted_in_minute:
+        # MyBB and phpBB print a post's time to the minute: «06:00» for a post at 06:00:16
+        # with the deadline at 06:00:00.
+        out.append(
+            (
+                w.DEADLINE_MINUTE,
+                f"posted at {post.at:%H:%M} UTC, the minute of the deadline (the board shows "
+                "minutes only): it may have come just after it",
+            )
+        )
     if post.deleted_since is not None and post.deleted_since > until:
         out.append(
             (
@@ -519,7 +596,7 @@ def _post_doubts(post: StoredItem, until: datetime, last: bool) -> tuple[tuple[s
             )
         )
     unseen = post.first_seen is not None and post.first_seen > until
-    if unseen and post.edit is None and last and not post.changed_after:
+    if unseen and post.edit is None and last and not post.changed_after and not posted_in_minute:
         # phpBB shows no edit notice when the topic's last post is edited before anyone
         # replies: a post first read after the deadline may say what it did not say then.
         out.append(

@@ -18,9 +18,11 @@ from engine.core.orders import Channel, Order, OrderKind, Source
 from engine.core.phases import PhaseId
 from engine.core.ruleset import Ruleset
 from engine.core.warnings import (
+    DEADLINE_MINUTE,
     EARLY,
     EDITED_AFTER_DEADLINE,
     LATE,
+    OPENING_MINUTE,
     PM_GAME_UNCLEAR,
     SENDER_NOT_IN_PLAY,
     UNREADABLE_MESSAGE,
@@ -74,6 +76,9 @@ class Incoming:
     """(code, why) of what the deadline's reading cannot settle about the item (deleted or
     gone from the board only after it, silently editable, a PM in the deadline's minute):
     if it says anything, it is read as stored and held for the host."""
+    after_opening: bool = False
+    """Dated (to the minute) before the phase opened, but known or taken to have come after
+    the opening (`PhaseReader._after_opening`): it is read for the phase."""
 
     @property
     def ref(self) -> str:
@@ -171,6 +176,29 @@ class Replay:
         session.log.warnings.append(held)
         self.answers[item.ref] = self._host_fixes(item, [], [held])
 
+    def _dropped(self, item: Incoming) -> bool:
+        """Whether the host ignored this message's deadline- or opening-minute warning: it
+        then counts for nothing (it may have come outside the phase)."""
+        codes = {code for code, _ in item.doubts} & _DROPPED_BY_IGNORE
+        if not codes:
+            return False
+        return any(
+            ref == item.ref and fix is None and warning.code in codes
+            for (ref, _), (warning, fix) in self.fixes.items()
+        )
+
+    def _hold_doubts(self, item: Incoming, parsed: ParseResult) -> None:
+        """The message's doubts as warnings (the host settled them), and nothing taken."""
+        session = self.session
+        assert session.log is not None
+        if not parsed.orders:
+            self.answers[item.ref] = ([], [])
+            return
+        source = Source(item.channel, item.id, item.url, text=_command_text(parsed))
+        held = [ParseWarning(code, why, item.author, source) for code, why in item.doubts]
+        session.log.warnings.extend(held)
+        self.answers[item.ref] = ([], held)
+
     def take(self, item: Incoming) -> None:
         """Take one item. Whatever it holds, the phase goes on: an item whose reading or
         taking raises counts for nothing (the phase is read again up to it, without it)
@@ -250,7 +278,7 @@ class Replay:
             session.log.warnings.append(unclear)
             self.answers[item.ref] = self._host_fixes(item, [], [unclear])
             return
-        early = item.at < session.inputs.phase.opened_at
+        early = item.at < session.inputs.phase.opened_at and not item.after_opening
         if early and not (
             self.first_phase and self.announced is not None and item.at >= self.announced
         ):
@@ -260,6 +288,9 @@ class Replay:
         parsed = self._parse(item)
         if item.refused is not None:
             self.answers[item.ref] = ([], _refuse(session, item, parsed))
+            return
+        if self._dropped(item):
+            self._hold_doubts(item, parsed)
             return
         text = item.body.text() if session.reads_posts else ""
         events, warnings = session.submit_parsed(
@@ -297,6 +328,10 @@ def _reason(exc: BaseException, limit: int = 160) -> str:
     text = " ".join(str(exc).split())
     line = f"{type(exc).__name__}: {text}" if text else type(exc).__name__
     return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
+_DROPPED_BY_IGNORE = frozenset({DEADLINE_MINUTE, OPENING_MINUTE})
+"""Doubts about when a message came: the host's `--ignore` of one drops what it says."""
 
 
 def _said(item: Incoming, parsed: ParseResult) -> str:
