@@ -359,10 +359,13 @@ class GameDriver:
                 subject=pm.subject,
                 at=pm.sent_at,
             )
+            # The games' tags in the subject too: a reply that keeps it still names them
+            # all (unclear again) unless the player's answer in the body names one.
+            labels = ", ".join(g.label for g in found.games)
             subject = (
-                "Для какой игры ваше сообщение?"
+                f"Для какой игры ваше сообщение? ({labels})"
                 if self.config.language == "ru"
-                else ("Which game is your message for?")
+                else f"Which game is your message for? ({labels})"
             )
             marker = self.marker(ph.phase, "which-game", pm.sender.casefold())
             drafts.append(pm_draft(pm.sender, subject, body, marker))

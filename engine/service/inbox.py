@@ -3,7 +3,8 @@
 Every game on a GM account reads the same inbox. A PM belongs to the game whose player
 sent it. When the sender plays (or played) in more than one of the account's running games,
 its subject decides: the game's tag or title in it. When it names none of them, the PM is
-"unclear": each of those games keeps it for its host (a held `pm_game_unclear` warning,
+"unclear" (unless the first lines of its body name exactly one: the answer to the question
+keeps the question's subject): each of those games keeps it for its host (a held `pm_game_unclear` warning,
 which `review --typed` or `--ignore` settles), the sender is asked once which game it is
 for, and no game answers it or counts it on its own. A PM from someone who plays in none of
 the games is kept by all of them as a stranger's message (read by none, shown to each host).
@@ -73,18 +74,33 @@ class Route:
 
 
 def named_in(subject: str, games: Sequence[GameNames]) -> list[GameNames]:
-    """The games whose tag or title the subject contains (a name inside a longer name that
-    is also there does not count: «Мафия 2» is not also «Мафия»)."""
+    """The games whose tag or title the subject contains as whole words («МА» is not in
+    «Мафия Б: вопрос»; a name inside a longer name that is also there does not count:
+    «Мафия 2» is not also «Мафия»)."""
     text = _words(subject)
-    found = [(g, n) for g in games for n in map(_words, g.names) if n in text]
+    found = [(g, n) for g in games for n in map(_words, g.names) if _has_words(text, n)]
     longer = [n for _, n in found]
-    kept = {g.game_id: g for g, n in found if not any(n != m and n in m for m in longer)}
+    kept = {g.game_id: g for g, n in found if not any(n != m and _has_words(m, n) for m in longer)}
     return list(kept.values())
 
 
 def _words(text: str) -> str:
     """A subject or a game's name as they are compared: letter case and spacing aside."""
     return " ".join(text.casefold().split())
+
+
+def _has_words(text: str, name: str) -> bool:
+    """Whether `name` stands in `text` with no letter or digit glued to either end (one
+    linear scan per place the name occurs)."""
+    start = text.find(name)
+    while start != -1:
+        end = start + len(name)
+        before = text[start - 1] if start else " "
+        after = text[end] if end < len(text) else " "
+        if not before.isalnum() and not after.isalnum():
+            return True
+        start = text.find(name, start + 1)
+    return False
 
 
 def route(pm: PrivateMessage, games: Sequence[GameNames]) -> Route:
@@ -99,7 +115,19 @@ def route(pm: PrivateMessage, games: Sequence[GameNames]) -> Route:
     named = named_in(pm.subject, playing)
     if len(named) == 1:
         return Route((named[0],))
+    # A subject that names none or several: a reply to «Для какой игры ваше сообщение?
+    # (МА, МБ)» keeps the question's subject, and the answer («Для МА») is in the body.
+    # Only the body's first lines are read, and only a body that names exactly one decides.
+    head = "\n".join(pm.body.text().strip().splitlines()[:_BODY_LINES])[:_BODY_CHARS]
+    named = named_in(head, playing)
+    if len(named) == 1:
+        return Route((named[0],))
     return Route(tuple(playing), unclear=True)
+
+
+_BODY_LINES = 3
+_BODY_CHARS = 500
+"""How much of a PM's body may name its game when the subject names none."""
 
 
 def board_games(store: Store, board_id: int) -> list[GameNames]:

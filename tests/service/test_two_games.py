@@ -92,8 +92,9 @@ def test_each_game_answers_only_its_own_players(tmp_path: Path) -> None:
     tags = {m.recipients[0]: m.subject for m in sent if m.subject.startswith("Ведущий:")}
     assert tags["Вася"].endswith("[М1]") and tags["Гена"].endswith("[Г2]")
     assert "только в игровой теме" in texts["Гена"]  # his own game's receipt
-    questions = [m for m in sent if m.subject == "Для какой игры ваше сообщение?"]
+    questions = [m for m in sent if m.subject.startswith("Для какой игры ваше сообщение?")]
     assert [m.recipients[0] for m in questions] == ["Оля"]
+    assert questions[0].subject == "Для какой игры ваше сообщение? (М1, Г2)"
     assert "«М1» или «Г2»" in questions[0].body.full_text()
     assert to == Counter({"Вася": 1, "Коля": 1, "Маша": 1, "Оля": 2, "Гена": 1})
 
@@ -129,3 +130,66 @@ def test_each_game_answers_only_its_own_players(tmp_path: Path) -> None:
         if line.startswith("!")
     ]
     assert held == [["pm_vote_ignored", "Гена"]]
+
+
+def test_a_tag_is_a_whole_word_and_the_answer_to_which_game_is_read(tmp_path: Path) -> None:
+    """Issue 24 §7: the tag «МА» matched «Мафия Б: вопрос» as a substring, and a reply to
+    the bot's question keeps its subject (no tag): the answer in the body was never read."""
+    url = f"sqlite:///{tmp_path / 'board.sqlite'}"
+    board, first = local_board(url, [*CLASSIC, *VOTECOUNT[1:]], title="Мафия А")
+    second = board.create_thread("Мафия Б", GM)
+    games = {}
+    for name, thread, players, ruleset, extra in (
+        ("a", first, CLASSIC, "classic", 'title = "Мафия А"\ntag = "МА"'),
+        ("b", second, ["Оля", "Гена", "Лена", "Орёл", "Катя"], "classic", 'tag = "МБ"'),
+    ):
+        path = tmp_path / f"{name}.toml"
+        roles = {**ROLES, "Оля": "citizen"} if name == "a" else None
+        if name == "b":
+            roles = {"Оля": "commissar", "Гена": "mafioso", "Лена": "doctor", "Орёл": "citizen"}
+            roles["Катя"] = "citizen"
+        text = game_toml(
+            url=url,
+            thread=thread,
+            players=players,
+            ruleset=ruleset,
+            review="warnings",
+            password="env:TEST_GM_PASSWORD",
+            roles=roles,
+            game_extra=extra,
+        )
+        path.write_text(text, encoding="utf-8")
+        games[name] = path
+    db = f"sqlite:///{tmp_path / 'store.sqlite'}"
+
+    def cli(*words: str, at: str) -> str:
+        result = runner.invoke(app, [*words, "--db", db], env={"FORUMGM_NOW": at})
+        assert result.exit_code == 0, result.output
+        return result.output
+
+    for path in games.values():
+        cli("game", "start", str(path), at="2026-12-01T18:00+03:00")
+        cli("review", str(path), "--approve", at="2026-12-01T18:00+03:00")
+    both = [str(p) for p in games.values()]
+    cli("run", *both, "--once", at="2026-12-01T19:01+03:00")
+    before = len(board.pms_after(board.user(GM), "sent", 0))  # type: ignore[arg-type]
+    when = datetime(2026, 12, 1, 20, 1, tzinfo=MSK)
+    board.pm_as("Оля", [GM], "Мафия МБ: проверка", "проверка Гены", at=when)
+    cli("run", *both, "--once", at="2026-12-01T20:05+03:00")
+    sent = board.pms_after(board.user(GM), "sent", 0)[before:]  # type: ignore[arg-type]
+    # «МБ» names game B; «МА» is not a word of that subject (only the start of «Мафия»).
+    assert not any(m.subject.startswith("Для какой игры") for m in sent), sent
+    assert "pm_game_unclear" not in cli("review", both[0], at="2026-12-01T20:06+03:00")
+    assert "проверка" in cli("review", both[1], "--orders", at="2026-12-01T20:06+03:00")
+
+    board.pm_as("Оля", [GM], "вопрос", "голосую за Петю", at=when.replace(minute=7))
+    cli("run", *both, "--once", at="2026-12-01T20:08+03:00")
+    sent = board.pms_after(board.user(GM), "sent", 0)[before:]  # type: ignore[arg-type]
+    [question] = [m for m in sent if m.subject.startswith("Для какой игры")]
+    assert question.subject == "Для какой игры ваше сообщение? (МА, МБ)"
+    reply = f"Re: {question.subject}"
+    board.pm_as("Оля", [GM], reply, "Для МА\nголосую за Петю", at=when.replace(minute=9))
+    cli("run", *both, "--once", at="2026-12-01T20:10+03:00")
+    votes = cli("review", both[0], "--votes", at="2026-12-01T20:11+03:00")
+    rows = [[c.strip() for c in line.split("│")[1:3]] for line in votes.splitlines() if "│" in line]
+    assert ["Оля", "Петя"] in rows, votes
