@@ -204,7 +204,11 @@ class _Parser:
     """The faction-mate this line orders for («за Петю:»)."""
     where: dict[int, int] = field(default_factory=dict)
     """Order (by id) → the index in the post of the first word of its command."""
+    resume: int = 0
+    """After a command whose text runs on over later lines (an anonymous message): the line
+    where that text ended, because it opens with a command of its own (read as one)."""
     _read: dict[int, Line] = field(default_factory=dict)
+    _phrase_lines: list[int] | None = None
     _marks: dict[int, _Sentences] = field(default_factory=dict)
 
     def read(self, index: int) -> Line:
@@ -246,8 +250,12 @@ class _Parser:
             if count >= MAX_LINES:
                 self.full = True  # thousands of lines of «мой голос»: no order message
                 break
-            if index >= stop or self.line(index) or self.full:
-                break  # past the signature, the rest was an anonymous message, or enough read
+            if index < self.resume:
+                continue  # a line of an anonymous message's text
+            if index >= stop or self.full:
+                break  # past the signature, or enough read
+            if self.line(index) and self.resume <= index:
+                break  # the rest of the post was an anonymous message's text
 
     def command_lines(self) -> list[int]:
         """Lines with a phrase, and in a PM (grammars with `bare_name`) short lines that may
@@ -283,6 +291,11 @@ class _Parser:
     def phrase_lines(self) -> list[int]:
         """The lines where some phrase of the grammar starts, in order (most lines of a long
         post hold none: they are looked at word by word and never read further)."""
+        if self._phrase_lines is None:
+            self._phrase_lines = self._find_phrase_lines()
+        return self._phrase_lines
+
+    def _find_phrase_lines(self) -> list[int]:
         assert self.text is not None
         words, first = self.text.words, self.text.first_word
         opening = self.compiled.first_words
@@ -755,12 +768,28 @@ class _Parser:
         return not self.resolver.resolve(target.written).suggestions
 
     def free_text(self, index: int, after: int) -> str:
-        """The text after the phrase as the player wrote it, later lines included."""
+        """The text after the phrase as the player wrote it, later lines included up to one
+        that opens with a command (`text_end`)."""
         line = self.read(index)
         first = (line.raw[line.ends[after - 1] :] if after > 0 else line.raw).lstrip()
         if first[:1] in _TEXT_LEAD:
             first = first[1:]  # one separator: «анонимка: :)» keeps its smiley
-        return "\n".join([first, *self.lines[index + 1 :]]).strip()
+        return "\n".join([first, *self.lines[index + 1 : self.text_end(index)]]).strip()
+
+    def text_end(self, index: int) -> int:
+        """Where a text that starts on line `index` and runs on over later lines ends: at the
+        first later line that opens with a command («анонимка для Лены: я знаю, кто мафия» then
+        «голосую за Олю» on its own line: the vote is a vote of its own, never part of what is
+        relayed to Лена). Parsing goes on from there (`resume`)."""
+        assert self.text is not None
+        words, first = self.text.words, self.text.first_word
+        end = len(self.lines)
+        for j in self.phrase_lines():
+            if j > index and self.compiled.phrase_at(words, first[j], first[j + 1]) is not None:
+                end = j
+                break
+        self.resume = end
+        return end
 
     def message_text(self, index: int, end: int | None) -> str:
         """The anonymous text: after the first colon past the name, later lines included."""
@@ -774,7 +803,7 @@ class _Parser:
                 first = line.raw[line.ends[end - 1] :]
             else:
                 first = line.raw
-        return "\n".join([first, *self.lines[index + 1 :]]).strip()
+        return "\n".join([first, *self.lines[index + 1 : self.text_end(index)]]).strip()
 
     def warn(self, form: CommandForm, target: _Target, src: Source) -> None:
         action = _label(form)

@@ -19,13 +19,29 @@ Parse = Callable[..., ParseResult]
 SHOTS = ("team_shot", "shot")
 
 
-def test_anonymous_message_takes_the_rest_of_the_pm_unparsed(parse: Parse) -> None:
+def test_anonymous_message_takes_later_lines_until_one_opens_with_a_command(
+    parse: Parse,
+) -> None:
     result = parse(
-        "голосую за Колю\nанонимка для Пети: Вася: маф!\nвиноват Вася\n  выстрел в Олю  "
+        "голосую за Колю\nанонимка для Пети: Вася: маф!\nон точно врёт\n  кто со мной?  "
     )
     assert [o.kind for o in result.orders] == [OrderKind.VOTE, OrderKind.REQUEST]
-    assert result.orders[1].args["text"] == "Вася: маф!\nвиноват Вася\n  выстрел в Олю"
+    assert result.orders[1].args["text"] == "Вася: маф!\nон точно врёт\n  кто со мной?"
     assert result.warnings == []
+
+
+def test_a_command_line_after_an_anonymous_message_is_an_order_not_relayed(parse: Parse) -> None:
+    """Issue 24 §8: «голосую за Олю» under an anonymous message was relayed to its
+    recipient: a secret PM vote shown to another player. It is a vote of its own."""
+    result = parse("анонимка для Пети: я знаю, кто мафия\nголосую за Олю\nвыстрел в Васю")
+    assert [(o.kind, o.targets) for o in result.orders] == [
+        (OrderKind.REQUEST, ("Петя",)),
+        (OrderKind.VOTE, ("Оля",)),
+        (OrderKind.ORDER, ("Вася",)),
+    ]
+    assert result.orders[0].args["text"] == "я знаю, кто мафия"
+    talk = parse("анонимка для Пети: я знаю, за кого голосует Оля\nи выстрел в Васю был не мой")
+    assert [o.kind for o in talk.orders] == [OrderKind.REQUEST]  # no line opens a command
 
 
 def test_example_forum_posts(parse: Parse) -> None:
