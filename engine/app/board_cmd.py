@@ -188,7 +188,11 @@ def check(
             )
 
     def fail(message: str) -> typer.Exit:
-        out.print(message[0].upper() + message[1:] + ".")
+        # A sentence starts with a capital, but not an address («http://…», kept as typed).
+        first = message.split(maxsplit=1)[0] if message.strip() else ""
+        if "://" not in first:
+            message = message[:1].upper() + message[1:]
+        out.print(message + ("" if message.endswith(".") else "."))
         return typer.Exit(2)
 
     if board_url and url and board_url != url:

@@ -220,3 +220,12 @@ def test_save_pages_of_a_board_forumgm_cannot_read(fake: FakeMybb, tmp_path: Pat
     assert "TorrentPier — not a supported engine" in result.output
     assert "Saved 1 page(s)" in result.output
     assert len(list(tmp_path.glob("*.html"))) == 1
+
+
+def test_a_plain_http_address_is_refused_with_the_address_as_typed(fake: FakeMybb) -> None:
+    """Issue 24 §10: the refusal began «Http://127.0.0.1:8081/: …» (the sentence's capital
+    letter put on the address)."""
+    result = runner.invoke(app, [a for a in ARGS if a != "--allow-insecure-http"])
+    assert result.exit_code == 2, result.output
+    assert result.output.startswith(BASE), result.output
+    assert "Http" not in result.output
