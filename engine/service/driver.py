@@ -312,7 +312,8 @@ class GameDriver:
         return kept, routes
 
     def _board_games(self) -> list[GameNames]:
-        """The running games of this GM account, this one among them."""
+        """The games of this GM account, this one among them: the running ones, and those
+        that ended (a PM from one of their players stays theirs, `inbox.route`)."""
         board_id = self.store.get_game(self.game_id).board_id
         if self.inbox_share is not None:  # the account's games, looked up once a poll wave
             games = list(self.inbox_share.board_games(self.store, board_id))

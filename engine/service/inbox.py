@@ -19,6 +19,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from engine.store.models.game import GameStatus
 from forums.records import PrivateMessage
 
 if TYPE_CHECKING:
@@ -37,10 +38,22 @@ class GameNames:
     tag: str | None
     accounts: frozenset[str]
     """Casefolded board accounts that hold, held or may hold a seat."""
+    ended: bool = False
+    """The game is over: it reads no more PMs, but those its players send it stay its own
+    (another game of the account never reads them or shows them to its host)."""
 
     @classmethod
-    def of(cls, game_id: int, title: str, tag: str | None, accounts: Iterable[str]) -> GameNames:
-        return cls(game_id, title, tag, frozenset(a.casefold() for a in accounts if a))
+    def of(
+        cls,
+        game_id: int,
+        title: str,
+        tag: str | None,
+        accounts: Iterable[str],
+        *,
+        ended: bool = False,
+    ) -> GameNames:
+        accounts = frozenset(a.casefold() for a in accounts if a)
+        return cls(game_id, title, tag, accounts, ended)
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -104,12 +117,21 @@ def _has_words(text: str, name: str) -> bool:
 
 
 def route(pm: PrivateMessage, games: Sequence[GameNames]) -> Route:
-    """The game a PM is for, among the running games of its GM account."""
-    playing = [g for g in games if g.plays(pm.sender)]
+    """The game a PM is for, among the games of its GM account (running, or ended)."""
+    everyone = [g for g in games if g.plays(pm.sender)]
+    ended = [g for g in everyone if g.ended]
+    playing = [g for g in everyone if not g.ended]
+    if ended:
+        # A player of a game that is over: his PM stays that game's when he plays in no
+        # running one, or when its subject names the ended game (a late «Re: Ваша роль
+        # [МА]»). No other game reads it, answers it or shows it to its host.
+        named = named_in(pm.subject, everyone)
+        if not playing or (len(named) == 1 and named[0].ended):
+            return Route(tuple(named if len(named) == 1 and named[0].ended else ended))
     if not playing:
-        # Someone who plays in none of them: every game keeps it as a stranger's message,
-        # which holds nothing and is shown to each host (`forumgm status`).
-        return Route(tuple(games))
+        # Someone who plays in none of them: every running game keeps it as a stranger's
+        # message, which holds nothing and is shown to each host (`forumgm status`).
+        return Route(tuple(g for g in games if not g.ended))
     if len(playing) == 1:
         return Route((playing[0],))
     named = named_in(pm.subject, playing)
@@ -131,9 +153,16 @@ _BODY_CHARS = 500
 
 
 def board_games(store: Store, board_id: int) -> list[GameNames]:
-    """The running games of one GM account on one board, with every name that plays or may
-    play in each (what a PM is routed by)."""
+    """The games of one GM account on one board, with every name that plays or may play in
+    each (what a PM is routed by): the running ones, and those that ended (a PM from one of
+    their players stays theirs, `route`)."""
     return [
-        GameNames.of(g.id, g.title, g.tag, [*(g.accounts or ()), *names])
-        for g, names in store.board_games(board_id)
+        GameNames.of(
+            g.id,
+            g.title,
+            g.tag,
+            [*(g.accounts or ()), *names],
+            ended=g.status == GameStatus.FINISHED,
+        )
+        for g, names in store.board_games(board_id, finished=True)
     ]

@@ -193,3 +193,57 @@ def test_a_tag_is_a_whole_word_and_the_answer_to_which_game_is_read(tmp_path: Pa
     votes = cli("review", both[0], "--votes", at="2026-12-01T20:11+03:00")
     rows = [[c.strip() for c in line.split("│")[1:3]] for line in votes.splitlines() if "│" in line]
     assert ["Оля", "Петя"] in rows, votes
+
+
+def test_a_finished_game_keeps_its_players_messages(tmp_path: Path) -> None:
+    """Issue 24 §6: once game A ended, game B read A's players' PMs as strangers' messages
+    (its `status` showed their text, an anonymous message's included) and held a late PM
+    meant for A. A finished game keeps its players' PMs: B never reads or shows them."""
+    from engine.store import open_store
+    from engine.store.models import GameStatus
+
+    url = f"sqlite:///{tmp_path / 'board.sqlite'}"
+    board, first = local_board(url, [*CLASSIC, *VOTECOUNT[1:]], title="Мафия")
+    second = board.create_thread("Голосовалка", GM)
+    games = {}
+    for name, thread, players, ruleset, extra in (
+        ("classic", first, CLASSIC, "classic", 'title = "Мафия"\ntag = "М1"'),
+        ("votecount", second, VOTECOUNT, "votecount", 'title = "Голосовалка"\ntag = "Г2"'),
+    ):
+        path = tmp_path / f"{name}.toml"
+        text = game_toml(
+            url=url,
+            thread=thread,
+            players=players,
+            ruleset=ruleset,
+            review="warnings",
+            password="env:TEST_GM_PASSWORD",
+            roles={**ROLES, "Оля": "citizen"} if ruleset == "classic" else None,
+            game_extra=extra,
+        )
+        path.write_text(text, encoding="utf-8")
+        games[name] = path
+    db = f"sqlite:///{tmp_path / 'store.sqlite'}"
+
+    def cli(*words: str, at: str) -> str:
+        result = runner.invoke(app, [*words, "--db", db], env={"FORUMGM_NOW": at})
+        assert result.exit_code == 0, result.output
+        return result.output
+
+    for path in games.values():
+        cli("game", "start", str(path), at="2026-12-01T18:00+03:00")
+        cli("review", str(path), "--approve", at="2026-12-01T18:00+03:00")
+    both = [str(p) for p in games.values()]
+    cli("run", *both, "--once", at="2026-12-01T19:01+03:00")
+    store = open_store(db)
+    classic = next(g for g, _ in store.board_games(1) if g.tag == "М1")
+    store.set_game_status(classic.id, GameStatus.FINISHED)  # game A is over
+    when = datetime(2026, 12, 1, 20, 1, tzinfo=MSK)
+    board.pm_as("Вася", [GM], "вопрос", "анонимка для Пети: секрет Васи", at=when)
+    board.pm_as("Оля", [GM], "Re: Ваша роль [М1]", "голосую за Петю", at=when)
+    out = cli("run", str(games["votecount"]), "--once", at="2026-12-01T20:05+03:00")
+    status = cli("status", at="2026-12-01T20:06+03:00")
+    review = cli("review", str(games["votecount"]), at="2026-12-01T20:06+03:00")
+    assert "Вася" not in out and "Вася" not in review, (out, review)
+    for text in (out, status, review):
+        assert "секрет Васи" not in text and "голосую за Петю" not in text, text

@@ -154,14 +154,16 @@ class GamesRepo(RepoBase):
             game = get_game_row(s, game_id)
             game.title, game.tag, game.accounts = title, tag, sorted(set(accounts))
 
-    def board_games(self, board_id: int) -> list[tuple[Game, list[str]]]:
+    def board_games(self, board_id: int, *, finished: bool = False) -> list[tuple[Game, list[str]]]:
         """The running games on one board (one GM account), each with every name that ever
-        held a seat in it (substitutes and those they replaced): two queries."""
+        held a seat in it (substitutes and those they replaced): two queries. With
+        `finished`, the games that ended on it too (their players' PMs stay theirs)."""
+        wanted = [GameStatus.RUNNING, GameStatus.FINISHED] if finished else [GameStatus.RUNNING]
         with self._sessions() as s:
             games = list(
                 s.scalars(
                     select(Game)
-                    .where(Game.board_id == board_id, Game.status == GameStatus.RUNNING)
+                    .where(Game.board_id == board_id, Game.status.in_(wanted))
                     .order_by(Game.id)
                 )
             )
