@@ -63,7 +63,9 @@ def service_logging(
     handlers: list[logging.Handler] = []
     console = logging.StreamHandler(sys.stderr)
     console.setLevel(logging.DEBUG if debug else logging.INFO)
-    console.setFormatter(logging.Formatter("%(asctime)s %(message)s", "%H:%M:%S"))
+    # The machine's clock, labelled («12:27:28 UTC»): the times inside the lines are each
+    # game's own zone, and say so.
+    console.setFormatter(logging.Formatter("%(asctime)s %(message)s", "%H:%M:%S %Z"))
     if not debug:
         console.addFilter(_service_lines)
     handlers.append(console)
