@@ -68,6 +68,10 @@ def read_clause(
         elif found.ok and found.name is not None and not found.head:
             parts.append({"player": found.name, "text": " ".join(words[k : k + found.words])})
             k += found.words
+        elif len(found.candidates) > 1 and not found.head:
+            # «на Ворону» with Ворон and Ворона playing: a word, and whom it may mean.
+            parts.append({"word": words[k], "ambiguous": "|".join(found.candidates)})
+            k += 1
         else:
             parts.append({"word": words[k]})
             k += 1

@@ -99,7 +99,7 @@ class Intake(Ledger):
         try:
             handler(p, order)
         except Reject as exc:
-            return self.reject(order, exc.code, action)
+            return self.reject(order, exc.code, action, exc.choices)
         return self.out
 
     def vote_action(self, order: Order) -> str:

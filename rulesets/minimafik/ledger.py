@@ -49,9 +49,11 @@ from scraper.numbers import whole_number
 
 
 class Reject(Exception):
-    def __init__(self, code: str) -> None:
+    def __init__(self, code: str, choices: tuple[str, ...] = ()) -> None:
         super().__init__(code)
         self.code = code
+        self.choices = choices
+        """Players the host may pick from (an ambiguous target)."""
 
 
 @dataclass
@@ -110,21 +112,32 @@ class Ledger:
 
     # -- replies -------------------------------------------------------------------------
 
-    def warn(self, order: Order, code: str, action: str | None, *, accepted: bool = False) -> None:
+    def warn(
+        self,
+        order: Order,
+        code: str,
+        action: str | None,
+        *,
+        accepted: bool = False,
+        choices: tuple[str, ...] = (),
+    ) -> None:
         self.out.warnings.append(
             ParseWarning(
                 code,
                 MESSAGES.get(code, code),
                 order.player,
                 order.source,
+                choices=choices,
                 action=action,
                 accepted=accepted,
             )
         )
 
-    def reject(self, order: Order, code: str, action: str | None) -> IntakeResult:
+    def reject(
+        self, order: Order, code: str, action: str | None, choices: tuple[str, ...] = ()
+    ) -> IntakeResult:
         label = action or order.action or order.kind.value
-        self.warn(order, code, label)
+        self.warn(order, code, label, choices=choices)
         if self.state.has_player(order.player):
             extra = refusal_extra(self.state, order.player, label, code)
             self.out.events.append(
@@ -202,6 +215,9 @@ class Ledger:
                 self.warn(order, TARGET_IGNORED, action, accepted=True)
             return []
         if not targets:
+            named = [p["ambiguous"] for p in order.args.get("parts", ()) if "ambiguous" in p]
+            if named:  # «на Ворону»: Ворон or Ворона; the host picks (issue 23)
+                raise Reject(w.AMBIGUOUS_TARGET, tuple(named[0].split("|")))
             raise Reject(TARGET_REQUIRED)
         if len(targets) > 1:
             raise Reject(w.INVALID_TARGET)

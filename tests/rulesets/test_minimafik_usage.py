@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from engine.core.orders import Channel
+from engine.core.phases import PhaseId
 from engine.core.ruleset import Seat
 from engine.render import Renderer
 from engine.session import GameSession
@@ -81,3 +82,31 @@ def test_a_wrong_deck_shows_the_rules_and_the_form(lang: str) -> None:
         assert words in body, body
     events, _ = session.submit_post("Петя", PostBody.plain("помощь"), Channel.PM, at=at)
     check_pm(session, renderer, events, "Петя", context=context)
+
+
+def test_a_target_two_players_share_as_word_forms_is_ambiguous_not_missing() -> None:
+    """«Засаду ⚫ на Ворону» while Ворон and Ворона both play: the host is offered both."""
+    hand = ["strike", "ambush", "shield", "coin"]
+    cast = [("Бадди", "citizen"), ("Ворон", "citizen"), ("Ворона", "citizen"),
+            ("Клифф Бут", "killer"), ("Труп", "boss")]  # fmt: skip
+    seats = [Seat(n, r, state={"hand": list(hand), "points": 3}) for n, r in cast]
+    session = GameSession.new(find("minimafik"), seats, {}, 1)
+    session.state.phase = PhaseId.parse("night 2")
+    session.open_phase(START, START + timedelta(days=1))
+    at = START + timedelta(hours=1)
+    events, warnings = session.submit_post(
+        "Бадди", PostBody.plain("Засаду ⚫ на Ворону"), Channel.PM, at=at, post_id="1"
+    )
+    (warning,) = [w for w in warnings if not w.accepted]
+    assert warning.code == "ambiguous_target"
+    assert set(warning.choices) == {"Ворон", "Ворона"}
+    assert [e.fields["reason"] for e in events if e.type == "order_rejected"] == [
+        "ambiguous_target"
+    ]
+    # A name that fits one player still plays.
+    events, _ = session.submit_post(
+        "Бадди", PostBody.plain("Засаду ⚫ на Клиффа Бута"), Channel.PM, at=at, post_id="2"
+    )
+    assert [e.fields.get("targets") for e in events if e.type == "order_accepted"] == [
+        ["Клифф Бут"]
+    ]
