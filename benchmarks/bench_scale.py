@@ -275,7 +275,7 @@ def measure_many(count: int, idle: float) -> Measured:
             before = boards.requests()
             run = Run(paths, db)
             try:
-                driven = run.wait_driven(count, limit=300)
+                driven = run.wait_driven(count, limit=600)
                 start_cpu = run.cpu()
                 after = boards.requests()
                 rss, peak = run.memory()

@@ -169,15 +169,21 @@ def handler(board: TopicsBoard) -> type[BaseHTTPRequestHandler]:
     return Handler
 
 
+class Server(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A client gone mid-request (the benchmark kills `run` with SIGKILL): not news."""
+
+
 def main(argv: list[str]) -> None:
     boards, topics, posts = (int(a) for a in argv[:3])
     servers = []
     for _ in range(boards):
-        server = ThreadingHTTPServer(("127.0.0.1", 0), BaseHTTPRequestHandler)
+        server = Server(("127.0.0.1", 0), BaseHTTPRequestHandler)
         base = f"http://127.0.0.1:{server.server_address[1]}/"
         board = TopicsBoard(base, topics, posts)
         server.RequestHandlerClass = handler(board)
-        server.daemon_threads = True
         servers.append((server, board))
     print(
         json.dumps({"boards": [{"url": b.base, "topics": list(b.topics)} for _, b in servers]}),
