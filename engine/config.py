@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, tzinfo
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 from urllib.parse import urlsplit
 
 from engine.activity import ActivitySettings, parse_activity
@@ -65,6 +65,7 @@ TABLES = {
     },
     "signup": None,
     "activity": None,
+    "answers": {"posts_per_hour", "receipts_per_hour", "refusals_per_hour"},
     "roles": None,
     "deal": None,
 }
@@ -103,6 +104,21 @@ class ConfigError(Exception):
         self.path = path
         self.problems = problems
         super().__init__("\n".join(f"{path}: {p}" for p in problems))
+
+
+@dataclass(frozen=True)
+class AnswerLimits:
+    """`[answers]` of the game file: ceilings per hour on automatic answers
+    (`engine.service.answers`)."""
+
+    posts_per_hour: int = 6
+    """Each kind of public answer in the thread (vote ratings, counts asked for)."""
+    receipts_per_hour: int = 60
+    """Messages answered by a PM that says something was taken (receipts, maps)."""
+    refusals_per_hour: int = 10
+    """Messages answered by a PM that only refuses (not accepted, a count asked too soon)."""
+
+    KEYS: ClassVar[tuple[str, ...]] = ("posts_per_hour", "receipts_per_hour", "refusals_per_hour")
 
 
 @dataclass
@@ -162,6 +178,8 @@ class GameConfig:
     """`[signup]`: the sign-up thread that makes the list (`forumgm signup`)."""
     activity: ActivitySettings | None = None
     """`[activity]`: when a player is quiet, and whether he is prodded by PM."""
+    answers: AnswerLimits = field(default_factory=AnswerLimits)
+    """`[answers]`: ceilings per hour on automatic answers (`engine.service.answers`)."""
 
     def seats(self) -> list[Seat]:
         """The seating order with the host's roles; dead players start out of play."""
@@ -329,6 +347,7 @@ class _Checker:
             self.problem(f"[game] review: one of {', '.join(REVIEW_MODES)}", "game", "review")
         vote_count = self._vote_count()
         max_post_chars = self._max_post_chars()
+        answers = self._answers()
         insecure = self._insecure_http()
         engine, url, thread, gm_user = self._board()
         browser, api_key = self._access(engine)
@@ -415,6 +434,7 @@ class _Checker:
             deal=deal,
             vote_count=vote_count,
             max_post_chars=max_post_chars,
+            answers=answers,
             browser=browser,
             api_key=api_key,
             genders=genders,
@@ -561,6 +581,23 @@ class _Checker:
             )
             return None
         return value
+
+    def _answers(self) -> AnswerLimits:
+        """`[answers]`: each ceiling a whole number of answers per hour, 1 to 10 000."""
+        given: dict[str, int] = {}
+        for key in AnswerLimits.KEYS:
+            value = self.get("answers", key, int, None)
+            if value is None:
+                continue
+            if isinstance(value, bool) or not 1 <= value <= 10_000:
+                self.problem(
+                    f"[answers] {key}: a number of answers per hour from 1 to 10000, got {value!r}",
+                    "answers",
+                    key,
+                )
+                continue
+            given[key] = value
+        return AnswerLimits(**given)
 
     def _vote_count(self) -> timedelta | None:
         text = self.get("game", "vote_count", str, "off")

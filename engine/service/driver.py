@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timedelta
@@ -30,6 +30,7 @@ from engine.core.warnings import ParseWarning
 from engine.publish import Markers, Publisher, pm_draft, post_draft
 from engine.render import Renderer
 from engine.service.activity import Quiet, check_due, game_activity, prod_text, quiet_seats
+from engine.service.answers import Allowed, allowed_answers
 from engine.service.inbox import UNCLEAR, GameNames, Route, board_games, route
 from engine.service.logins import LoginGuard
 from engine.service.pool import FRESH, SharedInbox
@@ -563,21 +564,48 @@ class GameDriver:
         replay = await off_loop(self.replay, ph, until)  # parsing: off the event loop
         drafts: list[OutboxDraft] = []
         per_player: dict[str, list[Event]] = defaultdict(list)
+
+        def sent(event: Event) -> bool:
+            return self.config.receipts or event.type not in RECEIPT_TYPES
+
+        # The game's ceilings per hour and repeated messages (engine.service.answers).
+        allowed = allowed_answers(
+            replay.taken,
+            replay.answers,
+            self.config.answers,
+            sent_privately=sent,
+            refusal=lambda event: event.type in REFUSALS or event.type == "vote_count_refused",
+        )
+        held: Counter[str] = Counter()
         for item_id in sorted(fresh):
             events, _ = replay.answers.get(item_id, ([], []))
+            allow = allowed.get(item_id, Allowed())
+            held.update(allow.held_public)
+            held["repeated message(s)"] += allow.repeated
+            held["PM answer(s)"] += allow.held_private
             posted: set[str] = set()  # one answer of a kind per message, whatever it asks
             for n, event in enumerate(events):
                 if event.audience is Audience.PUBLIC:
-                    if event.type in posted:
+                    if event.type in posted or event.type not in allow.public:
                         continue
                     posted.add(event.type)
                     marker = self.marker(ph.phase, "answer", item_id, n)
                     drafts.append(post_draft(self.renderer.render_event_post(event), marker))
-                elif event.audience is Audience.PRIVATE and (
-                    self.config.receipts or event.type not in RECEIPT_TYPES
-                ):
+                elif event.audience is Audience.PRIVATE and allow.private and sent(event):
                     for to in event.to:
                         per_player[to].append(event)
+        if +held:
+            logger.warning(
+                "game %s: %s: not answered: %s (the game's [answers] ceilings per hour: "
+                "%s post(s) of each kind, %s receipt(s), %s refusal(s); a repeated message is "
+                "answered once)",
+                self.game_id,
+                ph.phase,
+                ", ".join(f"{n} {kind}" for kind, n in sorted((+held).items())),
+                self.config.answers.posts_per_hour,
+                self.config.answers.receipts_per_hour,
+                self.config.answers.refusals_per_hour,
+            )
         batch = ",".join(sorted(fresh))
         context = self.ruleset.render_context(replay.session.state)
         for player, mine in sorted(per_player.items()):

@@ -354,6 +354,7 @@ class PhaseReader:
                 refused=who.refused,
                 key=k,
                 parsed=self._parsed.get(k),
+                digest=s.digest,
                 doubts=doubts.get((ch, s.id), ()),
                 after_opening=(ch, s.id) in after_opening,
             )

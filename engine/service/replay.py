@@ -72,6 +72,9 @@ class Incoming:
     unclear: bool = False
     """A PM whose game its sender has to say (`engine.service.inbox`): it is not read; the
     host settles its `pm_game_unclear` warning."""
+    digest: str | None = None
+    """The hash of its content as stored (`engine.service.answers`: a repeat is answered
+    once), when the reader knows it."""
     doubts: tuple[tuple[str, str], ...] = ()
     """(code, why) of what the deadline's reading cannot settle about the item (deleted or
     gone from the board only after it, silently editable, a PM in the deadline's minute):
