@@ -55,22 +55,6 @@ LOGIN_KINDS = frozenset({PageKind.LOGIN_FORM, PageKind.NOT_LOGGED_IN, PageKind.S
 INBOX = "0"
 
 
-def capital_letters_note(name: str) -> str:
-    """What to add when MyBB cannot find `name`: MyBB looks users up with
-    `LOWER(username) = <the name in lower case>`, and on SQLite `LOWER()` folds only A–Z, so a
-    name with a capital letter outside A–Z (Ведущий, Ölaf) is never found there; "" for a
-    name without one."""
-    capitals = [c for c in name if c.isupper() and not c.isascii()]
-    if not capitals:
-        return ""
-    return (
-        f" (if this MyBB runs on SQLite it cannot find {name!r} at all: SQLite's LOWER() "
-        f"folds only A-Z, and MyBB compares LOWER(username) with the name in lower case, so "
-        f"a capital {capitals[0]!r} never matches; the password may well be right. Such a "
-        "board needs an account whose name has no capital letters outside A-Z)"
-    )
-
-
 class MybbBoard(FormLoginBoard):
     """A MyBB 1.8 board (default theme and themes that keep its classes), as the GM."""
 
@@ -134,7 +118,7 @@ class MybbBoard(FormLoginBoard):
             said = forms.message(html, self.selectors) or "the login form came back"
             raise LoginFailed(
                 f"{self.base_url}: login as {self.username!r} failed: {said}"
-                + capital_letters_note(self.username)
+                + forms.capital_letters_note(self.username)
             )
         # The answer is a "you are now logged in" redirect page without the header.
         return await self._session_user(f"logging in as {self.username!r}")

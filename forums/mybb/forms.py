@@ -309,6 +309,22 @@ def classify(html: str | HTMLParser, url: str, selectors: MybbSelectors = DEFAUL
     return PageKind.UNKNOWN
 
 
+def capital_letters_note(name: str) -> str:
+    """What to add when MyBB cannot find `name`: MyBB looks users up with
+    `LOWER(username) = <the name in lower case>`, and on SQLite `LOWER()` folds only A–Z, so a
+    name with a capital letter outside A–Z (Ведущий, Ölaf) is never found there; "" for a
+    name without one."""
+    capitals = [c for c in name if c.isupper() and not c.isascii()]
+    if not capitals:
+        return ""
+    return (
+        f" (if this MyBB runs on SQLite it cannot find {name!r} at all: SQLite's LOWER() "
+        f"folds only A-Z, and MyBB compares LOWER(username) with the name in lower case, so "
+        f"a capital {capitals[0]!r} never matches; the password may well be right. Such a "
+        "board needs an account whose name has no capital letters outside A-Z)"
+    )
+
+
 def flood_wait(said: str, default: float) -> float:
     """Seconds to wait from "Please wait 61 more seconds.", else `default`."""
     found = _WAIT.search(said)

@@ -92,3 +92,22 @@ def test_board_check_says_why_mybb_on_sqlite_cannot_find_a_capital_cyrillic_name
     code, out = check(mybb, "Ведущая", password_of("Ведущая"), "1", "--engine", "mybb")
     assert code == 1, out
     assert "LoginFailed" in out and "SQLite's LOWER()" in out and "'В'" in out, out
+
+
+def test_a_pm_reaches_a_capital_cyrillic_name_on_mybb_sqlite(mybb: LiveBoard) -> None:
+    """forumgm finds `Ведущая` through the member list's LIKE search (MyBB's exact search,
+    with LOWER(), finds nobody on SQLite), and MyBB's PM form takes her name as written."""
+    assert mybb.clock is not None
+    mybb.clock.advance(3600)
+    sender = Member(mybb, "коля")
+    try:
+        found = sender.run(sender.adapter.find_user("Ведущая"))
+        assert found is not None and found.name == "Ведущая"
+        sender.pm(["Ведущая"], "Вопрос", "Когда начинаем?")
+    finally:
+        sender.close()
+    [(message,)] = mybb.rows(
+        "SELECT message FROM mybb_privatemessages WHERE folder = 1 AND toid = "
+        "(SELECT uid FROM mybb_users WHERE username = 'Ведущая')"
+    )
+    assert message == "Когда начинаем?"
