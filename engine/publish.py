@@ -21,6 +21,7 @@ from datetime import UTC, datetime, timedelta
 from engine.store import OutboxDraft, Store
 from engine.store.models import OutboxItem, OutboxKind
 from forums.board import Board
+from forums.dialect import dialect_for
 from forums.errors import BoardUnavailable, CaptchaRequired, LoginFailed, SessionExpired
 from forums.records import Cursor, Post, PostBody, PrivateMessage
 
@@ -240,12 +241,14 @@ class Publisher:
             try:
                 look_from = self._position(item.kind)
                 self.store.mark_sending(item.marker, moment, look_from=look_from)
+                # The store keeps the draft as rendered; the board gets it in its own BBCode.
+                bbcode = dialect_for(self.board.engine).adapt(item.bbcode)
                 if item.kind == OutboxKind.POST:
-                    board_id = await self.board.reply(self.thread_id, item.bbcode)
+                    board_id = await self.board.reply(self.thread_id, bbcode)
                 else:
                     subject = item.subject or ""
                     to = list(dict.fromkeys(self.recipient(r) for r in item.recipients))
-                    board_id = await self.board.send_pm(to, subject, item.bbcode)
+                    board_id = await self.board.send_pm(to, subject, bbcode)
             except (LoginFailed, CaptchaRequired):
                 # The session was lost and the login again refused (or held back): nothing
                 # more goes out this round; `forumgm status` says what the host should do.

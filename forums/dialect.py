@@ -1,0 +1,50 @@
+"""What BBCode each board engine shows as it is meant, and what a post uses instead elsewhere.
+
+The templates write one BBCode. A stock board does not know every tag: MyBB 1.8 and phpBB
+3.3 have no `[spoiler]` (a board may add one, most stock ones do not), so
+`[spoiler=История голосов]…[/spoiler]` showed as plain text with its tags on a real MyBB
+board. Before a post or PM goes out, `adapt` rewrites what the board's engine lacks into what
+it has: a spoiler becomes its title in bold over a quote of its content. Tags are rewritten
+one by one (opening and closing apart), so nesting is kept and the cost is one pass.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_SPOILER_OPEN = re.compile(r"\[spoiler(?:=([^\]\n]{0,200}))?\]", re.IGNORECASE)
+"""A title is at most 200 characters: a look past it for the «]» would make a text of many
+«[spoiler=» cost the square of its length."""
+_SPOILER_CLOSE = re.compile(r"\[/spoiler\]", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Dialect:
+    """The BBCode one engine renders, as far as the templates use it."""
+
+    spoiler: bool = True
+    """`[spoiler]` and `[spoiler=title]` (XenForo's stock `[SPOILER]`; our local board)."""
+
+    def adapt(self, bbcode: str) -> str:
+        """`bbcode` with what this engine lacks written in what it has."""
+        if self.spoiler:
+            return bbcode
+
+        def opening(match: re.Match[str]) -> str:
+            title = (match.group(1) or "").strip().strip("\"'")
+            return f"[b]{title}[/b]\n[quote]" if title else "[quote]"
+
+        return _SPOILER_CLOSE.sub("[/quote]", _SPOILER_OPEN.sub(opening, bbcode))
+
+
+DIALECTS: dict[str, Dialect] = {
+    "phpbb": Dialect(spoiler=False),
+    "mybb": Dialect(spoiler=False),
+    "xenforo": Dialect(spoiler=True),
+}
+"""Stock engines' dialects; an engine not named here renders every tag the templates use."""
+
+
+def dialect_for(engine: str) -> Dialect:
+    return DIALECTS.get(engine, Dialect())

@@ -1,0 +1,27 @@
+"""Each engine's BBCode (forums/dialect.py): what a stock board lacks is written in what it has."""
+
+from __future__ import annotations
+
+from forums.dialect import Dialect, dialect_for
+
+
+def test_stock_phpbb_and_mybb_get_a_spoiler_as_a_bold_title_over_a_quote() -> None:
+    text = "[spoiler=История голосов]\nВася → Коля\n[/spoiler]\n[SPOILER]итог[/SPOILER]"
+    for engine in ("phpbb", "mybb"):
+        assert dialect_for(engine).adapt(text) == (
+            "[b]История голосов[/b]\n[quote]\nВася → Коля\n[/quote]\n[quote]итог[/quote]"
+        )
+
+
+def test_xenforo_and_the_local_board_keep_their_spoilers() -> None:
+    text = "[spoiler=История голосов]x[/spoiler]"
+    assert dialect_for("xenforo").adapt(text) == text
+    assert dialect_for("local").adapt(text) == text
+
+
+def test_nesting_is_kept_and_a_long_text_costs_one_pass() -> None:
+    nested = "[spoiler=a][spoiler=b]x[/spoiler][/spoiler]"
+    out = Dialect(spoiler=False).adapt(nested)
+    assert out == "[b]a[/b]\n[quote][b]b[/b]\n[quote]x[/quote][/quote]"
+    unclosed = "[spoiler=" * 20_000  # no closing bracket anywhere: nothing to rewrite
+    assert Dialect(spoiler=False).adapt(unclosed) == unclosed
