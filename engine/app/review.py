@@ -39,11 +39,16 @@ class Published:
     sent: int
 
 
-def order_words(order: Order, *, player: bool = False) -> str:
+def order_words(
+    order: Order, *, player: bool = False, name: Callable[[str], str] | None = None
+) -> str:
     """What an order does in a few words, "heal Вася" ("Маша: heal Вася" with `player`):
-    one wording for both faces of the review."""
-    words = f"{order.action or order.kind.value} {', '.join(order.targets)}".strip()
-    return f"{order.player}: {words}" if player else words
+    one wording for both faces of the review. `name` shows a seat by whoever holds it now
+    ("Петя (replaced Вася)")."""
+    shown = name or (lambda n: n)
+    targets = ", ".join(shown(t) for t in order.targets)
+    words = f"{order.action or order.kind.value} {targets}".strip()
+    return f"{shown(order.player)}: {words}" if player else words
 
 
 def describe_fix(warning: StoredWarning) -> str:

@@ -459,13 +459,16 @@ def _show_review(rv: Review, *, orders: bool, votes: bool, preview: bool) -> Non
         names, living = rv.names(), set(rv.living())
         out_of_game = [n for n in names if n not in living]
         gone = f" (out: {', '.join(out_of_game)})" if out_of_game else ""
-        out.print(f"players: {', '.join(names)}{gone}")
+        # A seat that changed hands reads "A (replaced B)", as in `votes` and `tally`.
+        seat = rv.seats()
+        out.print(f"players: {', '.join(seat(n) for n in names)}{gone}")
         if orders:
             for stored in rv.orders():
                 o = stored.order
                 src = o.source.text if o.source else ""
                 mark = " (overridden)" if stored.status.value == "overridden" else ""
-                out.print(f"  #{stored.id} {order_words(o, player=True)} {src!r}{mark}")
+                said = order_words(o, player=True, name=seat)
+                out.print(f"  #{stored.id} {said} {src!r}{mark}")
         for stored_warning in rv.warnings():
             w = stored_warning.warning
             mark = "✓" if stored_warning.resolved_by_host else ("·" if w.accepted else "!")
@@ -476,7 +479,8 @@ def _show_review(rv: Review, *, orders: bool, votes: bool, preview: bool) -> Non
             # Why forumgm could not read a message is the one thing the host has to go on.
             why = f" — {w.message}" if w.code == UNREADABLE_MESSAGE else ""
             out.print(
-                f"{mark} #{stored_warning.id} {w.code} {w.player or ''} {text!r}{choices}{fixed}"
+                f"{mark} #{stored_warning.id} {w.code} {seat(w.player) if w.player else ''} "
+                f"{text!r}{choices}{fixed}"
                 f"{why}"
             )
         held = len(rv.held())

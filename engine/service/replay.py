@@ -149,9 +149,10 @@ class Replay:
         """The orders the host's fixes of this item's warnings stand for, taken after it."""
         for (ref, line), (warning, choice) in self.fixes.items():
             for order in fix_orders(warning, choice, item.at) if ref == item.ref else ():
-                e, w = self.session.submit(
-                    order.with_(source=Source(item.channel, item.id, item.url, line))
-                )
+                # What the host's fix replaces is shown with any warning it raises.
+                said = warning.source.text if warning.source else ""
+                src = Source(item.channel, item.id, item.url, line, text=said)
+                e, w = self.session.submit(order.with_(source=src))
                 events, warnings = events + e, warnings + w
         return events, warnings
 
@@ -449,7 +450,8 @@ def _refuse(session: GameSession, item: Incoming, parsed: ParseResult) -> list[P
     """A message by someone who does not hold the seat: its commands are `sender_not_in_play`."""
     if not parsed.orders:
         return []  # talk: nothing to refuse
-    source = Source(item.channel, item.id, item.url)
+    # The words refused go with the warning: the host sees what the message said.
+    source = Source(item.channel, item.id, item.url, text=_command_text(parsed))
     assert item.refused is not None and session.log is not None
     refused = ParseWarning(SENDER_NOT_IN_PLAY, item.refused, item.author, source)
     session.log.warnings.append(refused)

@@ -12,7 +12,7 @@ from datetime import datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
-from tests.service.helpers import cli_game
+from tests.service.helpers import GM, cli_game
 
 MSK = ZoneInfo("Europe/Moscow")
 NAMES = ["Вася", "Петя", "Маша", "Коля", "Оля"]
@@ -51,3 +51,33 @@ def test_replace_writes_the_game_file_and_posts_name_the_substitute(tmp_path: Pa
     again = f"sqlite:///{tmp_path / 'again.sqlite'}"
     args = ["game", "start", str(path), "--db", again, "--allow-past"]
     cli(*args, at="2026-12-02T19:02+03:00", db=False)
+
+
+def test_after_a_replace_review_names_the_seat_by_its_new_player(tmp_path: Path) -> None:
+    """Issue 23: `review --orders` and its players line show the substitute, a vote from the
+    player who left is refused with its words shown, and the substitute's PM has one
+    «Ваша роль»."""
+    roles = {"Вася": "commissar", "Петя": "mafioso", "Маша": "doctor", "Коля": "citizen",
+             "Оля": "citizen"}  # fmt: skip
+    g = cli_game(tmp_path, NAMES, others=["Лёша"], ruleset="classic", roles=roles)
+    path, board, cli = g.path, g.board, g.cli
+    cli("game", "start", str(path), at="2026-12-01T18:00+03:00")
+    cli("run", str(path), "--once", at="2026-12-01T19:01+03:00")
+    cli("game", "replace", str(path), "Оля", "Лёша", at="2026-12-01T20:00+03:00")
+    cli("run", str(path), "--once", at="2026-12-01T20:01+03:00")
+    board.pm_as(
+        "Лёша", [GM], "ход", "голосую за Петю", at=datetime(2026, 12, 1, 20, 30, tzinfo=MSK)
+    )
+    board.pm_as("Оля", [GM], "ход", "голосую за Колю", at=datetime(2026, 12, 1, 20, 31, tzinfo=MSK))
+    cli("run", str(path), "--once", at="2026-12-01T20:40+03:00")
+    review = cli("review", str(path), "--orders", at="2026-12-01T20:41+03:00")
+    assert "Лёша (replaced Оля): vote Петя 'голосую за Петю'" in review, review
+    players = next(line for line in review.splitlines() if line.startswith("players:"))
+    assert "Лёша (replaced Оля)" in players, players
+    refused = next(line for line in review.splitlines() if "sender_not_in_play" in line)
+    assert "'голосую за Колю'" in refused, refused
+    user = board.user("Лёша")
+    assert user is not None
+    inbox = "\n".join(m.body.full_text() for m in board.pms_after(user, "inbox", 0))
+    assert "Вы заходите в игру на замену" in inbox
+    assert inbox.count("Ваша роль") == 1, inbox
