@@ -12,9 +12,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from engine.core.numbers import whole_number
 from scraper.lines import Line
 from scraper.nicknames import NameResolver
-from scraper.numbers import whole_number
 
 _COMPACT_RE = re.compile(r"^(?:[nн]|ночь|night)(\d{1,2})$")
 _NUMBER_RE = re.compile(r"^(\d{1,2})(?:-?(?:я|ю|ая|ую|th|st|nd|rd))?$")

@@ -11,6 +11,7 @@ from typing import Any
 
 from engine.core import warnings as w
 from engine.core.model import PlayerState
+from engine.core.numbers import whole_number
 from engine.core.orders import Channel, Order, OrderKind
 from engine.core.ruleset import IntakeResult
 from rulesets.minimafik import reading
@@ -47,7 +48,6 @@ from rulesets.minimafik.roles import (
     WRONG_PHASE,
 )
 from rulesets.minimafik.state import alive, leader
-from scraper.numbers import whole_number
 
 VOTE_ACTIONS = ("leader_vote", "vece_vote")
 _ORDER_FIELDS = ("card", "cards", "choice", "picks", "ability")

@@ -15,6 +15,7 @@ from typing import Any
 from engine.core import warnings as w
 from engine.core.events import Event
 from engine.core.model import GameState, PlayerState
+from engine.core.numbers import whole_number
 from engine.core.orders import Order, OrderKind
 from engine.core.ruleset import IntakeResult, PhaseInputs
 from engine.core.warnings import ParseWarning
@@ -45,7 +46,6 @@ from rulesets.minimafik.roles import (
     UNKNOWN_CARD,
 )
 from rulesets.minimafik.state import alive, collection, hand, leader
-from scraper.numbers import whole_number
 
 
 class Reject(Exception):

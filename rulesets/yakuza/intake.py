@@ -13,6 +13,7 @@ from typing import Any
 from engine.core import warnings as w
 from engine.core.events import Event
 from engine.core.model import GameState, PlayerState
+from engine.core.numbers import whole_number
 from engine.core.orders import Channel, Order, OrderKind
 from engine.core.ruleset import IntakeResult, PhaseInputs
 from engine.core.warnings import ParseWarning
@@ -37,7 +38,6 @@ from rulesets.yakuza.state import (
     may_act_in,
     night_actions,
 )
-from scraper.numbers import whole_number
 
 CANNOT_ACT = "cannot_act"
 CANNOT_VOTE = "cannot_vote"
@@ -88,7 +88,7 @@ def words_of(order: Order) -> list[str]:
 
 def number_param(order: Order, key: str = "amount") -> int | None:
     """`amount: 3` (structured) or the first number among the words («голос Вася +3»); a
-    number too long to be one the rules allow reads as `scraper.numbers.CAP`."""
+    number too long to be one the rules allow reads as `engine.core.numbers.CAP`."""
     value = order.args.get(key)
     if value is None:
         for word in words_of(order):

@@ -16,7 +16,7 @@ from zoneinfo import ZoneInfo
 
 from typer.testing import CliRunner
 
-from scraper.numbers import CAP, whole_number
+from engine.core.numbers import CAP, whole_number
 from tests.service.helpers import cli_app, clocked_game
 
 MSK = ZoneInfo("Europe/Moscow")
