@@ -360,6 +360,8 @@ class _Checker:
         signup = self._signup(schedule)
         activity = self._activity()
         handovers = self._replacements(players)
+        substitutes = [h.new for h in handovers if h.new not in players]
+        self._lookalikes([*players, *substitutes, *(n for n in reserve if n not in substitutes)])
         roles = self._str_map("roles")
         deal = {k: v for k, v in self._plain("deal").items()}
         for who in roles:
@@ -703,13 +705,13 @@ class _Checker:
             Slots(players, out)
         except SlotError as exc:
             self.problem(f"[players] {exc}", "players", "replacements")
-        self._lookalikes([*players, *(h.new for h in out if h.new not in players)])
         return tuple(out)
 
     def _lookalikes(self, names: list[str]) -> None:
-        """Two names of the game that readers cannot tell apart (`Bася` with a Latin B, or
-        `Ва` U+200B `ся`, a zero-width space inside, next to `Вася`): a vote for one would count for
-        the other unseen, so the pair is refused (scraper.confusable)."""
+        """Two names of the game (players, substitutes, the reserve) that readers cannot tell
+        apart (`Bася` with a Latin B, or `Ва` U+200B `ся`, a zero-width space inside, next to
+        `Вася`): a vote for one would count for the other unseen, so the pair is refused
+        (scraper.confusable)."""
         from scraper.confusable import difference, lookalike_pairs
 
         for a, b in lookalike_pairs(names):

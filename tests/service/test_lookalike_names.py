@@ -59,6 +59,21 @@ def test_game_validate_refuses_a_lookalike_of_another_players_name(
         assert "look the same to readers" in out and "must go by another name" in out
 
 
+def test_a_lookalike_in_the_reserve_or_among_substitutes_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "game.toml"
+    url = f"sqlite:///{tmp_path / 'board.sqlite'}"
+    players = ["Вася", "Петя", "Маша", "Коля"]
+    text = game_toml(url=url, thread="1", players=players, deal={"mafioso": 1, "citizen": 3})
+    reserve = text.replace("[players]\n", '[players]\nreserve = ["Лёша", "Mаша"]\n', 1)
+    path.write_text(reserve, encoding="utf-8")
+    result = runner.invoke(app, ["game", "validate", str(path)])
+    assert result.exit_code == 1 and "'Маша' and 'Mаша' look the same" in result.output
+    substitute = text.replace("[players]\n", '[players]\nreplacements = { "Пeтя" = "Коля" }\n', 1)
+    path.write_text(substitute, encoding="utf-8")
+    result = runner.invoke(app, ["game", "validate", str(path)])
+    assert result.exit_code == 1 and "'Петя' and 'Пeтя' look the same" in result.output
+
+
 def test_names_that_only_resemble_each_other_pass(tmp_path: Path) -> None:
     players = ["Вася", "Ваня", "Маша", "Миша", "Sasha", "Саша", "Коля", "Оля", "Лёша", "Alex"]
     code, out = _validate(tmp_path, players)
