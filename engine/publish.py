@@ -205,6 +205,22 @@ class Publisher:
             self._stored_sent = (self.store.sent_cursor(self.game_id),)
         return self._stored_sent[0]
 
+    def _merged(self, marker: str, board_id: str) -> None:
+        """Say so when the board put this post into one the GM made before (MyBB appends a
+        user's new post to his previous one within «Post Merge Time», 60 minutes by
+        default): the post is on the board, but players reading new posts may miss it."""
+        earlier = self.store.markers_posted_as(self.game_id, OutboxKind.POST, board_id)
+        if len(earlier) < 2:
+            return
+        log.warning(
+            "game %s: the board merged this post into post %s, the GM's earlier one: players "
+            "may not see it as new. On MyBB exempt the GM's group from merging (Admin CP → "
+            "Configuration → Posting → Merge User Groups to Ignore) or set Post Merge Time "
+            "to 0",
+            self.game_id,
+            board_id,
+        )
+
     async def publish(self, now: datetime | None = None) -> int:
         """Send every approved (or failed, to retry) item; returns how many went out."""
         moment = now or datetime.now(UTC)
@@ -237,6 +253,8 @@ class Publisher:
         for item in due:
             if item.marker in already:
                 self.store.mark_posted(item.marker, already[item.marker])
+                if item.kind == OutboxKind.POST:
+                    self._merged(item.marker, already[item.marker])
                 continue
             try:
                 look_from = self._position(item.kind)
@@ -268,6 +286,8 @@ class Publisher:
                 continue
             self.store.mark_posted(item.marker, board_id)
             self._seen[item.marker] = board_id
+            if item.kind == OutboxKind.POST:
+                self._merged(item.marker, board_id)
             sent += 1
             kinds[item.kind] += 1
         if sent:

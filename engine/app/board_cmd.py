@@ -125,8 +125,25 @@ async def _check(board: Board, thread: str, post_test: bool, out: Console) -> No
             out.print(f"Test post: id {post_id}")
         else:
             out.print("Posted nothing (add --post-test to post a test reply).")
+        for note in ENGINE_NOTES.get(board.engine, ()):
+            out.print(note)
     finally:
         await board.close()
+
+
+ENGINE_NOTES: dict[str, tuple[str, ...]] = {
+    "mybb": (
+        "MyBB appends a user's new post to his previous one within «Post Merge Time» (60 "
+        "minutes by default): ask the board's admin to put the GM's group in «Merge User "
+        "Groups to Ignore» (Admin CP → Configuration → Posting), or results land inside the "
+        "bot's previous post.",
+        "MyBB makes a user wait between posts and between PMs («Post Flood Time», «Private "
+        "Message Flood Time»): the bot waits as the board says, so twenty role PMs can take "
+        "twenty minutes. A moderator is not held back: ask the admin to make the GM account "
+        "a moderator of the game's forum, or to lower those times (Admin CP → Configuration).",
+    ),
+}
+"""What `board check` tells the host about an engine's settings the GM account cannot see."""
 
 
 async def _first_page(board: Board, thread: str) -> dict[str, Any]:

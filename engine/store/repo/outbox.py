@@ -214,6 +214,17 @@ class OutboxRepo(RepoBase):
                 query = query.where(OutboxItem.marker.in_(list(markers)))
             return list(s.scalars(query.order_by(OutboxItem.id)))
 
+    def markers_posted_as(self, game_id: int, kind: OutboxKind, board_id: str) -> list[str]:
+        """The markers of a game's items of `kind` the board holds as `board_id` (two items
+        on one id: the board merged a post into the one before it)."""
+        with self._sessions() as s:
+            query = select(OutboxItem.marker).where(
+                OutboxItem.game_id == game_id,
+                OutboxItem.kind == kind,
+                OutboxItem.board_id == board_id,
+            )
+            return list(s.scalars(query.order_by(OutboxItem.id)))
+
     def find_by_marker(self, marker: str) -> OutboxItem | None:
         with self._sessions() as s:
             return s.scalar(select(OutboxItem).where(OutboxItem.marker == marker))

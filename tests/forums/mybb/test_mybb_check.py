@@ -58,6 +58,8 @@ def test_check_finds_mybb_then_reads_the_board_as_the_gm(fake: FakeMybb) -> None
     assert "Inbox: 5 private messages" in out
     assert "newest: 'Вопрос' from Вася" in out
     assert "Posted nothing" in out and PASSWORD not in out
+    assert "Merge User Groups to Ignore" in out  # issue 24 §3–4: the merge and the flood
+    assert "between PMs" in out
     assert fake.made == ["mybb"]  # type: ignore[attr-defined]
     # The page detection read went out first, alone, with no cookie and no password.
     first = fake.requests[0]
