@@ -29,6 +29,7 @@ import colorsys
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 _NAMED = {
     "white": (255, 255, 255), "snow": (255, 250, 250), "ivory": (255, 255, 240),
@@ -54,6 +55,10 @@ RGB = tuple[float, float, float]
 WHITE: RGB = (255, 255, 255)
 HIDDEN_DISTANCE = 10.0
 """A colour nearer than this (CIE76 ΔE) to the background is hidden."""
+_FAR = 40
+"""A colour this far (0–255) from a light background in one channel is more than
+`HIDDEN_DISTANCE` from it (40 in blue alone is ΔE 20 from white): it is read without CIELAB.
+Every background of `Look` is light (L* above 90)."""
 _HEX = re.compile(r"#?([0-9a-f]{3,8})")
 _RGB = re.compile(
     r"rgba?\(\s*([\d.]+%?)[\s,]+([\d.]+%?)[\s,]+([\d.]+%?)(?:[\s,/]+([\d.]+%?))?\s*\)"
@@ -111,6 +116,7 @@ def parse_color(value: str) -> tuple[RGB, float] | None:
     return None
 
 
+@lru_cache(maxsize=4096)
 def _lab(rgb: RGB) -> RGB:
     """sRGB (0–255) → CIELAB under D65."""
 
@@ -138,6 +144,13 @@ def color_distance(one: RGB, other: RGB) -> float:
 
 def invisible_color(value: str, backgrounds: Sequence[RGB] = (WHITE,)) -> bool:
     """A text colour that cannot be read on one of `backgrounds` (a white page unless told)."""
+    return _invisible_color(value, tuple(backgrounds))
+
+
+@lru_cache(maxsize=4096)
+def _invisible_color(value: str, backgrounds: tuple[RGB, ...]) -> bool:
+    """`invisible_color`, kept per colour and backgrounds: a post repeats its colours, and a
+    crafted one of thousands of colour tags costs one reading of each colour."""
     parsed = parse_color(value)
     if parsed is None:
         return False
@@ -146,6 +159,8 @@ def invisible_color(value: str, backgrounds: Sequence[RGB] = (WHITE,)) -> bool:
         return True
     for ground in backgrounds:
         shown = tuple(alpha * c + (1 - alpha) * g for c, g in zip(rgb, ground, strict=True))
+        if max(abs(c - g) for c, g in zip(shown, ground, strict=True)) >= _FAR:
+            continue  # far off in one channel: no need of CIELAB to tell
         if color_distance(shown, ground) < HIDDEN_DISTANCE:  # type: ignore[arg-type]
             return True
     return False
@@ -154,6 +169,7 @@ def invisible_color(value: str, backgrounds: Sequence[RGB] = (WHITE,)) -> bool:
 BARE_READINGS = ("percent", "pt", "scale", "px", "any")
 
 
+@lru_cache(maxsize=4096)
 def tiny_size(value: str, *, bare: str) -> bool:
     """A font size too small to read. `bare` says what a unitless number is: phpBB's BBCode
     percent, MyBB's pt, XenForo's 1–7 scale, CSS px, or "any" of the BBCode readings (the
@@ -179,6 +195,7 @@ def tiny_size(value: str, *, bare: str) -> bool:
     return number < _MIN["px"]
 
 
+@lru_cache(maxsize=4096)
 def tiny_font(value: str) -> bool:
     """A `[font=…]` argument that sets a tiny size (`1px`, `bold 2px serif`): some boards
     write the argument into a CSS `font`; a family name alone is never tiny."""

@@ -134,3 +134,18 @@ def test_a_colour_on_the_bbcode_path_is_judged_on_every_background_of_its_board(
     readable = "голосую за [color=#D6E0E8]Васю[/color]"  # read on white, not on bg2
     assert _read(parse_bbcode(readable, MYBB)) == ([("Вася",)], [])
     assert _read(parse_bbcode(readable, PHPBB))[0] == []
+
+
+def test_the_shortcut_for_far_colours_never_misses_a_hidden_one() -> None:
+    """`invisible_color` reads a colour 40 or more off a background in one channel without
+    CIELAB: nothing that near (ΔE under 10) is that far in any channel."""
+    from forums.visibility import _FAR, HIDDEN_DISTANCE, color_distance
+
+    for ground in set(ANY.backgrounds):
+        for r in range(max(0, ground[0] - 60), min(256, ground[0] + 61), 3):
+            for g in range(max(0, ground[1] - 60), min(256, ground[1] + 61), 3):
+                for b in range(max(0, ground[2] - 60), min(256, ground[2] + 61), 3):
+                    if color_distance((r, g, b), ground) < HIDDEN_DISTANCE:
+                        assert (
+                            max(abs(r - ground[0]), abs(g - ground[1]), abs(b - ground[2])) < _FAR
+                        )
