@@ -22,7 +22,13 @@ from engine.store import OutboxDraft, Store
 from engine.store.models import OutboxItem, OutboxKind
 from forums.board import Board
 from forums.dialect import dialect_for
-from forums.errors import BoardUnavailable, CaptchaRequired, LoginFailed, SessionExpired
+from forums.errors import (
+    BoardUnavailable,
+    CaptchaRequired,
+    FloodControl,
+    LoginFailed,
+    SessionExpired,
+)
 from forums.records import Cursor, Post, PostBody, PrivateMessage
 
 log = logging.getLogger("forumgm.publish")
@@ -224,15 +230,17 @@ class Publisher:
     async def publish(self, now: datetime | None = None) -> int:
         """Send every approved (or failed, to retry) item; returns how many went out."""
         moment = now or datetime.now(UTC)
-        # The least tried first: a send that keeps failing (and ends the step, see
-        # BOARD_DOWN) does not stand before the others for ever.
+        # In the order the game needs them: the start (role PMs, the opening) before what a
+        # phase drafted, each in the order it was drafted, so the oldest is never starved
+        # (sorting by attempts sent a flood-refused role PM after every newer receipt). A send
+        # that keeps failing waits out its backoff (`_not_before`) instead.
         due = sorted(
             (
                 i
                 for i in self.store.pending(self.game_id)
                 if self._not_before.get(i.marker, moment) <= moment
             ),
-            key=lambda i: i.attempts,
+            key=lambda i: (i.phase_id is not None, i.id),
         )
         if not due:
             return 0
@@ -267,6 +275,19 @@ class Publisher:
                     subject = item.subject or ""
                     to = list(dict.fromkeys(self.recipient(r) for r in item.recipients))
                     board_id = await self.board.send_pm(to, subject, bbcode)
+            except FloodControl as exc:
+                # The board wants a pause (MyBB's 60 s between PMs): what is left waits for the
+                # next round in the same order (the refused send counts as an attempt; the order
+                # is not by attempts).
+                self.store.mark_failed(item.marker, f"the board asked to wait: {exc}")
+                for rest in due[due.index(item) :]:
+                    self._not_before[rest.marker] = moment + timedelta(seconds=exc.retry_after)
+                log.info(
+                    "game %s: the board asks to wait %.0f s before the next send",
+                    self.game_id,
+                    exc.retry_after,
+                )
+                break
             except (LoginFailed, CaptchaRequired):
                 # The session was lost and the login again refused (or held back): nothing
                 # more goes out this round; `forumgm status` says what the host should do.

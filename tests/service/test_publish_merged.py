@@ -71,3 +71,57 @@ def test_a_merged_post_is_said_in_run(tmp_path: Path, caplog: pytest.LogCaptureF
         assert asyncio.run(publisher.publish()) == 1
     [said] = [r.getMessage() for r in caplog.records if "merged" in r.getMessage()]
     assert "post 41" in said and "Merge User Groups to Ignore" in said
+
+
+class FloodingBoard(MergingBoard):
+    """A MyBB that takes one PM, then asks to wait 60 s (its «Private Message Flood Time»)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.sent_to: list[str] = []
+        self.flood = False
+
+    async def send_pm(self, recipients: Sequence[str], subject: str, bbcode: str) -> str:
+        from forums.errors import FloodControl
+
+        if self.flood:
+            self.flood = False
+            raise FloodControl("Please wait 56 more seconds.", 56.0)
+        self.flood = True
+        self.sent_to.append(recipients[0])
+        return str(len(self.sent_to))
+
+
+def test_pms_go_out_in_the_order_the_game_needs_through_a_flood_limit(tmp_path: Path) -> None:
+    """Issue 24 §3: a flood-refused PM was retried after every newer one (the publisher sent
+    the least tried first), so a game's role PMs went out after the game had ended."""
+    from datetime import UTC, datetime, timedelta
+
+    from engine.publish import pm_draft
+    from tests.store.conftest import make_phase, make_state
+
+    store = open_store(f"sqlite:///{tmp_path / 'game.sqlite'}")
+    board_row = store.create_board("mybb", "http://127.0.0.1:8081/", "Ведущий")
+    game = store.create_game(board_row.id, "2", "classic", seed=1)
+    store.enqueue(
+        game.id,
+        None,
+        [
+            pm_draft(n, "Ваша роль", "роль", f"{n}role".ljust(24, "r"))
+            for n in ("Аня", "Боря", "Вера")
+        ],
+    )
+    store.approve(game.id, None)
+    store.open_phase(game.id, make_phase(), make_state())
+    receipts = [
+        pm_draft(n, "Ведущий", "принято", f"{n}rcpt".ljust(24, "r")) for n in ("Гена", "Даша")
+    ]
+    store.enqueue(game.id, "day 1", receipts)
+    store.approve(game.id, "day 1")
+    board = FloodingBoard()
+    publisher = Publisher(store, board, game.id, "2", "Ведущий")  # type: ignore[arg-type]
+    now = datetime(2026, 12, 1, 5, 2, tzinfo=UTC)
+    for _ in range(12):
+        asyncio.run(publisher.publish(now))
+        now += timedelta(seconds=61)
+    assert board.sent_to == ["Аня", "Боря", "Вера", "Гена", "Даша"]
