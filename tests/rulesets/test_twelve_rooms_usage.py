@@ -55,3 +55,20 @@ def test_help_and_a_refusal_with_the_form(lang: str) -> None:
     body = renderer.render_private(events, "Лена", context=context)
     said = {"ru": "Нужно: личина <игрок>, например: личина ", "en": "Write: guise <player>"}
     assert body is not None and said[lang] in body, body
+
+
+def test_the_vote_view_shows_the_weight_the_pm_told() -> None:
+    """Issue 23: the weight of a vote (what the position PM says) is what `review --votes`
+    and the dashboard show."""
+    from engine.core.orders import Order, OrderKind
+    from engine.core.phases import PhaseId
+
+    session = _session()
+    session.state.player("Вася").fields["vote_weight"] = 2
+    ruleset = session.ruleset
+    session.state.phase = PhaseId("turn", 2)
+    session.open_phase(START + timedelta(days=1), START + timedelta(days=2))
+    assert session.inputs is not None
+    session.inputs.votes["Вася"] = Order("Вася", OrderKind.VOTE, targets=("Петя",))
+    view = ruleset.vote_view(session.state, session.inputs, public=False)
+    assert view.weights == {"Вася": 2} and view.totals == {"Петя": 2}
