@@ -192,8 +192,13 @@ class GameDriver:
             self.game_id, session.state, in_play=self.ruleset.in_play(session.state)
         )
         context = self.ruleset.render_context(session.state)
+        # Approved before the start, the opening post says when the game starts (not «Ход 1
+        # начался» an hour early); what players send from its publication counts for turn 1.
+        later = c.start if c.start > self.clock() else None
         drafts = [
-            post_draft(self.renderer.render_event_post(e, **context), self.marker("opening"))
+            post_draft(
+                self.renderer.render_event_post(e, **context, start=later), self.marker("opening")
+            )
             for e in log.events
             if e.audience is Audience.PUBLIC and e.type == "game_started" and c.opening_post
         ]
