@@ -119,7 +119,16 @@ class Service:
         self.scheduler = AsyncIOScheduler()
 
     async def _job(self, driver: GameDriver) -> None:
-        status = await drive_once(driver, self.owner, self.cadence)
+        try:
+            status = await drive_once(driver, self.owner, self.cadence)
+        except asyncio.CancelledError:
+            # The service is stopping (Ctrl-C, `run --once` done) while this step waited on a
+            # worker thread: the step is left where it was, and the next run does it again
+            # from what the store holds (every step can be repeated), so nothing is lost.
+            log.info(
+                "game %s: stopped in the middle of a step; the next run repeats it", driver.game_id
+            )
+            return
         now = driver.clock()
         when = next_run(driver, now, self.cadence)
         if status == "driven by another process":

@@ -66,7 +66,9 @@ def test_a_pm_of_chatter_gets_the_help_reply() -> None:
     s = session()
     events, codes = pm(s, "Маша", "Привет, мастер! Как дела?")
     assert codes == ["unknown_command"] and events == ["order_rejected"]
-    assert s.log.events[-1].fields == {"action": "order", "reason": "unknown_command"}  # type: ignore[union-attr]
+    fields = s.log.events[-1].fields  # type: ignore[union-attr]
+    assert (fields["action"], fields["reason"]) == ("order", "unknown_command")
+    assert fields["orders"]  # the reply lists the orders of her role (issue 23)
     assert pm(s, "Маша", "я думаю, Коля мафия")[0] == ["order_rejected"]
     thread_events, thread_codes = s.submit_post("Маша", parse_bbcode("болтовня"), Channel.THREAD)
     assert thread_events == [] and thread_codes == []
