@@ -131,7 +131,6 @@ def make_driver(
     if pool is not None:
         driver.inbox_share = pool.inbox(config, clock, secret)
     # Every login the service makes by itself goes through the board's guard (engine.service.logins).
-    board_id = store.get_game(driver.game_id).board_id
-    driver.login_guard = LoginGuard(store, board_id, secret, clock)
+    driver.login_guard = LoginGuard(store, driver.board_id, secret, clock)
     driver.login_guard.install(driver.board)
     return driver

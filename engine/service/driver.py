@@ -104,6 +104,8 @@ class GameDriver:
         )
         game = self._ensure_game()
         self.game_id = game.id
+        self.board_id = game.board_id
+        """The store's row of the board and GM account (a game never moves)."""
         self.thread_cursor: Cursor | None = None
         self.inbox_cursor: Cursor | None = None
         self.login_guard: LoginGuard | None = None
@@ -320,7 +322,7 @@ class GameDriver:
     def _board_games(self) -> list[GameNames]:
         """The games of this GM account, this one among them: the running ones, and those
         that ended (a PM from one of their players stays theirs, `inbox.route`)."""
-        board_id = self.store.get_game(self.game_id).board_id
+        board_id = self.board_id
         if self.inbox_share is not None:  # the account's games, looked up once a poll wave
             games = list(self.inbox_share.board_games(self.store, board_id))
         else:

@@ -28,6 +28,7 @@ from engine.core.ruleset import get_ruleset, registered
 from engine.service import runner
 from engine.service.build import make_driver
 from engine.service.driver import GameDriver
+from engine.service.pool import BoardPool
 from engine.store import open_store
 
 CADENCE = runner.Cadence(
@@ -55,7 +56,8 @@ def main() -> None:
         if time.monotonic() > end:
             return
         time.sleep(0.05)
-    drivers = [make_driver(load_config(p, rulesets=known), store) for p in paths]
+    pool = BoardPool()  # as `forumgm run` makes them: one board session for the games
+    drivers = [make_driver(load_config(p, rulesets=known), store, pool=pool) for p in paths]
     drive_once = runner.drive_once
 
     async def logged(driver: GameDriver, who: str, cadence: runner.Cadence) -> str:
