@@ -551,18 +551,23 @@ class _Checker:
         rule = self.get("schedule", "deadlines", (str, list))
         start_text = self.get("schedule", "start", str)
         schedule = start = None
+        zone_ok = tz is not None
         if tz is not None:
             try:
                 zone(tz)
             except ScheduleError as exc:
                 self.problem(f"[schedule] timezone: {exc}", "schedule", "timezone")
-                return None, None
-        if rule is not None and tz is not None:
+                zone_ok = False
+        if rule is not None:
+            # With a zone that is wrong the deadlines are still read (in UTC) for their own
+            # mistakes: one problem does not hide another.
             try:
-                schedule = Schedule.parse(rule, tz)
+                parsed = Schedule.parse(rule, tz if zone_ok and tz is not None else "UTC")
             except ScheduleError as exc:
                 self.problem(f"[schedule] deadlines: {exc}", "schedule", "deadlines")
-        if start_text is not None and schedule is not None:
+            else:
+                schedule = parsed if zone_ok else None
+        if start_text is not None:
             try:
                 start = datetime.fromisoformat(start_text)
             except ValueError:
@@ -570,6 +575,8 @@ class _Checker:
                     f"[schedule] start: {start_text!r} is not a date and time", "schedule", "start"
                 )
             else:
+                if schedule is None:
+                    return None, None
                 start = start.replace(tzinfo=schedule.tz) if start.tzinfo is None else start
         return schedule, start
 
@@ -886,14 +893,35 @@ class _Checker:
                     "players",
                     "visible_roles",
                 )
+        holders: dict[str, list[str]] = {}
+        for who, role in visible.items():
+            holders.setdefault(role, []).append(who)
+        for role, given in holders.items():
+            if len(given) > 1:
+                self.problem(
+                    f"[players] visible_roles: {role} is given to {' and '.join(given)}: one "
+                    "player per visible role",
+                    "players",
+                    "visible_roles",
+                )
         merged = dict(options, **{deal_option: dict(deal)}) if deal else dict(options)
         try:
-            ruleset.options(merged)
+            least = ruleset.options(merged).get("min_players")
         except RulesError as exc:
             named = re.search(r"option ([\w.]+)", str(exc))
             path = named.group(1).strip(".").split(".") if named else [""]
             keys = _file_keys(exc, deal, deal_option) or ("options", *path)
             self.problem(f"[{keys[0]}] {exc}", *keys)
+            return deal_option
+        if isinstance(least, int) and players and len(players) < least:
+            # Before the deal: a short deal's «needs 12 players for 10 open seats» would
+            # hide the rule's own minimum.
+            self.problem(
+                f"[players] {ruleset_id} needs at least {least} players, the file lists "
+                f"{len(players)} (option min_players)",
+                "players",
+                "players",
+            )
             return deal_option
         dealt_by_default = bool(ruleset.option_defaults.get(deal_option))
         needs_roles = ruleset.deal_option is not None and not dealt_by_default

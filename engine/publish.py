@@ -154,6 +154,8 @@ class Publisher:
         self._sent_cursor: Cursor | None = None
         self._stored_sent: tuple[Cursor | None] | None = None
         """The sent box's cursor the store kept, once read."""
+        self.failures: list[str] = []
+        """Each send that failed in this process, in one line (`run --once` exits 1 on any)."""
 
     def saw_thread(self, posts: Iterable[Post], cursor: Cursor) -> None:
         """The driver read the thread up to `cursor`: take the GM's markers from it."""
@@ -296,6 +298,7 @@ class Publisher:
             except Exception as exc:  # kept for a retry; the error shows in `forumgm status`
                 failed = self.store.mark_failed(item.marker, f"{type(exc).__name__}: {exc}")
                 self._not_before[item.marker] = moment + retry_delay(failed.attempts)
+                self.failures.append(f"sending a {item.kind.value} failed ({one_line(exc)})")
                 if isinstance(exc, BOARD_DOWN):
                     raise  # the rest would fail the same way: the step fails, in one line
                 log.warning(

@@ -104,11 +104,17 @@ class Schedule:
         return candidate.astimezone(self.tz)
 
     def _first_after(self, moment: datetime) -> datetime:
+        """The first deadline of a game started at `moment`: the time of day after it, and
+        for a period of N days not before N - 1 days have passed (`every 2 days 21:00` from
+        21:00 gives 48 hours, not 24; from 20:00, 25)."""
         local = moment.astimezone(self.tz)
         if self.at is None:
             return (local + (self.every or timedelta(hours=1))).replace(second=0, microsecond=0)
         candidate = local.replace(hour=self.at.hour, minute=self.at.minute, second=0, microsecond=0)
-        return candidate if candidate > local else _same_clock_next_day(candidate, self.tz)
+        candidate = candidate if candidate > local else _same_clock_next_day(candidate, self.tz)
+        for _ in range(max(0, (self.every or timedelta(days=1)).days - 1)):
+            candidate = _same_clock_next_day(candidate, self.tz)
+        return candidate
 
     def describe(self) -> str:
         if self.explicit:

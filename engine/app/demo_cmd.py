@@ -33,6 +33,11 @@ def demo(
         raise typer.BadParameter(
             "classic, yakuza, twelve-rooms or minimafik", param_hint="--ruleset"
         )
+    from engine.app.paths import writable
+
+    trouble = writable(database)
+    if trouble is not None:
+        raise typer.BadParameter(trouble, param_hint="--db")
     result = run_demo(seed, players, lang, database, quiet=quiet, ruleset=ruleset)
     if quiet:
         typer.echo(f"winner: {result.winner} after {result.turns} turns")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
-from typing import Annotated, TypeVar
+from typing import TYPE_CHECKING, Annotated, TypeVar
 
 import typer
 from rich.console import Console
@@ -14,6 +14,10 @@ from engine.app.console import console
 from engine.app.game_file import known_rulesets, load_game
 from engine.config import BOARD_ENGINES, ConfigError, ConfigProblem, GameConfig, url_problem
 from engine.schedule import Schedule, ScheduleError, split_deadlines, zone
+
+if TYPE_CHECKING:
+    from engine.service.driver import GameDriver
+    from engine.store import Store
 
 app = typer.Typer(help="Game configuration files.", no_args_is_help=True)
 
@@ -76,9 +80,17 @@ def _print_problems(out: Console, problems: list[ConfigProblem]) -> None:
 def validate(
     files: Annotated[list[Path], typer.Argument(help="Game TOML files.")],
     allow_past: AllowPast = False,
+    online: Annotated[
+        bool,
+        typer.Option(
+            "--online",
+            help="Also log in to the board as the GM and read the game thread's first page.",
+        ),
+    ] = False,
 ) -> None:
-    """Check game files; every problem is printed with its line. Exit 1 if any."""
-    from engine.app.service_cmd import command_clock
+    """Check game files; every problem is printed with its line. Exit 1 if any. With
+    --online the board is asked too: the GM's login and the game thread."""
+    from engine.app.service_cmd import board_ready_or_exit, command_clock
 
     out = console()
     now = command_clock()()
@@ -97,6 +109,11 @@ def validate(
             f"deadlines {config.schedule.describe()}, review {config.review}"
         )
         _print_problems(out, config.warnings)
+        if online:
+            try:
+                out.print(f"  {board_ready_or_exit(config, None, command_clock(), then='')}")
+            except typer.Exit:  # the line is printed; the next file is checked still
+                bad = True
     raise typer.Exit(1 if bad else 0)
 
 
@@ -139,8 +156,13 @@ def _counts(text: str, known: tuple[str, ...], groups: tuple[str, ...]) -> dict[
 @app.command("new")
 def new(path: Annotated[Path, typer.Argument(help="Where to write the game file.")]) -> None:
     """Write a game file by answering questions; each answer is checked as it is given."""
+    from engine.app.paths import writable
     from engine.app.service_cmd import command_clock
 
+    trouble = writable(path)  # before the first question: no answers given for nothing
+    if trouble is not None:
+        typer.echo(trouble)
+        raise typer.Exit(2)
     if path.exists() and not typer.confirm(f"{path} exists. Overwrite?", default=False):
         raise typer.Exit(1)
     now = command_clock()()
@@ -209,7 +231,13 @@ def new(path: Annotated[Path, typer.Argument(help="Where to write the game file.
         visible=visible_lines,
         deal=deal_lines,
     )
-    path.write_text(text, encoding="utf-8")
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:  # the answers are not lost: the file is printed whole
+        typer.echo(f"cannot write {path} ({exc.strerror or exc}); here is the game file:\n")
+        typer.echo(text)
+        typer.echo("Save it to a file of yours, then: forumgm game validate FILE")
+        raise typer.Exit(1) from None
     typer.echo(f"Wrote {path}.")
     try:
         config = load_game(path, now=now)
@@ -255,8 +283,13 @@ def _names(answer: str) -> list[str]:
     names = [n.strip() for n in answer.split(",") if n.strip()]
     if len(names) < 2:
         raise ValueError("a game needs at least two players, separated by commas")
-    if len({n.casefold() for n in names}) != len(names):
-        raise ValueError("a name is listed twice")
+    seen: dict[str, str] = {}
+    for name in names:
+        if name.casefold() in seen:
+            twice = seen[name.casefold()]
+            same = f"{twice!r}" if twice == name else f"{twice!r} and {name!r}"
+            raise ValueError(f"{same}: a name is listed twice (one name per player)")
+        seen[name.casefold()] = name
     return names
 
 
@@ -302,8 +335,11 @@ def _visible(visible_ids: tuple[str, ...], names: list[str]) -> str:
                 raise ValueError(f"{part!r}: write player=visible_role for a listed player")
             if role not in visible_ids:
                 raise ValueError(f"unknown visible role {role!r} (known: {', '.join(visible_ids)})")
-            if role in chosen.values():
-                raise ValueError(f"{role} is taken: one player per visible role")
+            holder = next((p for p, r in chosen.items() if r == role), None)
+            if holder is not None:
+                raise ValueError(
+                    f"{role} is given to {holder} and {who}: one player per visible role"
+                )
             chosen[who] = role
         return chosen
 
@@ -319,26 +355,83 @@ def start(
     allow_past: AllowPast = False,
 ) -> None:
     """Deal roles and queue the opening post and every role PM for the host's approval."""
-    from engine.app.service_cmd import command_clock, config_or_exit, driver_for
+    from engine.app.service_cmd import (
+        board_ready_or_exit,
+        command_clock,
+        config_or_exit,
+        driver_for,
+        store_or_exit,
+    )
 
     clock = command_clock()
-    driver = driver_for(path, db, clock=clock)
-    if driver.store.load_state(driver.game_id) is not None:
-        typer.echo(f"game {driver.game_id} has already started")
+    config_or_exit(path)  # every problem of the file first, before a store is made
+    store = store_or_exit(db)
+    if (game_id := _started_game(store, path)) is not None:
+        typer.echo(f"game {game_id} has already started")
         raise typer.Exit(1)
     # Only a game yet to start is held to its start time: a past one would be resolved at once.
     config: GameConfig = config_or_exit(path, now=clock(), allow_past=allow_past)
     for warning in config.warnings:
         typer.echo(f"{path}: {warning}")
+    # The thread and the GM's login before anything is queued or stored: players with their
+    # roles and no thread to play in is what a missing thread did.
+    typer.echo(board_ready_or_exit(config, store, clock))
+    driver = driver_for(path, db, store, clock=clock)
     driver.start()
     drafts = driver.store.outbox(driver.game_id)
     waiting = sum(1 for i in drafts if i.status == "draft")
     typer.echo(f"game {driver.game_id} started: {len(drafts)} posts and PMs queued")
     if waiting:
-        store = f" --db {db}" if db else ""
+        where = f" --db {db}" if db else ""
         typer.echo(
-            f"{waiting} wait for approval: forumgm review {path}{store} --preview, then --approve"
+            f"{waiting} wait for approval: forumgm review {path}{where} --preview, then --approve"
         )
+
+
+def _account_or_exit(driver: GameDriver, name: str) -> None:
+    """The substitute's board account exists (the board's member lookup), or one line and
+    exit 1 before the seat changes: every PM to a seat with no account would fail."""
+    import asyncio
+
+    from forums.errors import BoardError
+
+    if driver.login_guard is not None:
+        driver.login_guard.automatic = False  # the host's own try, as `run --once`
+    board = driver.board
+
+    async def look() -> object:
+        try:
+            return await board.find_user(name)
+        finally:
+            await board.close()
+
+    url = driver.config.url
+    try:
+        found = asyncio.run(look())
+    except BoardError as exc:
+        typer.echo(
+            f"cannot look {name!r} up on {url} ({type(exc).__name__}: {exc}): the seat did not "
+            "change; try again when the board answers"
+        )
+        raise typer.Exit(1) from None
+    if found is None:
+        typer.echo(
+            f"no account {name!r} on {url}: the substitute needs a board account (write the "
+            "name as the board spells it); the seat did not change"
+        )
+        raise typer.Exit(1)
+
+
+def _started_game(store: Store, path: Path) -> int | None:
+    """The id of the game the file names, if it was started in this store."""
+    from engine.app.service_cmd import config_or_exit
+
+    config = config_or_exit(path)
+    board = store.find_board(config.url, config.gm_user)
+    game = store.find_game(board.id, config.thread) if board is not None else None
+    if game is None or store.load_state(game.id) is None:
+        return None
+    return game.id
 
 
 @app.command("replace")
@@ -364,8 +457,10 @@ def replace(
     if history not in HISTORY:
         raise typer.BadParameter(f"one of {', '.join(HISTORY)}", param_hint="--history")
     driver = driver_for(path, db, started=True)
+    asked = driver.clock()  # the seat changes hands when the host asked, not after the lookup
+    _account_or_exit(driver, new)
     try:
-        seat = driver.replace(old, new, history=history)
+        seat = driver.replace(old, new, history=history, at=asked)
     except StoreError as exc:
         typer.echo(str(exc))
         raise typer.Exit(1) from None

@@ -231,6 +231,11 @@ def _as_player(
     try:
         made = write(board, config)
     except NotFound as exc:
+        if str(exc).startswith("no thread"):  # the board has no such thread: init makes it
+            raise _fail(
+                f"{exc} on the rehearsal board {config.url}: forumgm board local init {game} "
+                "creates the game's threads (or the game file names another)"
+            ) from None
         raise _fail(f"{exc}: forumgm board local init {game} --account NAME adds one") from None
     out.print(said(made, local_time(board.clock(), config.tz), config))
 

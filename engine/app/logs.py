@@ -42,9 +42,9 @@ class _PrivateRotatingFile(RotatingFileHandler):
 
 
 def file_handler(path: Path) -> logging.Handler:
-    """The `--log-file` handler: everything, DEBUG included, rotated; its folder is made and
-    the file created readable by its owner only. An `OSError` says it cannot be written."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    """The `--log-file` handler: everything, DEBUG included, rotated; the file is created
+    readable by its owner only. Its folder must be there (a mistyped path makes none); an
+    `OSError` says the file cannot be written."""
     to_file = _PrivateRotatingFile(
         path, maxBytes=LOG_FILE_BYTES, backupCount=LOG_FILE_BACKUPS, encoding="utf-8"
     )

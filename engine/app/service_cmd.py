@@ -83,10 +83,20 @@ def store_or_exit(db: str | None, *, existing: bool = False) -> Store:
             "FORUMGM_DATABASE_URL names the store `forumgm game start` used)"
         )
         raise typer.Exit(1)
+    if file is not None and not file.exists():
+        from engine.app.paths import file_problem
+
+        trouble = file_problem(file)
+        if trouble is not None:  # a mistyped --db makes no folders
+            out.print(f"the store {file}: {trouble}")
+            raise typer.Exit(2)
     try:
         return open_store(url)
     except SQLAlchemyError as exc:
         out.print(f"cannot open the store {shown_url(url)}: {type(exc).__name__}")
+        raise typer.Exit(2) from None
+    except OSError as exc:
+        out.print(f"cannot open the store {shown_url(url)}: {exc.strerror or exc}")
         raise typer.Exit(2) from None
 
 
@@ -134,6 +144,46 @@ def driver_for(
     return driver
 
 
+def board_ready_or_exit(
+    config: GameConfig, store: Store | None, clock: Clock, *, then: str = "; nothing was queued"
+) -> str:
+    """Log in as the GM and read the game thread's first page before anything is queued (and
+    before the game is written to the store); one line and exit 1 when the board cannot take
+    the game. What was found, for the host. A board the store knows keeps its login guard: a
+    login refused before is not tried again, and one refused now is remembered."""
+    from engine.service.build import login_secret, make_board
+    from engine.service.logins import LoginGuard
+    from engine.service.preflight import NotReady, board_ready
+
+    try:
+        board = make_board(config, clock=clock)
+        secret = login_secret(config)
+    except CredentialsError as exc:
+        out.print(str(exc), style="red")
+        raise typer.Exit(2) from None
+    row = store.find_board(config.url, config.gm_user) if store is not None else None
+    if store is not None and row is not None:
+        guard = LoginGuard(store, row.id, secret, clock)
+        guard.automatic = False  # the host's own try, as `run --once`
+        guard.install(board)
+
+    async def check() -> str:
+        try:
+            ready = await board_ready(
+                board, config.thread, url=config.url, gm=config.gm_user, game_file=str(config.path)
+            )
+        finally:
+            await board.close()
+        title = f" ({ready.title!r})" if ready.title else ""
+        return f"logged in to the board as {ready.gm}; thread {config.thread}{title} is there"
+
+    try:
+        return asyncio.run(check())
+    except NotReady as exc:
+        out.print(f"{config.path}: {exc}{then}", style="red")
+        raise typer.Exit(1) from None
+
+
 def _driver(
     config: GameConfig, store: Store, clock: Clock, pool: BoardPool | None = None
 ) -> GameDriver:
@@ -167,13 +217,21 @@ def run(
     One line per action (polled, receipts, frozen, resolved, published); a failed step is
     one line saying what failed, and is tried again (with --once: exit 1)."""
     from engine.app.logs import file_handler, service_logging
+    from engine.app.paths import file_problem
 
-    # Every file checked before the store is opened (or created).
-    configs = [config_or_exit(path) for path in games]
-    store = store_or_exit(db)
-    clock = command_clock()
-    pool = BoardPool()
-    drivers = [_driver(config, store, clock, pool) for config in configs]
+    if log_file is not None and (unwritable := file_problem(log_file)) is not None:
+        out.print(f"--log-file {log_file}: {unwritable}")
+        raise typer.Exit(2)
+    try:
+        # Every file checked before the store is opened (or created).
+        configs = [config_or_exit(path) for path in games]
+        store = store_or_exit(db)
+        clock = command_clock()
+        pool = BoardPool()
+        drivers = [_driver(config, store, clock, pool) for config in configs]
+    except KeyboardInterrupt:
+        out.print("stopped (Ctrl-C) before any game was driven: nothing was changed")
+        raise typer.Exit(130) from None
     owner = owner_id()
     try:
         to_file = file_handler(log_file) if log_file is not None else None
@@ -186,29 +244,65 @@ def run(
             for driver in drivers:  # the host's own try: no waiting after a board went down
                 if driver.login_guard is not None:
                     driver.login_guard.automatic = False
+            done: dict[int, str] = {}
             try:
                 for driver in drivers:
+                    before = len(driver.publisher.failures)
                     status = asyncio.run(drive_once(driver, owner, Cadence()))
-                    trouble = trouble or failed(status)
-                    if failed(status):
+                    sends = list(dict.fromkeys(driver.publisher.failures[before:]))
+                    if sends and not failed(status):  # one rule: any step that failed is 1
+                        more = f" and {len(sends) - 1} more" if len(sends) > 1 else ""
+                        status += f"; {sends[0]}{more}"
+                    if failed(status) or sends:
+                        trouble = True
                         status += "; nothing was lost: run again to retry"
                     name = driver.config.title or driver.config.path
                     out.print(f"game {driver.game_id} ({name}): {status}")
+                    done[driver.game_id] = status
+            except KeyboardInterrupt:
+                _stopped(drivers, done, during_step=True)
+                raise typer.Exit(130) from None
             finally:  # the next `run` (or the dashboard) need not wait
                 store.release_leases(owner)
             raise typer.Exit(1 if trouble else 0)
 
+        service = Service(drivers, owner=owner)
+
         async def main() -> None:
             stop = asyncio.Event()
             loop = asyncio.get_running_loop()
+
+            def stopping() -> None:
+                stop.set()
+                loop.remove_signal_handler(signal.SIGINT)  # a second Ctrl-C stops at once
+
             for sig in (signal.SIGINT, signal.SIGTERM):
-                loop.add_signal_handler(sig, stop.set)
-            await Service(drivers, owner=owner).run(stop)
+                loop.add_signal_handler(sig, stopping)
+            await service.run(stop)
 
         try:
             asyncio.run(main())
+        except KeyboardInterrupt:  # the second Ctrl-C, in the middle of a step
+            _stopped(drivers, service.last, during_step=True)
+            raise typer.Exit(130) from None
         finally:
             store.release_leases(owner)
+        _stopped(drivers, service.last, during_step=False)
+
+
+def _stopped(drivers: list[GameDriver], last: dict[int, str], *, during_step: bool) -> None:
+    """What `forumgm run` says when stopped: each game's last finished step, and that
+    nothing is lost (the store has everything; a send cut short is looked for on the board
+    before it is sent again)."""
+    for driver in drivers:
+        name = driver.config.title or driver.config.path
+        done = last.get(driver.game_id, "no step finished")
+        out.print(f"stopped: game {driver.game_id} ({name}): {done}")
+    cut = "a step was cut short; " if during_step else ""
+    out.print(
+        f"{cut}nothing was lost: the store keeps every game as it stands, and "
+        "`forumgm run` goes on from there"
+    )
 
 
 def grid(*columns: str, title: str | None = None) -> Table:

@@ -406,11 +406,12 @@ class GameDriver:
         *,
         history: str = "results",
         approve: bool = True,
+        at: datetime | None = None,
     ) -> str:
-        """`substitute` takes over the seat `name` holds or held, from now on; they get the
-        role PM and, unless `history` is "none", the seat's result PMs. The seat's key.
-        `approve=False` leaves the PMs for the host to approve (a substitute who took a
-        seat offered to him, under a review mode other than auto)."""
+        """`substitute` takes over the seat `name` holds or held, from now (or `at`: when
+        the host asked); they get the role PM and, unless `history` is "none", the seat's
+        result PMs. The seat's key. `approve=False` leaves the PMs for the host to approve
+        (a substitute who took a seat offered to him, under a review mode other than auto)."""
         slots = self.slots()
         seat = slots.slot(name)
         if seat is None:
@@ -431,7 +432,7 @@ class GameDriver:
                 )
         previous = slots.current(seat)
         # The substitute's player row is what routes their PMs here (`store.board_games`).
-        self.store.replace_player(self.game_id, seat, substitute, at=self.clock())
+        self.store.replace_player(self.game_id, seat, substitute, at=at or self.clock())
         words = "Замена: ваша роль" if self.config.language == "ru" else "Replacement: your role"
         draft = handover_draft(
             self.store,

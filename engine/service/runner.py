@@ -49,6 +49,10 @@ class Cadence:
     """After a failed step (the board unreachable…), the next try."""
 
 
+STOP_GRACE = timedelta(seconds=60)
+"""How long a stopped service waits for a step under way to end (a post being sent); less
+than a lease, which is not renewed meanwhile."""
+
 STEP_FAILED = "step failed"
 """How `drive_once`'s answer starts when the step raised (the rest says what failed)."""
 
@@ -117,8 +121,22 @@ class Service:
         self.cadence = cadence or Cadence()
         self.owner = owner or owner_id()
         self.scheduler = AsyncIOScheduler()
+        self.last: dict[int, str] = {}
+        """Game id → what its last finished step said (what `forumgm run` says when stopped)."""
+        self._busy: set[asyncio.Task[None]] = set()
+        self.grace = STOP_GRACE
 
     async def _job(self, driver: GameDriver) -> None:
+        task = asyncio.current_task()
+        if task is not None:
+            self._busy.add(task)
+        try:
+            await self._step(driver)
+        finally:
+            if task is not None:
+                self._busy.discard(task)
+
+    async def _step(self, driver: GameDriver) -> None:
         try:
             status = await drive_once(driver, self.owner, self.cadence)
         except asyncio.CancelledError:
@@ -129,6 +147,7 @@ class Service:
                 "game %s: stopped in the middle of a step; the next run repeats it", driver.game_id
             )
             return
+        self.last[driver.game_id] = status
         now = driver.clock()
         when = next_run(driver, now, self.cadence)
         if status == "driven by another process":
@@ -198,6 +217,11 @@ class Service:
         try:
             await stop.wait()
         finally:
-            self.scheduler.shutdown(wait=False)
+            self.scheduler.shutdown(wait=False)  # no new step starts
+        try:
+            if self._busy:  # a step under way ends first (a second Ctrl-C does not wait)
+                log.info("stopping: the step under way finishes first")
+                await asyncio.wait(set(self._busy), timeout=self.grace.total_seconds())
+        finally:
             for store, _ in self._stores():
                 store.release_leases(self.owner)

@@ -144,9 +144,15 @@ class Yakuza(Ruleset):
             if visible != NO_VISIBLE and visible not in VISIBLE_ROLES:
                 known = ", ".join(VISIBLE_ROLES)
                 raise RulesError(f"{seat.name}: unknown visible role {visible!r} (known: {known})")
-        used = [v for v in visibles if v != NO_VISIBLE]
-        if len(set(used)) != len(used):
-            raise RulesError("visible roles are unique: one player per visible role")
+        holders: dict[str, list[str]] = {}
+        for seat, visible in zip(seats, visibles, strict=True):
+            if visible != NO_VISIBLE:
+                holders.setdefault(visible, []).append(seat.name)
+        for visible, who in holders.items():
+            if len(who) > 1:
+                raise RulesError(
+                    f"visible roles are unique: {visible} is given to {' and '.join(who)}"
+                )
         rng = random.Random(seed)
         roles = _deal(seats, opts, rng)
         players = []

@@ -114,7 +114,7 @@ def test_a_log_file_that_cannot_be_written_is_one_line(game: Rehearsal, tmp_path
     blocked = tmp_path / "a file"
     blocked.write_text("", encoding="utf-8")
     out = game.host(AT, "run", "--once", "--log-file", str(blocked / "run.log"), code=2)
-    assert one_line(out) == f"--log-file {blocked / 'run.log'}: cannot write it: File exists"
+    assert one_line(out) == f"--log-file {blocked / 'run.log'}: {blocked} is a file, not a folder"
 
 
 def test_a_board_url_that_is_no_board_address_is_one_line(game: Rehearsal) -> None:

@@ -524,6 +524,7 @@ def test_a_seat_that_changed_hands_reads_as_in_tally(web: Web) -> None:
     g, c, ids = web.g, web.c, web.warning_ids()
     fixed = g.cli("review", str(g.path), "--fix", f"{ids['Коля']}=Петя")  # Коля → Петя
     assert fixed.exit_code == 0, fixed.output
+    g.board.add_user("Новичок", None)  # `game replace` looks the account up on the board
     replaced = g.cli("game", "replace", str(g.path), "Петя", "Новичок")
     assert replaced.exit_code == 0, replaced.output
     votes = c.get("/games/1").text.split('id="votes"', 1)[1].split("</section>", 1)[0]

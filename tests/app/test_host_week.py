@@ -175,9 +175,23 @@ def test_an_unreachable_board_is_one_line_and_exit_1(
     game = Rehearsal(tmp_path)
     text = game.game.read_text(encoding="utf-8").replace('engine = "local"', 'engine = "phpbb"')
     game.game.write_text(text.replace(game.board_url, f"https://127.0.0.1:{port}/"), "utf-8")
-    game.host("2026-12-01T18:00+03:00", "game start")
+    # `game start` asks the board first: one line, and nothing is queued.
+    refused = game.host("2026-12-01T18:00+03:00", "game start", code=1)
+    assert refused.splitlines() == [
+        f"{game.game}: cannot log in to https://127.0.0.1:{port}/ as '{GM}': BoardUnavailable: "
+        f"GET https://127.0.0.1:{port}/ucp.php?mode=login: ConnectError after 4 tries; try "
+        "again when the board answers; nothing was queued"
+    ], refused
+    # The board went down after the start (queued here without it).
+    from engine.app.game_file import load_game
+    from engine.service.build import make_driver
+    from engine.store import open_store
+
+    store = open_store(f"sqlite:///{game.db}")
+    make_driver(load_game(game.game), store, board=object()).start()  # type: ignore[arg-type]
     game.host("2026-12-01T18:01+03:00", "review", "--approve")
     log = tmp_path / "logs" / "run.log"
+    log.parent.mkdir()
     out = game.host("2026-12-01T18:02+03:00", "run", "--once", "--log-file", str(log), code=1)
     assert out.splitlines() == [
         f"game 1 ({game.game}): step failed: GET https://127.0.0.1:{port}/"

@@ -38,7 +38,8 @@ def test_a_refused_login_waits_for_the_host(tmp_path: Path) -> None:
     def cli(*words: str, at: str, password: str = WRONG, code: int = 0) -> str:
         return g.cli(*words, at=at, password=password, code=code)
 
-    cli("game", "start", str(path), at="2026-12-01T18:00+03:00")
+    # `game start` logs in (the password was right then); the board's admin changed it after.
+    cli("game", "start", str(path), at="2026-12-01T18:00+03:00", password=GM_PASSWORD)
     first = cli("run", str(path), "--once", at="2026-12-01T19:01+03:00", code=1)
     assert "not logged in: LoginFailed" in first
     [row] = store.boards()
@@ -66,7 +67,7 @@ def test_a_refused_login_waits_for_the_host(tmp_path: Path) -> None:
 def test_board_login_lifts_the_hold(tmp_path: Path) -> None:
     g = cli_game(tmp_path, NAMES, roles={**ROLES, "Оля": "citizen"})
     at = "2026-12-01T19:01+03:00"
-    g.cli("game", "start", str(g.path), at=at, password=WRONG)
+    g.cli("game", "start", str(g.path), at=at)
     g.cli("run", str(g.path), "--once", at=at, password=WRONG, code=1)
     assert open_store(g.db).boards()[0].login_failed_at is not None
     # The board's password was changed back by its admin: the host logs in once by hand.

@@ -39,7 +39,8 @@ def test_proxy_and_tagged_orders_get_receipts_and_count(tmp_path: Path) -> None:
             ruleset="yakuza",
             roles=ROLES,
             password="env:TEST_GM_PASSWORD",
-        ),
+        )
+        + "[options]\nmin_players = 6\n",  # a small game to look at (the rules say 18)
         encoding="utf-8",
     )
     db = f"sqlite:///{tmp_path / 'store.sqlite'}"

@@ -1,0 +1,73 @@
+"""Before a game's start is queued: the GM can log in to the board and the game thread is there.
+
+A thread that does not exist used to be noticed only when the opening post failed, after the
+role PMs had gone out: the players had their roles and no thread. `forumgm game start` and
+`forumgm game validate --online` ask the board first, reading one page of the thread."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from engine.service.logins import LoginHeld
+from forums.board import Board
+from forums.errors import BoardError, CaptchaRequired, LoginFailed, NotFound
+
+
+class NotReady(Exception):
+    """The board cannot take the game now; the message says what and what to do."""
+
+
+@dataclass(frozen=True)
+class Ready:
+    gm: str
+    """The GM's name as the board shows it."""
+    title: str | None
+    """The thread's title, where the adapter reads one."""
+
+
+async def board_ready(board: Board, thread: str, *, url: str, gm: str, game_file: str) -> Ready:
+    """Log in as the GM and read the first page of `thread`; `NotReady` says what failed."""
+    try:
+        me = await board.login()
+    except LoginHeld as exc:  # refused before: the guard says why and what to do
+        raise NotReady(str(exc)) from None
+    except (LoginFailed, CaptchaRequired) as exc:
+        raise NotReady(
+            f"the board {url} refused the login of {gm!r} ({type(exc).__name__}: {exc}): check "
+            f"the password the game file points to, then `forumgm board login {game_file}`"
+        ) from None
+    except BoardError as exc:
+        raise NotReady(
+            f"cannot log in to {url} as {gm!r}: {type(exc).__name__}: {exc}; try again when "
+            "the board answers"
+        ) from None
+    try:
+        title = await _first_page_title(board, thread)
+    except NotFound as exc:
+        said = "" if str(exc).startswith("no thread") else f" ({exc})"
+        raise NotReady(
+            f"no thread {thread!r} on {url}{said}: create the game thread first and put its "
+            "id in [board] thread"
+        ) from None
+    except BoardError as exc:
+        raise NotReady(
+            f"cannot read thread {thread!r} on {url}: {type(exc).__name__}: {exc}"
+        ) from None
+    return Ready(me.name, title)
+
+
+async def _first_page_title(board: Board, thread: str) -> str | None:
+    """One page of the thread (the whole thread where the adapter reads no single page)."""
+    view = getattr(board, "thread_view", None)
+    topic_id = getattr(board, "topic_id", None)
+    if view is not None and topic_id is not None:
+        first: Any = await view(topic_id(thread), 1)
+        title = getattr(first, "title", None)
+        return title if isinstance(title, str) else None
+    exists = getattr(board, "has_thread", None)
+    if exists is not None and not exists(thread):  # the local board: no read of every post
+        raise NotFound(f"no thread {thread!r}")
+    if exists is None:
+        await board.thread_posts(thread)
+    return None
