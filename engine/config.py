@@ -51,6 +51,7 @@ TABLES = {
         "allow_insecure_http",
         "browser",
         "api_key",
+        "set_date_format",
     },
     "schedule": {"timezone", "deadlines", "start"},
     "options": None,
@@ -77,6 +78,8 @@ BROWSER_ENGINES = ("mybb", "phpbb", "xenforo")
 """Engines whose adapter can log in through a real browser (`[board] browser = true`)."""
 API_KEY_ENGINES = ("xenforo",)
 """Engines with a REST API that takes a key instead of the GM's login (`[board] api_key`)."""
+DATE_FORMAT_ENGINES = ("phpbb",)
+"""Boards whose adapter may set the GM account's own date format (`[board] set_date_format`)."""
 
 
 @dataclass(frozen=True)
@@ -162,6 +165,9 @@ class GameConfig:
     """`[board] allow_insecure_http`: the host accepts an http:// board (password in clear)."""
     browser: bool = False
     """Log in with a real browser (JS challenges, login widgets), then go on over HTTP."""
+    set_date_format: bool = False
+    """`[board] set_date_format`: the host lets the adapter set the GM account's own date
+    format to an unambiguous one (`forums.userprefs`)."""
     api_key: CredentialsRef | None = None
     """Where the board's REST API key is (XenForo): the adapter uses the API, not pages."""
     genders: dict[str, str] = field(default_factory=dict)
@@ -421,6 +427,7 @@ class _Checker:
             engine=engine,
             url=url,
             allow_insecure_http=insecure,
+            set_date_format=self._date_format(engine),
             thread=thread,
             gm_user=gm_user,
             password=password,
@@ -454,6 +461,26 @@ class _Checker:
             self.problem('[game] tag: 1 to 40 characters, e.g. "М12"', "game", "tag")
             return None
         return tag.strip() if tag is not None else None
+
+    def _date_format(self, engine: str) -> bool:
+        """`[board] set_date_format`, where the engine's accounts have a date format."""
+        wanted = bool(self.get("board", "set_date_format", bool, False))
+        if wanted and engine in BOARD_ENGINES and engine not in DATE_FORMAT_ENGINES:
+            why = (
+                "XenForo has no date format of an account's own (its pages carry machine-"
+                "readable times already)"
+                if engine == "xenforo"
+                else f"the {engine} board has no date format of an account's own"
+            )
+            self.problem(
+                f"[board] set_date_format: {why}; it changes nothing there (only "
+                f"{', '.join(DATE_FORMAT_ENGINES)})",
+                "board",
+                "set_date_format",
+                warning=True,
+            )
+            return False
+        return wanted
 
     def _insecure_http(self) -> bool:
         allowed = self.get("board", "allow_insecure_http", bool, False)

@@ -15,7 +15,7 @@ and XenForo's readers hand it what is left once their own shapes are read.
 from __future__ import annotations
 
 import re
-from datetime import UTC, date, datetime, timedelta, tzinfo
+from datetime import UTC, date, datetime, timedelta, timezone, tzinfo
 
 from forums.datewords import lookup, words_for
 
@@ -164,6 +164,8 @@ def parse_board_time(text: str, *, tz: tzinfo, now: datetime, lang: str | None =
     the Russian and English names do not know is read in (any language when None).
     """
     original = text
+    if (stamped := _with_offset(text)) is not None:  # it says its own zone: nothing to guess
+        return stamped.astimezone(tz)
     norm = _normalise(text)
     if not norm:
         raise ValueError(f"not a board time: {original!r}")
@@ -222,6 +224,40 @@ _DEFAULT_EN = re.compile(
     r"(?:([a-z]+) )?([a-z]{3}) (\d{1,2}), (\d{4}) (\d{1,2}):(\d{2})(?: (am|pm))?"
 )
 """phpBB's default English date format ("Sun May 26, 2019 4:34 pm"), normalised."""
+
+
+_ISO_OFFSET = re.compile(
+    r"\s*(?:»\s*)?(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2}))?\s?"
+    r"(Z|[+-]\d{2}:?\d{2})\s*"
+)
+"""A time with its offset, as the GM's own date format prints it where the host let forumgm
+set one (`forums.userprefs`; phpBB's `Y-m-d H:i:s P`: «2026-12-05 19:04:00 +03:00»)."""
+
+
+def is_stamped(text: str) -> bool:
+    """Whether `text` is a time that names its own offset (read without a zone)."""
+    return _ISO_OFFSET.fullmatch(text) is not None
+
+
+def _with_offset(text: str) -> datetime | None:
+    match = _ISO_OFFSET.fullmatch(text)
+    if match is None:
+        return None
+    year, month, day, hour, minute, second, offset = match.groups()
+    if offset == "Z":
+        zone: tzinfo = UTC
+    else:
+        sign = -1 if offset[0] == "-" else 1
+        hours, minutes = int(offset[1:3]), int(offset[-2:])
+        if hours > 23 or minutes > 59:
+            return None
+        zone = timezone(sign * timedelta(hours=hours, minutes=minutes))
+    try:
+        return datetime(
+            int(year), int(month), int(day), int(hour), int(minute), int(second or 0), tzinfo=zone
+        )
+    except ValueError:
+        return None
 
 
 def _quick(norm: str, tz: tzinfo) -> datetime | None:

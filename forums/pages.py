@@ -51,6 +51,8 @@ class PageKind(Enum):
     PM_FOLDER = "pm folder"
     PM_VIEW = "pm view"
     MEMBERLIST = "memberlist"
+    PREFERENCES = "preferences form"
+    """The account's own settings with its date format (`forums.userprefs`)."""
     INDEX = "index"
     UNKNOWN = "unknown"
 

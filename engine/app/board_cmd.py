@@ -102,6 +102,7 @@ async def _check(board: Board, thread: str, post_test: bool, out: Console) -> No
         first = await _first_page(board, thread)
         tz = getattr(board, "tz", None)
         out.print(f"Time zone: {tz if tz is not None else 'not detected'}")
+        out.print(f"Times: {times_read(board)}")
         out.print(
             f"Thread {thread}: {first['title']!r}, {first['total']} posts on {first['pages']} "
             f"page(s), {first['per_page']} per page"
@@ -144,6 +145,22 @@ ENGINE_NOTES: dict[str, tuple[str, ...]] = {
     ),
 }
 """What `board check` tells the host about an engine's settings the GM account cannot see."""
+
+
+def times_read(board: Board) -> str:
+    """Which way the adapter reads the times of the pages: the board's own format (with the
+    language and zone it found), or the GM account's own format it set."""
+    said = getattr(board, "times_read", None)
+    if callable(said):
+        return str(said())
+    if board.engine == "xenforo":
+        return (
+            "XenForo's own time stamps (<time data-time>, seconds since 1970): XenForo has no "
+            "date format of an account's own to set"
+        )
+    if board.engine == "local":
+        return "the local board's own (it keeps times as they are)"
+    return "the board's own format"
 
 
 async def _first_page(board: Board, thread: str) -> dict[str, Any]:
@@ -189,6 +206,14 @@ def check(
         ),
     ] = None,
     timeout: Timeout = None,
+    set_date_format: Annotated[
+        bool,
+        typer.Option(
+            "--set-date-format",
+            help="Let the adapter set the GM account's own date format to an unambiguous one "
+            "(phpBB), as [board] set_date_format = true does.",
+        ),
+    ] = False,
 ) -> None:
     """Log in, read the first and last page of the thread and the inbox; post nothing
     unless --post-test. Without --engine the engine is found from the board's page first.
@@ -263,6 +288,7 @@ def check(
         browser=browser,
         api_key_env=api_key_env,
         deadline=timeout,
+        set_date_format=set_date_format,
     )
     how = " over its REST API" if api_key_env is not None else ""
     if recorder is not None:

@@ -77,6 +77,7 @@ def open_board(
     browser: bool = False,
     api_key_env: str | None = None,
     deadline: float | None = None,
+    set_date_format: bool = False,
 ) -> Board:
     """The named board with the password from the environment (never a flag or a file).
 
@@ -92,6 +93,15 @@ def open_board(
     options: dict[str, Any] = {"browser": True} if browser else {}
     if deadline is not None and engine != "local":  # the local board makes no requests
         options["deadline"] = deadline
+    if set_date_format:
+        from engine.config import DATE_FORMAT_ENGINES
+
+        if engine not in DATE_FORMAT_ENGINES:
+            raise fail(
+                f"--set-date-format: the {engine} board has no date format of an account's own "
+                f"forumgm sets (only {', '.join(DATE_FORMAT_ENGINES)})"
+            )
+        options["set_date_format"] = True
     if api_key_env is not None and engine not in API_KEY_ENGINES:
         raise fail(
             f"--api-key-env: the {engine} board has no API forumgm uses "

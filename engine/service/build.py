@@ -78,6 +78,8 @@ def make_board(
         options["allow_insecure_http"] = True
     if config.browser:
         options["browser"] = True
+    if getattr(config, "set_date_format", False):  # the host's consent ([board])
+        options["set_date_format"] = True
     if (key := _api_key(config, environ)) is not None:
         options["api_key"] = key
     if shared is not None:

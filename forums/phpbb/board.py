@@ -13,8 +13,9 @@ grow with time on phpBB, whichever folder a message sits in.
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable, Collection, Mapping, Sequence
-from datetime import tzinfo
+from datetime import UTC, tzinfo
 from enum import Enum
 from typing import Any
 from urllib.parse import parse_qs, urljoin, urlsplit
@@ -25,6 +26,7 @@ from forums.board import PMPage
 from forums.cursor import Resume, ThreadView
 from forums.errors import BoardError, LayoutChanged, LoginFailed, NotFound
 from forums.formboard import CAPTCHA_HELP, FormLoginBoard, Served, answer_to
+from forums.html import parse_html
 from forums.phpbb import forms
 from forums.phpbb.client import PhpbbClient, redact
 from forums.phpbb.dates import detect_timezone, server_date
@@ -32,9 +34,22 @@ from forums.phpbb.forms import Form, PageKind, Selectors
 from forums.phpbb.pms import PMFolder, PMListItem, parse_pm_folder, parse_pm_view
 from forums.phpbb.topic import DEFAULT_PER_PAGE, TopicPage, parse_topic_page
 from forums.records import Cursor, PrivateMessage, User
+from forums.userprefs import DateSetting, filled_form
 from forums.webboard import Answer, Said
 
 log = logging.getLogger("forums.phpbb")
+
+DATE_FORMAT = "Y-m-d H:i:s P"
+"""The GM's own date format when the host allows it: «2026-12-05 19:04:00 +03:00», every
+time with its offset, in no language (PHP's date letters, as phpBB's UCP takes them)."""
+PREFS_PAGE = {"i": "ucp_prefs", "mode": "personal"}
+_HTML_LANG = re.compile(r"<html[^>]*?\blang=[\"']([\w-]+)", re.I)
+
+
+def _form_error(html: str) -> str:
+    node = parse_html(html).css_first("form .error")
+    return " ".join(node.text(deep=True).split()) if node is not None else ""
+
 
 _LOGIN_KINDS = {PageKind.LOGIN_FORM, PageKind.NOT_LOGGED_IN, PageKind.SESSION_EXPIRED}
 
@@ -58,10 +73,22 @@ class PhpbbBoard(FormLoginBoard):
         password: str,
         *,
         form_min_age: float = 2.0,
+        set_date_format: bool = False,
         **options: Any,
     ) -> None:
         super().__init__(base_url, username, password, **options)
         self.form_min_age = form_min_age
+        self.set_date_format = set_date_format
+        """The host's consent (`[board] set_date_format`): after logging in, the GM
+        account's own date format is made `DATE_FORMAT` (`forums.userprefs`)."""
+        self.date_setting: DateSetting | None = None
+        self.date_setting_error: str | None = None
+        """Why the date format could not be set (times are then read as the board prints them)."""
+        self._setting_date = False
+        self.page_lang: str | None = None
+        """The language of the last page read (`<html lang>`)."""
+        self.tz_found = False
+        """Whether the zone was read from a page (not given)."""
         self._members: dict[str, User] = {}
         self._per_page = DEFAULT_PER_PAGE
         """The topic's page size as last seen: page N starts at post (N - 1) × this."""
@@ -73,6 +100,63 @@ class PhpbbBoard(FormLoginBoard):
         return client
 
     # -- session ----------------------------------------------------------------------
+
+    async def login(self) -> User:
+        user = await super().login()
+        if self.set_date_format and self.date_setting is None and not self._setting_date:
+            self._setting_date = True  # a re-login while setting it does not set it again
+            try:
+                self.date_setting = await self.ensure_date_format()
+                self.date_setting_error = None
+            except BoardError as exc:
+                # The game goes on with the board's own format, which the readers know.
+                self.date_setting_error = f"{type(exc).__name__}: {exc}"
+                log.warning("the GM's date format was not set: %s", self.date_setting_error)
+            finally:
+                self._setting_date = False
+        return user
+
+    def times_read(self) -> str:
+        """How this adapter reads the times of the pages, for `board check`."""
+        if self.date_setting is not None:
+            return f"{self.date_setting.describe()}: every time carries its offset"
+        zone = f"zone {self.tz}" + (" (named on the page)" if self.tz_found else "")
+        if self.tz is None:
+            zone = "zone not seen yet"
+        shown = f"the board's own format, language {self.page_lang or 'not said'}, {zone}"
+        if self.date_setting_error is not None:
+            return f"{shown}; the GM's own date format was not set: {self.date_setting_error}"
+        return shown
+
+    async def ensure_date_format(self) -> DateSetting:
+        """Make the GM account's date format `DATE_FORMAT` (UCP → board preferences), unless
+        it is already; the form is sent as served with the date format changed, so no other
+        preference moves. Checked on the page again after the board took it."""
+        html, url = await self._page("ucp.php", PREFS_PAGE, {PageKind.PREFERENCES})
+        fetched = self.http.now()
+        form = filled_form(parse_html(html), "dateformat", url)
+        before = form.fields.get("dateformat", "")
+        if before == DATE_FORMAT:
+            return DateSetting(DATE_FORMAT, before, changed=False)
+        self.http.origin.check(form.action, "the board preferences form")
+        fields = dict(form.fields, dateformat=DATE_FORMAT, submit="Submit")
+        if "dateoptions" in fields:
+            fields["dateoptions"] = "custom"  # the list's own choice for a typed format
+        await self._age(fetched)
+        response = await self.http.post(form.action, fields)
+        answer, answered_at = response.text, str(response.url)
+        if not response.is_redirect and forms.classify(answer, answered_at) is not PageKind.POSTED:
+            said = forms.message_box(answer) or _form_error(answer) or "the form came back"
+            raise BoardError(
+                f"{self.base_url}: the board did not take the date format: {said} (set it by "
+                "hand in the GM's UCP, board preferences, or leave [board] set_date_format off)"
+            )
+        html, url = await self._page("ucp.php", PREFS_PAGE, {PageKind.PREFERENCES})
+        now = filled_form(parse_html(html), "dateformat", url).fields.get("dateformat")
+        if now != DATE_FORMAT:
+            raise LayoutChanged(url, f"the date format is still {now!r} after it was set")
+        log.info("the GM's date format is now %s (it was %s)", DATE_FORMAT, before)
+        return DateSetting(DATE_FORMAT, before, changed=True)
 
     async def _form_login(self) -> User:
         """The board's login form: form token, "remember me"."""
@@ -154,13 +238,18 @@ class PhpbbBoard(FormLoginBoard):
         """GET a page that needs the GM's session; (html, final url). Re-logs in once."""
         fetched = await self.page(path, expect, params)
         self._server_date = fetched.response.headers.get("date")
+        if (lang := _HTML_LANG.search(fetched.html[:4096])) is not None:
+            self.page_lang = lang.group(1)
         return fetched.html, fetched.url
 
     def _tz(self, html: str, url: str) -> tzinfo:
         if self.tz is None:
             found = detect_timezone(html, server_date(getattr(self, "_server_date", None)))
+            if found is None and self.date_setting is not None:
+                return UTC  # every time the page prints carries its offset (DATE_FORMAT)
             if found is None:
                 raise LayoutChanged(url, "the page names no time zone and none is configured")
+            self.tz_found = True
             self.tz = found
         return self.tz
 

@@ -30,6 +30,8 @@ class Selectors:
     logged_in_user = "#username_logged_in .username, #username_logged_in .username-coloured"
     topic_post = "div.post[id^=p], div.postbody"
     memberlist_link = "#memberlist a.username, #memberlist a.username-coloured"
+    date_format_field = "form input[name=dateformat]"
+    """The UCP's board preferences (ucp.php?i=ucp_prefs&mode=personal): the date format."""
     captcha = (
         "input[name=confirm_code], input[name=qa_answer], .g-recaptcha, .h-captcha, "
         "input[name=recaptcha_token], input[name=turnstile_response], #captcha"
@@ -247,6 +249,8 @@ def classify(html: str, url: str) -> PageKind:
     if panel is not None:
         refresh = tree.css_first("meta[http-equiv=refresh]")
         return PageKind.POSTED if refresh is not None else PageKind.MESSAGE
+    if tree.css_first(Selectors.date_format_field) is not None:
+        return PageKind.PREFERENCES
     section = _section(tree)
     if section == "memberlist" and tree.css_first("#memberlist") is not None:
         return PageKind.MEMBERLIST
