@@ -466,12 +466,12 @@ class _Checker:
         """`[board] set_date_format`, where the engine's accounts have a date format."""
         wanted = bool(self.get("board", "set_date_format", bool, False))
         if wanted and engine in BOARD_ENGINES and engine not in DATE_FORMAT_ENGINES:
-            why = (
-                "XenForo has no date format of an account's own (its pages carry machine-"
-                "readable times already)"
-                if engine == "xenforo"
-                else f"the {engine} board has no date format of an account's own"
-            )
+            why = {
+                "xenforo": "XenForo has no date format of an account's own (its pages carry "
+                "machine-readable times already)",
+                "mybb": "forumgm does not set MyBB's date format yet (user CP, edit options: "
+                "choose Y-m-d and 24-hour times there by hand)",
+            }.get(engine, f"the {engine} board has no date format of an account's own")
             self.problem(
                 f"[board] set_date_format: {why}; it changes nothing there (only "
                 f"{', '.join(DATE_FORMAT_ENGINES)})",

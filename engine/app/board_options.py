@@ -98,8 +98,8 @@ def open_board(
 
         if engine not in DATE_FORMAT_ENGINES:
             raise fail(
-                f"--set-date-format: the {engine} board has no date format of an account's own "
-                f"forumgm sets (only {', '.join(DATE_FORMAT_ENGINES)})"
+                f"--set-date-format: forumgm sets no date format of an account's own on a "
+                f"{engine} board (only {', '.join(DATE_FORMAT_ENGINES)})"
             )
         options["set_date_format"] = True
     if api_key_env is not None and engine not in API_KEY_ENGINES:

@@ -176,7 +176,7 @@ def test_board_check_says_which_way_times_are_read(checked: FakePhpbb) -> None:
     )
     other = ["board", "check", "--engine", "mybb", "--url", BASE, "--user", USER, "--thread", "2"]
     refused = runner.invoke(app, [*other, "--allow-insecure-http", "--set-date-format"])
-    assert refused.exit_code == 2 and "has no date format" in refused.output
+    assert refused.exit_code == 2 and "sets no date format" in refused.output
 
 
 GAME = """[game]
