@@ -78,7 +78,7 @@ BROWSER_ENGINES = ("mybb", "phpbb", "xenforo")
 """Engines whose adapter can log in through a real browser (`[board] browser = true`)."""
 API_KEY_ENGINES = ("xenforo",)
 """Engines with a REST API that takes a key instead of the GM's login (`[board] api_key`)."""
-DATE_FORMAT_ENGINES = ("phpbb",)
+DATE_FORMAT_ENGINES = ("mybb", "phpbb")
 """Boards whose adapter may set the GM account's own date format (`[board] set_date_format`)."""
 
 
@@ -469,8 +469,6 @@ class _Checker:
             why = {
                 "xenforo": "XenForo has no date format of an account's own (its pages carry "
                 "machine-readable times already)",
-                "mybb": "forumgm does not set MyBB's date format yet (user CP, edit options: "
-                "choose Y-m-d and 24-hour times there by hand)",
             }.get(engine, f"the {engine} board has no date format of an account's own")
             self.problem(
                 f"[board] set_date_format: {why}; it changes nothing there (only "

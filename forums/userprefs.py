@@ -5,23 +5,27 @@ A board prints every time in the reading account's date format, language and zon
 shapes (`forums.dates`), but a board that lets each account choose its format can be asked
 for one with nothing to guess. With the host's consent the phpBB and MyBB adapters set the
 GM account's format in its profile once after logging in (phpBB: UCP → board preferences →
-date format; MyBB: user CP → edit options → date and time format and zone); XenForo has no
+date format; MyBB: user CP → edit options → date and time format); XenForo has no
 per-account date format. `board check` says which way the adapter reads times.
 
 - phpBB takes any PHP date format: `Y-m-d H:i:s P` prints «2026-12-05 19:04:00 +03:00»,
   the offset in every time (`forums.dates` reads it as such, whatever the zone detection).
-- MyBB offers fixed lists: ISO 8601 `Y-m-d` and the 24-hour `H:i`; it prints no offset, so
-  the account's zone is set to UTC with no summer time, and the adapter reads times in UTC.
+- MyBB offers fixed lists: ISO 8601 `Y-m-d` and the 24-hour `H:i` (no day-month order or
+  am/pm to guess); it prints no offset, so the zone is still read from the page's clock.
 """
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from urllib.parse import urljoin
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
-from forums.errors import LayoutChanged
+from forums.errors import BoardError, LayoutChanged
+from forums.records import User
+
+log = logging.getLogger("forums")
 
 
 @dataclass(frozen=True)
@@ -108,3 +112,35 @@ def option_label(tree: LexborHTMLParser, select: str, value: str) -> str | None:
         if option.attributes.get("value") == value:
             return " ".join(option.text(deep=True).split())
     return None
+
+
+class OwnDateFormat:
+    """What a form-login board adds to set the GM's own date format once after logging in
+    (`ensure_date_format`, the engine's); put before the board's base class."""
+
+    def init_date_format(self, wanted: bool) -> None:
+        self.set_date_format = wanted
+        """The host's consent (`[board] set_date_format`)."""
+        self.date_setting: DateSetting | None = None
+        self.date_setting_error: str | None = None
+        """Why the date format could not be set (times are then read as the board prints them)."""
+        self._setting_date = False
+
+    async def login(self) -> User:
+        user: User = await super().login()  # type: ignore[misc]
+        if self.set_date_format and self.date_setting is None and not self._setting_date:
+            self._setting_date = True  # a re-login while setting it does not set it again
+            try:
+                self.date_setting = await self.ensure_date_format()
+                self.date_setting_error = None
+            except BoardError as exc:
+                # The game goes on with the board's own format, which the readers know.
+                self.date_setting_error = f"{type(exc).__name__}: {exc}"
+                log.warning("the GM's date format was not set: %s", self.date_setting_error)
+            finally:
+                self._setting_date = False
+        return user
+
+    async def ensure_date_format(self) -> DateSetting:
+        """Hook: make the GM account's date format the engine's unambiguous one."""
+        raise NotImplementedError

@@ -211,7 +211,7 @@ def check(
         typer.Option(
             "--set-date-format",
             help="Let the adapter set the GM account's own date format to an unambiguous one "
-            "(phpBB), as [board] set_date_format = true does.",
+            "(phpBB, MyBB), as [board] set_date_format = true does.",
         ),
     ] = False,
 ) -> None:

@@ -32,7 +32,7 @@ import httpx
 
 from forums.board import PMPage
 from forums.cursor import Resume, ThreadView
-from forums.errors import LayoutChanged, LoginFailed, NotFound
+from forums.errors import BoardError, LayoutChanged, LoginFailed, NotFound
 from forums.formboard import FormLoginBoard, Served
 from forums.guard import redact
 from forums.mybb import forms, posting
@@ -43,6 +43,7 @@ from forums.mybb.selectors import DEFAULT, MybbSelectors
 from forums.mybb.thread import parse_thread_page
 from forums.pages import TopicPage
 from forums.records import Cursor, PrivateMessage, User
+from forums.userprefs import DateSetting, OwnDateFormat, filled_form, option_label
 
 log = logging.getLogger("forums.mybb")
 
@@ -55,7 +56,24 @@ LOGIN_KINDS = frozenset({PageKind.LOGIN_FORM, PageKind.NOT_LOGGED_IN, PageKind.S
 INBOX = "0"
 
 
-class MybbBoard(FormLoginBoard):
+OPTIONS_PAGE = {"action": "options"}
+DATE_FORMAT = {"dateformat": "13", "timeformat": "3"}
+"""MyBB's own lists (inc/init.php): 13 is ISO 8601 `Y-m-d`, 3 the 24-hour `H:i`."""
+DATE_FORMAT_SHOWN = "Y-m-d H:i"
+
+
+def _is_set(fields: Mapping[str, str]) -> bool:
+    return all(fields.get(k) == v for k, v in DATE_FORMAT.items())
+
+
+def _shown_format(tree: Any, fields: Mapping[str, str]) -> str:
+    """The account's date and time format as its options page shows them («Use Default»)."""
+    date = option_label(tree, "select[name=dateformat]", fields.get("dateformat", "0"))
+    clock = option_label(tree, "select[name=timeformat]", fields.get("timeformat", "0"))
+    return f"{date or 'Use Default'}, {clock or 'Use Default'}"
+
+
+class MybbBoard(OwnDateFormat, FormLoginBoard):
     """A MyBB 1.8 board (default theme and themes that keep its classes), as the GM."""
 
     engine = "mybb"
@@ -73,9 +91,11 @@ class MybbBoard(FormLoginBoard):
         date_order: str | None = None,
         flood_wait: float = 30.0,
         selectors: MybbSelectors = DEFAULT,
+        set_date_format: bool = False,
         **options: Any,
     ) -> None:
         super().__init__(base_url, username, password, tz=tz, flood_wait=flood_wait, **options)
+        self.init_date_format(set_date_format)  # ISO dates, 24-hour times (`DATE_FORMAT`)
         self._tz = tz
         """The zone the host configured (None: read from each page's clock)."""
         self.date_order = date_order or "mdy"
@@ -89,6 +109,49 @@ class MybbBoard(FormLoginBoard):
         """The highest post id seen on this board (a reply below it was merged)."""
 
     # -- session ----------------------------------------------------------------------
+
+    def times_read(self) -> str:
+        """How this adapter reads the times of the pages, for `board check`."""
+        zone = f"zone {self.tz} (from the page's clock)" if self.tz is not None else "zone not seen"
+        if self._tz is not None:
+            zone = f"zone {self._tz} (configured)"
+        if self.date_setting is not None:
+            return f"{self.date_setting.describe()}, {zone}"
+        order = f"dates {self.date_order}" + ("" if self._order_known else " (from the clock)")
+        shown = f"the board's own format, {order}, {zone}"
+        if self.date_setting_error is not None:
+            return f"{shown}; the GM's own date format was not set: {self.date_setting_error}"
+        return shown
+
+    async def ensure_date_format(self) -> DateSetting:
+        """Make the GM account's date and time format ISO 8601 and 24-hour (user CP → Edit
+        Options), unless they are already. MyBB turns off whatever option the form does not
+        send, so the form goes back as served with only these two changed; checked on the
+        page again after."""
+        html, url, _ = await self.fetch("usercp.php", OPTIONS_PAGE, {PageKind.PREFERENCES})
+        tree = forms.tree_of(html)
+        form = filled_form(tree, "dateformat", url)
+        before = _shown_format(tree, form.fields)
+        if _is_set(form.fields):
+            return DateSetting(DATE_FORMAT_SHOWN, before, changed=False)
+        self.http.origin.check(form.action, "the user CP's options form")
+        fields = dict(form.fields, **DATE_FORMAT)
+        fields.setdefault("regsubmit", "Update Options")
+        response = await self.http.post(form.action, fields)
+        kind = forms.classify(response.text, str(response.url), self.selectors)
+        if not response.is_redirect and kind is not PageKind.POSTED:
+            said = forms.message(response.text, self.selectors) or "the form came back"
+            raise BoardError(
+                f"{self.base_url}: the board did not take the date format: {said} (set it by "
+                "hand in the GM's user CP, Edit Options, or leave [board] set_date_format off)"
+            )
+        html, url, _ = await self.fetch("usercp.php", OPTIONS_PAGE, {PageKind.PREFERENCES})
+        now = filled_form(forms.tree_of(html), "dateformat", url).fields
+        if not _is_set(now):
+            raise LayoutChanged(url, "the date and time format did not change when set")
+        self.date_order = "ymd"
+        self._order_known = True
+        return DateSetting(DATE_FORMAT_SHOWN, before, changed=True)
 
     async def _form_login(self) -> User:
         """The board's login form (`my_post_key`, "remember me")."""

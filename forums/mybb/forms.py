@@ -289,6 +289,8 @@ def classify(html: str | HTMLParser, url: str, selectors: MybbSelectors = DEFAUL
         return PageKind.FORM_ERROR
     if tree.css_first(selectors.pm_folder_form) is not None:
         return PageKind.PM_FOLDER
+    if tree.css_first("form input[name=action][value=do_options]") is not None:
+        return PageKind.PREFERENCES  # the user CP's options: the date and time format
     if (
         tree.css_first("meta[http-equiv=refresh]") is not None
         and tree.css_first("#container") is None

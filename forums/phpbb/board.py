@@ -34,7 +34,7 @@ from forums.phpbb.forms import Form, PageKind, Selectors
 from forums.phpbb.pms import PMFolder, PMListItem, parse_pm_folder, parse_pm_view
 from forums.phpbb.topic import DEFAULT_PER_PAGE, TopicPage, parse_topic_page
 from forums.records import Cursor, PrivateMessage, User
-from forums.userprefs import DateSetting, filled_form
+from forums.userprefs import DateSetting, OwnDateFormat, filled_form
 from forums.webboard import Answer, Said
 
 log = logging.getLogger("forums.phpbb")
@@ -56,7 +56,7 @@ _LOGIN_KINDS = {PageKind.LOGIN_FORM, PageKind.NOT_LOGGED_IN, PageKind.SESSION_EX
 __all__ = ["CAPTCHA_HELP", "PhpbbBoard"]
 
 
-class PhpbbBoard(FormLoginBoard):
+class PhpbbBoard(OwnDateFormat, FormLoginBoard):
     """A phpBB 3.x board (prosilver and derived styles) seen through the GM's account."""
 
     engine = "phpbb"
@@ -78,13 +78,7 @@ class PhpbbBoard(FormLoginBoard):
     ) -> None:
         super().__init__(base_url, username, password, **options)
         self.form_min_age = form_min_age
-        self.set_date_format = set_date_format
-        """The host's consent (`[board] set_date_format`): after logging in, the GM
-        account's own date format is made `DATE_FORMAT` (`forums.userprefs`)."""
-        self.date_setting: DateSetting | None = None
-        self.date_setting_error: str | None = None
-        """Why the date format could not be set (times are then read as the board prints them)."""
-        self._setting_date = False
+        self.init_date_format(set_date_format)  # made `DATE_FORMAT` (`forums.userprefs`)
         self.page_lang: str | None = None
         """The language of the last page read (`<html lang>`)."""
         self.tz_found = False
@@ -100,21 +94,6 @@ class PhpbbBoard(FormLoginBoard):
         return client
 
     # -- session ----------------------------------------------------------------------
-
-    async def login(self) -> User:
-        user = await super().login()
-        if self.set_date_format and self.date_setting is None and not self._setting_date:
-            self._setting_date = True  # a re-login while setting it does not set it again
-            try:
-                self.date_setting = await self.ensure_date_format()
-                self.date_setting_error = None
-            except BoardError as exc:
-                # The game goes on with the board's own format, which the readers know.
-                self.date_setting_error = f"{type(exc).__name__}: {exc}"
-                log.warning("the GM's date format was not set: %s", self.date_setting_error)
-            finally:
-                self._setting_date = False
-        return user
 
     def times_read(self) -> str:
         """How this adapter reads the times of the pages, for `board check`."""

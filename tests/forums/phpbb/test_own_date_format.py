@@ -174,7 +174,8 @@ def test_board_check_says_which_way_times_are_read(checked: FakePhpbb) -> None:
         "Times: the GM's own date format, set to Y-m-d H:i:s P (it was d M Y, H:i): every "
         "time carries its offset" in result.output
     )
-    other = ["board", "check", "--engine", "mybb", "--url", BASE, "--user", USER, "--thread", "2"]
+    other = ["board", "check", "--engine", "xenforo", "--url", BASE, "--user", USER]
+    other += ["--thread", "2"]
     refused = runner.invoke(app, [*other, "--allow-insecure-http", "--set-date-format"])
     assert refused.exit_code == 2 and "sets no date format" in refused.output
 
