@@ -82,6 +82,7 @@ def test_the_log_file_is_private_too_after_each_rotation(tmp_path: Path) -> None
         game.host("2026-12-01T18:01+03:00", "review", "--approve")
         game.pm("2026-12-01T19:05+03:00", "Коля", "голосую за Петю")
         log = tmp_path / "logs" / "run.log"
+        log.parent.mkdir()  # `run` makes no folder a mistyped --log-file names
         game.host("2026-12-01T19:10+03:00", "run", "--once", "--log-file", str(log))
         assert log.stat().st_size > 0
         assert stat.S_IMODE(log.stat().st_mode) == 0o600

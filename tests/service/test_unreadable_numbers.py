@@ -49,7 +49,8 @@ def test_huge_numbers_and_a_superscript_tag_do_not_stop_a_yakuza_game(tmp_path: 
     text = game.path.read_text(encoding="utf-8")
     players = next(line for line in text.splitlines() if line.startswith("players = "))
     visible = '\nvisible_roles = { Leo = "revolutionary" }'
-    game.path.write_text(text.replace(players, players + visible), encoding="utf-8")
+    small = "\n[options]\nmin_players = 6\n"  # a small game to look at (the rules say 18)
+    game.path.write_text(text.replace(players, players + visible) + small, encoding="utf-8")
     game.opened()
     # Night 1, by PM: a tag that is no number, a multiplier of 5,000 digits, a plain order.
     game.pm(datetime(2026, 12, 1, 20, tzinfo=MSK), "Judy", "Ночь ²: досье Leo")
