@@ -90,7 +90,8 @@ def test_a_receipt_says_which_main_action_counts_and_a_refusal_shows_the_form(
     path = tmp_path / "game.toml"
     path.write_text(
         game_toml(url=url, thread=thread, players=list(ROLES), ruleset="yakuza", roles=ROLES,
-                  password="env:TEST_GM_PASSWORD"),
+                  password="env:TEST_GM_PASSWORD")
+        + "[options]\nmin_players = 6\n",  # a small game to look at (the rules say 18)
         encoding="utf-8",
     )  # fmt: skip
     db = f"sqlite:///{tmp_path / 'store.sqlite'}"
