@@ -93,7 +93,25 @@ def _forms(grammar: Grammar, spec: UsageSpec, lang: str) -> list[CommandForm]:
     return found
 
 
+_PICKED: dict[tuple[Any, ...], tuple[Grammar, tuple[CommandForm, str]]] = {}
+"""`_pick`'s answers by grammar (its identity, as the matcher caches: one object per
+variant, kept alive here with the answer) and what of the spec it reads: every role PM of a
+game asks the same few, and a simulation starts thousands of games."""
+
+
 def _pick(grammar: Grammar, spec: UsageSpec, lang: str) -> tuple[CommandForm, str]:
+    key = (id(grammar), spec.kind, spec.action, spec.form, spec.phrase.get(lang), lang)
+    known = _PICKED.get(key)
+    if known is not None and known[0] is grammar:
+        return known[1]
+    picked = _pick_form(grammar, spec, lang)
+    if len(_PICKED) >= 4096:
+        _PICKED.clear()
+    _PICKED[key] = (grammar, picked)
+    return picked
+
+
+def _pick_form(grammar: Grammar, spec: UsageSpec, lang: str) -> tuple[CommandForm, str]:
     # The matcher reads every form whatever its label: an English word listed among the
     # Russian forms («plagiarize») is still one the parser takes.
     forms = _forms(grammar, spec, lang) or [

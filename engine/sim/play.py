@@ -24,9 +24,10 @@ from engine.sim.stats import GameRecord, Summary
 
 START = datetime(2027, 1, 1, 19, 0, tzinfo=UTC)
 PHASE = timedelta(days=1)
-QUIET = {"ack_commands": False}
-"""Options a simulation turns off where the ruleset has them: receipts of commands go to
-players by PM and change no outcome, and nobody reads them here."""
+QUIET = {"ack_commands": False, "role_pm_orders": False}
+"""Options a simulation turns off where the ruleset has them: receipts of commands and the
+role PM's list of orders go to players by PM and change no outcome, and nobody reads them
+here."""
 
 
 class SimError(RuntimeError):

@@ -49,6 +49,7 @@ OPTION_DEFAULTS: dict[str, Any] = {
     "anon_cooldown_minutes": 10,
     "ack_commands": True,
     "remind_thread_votes": False,
+    "role_pm_orders": True,
 }
 
 _CHOICES: dict[str, tuple[Any, ...]] = {
@@ -235,10 +236,13 @@ def _deal(seats: Sequence[Seat], opts: dict[str, Any], rng: random.Random) -> li
 
 
 def _setup_events(state: GameState) -> list[Event]:
+    listed = state.options.get("role_pm_orders", True)
     events = [
         Event.private(
             p.name, "role_assigned", role=p.role, faction=p.faction, orders=orders_of(state, p.name)
         )
+        if listed
+        else Event.private(p.name, "role_assigned", role=p.role, faction=p.faction)
         for p in state.players
     ]
     outcasts = [p.name for p in state.players if p.role == "outcast"]

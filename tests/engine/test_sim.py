@@ -211,3 +211,20 @@ def test_two_seeds_agree_within_their_intervals(ruleset: str, games: int) -> Non
         assert low_a <= high_b and low_b <= high_a, (side, a.wins, b.wins)
     se = ((a.length_sd() ** 2 + b.length_sd() ** 2) / games) ** 0.5
     assert abs(a.length_mean() - b.length_mean()) <= 4 * se + 1e-9
+
+
+def test_a_simulation_builds_no_role_pm_order_lists() -> None:
+    """The role PM's list of orders (forms and examples from the grammar) is text for the
+    players; a simulated game turns it off (`role_pm_orders`) as it turns receipts off."""
+    from engine.core.ruleset import Seat, get_ruleset
+
+    rulesets_mod = __import__("rulesets")
+    rulesets_mod.load_all()
+    classic = get_ruleset("classic")
+    seats = [Seat(n) for n in ("Вася", "Петя", "Маша", "Коля", "Оля")]
+    roles = {"roles": {"mafioso": 1, "commissar": 1, "citizen": 3}}
+    _, shown = classic.setup(seats, roles, 1)
+    _, quiet = classic.setup(seats, {**roles, "role_pm_orders": False}, 1)
+    assigned = [e for e in shown if e.type == "role_assigned"]
+    assert assigned and all(e.fields["orders"] for e in assigned)
+    assert all("orders" not in e.fields for e in quiet if e.type == "role_assigned")
