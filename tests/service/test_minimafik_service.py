@@ -144,7 +144,7 @@ def test_the_draft_and_a_night_through_the_service(tmp_path: Path) -> None:
     assert "Карт в руке: Grillby — 5, Ворон — " in results
     assert _inbox(board, "Cornix")[-1].subject == "Итоги ночи 1"
     night = _inbox(board, "Cornix")[-1].body.full_text()
-    assert "Сброшены на замену" in night and "Вы получаете 3 урона" in night
+    assert "Сброшена на замену: «Щит»" in night and "Вы получаете 3 урона" in night
     assert "броня — 1" in night and "Ваша рука, сверху вниз:" in night
     assert "Мафия выбрала цель: Ворон, урон 3." in _inbox(board, "Alu")[-1].body.full_text()
     assert "Наступает день 1." in board.posts_after(thread, 0)[-1].body.full_text()
