@@ -16,7 +16,7 @@ from engine.core.events import Event
 from engine.core.model import GameState
 from engine.core.orders import Channel, Order, Source
 from engine.core.phases import Phase
-from engine.core.ruleset import PhaseInputs, Ruleset, Seat
+from engine.core.ruleset import PhaseInputs, RulesError, Ruleset, Seat
 from engine.core.warnings import ParseWarning
 from forums.records import PostBody
 from scraper.matcher import DEFAULT_MAX_CHARS, ParseResult, parse_post
@@ -210,6 +210,19 @@ class GameSession:
             warnings.extend(w)
         return events, warnings
 
+    def apply_measure(self, kind: str, player: str, detail: Mapping[str, Any]) -> list[Event]:
+        """A host's measure on the open phase (`remove`, `grant` or `end`), through the
+        ruleset; its events join the phase's log. Raises RulesError when the rules refuse."""
+        return apply_measure(self.ruleset, self.state, self.inputs, self.log, kind, player, detail)
+
+    def end_phase_early(self) -> PhaseLog:
+        """The host ended the game in the open phase: it is not resolved, its log is kept."""
+        _, log = self._open()
+        log.in_play_after = self.ruleset.in_play(self.state)
+        self.history.append(log)
+        self.inputs, self.log = None, None
+        return log
+
     def resolve(self, *, in_place: bool = False) -> PhaseLog:
         """Resolve the open phase. `in_place`: nobody keeps the state before the resolution
         (a simulation), so the ruleset need not copy it first."""
@@ -226,3 +239,33 @@ class GameSession:
     @staticmethod
     def day_after(moment: datetime) -> datetime:
         return moment + timedelta(days=1)
+
+
+MEASURES = ("remove", "grant", "end")
+"""What a host may do to a running game that its phases are read with."""
+
+
+def apply_measure(
+    ruleset: Ruleset,
+    state: GameState,
+    inputs: PhaseInputs | None,
+    log: PhaseLog | None,
+    kind: str,
+    player: str,
+    detail: Mapping[str, Any],
+) -> list[Event]:
+    """Apply one host measure to `state` (and the open phase's `inputs`, if any)."""
+    if kind == "remove":
+        reveal = detail.get("reveal")
+        events = ruleset.remove_player(
+            state, inputs, player, reveal=None if reveal is None else bool(reveal)
+        )
+    elif kind == "grant":
+        events = ruleset.grant(state, inputs, player, str(detail["grant"]), detail.get("value"))
+    elif kind == "end":
+        events = ruleset.end_by_host(state, str(detail["outcome"]))
+    else:
+        raise RulesError(f"unknown host measure {kind!r} (known: {', '.join(MEASURES)})")
+    if log is not None:
+        log.events.extend(events)
+    return events

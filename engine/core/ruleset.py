@@ -16,7 +16,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 from engine.core import rng as rngmod
 from engine.core.events import Event
 from engine.core.grammar import Grammar
-from engine.core.model import GameState
+from engine.core.model import GameState, PlayerState
 from engine.core.orders import Channel, Order
 from engine.core.phases import Phase, PhaseId
 from engine.core.warnings import ParseWarning
@@ -284,6 +284,95 @@ class Ruleset(ABC):
     def host_picture(self, state: GameState, lang: str) -> str | None:
         """An SVG picture of the game for the host (twelve-rooms' map); never published."""
         return None
+
+    # -- the host's measures on a running game (modkill, grants, the end) ---------------
+
+    host_grants: ClassVar[Mapping[str, str]] = {}
+    """What the host may grant a player by command: grant id → what its value means."""
+
+    def removal_reveals(self, state: GameState) -> bool:
+        """Whether a removed player's role is shown when the host does not say (the rules'
+        default: as a death shows it)."""
+        value = state.options.get("reveal_role_on_death", False)
+        return value not in (False, None, "none")
+
+    def remove_player(
+        self, state: GameState, inputs: PhaseInputs | None, name: str, *, reveal: bool | None
+    ) -> list[Event]:
+        """The host removes `name` from play (inactivity, a rule breach): he is out from now
+        on, and the votes by and for him and his orders of the open phase no longer count
+        (`inputs`; None between phases). `reveal`: his role is shown (None: the rules'
+        default). The ruleset's own consequences follow (`after_removal`)."""
+        if not state.has_player(name):
+            raise RulesError(f"{name!r} is not a player of this game")
+        if name not in self.in_play(state):
+            raise RulesError(f"{name} is not in play")
+        shown = self.removal_reveals(state) if reveal is None else reveal
+        p = state.player(name)
+        p.fields["alive"] = False
+        p.fields["removed"] = True
+        if inputs is not None:
+            drop_inputs_of(inputs, name)
+        fields: dict[str, Any] = {"player": name, "revealed": shown}
+        if shown:
+            fields.update(role=p.role, faction=p.faction)
+        return [Event.public("player_removed", **fields), *self.after_removal(state, inputs, p)]
+
+    def after_removal(
+        self, state: GameState, inputs: PhaseInputs | None, player: PlayerState
+    ) -> list[Event]:
+        """The ruleset's consequences of a removal (a team told, a Leader gone, a room)."""
+        return []
+
+    def grant(
+        self, state: GameState, inputs: PhaseInputs | None, name: str, grant: str, value: Any
+    ) -> list[Event]:
+        """Give `name` what the host grants (`host_grants`); events for him (private)."""
+        known = ", ".join(self.host_grants) or "none"
+        raise RulesError(f"ruleset {self.id} has no grant {grant!r} (grants: {known})")
+
+    def end_outcomes(self, state: GameState) -> list[str]:
+        """What the host may end the game with: a winning faction, a draw, or abandoned."""
+        factions = [p.faction for p in state.players if p.faction]
+        return [*dict.fromkeys(factions), DRAW, ABANDONED]
+
+    def end_by_host(self, state: GameState, outcome: str) -> list[Event]:
+        """The host ends the game early: `outcome` is a winning faction, `draw` or
+        `abandoned`. The final post reveals every role, as the game's end does."""
+        outcomes = self.end_outcomes(state)
+        if outcome not in outcomes:
+            raise RulesError(f"{outcome!r}: one of {', '.join(outcomes)}")
+        state.finished = True
+        state.winner = None if outcome == ABANDONED else outcome
+        roles = {p.name: p.role for p in state.players}
+        factions = {p.name: p.faction for p in state.players}
+        alive = self.in_play(state)
+        return [
+            Event.public(
+                "game_ended_by_host", outcome=outcome, roles=roles, factions=factions, alive=alive
+            )
+        ]
+
+
+DRAW = "draw"
+ABANDONED = "abandoned"
+
+
+def drop_inputs_of(inputs: PhaseInputs, name: str) -> None:
+    """The open phase forgets `name`'s vote, the votes for him and his orders."""
+    inputs.votes.pop(name, None)
+    voided = inputs.data.setdefault(VOTES_VOIDED, [])
+    for voter, vote in list(inputs.votes.items()):
+        if name in vote.targets:
+            del inputs.votes[voter]
+            if voter not in voided:
+                voided.append(voter)
+    inputs.orders.pop(name, None)
+
+
+VOTES_VOIDED = "votes_voided_by_host"
+"""`PhaseInputs.data` key: the voters whose vote the host's removal of its target voided
+(they voted; a ruleset that warns a player who did not vote spares them)."""
 
 
 _REGISTRY: dict[str, Ruleset] = {}

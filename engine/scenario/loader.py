@@ -70,6 +70,10 @@ class ScenarioPhase:
     posts: list[Mapping[str, Any]]
     expect: Mapping[str, Any] | None
     line: int | None = None
+    host: list[Mapping[str, Any]] = field(default_factory=list)
+    """The host's measures, applied after `orders` and `votes`, before `posts`:
+    `{remove: NAME, reveal: true|false}`, `{grant: ID, player: NAME, value: …}`,
+    `{end: FACTION | draw | abandoned}` (the phase then ends unresolved)."""
 
 
 @dataclass
@@ -85,7 +89,8 @@ class Scenario:
 
 
 _TOP = {"ruleset", "options", "seed", "players", "phases", "timezone", "description"}
-_PHASE = {"phase", "orders", "votes", "posts", "expect"}
+_PHASE = {"phase", "orders", "votes", "posts", "expect", "host"}
+_HOST = {"remove", "reveal", "grant", "player", "value", "end"}
 _EXPECT = {"died", "alive", "state", "public", "private", "winner", "parse_warnings"}
 
 
@@ -176,11 +181,23 @@ def _phase(ph: Any, fail: Any) -> ScenarioPhase:
             raise fail(p if isinstance(p, dict) else posts, "a post needs `player` and `text`")
         if p.get("channel", "thread") not in ("pm", "thread"):
             raise fail(p, "`channel` must be pm or thread")
+    host = ph.get("host") or []
+    if not isinstance(host, list):
+        raise fail(ph, "`host` must be a list")
+    for m in host:
+        if not isinstance(m, dict) or len({"remove", "grant", "end"} & set(m)) != 1:
+            raise fail(
+                m if isinstance(m, dict) else host,
+                "a host entry is one of `remove`, `grant`, `end`",
+            )
+        _no_unknown(m, _HOST, "host entry", fail)
+        if "grant" in m and "player" not in m:
+            raise fail(m, "a grant needs `player`")
     if expect is not None:
         if not isinstance(expect, dict):
             raise fail(ph, "`expect` must be a mapping")
         _no_unknown(expect, _EXPECT, "expect", fail)
-    return ScenarioPhase(phase_id, orders, votes, posts, expect, line_of(ph))
+    return ScenarioPhase(phase_id, orders, votes, posts, expect, line_of(ph), host)
 
 
 def _no_unknown(data: Mapping[str, Any], known: set[str], what: str, fail: Any) -> None:

@@ -65,8 +65,8 @@ def run_scenario(scenario: Scenario) -> ScenarioResult:
         deadline = opened + timedelta(days=1)
         session.state.phase = phase.phase
         log = session.open_phase(opened, deadline, deadline + timedelta(days=1))
-        _feed(session, ruleset, phase, scenario, opened)
-        log = session.resolve()
+        ended = _feed(session, ruleset, phase, scenario, opened)
+        log = session.end_phase_early() if ended else session.resolve()
         result.phases.append(log)
         if phase.expect is not None:
             result.failures.extend(_check(session, ruleset, log, phase.expect, str(phase.phase)))
@@ -117,7 +117,9 @@ def _known_player(session: GameSession, raw: Any, scenario: Scenario, where: Any
 
 def _feed(
     session: GameSession, ruleset: Ruleset, phase: ScenarioPhase, sc: Scenario, opened: datetime
-) -> None:
+) -> bool:
+    """Register the phase's orders, votes, host measures and posts; True if the host ended
+    the game in it."""
     for raw in phase.orders:
         player = _known_player(session, raw["player"], sc, raw)
         targets = tuple(_name(session, t) for t in raw.get("targets") or [])
@@ -142,12 +144,35 @@ def _feed(
                 at=opened,
             )
         session.submit(vote)
+    for measure in phase.host:
+        _measure(session, measure, sc)
+    if session.state.finished:
+        return True
     for n, post in enumerate(phase.posts, start=1):
         player = _name(session, post["player"])
         channel = Channel(post.get("channel", "thread"))
         at = _at(post.get("at"), opened, sc, post) or opened + timedelta(minutes=n)
         body = parse_bbcode(str(post["text"]))
         session.submit_post(player, body, channel, at=at, post_id=f"{phase.phase}#{n}")
+    return False
+
+
+def _measure(session: GameSession, raw: Mapping[str, Any], sc: Scenario) -> None:
+    """One `host:` entry through the ruleset, as `forumgm steer` applies it."""
+    try:
+        if "remove" in raw:
+            player = _known_player(session, raw["remove"], sc, raw)
+            detail = {"reveal": raw["reveal"]} if "reveal" in raw else {}
+            session.apply_measure("remove", player, detail)
+        elif "grant" in raw:
+            player = _known_player(session, raw["player"], sc, raw)
+            session.apply_measure(
+                "grant", player, {"grant": raw["grant"], "value": raw.get("value")}
+            )
+        else:
+            session.apply_measure("end", "", {"outcome": str(raw["end"])})
+    except RulesError as exc:
+        raise ScenarioError(sc.path, line_of(raw), str(exc)) from exc
 
 
 def _check(

@@ -10,10 +10,19 @@ from engine.store.repo.outbox import OutboxRepo
 from engine.store.repo.parse import ParseRepo
 from engine.store.repo.raw import RawRepo
 from engine.store.repo.signup import SignupRepo
+from engine.store.repo.steer import SteerRepo
 
 
 class Store(
-    GamesRepo, RawRepo, ParseRepo, OutboxRepo, LeasesRepo, HostRepo, DashboardRepo, SignupRepo
+    GamesRepo,
+    RawRepo,
+    ParseRepo,
+    OutboxRepo,
+    LeasesRepo,
+    HostRepo,
+    DashboardRepo,
+    SignupRepo,
+    SteerRepo,
 ):
     """Boards and games, raw posts/PMs with history, parse results, events, the outbox, the
     host's accounts and audit log, and the dashboard's sessions and login throttle, and sign-up threads.

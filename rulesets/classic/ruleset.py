@@ -166,6 +166,20 @@ class Classic(Ruleset):
 
     # -- views -----------------------------------------------------------------------------
 
+    def after_removal(
+        self, state: GameState, inputs: PhaseInputs | None, player: PlayerState
+    ) -> list[Event]:
+        """A removed clan member's team is told (in private) that he is out: its team shot
+        is theirs alone from now on; a clan left with nobody in play loses at the win check."""
+        if player.faction not in CLANS:
+            return []
+        team = [
+            p.name
+            for p in state.players
+            if p.faction == player.faction and p.name != player.name and in_play(p)
+        ]
+        return [Event.private(team, "teammate_removed", player=player.name)] if team else []
+
     def in_play(self, state: GameState) -> list[str]:
         return in_play_names(state)
 

@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 from engine.core import rng as rngmod
 from engine.core.events import Event
 from engine.core.grammar import Grammar
-from engine.core.model import GameState
+from engine.core.model import GameState, PlayerState
 from engine.core.orders import Channel, Order
 from engine.core.phases import PhaseId
 from engine.core.ruleset import (
@@ -230,6 +230,16 @@ class Minimafik(Ruleset):
         return Resolved(ctx.events, ctx.state)
 
     # -- views ---------------------------------------------------------------------------
+
+    def after_removal(
+        self, state: GameState, inputs: PhaseInputs | None, player: PlayerState
+    ) -> list[Event]:
+        """A removed Leader leads no more (as a dead one, §10): nobody is Leader until the
+        next election, and his tie-break and punishment choice are gone (D-36)."""
+        if state.data.get("leader") != player.name:
+            return []
+        state.data["leader"] = None
+        return [Event.public("leader_gone", player=player.name)]
 
     def in_play(self, state: GameState) -> list[str]:
         return alive_names(state)

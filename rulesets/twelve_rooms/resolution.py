@@ -11,7 +11,7 @@ import random
 
 from engine.core.events import Event
 from engine.core.model import GameState
-from engine.core.ruleset import PhaseInputs, Step
+from engine.core.ruleset import VOTES_VOIDED, PhaseInputs, Step
 from rulesets.twelve_rooms.checks import Reject, rule_seven
 from rulesets.twelve_rooms.context import INACTIVITY, INJECTION, MAFKILL, Turn
 from rulesets.twelve_rooms.endturn import finish, private_reports, room_events, s22_end
@@ -78,8 +78,10 @@ def s00_preparation(t: Turn) -> None:
         bonus["vests"] = int(bonus.get("vests", 0)) + 1
         bonus["half_votes"] = True
     limit = int(t.state.options["missed_votes_limit"])
+    voided = t.inputs.data.get(VOTES_VOIDED, ())
     for name in t.start_alive:
-        if name in t.inputs.votes:
+        # A vote for a player the host removed is discarded, not missed (as at step 0, §2.4).
+        if name in t.inputs.votes or name in voided or not alive(t.p(name)):
             continue
         p = t.p(name)
         p.fields["warnings"] = int(p.fields.get("warnings", 0)) + 1

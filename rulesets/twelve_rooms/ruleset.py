@@ -10,13 +10,14 @@ from typing import Any, ClassVar
 from engine.core import rng as rngmod
 from engine.core.events import Event
 from engine.core.grammar import Grammar
-from engine.core.model import GameState
+from engine.core.model import GameState, PlayerState
 from engine.core.orders import Channel, Order
 from engine.core.phases import PhaseId
 from engine.core.ruleset import (
     IntakeResult,
     PhaseInputs,
     Resolved,
+    RulesError,
     Ruleset,
     Seat,
     Step,
@@ -161,6 +162,44 @@ class TwelveRooms(Ruleset):
         return Resolved(ctx.events, ctx.state)
 
     # -- views -----------------------------------------------------------------------------
+
+    host_grants: ClassVar[Mapping[str, str]] = {
+        "vest": "vests given (a whole number, 1 by default) (§7.4)",
+        "immunity": "immune through this turn number (§7.3, §7.4)",
+    }
+
+    def after_removal(
+        self, state: GameState, inputs: PhaseInputs | None, player: PlayerState
+    ) -> list[Event]:
+        """A removed player leaves the map: his room counts him no more (the safe room's
+        places, the sticky room's last one), his pending eliminations are void and no
+        deputy inherits from him (an administrative removal, like inactivity, §2.5). Only
+        the host learns the room he left."""
+        player.fields["pending_kills"] = []
+        return [Event.host("left_room", player=player.name, room=player.fields.get("room"))]
+
+    def grant(
+        self, state: GameState, inputs: PhaseInputs | None, name: str, grant: str, value: Any
+    ) -> list[Event]:
+        """§7.4: the host grants a vest (used with «броник» like any other) or immunity
+        from elimination (except inactivity) through turn `value`."""
+        if grant not in self.host_grants:
+            return super().grant(state, inputs, name, grant, value)
+        if name not in living(state):
+            raise RulesError(f"{name} is not in play")
+        p = state.player(name)
+        if grant == "vest":
+            count = int(value) if value not in (None, "") else 1
+            if count < 1:
+                raise RulesError("vest: give at least 1")
+            p.fields["vests"] = int(p.fields.get("vests", 0)) + count
+            return [Event.private(name, "vest_granted", count=count, vests=p.fields["vests"])]
+        until = int(value) if value not in (None, "") else 0
+        turn = state.phase.number if state.phase is not None else 0
+        if until < turn:
+            raise RulesError(f"immunity: through a turn from {turn} on (the current turn)")
+        p.fields["immune_until"] = max(int(p.fields.get("immune_until", 0) or 0), until)
+        return [Event.private(name, "immunity_granted", until=p.fields["immune_until"])]
 
     def in_play(self, state: GameState) -> list[str]:
         return living(state)

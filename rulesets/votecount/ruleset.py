@@ -171,6 +171,36 @@ class Votecount(Ruleset):
 
     # -- views -----------------------------------------------------------------------------
 
+    host_grants: ClassVar[Mapping[str, str]] = {
+        "weight": "what the player's vote counts from now on (a whole number, 0 or more)",
+        "cannot_vote": "yes: his votes no longer count; no: they count again",
+    }
+
+    def grant(
+        self, state: GameState, inputs: PhaseInputs | None, name: str, grant: str, value: Any
+    ) -> list[Event]:
+        """A vote weight or «cannot vote» changed by the host: the counts follow at once."""
+        if grant not in self.host_grants:
+            return super().grant(state, inputs, name, grant, value)
+        if not state.has_player(name):
+            raise RulesError(f"{name!r} is not a player of this game")
+        options = state.options
+        if grant == "weight":
+            text = str(value).strip()
+            if not text.isdecimal():
+                raise RulesError(f"weight: a whole number 0 or more, not {value!r}")
+            options["weights"] = {**options["weights"], name: int(text)}
+            return [Event.public("vote_weight_set", player=name, weight=int(text))]
+        word = str(value).strip().casefold()
+        if word not in ("yes", "no", "true", "false", "да", "нет"):
+            raise RulesError(f"cannot_vote: yes or no, not {value!r}")
+        banned = word in ("yes", "true", "да")
+        listed = [n for n in options["cannot_vote"] if n != name]
+        options["cannot_vote"] = [*listed, name] if banned else listed
+        if banned and inputs is not None:
+            inputs.votes.pop(name, None)
+        return [Event.public("cannot_vote_set", player=name, cannot_vote=banned)]
+
     def in_play(self, state: GameState) -> list[str]:
         return living_slots(state)
 

@@ -243,6 +243,17 @@ class Yakuza(Ruleset):
 
     # -- views -----------------------------------------------------------------------------
 
+    def after_removal(
+        self, state: GameState, inputs: PhaseInputs | None, player: PlayerState
+    ) -> list[Event]:
+        """A removed player is dead to the rules (his HP no longer counts, nobody revives
+        him: `status` dead), as a death would leave him."""
+        from rulesets.yakuza.roles import DEAD
+
+        player.fields["status"] = DEAD
+        player.fields["mortally_wounded"] = False
+        return []
+
     def in_play(self, state: GameState) -> list[str]:
         return alive_names(state)
 

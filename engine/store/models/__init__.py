@@ -11,7 +11,7 @@ from engine.store.models.game import (
     PhaseStatus,
     Player,
 )
-from engine.store.models.host import HostAccount, HostAction, Setting
+from engine.store.models.host import HostAccount, HostAction, HostMeasure, HostNotice, Setting
 from engine.store.models.raw import (
     OutsiderMessage,
     RawPM,
@@ -50,6 +50,8 @@ __all__ = [
     "GameStatus",
     "HostAccount",
     "HostAction",
+    "HostMeasure",
+    "HostNotice",
     "HostOverride",
     "LoginThrottle",
     "OrderStatus",

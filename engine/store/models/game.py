@@ -93,6 +93,8 @@ class Game(Base):
     deadline passed while results waited)."""
     sent_cursor: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     """Where the publisher's last look at the GM's sent box ended."""
+    paused_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    """When the host paused the game (None: it runs): no deadline passes while paused."""
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow, onupdate=utcnow)
 

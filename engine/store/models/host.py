@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, Index, String, Text
+from sqlalchemy import JSON, ForeignKey, Index, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
 from engine.store.models.base import Base, UTCDateTime, utcnow
@@ -53,3 +53,38 @@ class HostAction(Base):
     def detail_text(self) -> str:
         """The detail as the host's views show it: "warning=3, fix=Петя"."""
         return ", ".join(f"{k}={v}" for k, v in self.detail.items())
+
+
+class HostMeasure(Base):
+    """Something the host did to a running game that its phases are read with: a player
+    removed (modkill) or a grant (a vest, immunity, a vote weight). The replay of `phase`
+    applies it at `at` (before the first post or PM after it), so a restarted process and
+    a host's fix read the phase exactly as before."""
+
+    __tablename__ = "host_measures"
+    __table_args__ = (Index("ix_host_measures_game_id_phase", "game_id", "phase"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    phase: Mapped[str] = mapped_column(String(32))
+    """The phase it counts for (the next one when it was made after a deadline)."""
+    at: Mapped[datetime] = mapped_column(UTCDateTime())
+    kind: Mapped[str] = mapped_column(String(32))
+    """"remove" or "grant"."""
+    player: Mapped[str] = mapped_column(String(200))
+    detail: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    by: Mapped[str] = mapped_column(String(200))
+
+
+class HostNotice(Base):
+    """A notice the hosts were sent (a board PM, an e-mail): one per game, phase and cause,
+    so a restarted service does not send it again."""
+
+    __tablename__ = "host_notices"
+    __table_args__ = (UniqueConstraint("game_id", "phase", "cause"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    phase: Mapped[str] = mapped_column(String(32))
+    cause: Mapped[str] = mapped_column(String(32))
+    at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
