@@ -20,6 +20,7 @@ COMMANDS = {
     "board": "engine.app.board_cmd:app",
     "map": "engine.app.map_cmd:map_",
     "host": "engine.app.host_cmd:app",
+    "steer": "engine.app.steer_cmd:app",
     "dashboard": "engine.app.dashboard.command:dashboard",
     "simulate": "engine.app.simulate_cmd:simulate",
     "report": "engine.app.report_cmd:report",

@@ -28,7 +28,7 @@ from engine.service.logins import held_reason
 from engine.service.pool import BoardPool
 from engine.service.runner import Cadence, Service, drive_once, failed, owner_id
 from engine.store import Store, open_store
-from engine.store.models import GameStatus, OutboxStatus, PhaseStatus
+from engine.store.models import Game, GameStatus, OutboxStatus, PhaseStatus
 
 if TYPE_CHECKING:
     from engine.app.review import Review
@@ -321,6 +321,17 @@ def print_table(table: Table) -> None:
     console.print(table)
 
 
+def _game_status(game: Game, tz: tzinfo) -> str:
+    """What `status` says of a game: its status, or paused or ended by the host."""
+    from engine.service.driver import ended_by_host
+
+    if game.status is GameStatus.RUNNING and ended_by_host(game.state) is not None:
+        return "ended by the host: the final post waits"
+    if game.paused_at is not None and game.status is GameStatus.RUNNING:
+        return f"paused since {local_time(game.paused_at, tz)}"
+    return game.status.value
+
+
 def status(db: Db = None) -> None:
     """Games, phases, next deadline (in each game's time zone), unreviewed warnings, outbox."""
     store = store_or_exit(db, existing=True)
@@ -374,7 +385,7 @@ def status(db: Db = None) -> None:
         table.add_row(
             f"{game.id} {game.title}",
             game.ruleset,
-            "running: no deadlines left" if stalled else game.status.value,
+            "running: no deadlines left" if stalled else _game_status(game, tz),
             f"{ph.phase} ({ph.status.value})" if ph else "—",
             "list of deadlines ran out"
             if stalled

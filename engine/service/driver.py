@@ -36,7 +36,7 @@ from engine.service.logins import LoginGuard
 from engine.service.pool import FRESH, SharedInbox
 from engine.service.posts import phase_opened_draft, renderer_for
 from engine.service.reader import HostInputs, PhaseReader, started_at
-from engine.service.replay import Replay, item_ref
+from engine.service.replay import Measure, Replay, item_ref
 from engine.service.seats import game_slots, handover_draft, holder_aliases
 from engine.service.substitutes import check_offers, offer_seat
 from engine.service.vote_count import vote_count_draft
@@ -536,12 +536,14 @@ class GameDriver:
         slots = self.slots()
         aliases = holder_aliases(slots, self.config.aliases)
         announced = self.announced() if started_at(ph) is not None else None
+        measures = self.measures(ph.phase)
         version = (
             announced,
             self.store.overrides_version(self.game_id, ph.phase),
             tuple(slots.keys),
             tuple(slots.handovers),
             tuple(sorted((k, tuple(v)) for k, v in aliases.items())),
+            tuple(m.id for m in measures),
         )
 
         def host() -> HostInputs:
@@ -556,9 +558,16 @@ class GameDriver:
                 for w in self.store.parse_warnings(self.game_id, ph.phase)
                 if w.resolved_by_host and w.warning.source and w.warning.source.post_id
             }
-            return HostInputs(aliases, slots, fixes, self.order_overrides(ph), announced)
+            return HostInputs(aliases, slots, fixes, self.order_overrides(ph), announced, measures)
 
         return self.reader.replay(ph, until, version=version, host=host)
+
+    def measures(self, phase: str) -> list[Measure]:
+        """The host's removals and grants the phase is read with (`forumgm steer`)."""
+        return [
+            Measure(m.id, m.at, m.kind, m.player, dict(m.detail))
+            for m in self.store.measures(self.game_id, phase)
+        ]
 
     async def poll(self, ph: PhaseRecord, now: datetime) -> int:
         """Read what is new, take it, and answer: ratings in the thread, one receipt PM per player."""
@@ -920,6 +929,20 @@ class GameDriver:
         self.queue_opening(opened, ph.phase)
         return opened
 
+    async def _paused_step(self, ph: PhaseRecord, paused: datetime, now: datetime) -> str:
+        """A paused game: no deadline passes and nothing is resolved or opened; the thread
+        and the inbox are still read and answered, and what is approved goes out."""
+        if ph.status is PhaseStatus.OPEN:
+            self.queue_opening(ph)
+            # The deadline waits with the game: what comes meanwhile counts for the phase
+            # (its deadline moves by the pause's length at `resume`).
+            if ph.deadline <= now:
+                ph.deadline = now + timedelta(seconds=1)
+            await self.poll(ph, now)
+            await self.publisher.publish(now)
+        since = local_time(paused, self.config.schedule.tz)
+        return f"{ph.phase}: paused by the host since {since}"
+
     def queue_opening(self, ph: PhaseRecord, previous: str | None = None) -> None:
         """Queue and approve the post that opens `ph` (not the first phase: `game start`
         queues that one), unless the previous phase's results opened it. Called again at
@@ -931,7 +954,10 @@ class GameDriver:
         previous = previous or self.store.phase_before(self.game_id, ph)
         if (item is None or item.status is OutboxStatus.DRAFT) and previous is not None:
             events = self.store.events(self.game_id, previous)
-            draft = phase_opened_draft(self.markers, self.ruleset, self.renderer, ph, events)
+            removed = {m.player for m in self.measures(ph.phase) if m.kind == "remove"}
+            draft = phase_opened_draft(
+                self.markers, self.ruleset, self.renderer, ph, events, removed
+            )
             if draft is not None:
                 self._enqueue_new(ph.phase, [draft])
                 self.store.approve(self.game_id, ph.phase, markers=[draft.marker])
@@ -946,6 +972,22 @@ class GameDriver:
             # Nothing goes out announcing a deadline already past: back to the host.
             self.store.unapprove(self.game_id, self.results_markers(current))
         await self.publisher.publish(now)
+        game = self.store.get_game(self.game_id)
+        if game.status is GameStatus.FINISHED:
+            return "finished"
+        ended = ended_by_host(game.state)
+        if ended is not None:
+            final = self.store.find_by_marker(ended)
+            if final is None or final.status is OutboxStatus.POSTED:
+                self.store.set_game_status(self.game_id, GameStatus.FINISHED)
+                return "finished (ended by the host)"
+            return (
+                "ended by the host: the final post waits to go out (approve it: forumgm "
+                f"review {self.config.path} --approve)"
+            )
+        paused = self.store.paused_at(self.game_id)
+        if paused is not None and current is not None:
+            return await self._paused_step(current, paused, now)
         while True:
             ph = self.store.current_phase(self.game_id)
             if ph is None:
@@ -1003,6 +1045,18 @@ class GameDriver:
                     f"{ph.phase} is published and the list of deadlines has run out: add "
                     f"deadlines to [schedule] in {self.config.path} and restart forumgm run"
                 )
+
+
+ENDED_BY_HOST = "ended_by_host"
+"""`GameState.data` key: the host ended the game; the marker of its final post."""
+
+
+def ended_by_host(state: dict[str, Any] | None) -> str | None:
+    """The final post's marker of a game the host ended (`forumgm steer end`), else None."""
+    if not state or not state.get("finished"):
+        return None
+    marker = (state.get("data") or {}).get(ENDED_BY_HOST)
+    return str(marker) if marker else None
 
 
 REFUSALS = frozenset({"order_rejected", "thread_vote_reminder"})

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 import jinja2
 
@@ -47,6 +47,7 @@ def phase_opened_draft(
     renderer: Renderer,
     opened: PhaseRecord,
     previous: Sequence[Event],
+    removed: Collection[str] = (),
 ) -> OutboxDraft | None:
     """The post that opens a phase (its name, deadline, who is in play), unless the previous
     phase's results already did."""
@@ -54,7 +55,7 @@ def phase_opened_draft(
         return None
     kind, _, number = opened.phase.partition(" ")
     state = _state(opened)
-    state_in_play = ruleset.in_play(state)
+    state_in_play = [n for n in ruleset.in_play(state) if n not in removed]  # by the host
     body = renderer_for(renderer, "phase_opened").render_post(
         "phase_opened",
         **ruleset.render_context(state),

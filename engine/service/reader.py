@@ -24,7 +24,7 @@ from engine.core.slots import Handover, Slots
 from engine.core.warnings import ParseWarning
 from engine.service.inbox import UNCLEAR
 from engine.service.parsed import context_key, item_key, result_from_json, result_to_json
-from engine.service.replay import Incoming, Replay, board_order, start_replay
+from engine.service.replay import Incoming, Measure, Replay, board_order, start_replay
 from engine.service.seats import Speaker, speakers
 from engine.store import Store
 from engine.store.models import PhaseRecord
@@ -48,6 +48,8 @@ class HostInputs:
     overrides: Mapping[str, Order | None]
     announced: datetime | None = None
     """The first phase: when the game's start went out to the players (None: not yet)."""
+    measures: Sequence[Measure] = ()
+    """The host's removals and grants for the phase."""
 
 
 @dataclass
@@ -156,6 +158,7 @@ class PhaseReader:
             max_post_chars=self.max_post_chars,
             first_phase=first_phase,
             announced=host.announced,
+            measures=host.measures,
         )
         context = context_key(replay.session.parse_context())
         first = self._first(host.slots, until)
@@ -172,6 +175,7 @@ class PhaseReader:
         )
         for item in sorted(items, key=lambda i: i.order):
             replay.take(item)
+        replay.catch_up(until)
         self._note_outsiders(ph, posts, pms, speaker, until)
         self._keep(replay)
         session = replay.session
@@ -239,9 +243,13 @@ class PhaseReader:
         )
         if replay.last is not None and any(i.order <= replay.last for i in items):
             return None  # something new falls before what was taken: read it in its place
+        applied = replay.measures[: replay.applied_measures]
+        if items and applied and max(m.at for m in applied) > min(i.at for i in items):
+            return None  # something new falls before a host's measure already applied
         self.stats.incremental += 1
         for item in sorted(items, key=lambda i: i.order):
             replay.take(item)
+        replay.catch_up(until)
         self._note_outsiders(ph, posts, pms, speaker, until)
         self._keep(replay)
         self._append_parse(live, ph)

@@ -11,12 +11,13 @@ import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from engine.core.events import Event
 from engine.core.model import GameState
 from engine.core.orders import Channel, Order, OrderKind, Source
 from engine.core.phases import PhaseId
-from engine.core.ruleset import Ruleset
+from engine.core.ruleset import RulesError, Ruleset
 from engine.core.warnings import (
     DEADLINE_MINUTE,
     EARLY,
@@ -97,6 +98,18 @@ class Incoming:
 Rewrite = Callable[[Order], Order | None]
 
 
+@dataclass(frozen=True)
+class Measure:
+    """A host's removal or grant (`host_measures`), as a replay applies it: at `at`, before
+    the first post or PM after it."""
+
+    id: int
+    at: datetime
+    kind: str
+    player: str
+    detail: Mapping[str, Any] = field(default_factory=dict)
+
+
 @dataclass
 class Replay:
     """A phase being read: the session, and what taking each item produced.
@@ -130,6 +143,27 @@ class Replay:
     """The items taken so far, in order (what a restart reads again)."""
     unreadable: dict[str, str] = field(default_factory=dict)
     """`Incoming.ref` → why reading or taking that item raised (a one-line reason)."""
+    measures: tuple[Measure, ...] = ()
+    """The host's removals and grants of the phase, in time order (`catch_up` applies them)."""
+    measured: dict[int, list[Event]] = field(default_factory=dict)
+    """`Measure.id` → the events applying it gave (empty: the rules refused it by then)."""
+    applied_measures: int = 0
+    """How many of `measures` are applied."""
+
+    def catch_up(self, until: datetime) -> None:
+        """Apply the host's measures made at or before `until` not applied yet."""
+        while self.applied_measures < len(self.measures):
+            measure = self.measures[self.applied_measures]
+            if measure.at > until:
+                return
+            self.applied_measures += 1
+            try:
+                events = self.session.apply_measure(measure.kind, measure.player, measure.detail)
+            except RulesError as exc:
+                # e.g. a removal of a player the phase's reading already left out of play
+                log.warning("host measure #%s not applied: %s", measure.id, exc)
+                events = []
+            self.measured[measure.id] = events
 
     def _parse(self, item: Incoming) -> ParseResult:
         parsed = item.parsed
@@ -232,6 +266,7 @@ class Replay:
         if self.restart is None:
             raise RuntimeError("this replay cannot be read again from its opening")
         self.session, self.answers = self.restart(), {}
+        self.applied_measures, self.measured = 0, {}  # the fresh session has none applied
         for item in self.taken:
             reason = self.unreadable.get(item.ref)
             if reason is None:
@@ -269,6 +304,7 @@ class Replay:
         self.answers[item.ref] = answers
 
     def _take(self, item: Incoming) -> None:
+        self.catch_up(item.at)
         session = self.session
         assert session.inputs is not None and session.log is not None
         if item.unclear:
@@ -379,6 +415,7 @@ def start_replay(
     max_post_chars: int | None = None,
     first_phase: bool = False,
     announced: datetime | None = None,
+    measures: Sequence[Measure] = (),
 ) -> Replay:
     """The phase opened from its starting state, ready to `take` items."""
     table = dict(overrides or {})
@@ -405,6 +442,7 @@ def start_replay(
         first_phase=first_phase,
         announced=announced,
         restart=opened,
+        measures=tuple(sorted(measures, key=lambda m: (m.at, m.id))),
     )
 
 
