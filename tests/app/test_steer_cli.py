@@ -13,6 +13,7 @@ import pytest
 from engine.service.build import database_url
 from engine.store import open_store
 from tests.app.rehearsal import Rehearsal
+from tests.app.steer_game import steer_game
 from tests.service.helpers import cli_game
 
 MSK = ZoneInfo("Europe/Moscow")
@@ -20,18 +21,7 @@ MSK = ZoneInfo("Europe/Moscow")
 
 @pytest.fixture
 def game(tmp_path: Path) -> Rehearsal:
-    """A classic game (review: warnings) whose turn 1 is open on the board, with votes."""
-    g = Rehearsal(tmp_path)
-    g("2026-12-01T17:00+03:00", "board", "local", "init", "GAME")
-    g.host("2026-12-01T18:00+03:00", "game start")
-    g.host("2026-12-01T18:45+03:00", "review", "--approve")
-    g.host("2026-12-01T19:01+03:00", "run", "--once")
-    g.pm("2026-12-01T19:10+03:00", "Коля", "голосую за Петю")
-    g.pm("2026-12-01T19:11+03:00", "Петя", "голосую за Колю")
-    g.pm("2026-12-01T19:12+03:00", "Маша", "голосую за Петю")
-    g.pm("2026-12-01T19:13+03:00", "Оля", "голосую за Колю")
-    g.host("2026-12-01T19:30+03:00", "run", "--once")
-    return g
+    return steer_game(tmp_path)
 
 
 def _audit(g: Rehearsal) -> list[tuple[str, dict[str, object]]]:

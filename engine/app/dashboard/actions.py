@@ -7,10 +7,12 @@ One entry per form the game page posts (`ACTIONS[name]`); a field missing or mal
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from datetime import datetime
 
 from starlette.datastructures import FormData
 
 from engine.app.review import Review, order_words
+from engine.app.steer import Steer, Steered, SteerError, parse_span
 from engine.clock import local_time
 
 
@@ -98,6 +100,72 @@ async def approve_and_publish(rv: Review, form: FormData) -> str:
     return f"Approved {approved} item(s). {await publish(rv, form)}"
 
 
+def _steer(rv: Review, act: Callable[[Steer], Steered]) -> str:
+    """A host command through `engine.app.steer`, as `forumgm steer` runs it."""
+    try:
+        done = act(Steer(rv.driver, by=rv.by, via=rv.via))
+    except SteerError as exc:
+        raise FormError(str(exc)) from None
+    waiting = f"; {done.waiting} item(s) wait for your approval below" if done.waiting else ""
+    return done.said + waiting
+
+
+async def steer_remove(rv: Review, form: FormData) -> str:
+    player = _text(form, "player", "player to remove")
+    choice = str(form.get("reveal") or "")
+    reveal = {"yes": True, "no": False}.get(choice)
+    return _steer(rv, lambda s: s.remove(player, reveal=reveal))
+
+
+async def steer_deadline(rv: Review, form: FormData) -> str:
+    given = {k: str(form.get(k) or "").strip() for k in ("at", "extend", "shift")}
+    chosen = [k for k, v in given.items() if v]
+    if len(chosen) != 1:
+        raise FormError("fill one of: the new deadline, longer/shorter, shift all")
+
+    def act(s: Steer) -> Steered:
+        if given["at"]:
+            try:
+                when = datetime.fromisoformat(given["at"])
+            except ValueError:
+                raise SteerError(f"{given['at']!r}: write YYYY-MM-DD HH:MM") from None
+            if when.tzinfo is None:
+                when = when.replace(tzinfo=s.driver.config.schedule.tz)
+            return s.deadline(at=when)
+        if given["extend"]:
+            return s.deadline(extend=parse_span(given["extend"]))
+        return s.deadline(shift=parse_span(given["shift"]))
+
+    return _steer(rv, act)
+
+
+async def steer_pause(rv: Review, form: FormData) -> str:
+    return _steer(rv, lambda s: s.pause())
+
+
+async def steer_resume(rv: Review, form: FormData) -> str:
+    return _steer(rv, lambda s: s.resume())
+
+
+async def steer_end(rv: Review, form: FormData) -> str:
+    outcome = _text(form, "outcome", "outcome")
+    if form.get("confirm") != "yes":
+        raise FormError("tick “I mean it” to end the game")
+    return _steer(rv, lambda s: s.end(outcome))
+
+
+async def steer_grant(rv: Review, form: FormData) -> str:
+    player, what = _text(form, "player", "player"), _text(form, "grant", "grant")
+    value = str(form.get("value") or "").strip() or None
+    return _steer(rv, lambda s: s.grant(player, what, value))
+
+
+async def steer_say(rv: Review, form: FormData) -> str:
+    text = _text(form, "text", "message")
+    to = str(form.get("to") or "").strip() or None
+    return _steer(rv, lambda s: s.say(text, to=to))
+
+
 Action = Callable[[Review, FormData], Awaitable[str]]
 ACTIONS: dict[str, Action] = {
     "fix": fix,
@@ -109,4 +177,11 @@ ACTIONS: dict[str, Action] = {
     "deadline": deadline,
     "publish": publish,
     "approve-publish": approve_and_publish,
+    "steer-remove": steer_remove,
+    "steer-deadline": steer_deadline,
+    "steer-pause": steer_pause,
+    "steer-resume": steer_resume,
+    "steer-end": steer_end,
+    "steer-grant": steer_grant,
+    "steer-say": steer_say,
 }

@@ -165,6 +165,22 @@ class GamePage:
         items = d.store.outbox(d.game_id)
         self.outbox = {s.value: sum(1 for i in items if i.status is s) for s in OutboxStatus}
         self.failed = [i for i in items if i.status is OutboxStatus.FAILED]
+        self.steer = self._steer()
+
+    def _steer(self) -> dict[str, Any] | None:
+        """What the "Steer the game" forms offer (None: the game is not running)."""
+        d = self.driver
+        state = d.store.load_state(d.game_id)
+        if self.phase is None or state is None or state.finished:
+            return None
+        paused = d.store.paused_at(d.game_id)
+        return {
+            "paused": local_time(paused, d.config.schedule.tz) if paused else None,
+            "living": self.rv.living(),
+            "outcomes": d.ruleset.end_outcomes(state),
+            "grants": dict(d.ruleset.host_grants),
+            "zone": str(d.config.schedule.tz),
+        }
 
     def _shown(self, what: str, make: Callable[[], T], fallback: T) -> T:
         """`make()`, or `fallback` and a line in `problems` when it raises: the page shows
