@@ -41,6 +41,7 @@ TABLES = {
         "max_post_chars",
         "opening_post",
         "tag",
+        "hosts",
     },
     "board": {
         "engine",
@@ -69,6 +70,7 @@ TABLES = {
     "answers": {"posts_per_hour", "receipts_per_hour", "refusals_per_hour"},
     "roles": None,
     "deal": None,
+    "notify": {"smtp", "email_to", "email_from", "failed_after", "dashboard"},
 }
 """Every table of a game file and its keys (None: any key, the ruleset's or a name);
 docs/host-guide.md documents each one (tests/docs/test_host_guide.py checks it)."""
@@ -122,6 +124,21 @@ class AnswerLimits:
     """Messages answered by a PM that only refuses (not accepted, a count asked too soon)."""
 
     KEYS: ClassVar[tuple[str, ...]] = ("posts_per_hour", "receipts_per_hour", "refusals_per_hour")
+
+
+@dataclass(frozen=True)
+class NotifyConfig:
+    """`[notify]`: how the hosts are told when the game needs them."""
+
+    smtp: CredentialsRef | None = None
+    """Where the SMTP server's URL is (env:VAR holding smtp://user:password@host:port, or
+    smtps://…, smtp+starttls://…); None: no e-mail."""
+    email_to: tuple[str, ...] = ()
+    email_from: str = "forumgm@localhost"
+    failed_after: timedelta = timedelta(minutes=30)
+    """A step failing this long (the board down, the login held) is worth a notice."""
+    dashboard: str | None = None
+    """The dashboard's address, named in notices besides the `forumgm review` command."""
 
 
 @dataclass
@@ -186,6 +203,10 @@ class GameConfig:
     """`[activity]`: when a player is quiet, and whether he is prodded by PM."""
     answers: AnswerLimits = field(default_factory=AnswerLimits)
     """`[answers]`: ceilings per hour on automatic answers (`engine.service.answers`)."""
+    hosts: list[str] = field(default_factory=list)
+    """`[game] hosts`: the hosts' board accounts, told by PM when the game needs them."""
+    notify: NotifyConfig = field(default_factory=lambda: NotifyConfig())
+    """`[notify]`: e-mail besides the PMs, and when a failing step is worth a notice."""
 
     def seats(self) -> list[Seat]:
         """The seating order with the host's roles; dead players start out of play."""
@@ -352,6 +373,8 @@ class _Checker:
         if review not in REVIEW_MODES:
             self.problem(f"[game] review: one of {', '.join(REVIEW_MODES)}", "game", "review")
         vote_count = self._vote_count()
+        hosts = self._hosts()
+        notify = self._notify(hosts)
         max_post_chars = self._max_post_chars()
         answers = self._answers()
         insecure = self._insecure_http()
@@ -453,6 +476,67 @@ class _Checker:
             reserve=reserve,
             signup=signup,
             activity=activity,
+            hosts=hosts,
+            notify=notify,
+        )
+
+    def _hosts(self) -> list[str]:
+        names = self.get("game", "hosts", list, [])
+        if names is None:
+            return []
+        if not all(isinstance(n, str) and n.strip() for n in names):
+            self.problem(
+                '[game] hosts: a list of board accounts, e.g. ["Ведущий2"]', "game", "hosts"
+            )
+            return []
+        return [str(n).strip() for n in names]
+
+    def _notify(self, hosts: list[str]) -> NotifyConfig:
+        table = self.raw.get("notify", {})
+        if not isinstance(table, dict) or not table:
+            return NotifyConfig()
+        smtp_text = self.get("notify", "smtp", str, None)
+        smtp = None
+        if smtp_text is not None:
+            try:
+                smtp = CredentialsRef.parse(smtp_text)
+            except CredentialsError:
+                self.problem(
+                    "[notify] smtp must say where the SMTP server's URL is (env:VARIABLE "
+                    "holding smtp://user:password@host:port); never the URL itself here",
+                    "notify",
+                    "smtp",
+                )
+        to = self.get("notify", "email_to", (list, str), [])
+        addresses = [to] if isinstance(to, str) else list(to or [])
+        if not all(isinstance(a, str) and "@" in a for a in addresses):
+            self.problem(
+                '[notify] email_to: e-mail addresses, e.g. ["host@example.org"]',
+                "notify",
+                "email_to",
+            )
+            addresses = []
+        if smtp is not None and not addresses:
+            self.problem("[notify] smtp needs email_to: whom to write", "notify", "email_to")
+        sender = self.get("notify", "email_from", str, "forumgm@localhost")
+        span = self.get("notify", "failed_after", str, "30m")
+        failed_after = timedelta(minutes=30)
+        if span is not None:
+            found = re.fullmatch(r"\s*(\d+)\s*(m|min|h|d)\s*", span)
+            if found is None or int(found.group(1)) == 0:
+                self.problem(
+                    '[notify] failed_after: a length such as "30m", "2h"', "notify", "failed_after"
+                )
+            else:
+                unit = {"m": 60, "min": 60, "h": 3600, "d": 86400}[found.group(2)]
+                failed_after = timedelta(seconds=int(found.group(1)) * unit)
+        dashboard = self.get("notify", "dashboard", str, None)
+        return NotifyConfig(
+            smtp=smtp,
+            email_to=tuple(addresses),
+            email_from=sender or "forumgm@localhost",
+            failed_after=failed_after,
+            dashboard=dashboard.rstrip("/") if dashboard else None,
         )
 
     def _tag(self) -> str | None:

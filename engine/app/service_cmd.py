@@ -232,6 +232,10 @@ def run(
     except KeyboardInterrupt:
         out.print("stopped (Ctrl-C) before any game was driven: nothing was changed")
         raise typer.Exit(130) from None
+    from engine.service.notify import Notifier
+
+    for driver in drivers:  # the hosts are told when a game needs them ([game] hosts)
+        driver.notifier = Notifier(driver, db=db)
     owner = owner_id()
     try:
         to_file = file_handler(log_file) if log_file is not None else None

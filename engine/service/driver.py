@@ -14,7 +14,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timedelta
-from typing import Any, ParamSpec, TypeVar
+from typing import Any, ParamSpec, Protocol, TypeVar
 
 import rulesets
 from engine.activity import ActivityTable, posts_line
@@ -90,6 +90,12 @@ RECEIPT_TYPES = {
 }
 
 
+class StepWatcher(Protocol):
+    """Looks at a game after each of its steps (`engine.service.notify.Notifier`)."""
+
+    async def after_step(self, status: str, failed: bool, now: datetime) -> None: ...
+
+
 class GameDriver:
     """Drives one configured game on one board, one idempotent step at a time."""
 
@@ -113,6 +119,8 @@ class GameDriver:
         self.inbox_share: SharedInbox | None = None
         """The GM account's inbox as all its games in this process read it, once a poll
         (`engine.service.pool`); None: this game reads it itself."""
+        self.notifier: StepWatcher | None = None
+        """What tells the hosts when the game needs them (`engine.service.notify`), if set."""
         self.newest_read: datetime | None = None
         """The board's time of the newest item the last read brought (new or changed)."""
         self.reader = PhaseReader(

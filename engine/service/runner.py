@@ -89,7 +89,18 @@ def next_run(driver: GameDriver, now: datetime, cadence: Cadence) -> datetime | 
 
 
 async def drive_once(driver: GameDriver, owner: str, cadence: Cadence) -> str:
-    """One step of one game, if this process holds (or can take) its lease."""
+    """One step of one game, if this process holds (or can take) its lease; then the hosts
+    are told what needs them (`driver.notifier`)."""
+    status = await _step(driver, owner, cadence)
+    if driver.notifier is not None and status != "driven by another process":
+        try:
+            await driver.notifier.after_step(status, failed(status), driver.clock())
+        except Exception:  # a notice never stops the game
+            log.exception("game %s: telling the hosts failed", driver.game_id)
+    return status
+
+
+async def _step(driver: GameDriver, owner: str, cadence: Cadence) -> str:
     now = driver.clock()
     if not driver.store.acquire_lease(driver.game_id, owner, now, cadence.lease):
         return "driven by another process"

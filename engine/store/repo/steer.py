@@ -10,7 +10,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
-from engine.store.models import HostMeasure, HostNotice
+from engine.store.models import HostMeasure, HostNotice, Setting
 from engine.store.repo.base import RepoBase, aware, get_game_row, get_phase_row
 
 
@@ -87,3 +87,18 @@ class SteerRepo(RepoBase):
             )
             if row is not None:
                 s.delete(row)
+
+    def failing_since(self, game_id: int, at: datetime | None) -> datetime | None:
+        """A step of the game failed at `at` (None: one went through): since when its steps
+        fail without a break (None: they do not). Kept across restarts."""
+        key = f"failing_since:{game_id}"
+        with self._sessions.begin() as s:
+            row = s.get(Setting, key)
+            if at is None:
+                if row is not None:
+                    s.delete(row)
+                return None
+            if row is None:
+                s.add(Setting(key=key, value=at.isoformat()))
+                return at
+            return aware(row.value)
