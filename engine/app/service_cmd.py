@@ -325,11 +325,9 @@ def print_table(table: Table) -> None:
     console.print(table)
 
 
-def _game_status(game: Game, tz: tzinfo) -> str:
+def _game_status(store: Store, game: Game, tz: tzinfo) -> str:
     """What `status` says of a game: its status, or paused or ended by the host."""
-    from engine.service.driver import ended_by_host
-
-    if game.status is GameStatus.RUNNING and ended_by_host(game.state) is not None:
+    if game.status is GameStatus.RUNNING and store.ended_by_host(game.id) is not None:
         return "ended by the host: the final post waits"
     if game.paused_at is not None and game.status is GameStatus.RUNNING:
         return f"paused since {local_time(game.paused_at, tz)}"
@@ -389,7 +387,7 @@ def status(db: Db = None) -> None:
         table.add_row(
             f"{game.id} {game.title}",
             game.ruleset,
-            "running: no deadlines left" if stalled else _game_status(game, tz),
+            "running: no deadlines left" if stalled else _game_status(store, game, tz),
             f"{ph.phase} ({ph.status.value})" if ph else "—",
             "list of deadlines ran out"
             if stalled

@@ -387,6 +387,7 @@ class Steer:
         self.store.unapprove(self.game_id, results)
         self.store.discard_drafts(self.game_id, results)
         self.store.save_state(self.game_id, state, in_play=ruleset.in_play(state))
+        self.store.set_ended(self.game_id, state.data[ENDED_BY_HOST])
         items = self._queue([draft], approve)
         self._audit("end", ph, {"outcome": outcome.strip(), "in": counts_for})
         return Steered(f"the game ends: {outcome.strip()}", items)

@@ -983,7 +983,7 @@ class GameDriver:
         game = self.store.get_game(self.game_id)
         if game.status is GameStatus.FINISHED:
             return "finished"
-        ended = ended_by_host(game.state)
+        ended = self.store.ended_by_host(self.game_id)
         if ended is not None:
             final = self.store.find_by_marker(ended)
             if final is None or final.status is OutboxStatus.POSTED:
@@ -1057,14 +1057,6 @@ class GameDriver:
 
 ENDED_BY_HOST = "ended_by_host"
 """`GameState.data` key: the host ended the game; the marker of its final post."""
-
-
-def ended_by_host(state: dict[str, Any] | None) -> str | None:
-    """The final post's marker of a game the host ended (`forumgm steer end`), else None."""
-    if not state or not state.get("finished"):
-        return None
-    marker = (state.get("data") or {}).get(ENDED_BY_HOST)
-    return str(marker) if marker else None
 
 
 REFUSALS = frozenset({"order_rejected", "thread_vote_reminder"})

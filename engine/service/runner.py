@@ -22,7 +22,7 @@ from apscheduler.triggers.interval import IntervalTrigger
 
 from engine.clock import Clock
 from engine.publish import one_line
-from engine.service.driver import GameDriver, ended_by_host
+from engine.service.driver import GameDriver
 from engine.service.logins import LoginHeld
 from engine.service.vote_count import next_vote_count
 from engine.store import Store
@@ -70,7 +70,7 @@ def next_run(driver: GameDriver, now: datetime, cadence: Cadence) -> datetime | 
     game = driver.store.get_game(driver.game_id)
     if game.status is GameStatus.FINISHED:
         return None
-    if ended_by_host(game.state) is not None:
+    if driver.store.ended_by_host(driver.game_id) is not None:
         return now + cadence.waiting  # its final post waits for the host
     ph = driver.store.current_phase(driver.game_id)
     if game.paused_at is not None:

@@ -102,3 +102,21 @@ class SteerRepo(RepoBase):
                 s.add(Setting(key=key, value=at.isoformat()))
                 return at
             return aware(row.value)
+
+    def set_ended(self, game_id: int, marker: str) -> None:
+        """The host ended the game (`forumgm steer end`); `marker` is its final post's."""
+        with self._sessions.begin() as s:
+            get_game_row(s, game_id)
+            key = f"ended_by_host:{game_id}"
+            row = s.get(Setting, key)
+            if row is None:
+                s.add(Setting(key=key, value=marker))
+            else:
+                row.value = marker
+
+    def ended_by_host(self, game_id: int) -> str | None:
+        """The final post's marker of a game the host ended, else None (read without the
+        game's state)."""
+        with self._sessions() as s:
+            row = s.get(Setting, f"ended_by_host:{game_id}")
+        return row.value if row is not None else None
