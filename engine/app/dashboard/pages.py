@@ -165,7 +165,7 @@ class GamePage:
         items = d.store.outbox(d.game_id)
         self.outbox = {s.value: sum(1 for i in items if i.status is s) for s in OutboxStatus}
         self.failed = [i for i in items if i.status is OutboxStatus.FAILED]
-        self.steer = self._steer()
+        self.steer = self._shown("the host's commands", self._steer, None)
 
     def _steer(self) -> dict[str, Any] | None:
         """What the "Steer the game" forms offer (None: the game is not running)."""
