@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -50,6 +51,9 @@ class Case:
             return r.render_public(
                 list(self.events), phase=self.phase, context={"players": seating}
             )
+        if self.template == "host_events":  # the host's measures (engine.app.steer)
+            views = [SimpleNamespace(type=e.type, **e.fields) for e in self.events]
+            return r.render_post("host_events", events=views)
         if self.events:
             return r.render_event_post(self.events[0])
         return r.render_post(self.template, **self.ctx)
@@ -67,7 +71,7 @@ def _post(title: str, event: Event) -> Case:
     return Case(title, event.type, (event,))
 
 
-def _named(title: str, template: str, **ctx: Any) -> Case:
+def _named(title: str, template: str, /, **ctx: Any) -> Case:
     return Case(title, template, ctx=ctx)
 
 
@@ -549,6 +553,97 @@ GENERIC: list[Case] = [
         at=AT,
     ),
     _named("three games", "which_game", games=["А", "Б", "В"], subject="ход", at=AT),
+    Case(
+        "a removal, role shown, and what follows in the thread",
+        "host_events",
+        (
+            Event.public(
+                "player_removed", player="Маша", revealed=True, role="mafioso", faction="mafia"
+            ),
+            Event.public("player_removed", player="Nekr0", revealed=False),
+            Event.public("leader_gone", player="Орёл"),
+            Event.public("vote_weight_set", player="Катя", weight=2),
+            Event.public("cannot_vote_set", player="Коля", cannot_vote=True),
+            Event.public("cannot_vote_set", player="Коля", cannot_vote=False),
+        ),
+    ),
+    Case(
+        "what a player is told in private",
+        "host_events",
+        (
+            Event.private("Вася", "teammate_removed", player="Маша"),
+            Event.private("Вася", "vest_granted", count=1, vests=2),
+            Event.private("Вася", "immunity_granted", until=3),
+        ),
+    ),
+    _named(
+        "a deadline moved",
+        "host_deadline",
+        phase="day 2",
+        deadline=DEADLINE,
+        old=AT,
+        shifted=None,
+    ),
+    _named(
+        "every deadline shifted",
+        "host_deadline",
+        phase="turn 3",
+        deadline=DEADLINE,
+        old=AT,
+        shifted="1 д 6 ч",
+    ),
+    _named("the game paused", "host_paused"),
+    _named("the game goes on", "host_resumed", phase="night 2", deadline=DEADLINE),
+    _named(
+        "a winner declared",
+        "host_ended",
+        outcome="town",
+        roles={"Вася": "commissar", "Маша": "mafioso", "Nekr0": "citizen"},
+        alive=["Вася", "Nekr0"],
+    ),
+    _named(
+        "a draw",
+        "host_ended",
+        outcome="draw",
+        roles={"Вася": "commissar", "Маша": "mafioso"},
+        alive=["Вася", "Маша"],
+    ),
+    _named("abandoned", "host_ended", outcome="abandoned", roles={"Вася": None}, alive=[]),
+    _named("the host's own words", "host_message", text="Завтра [b]праздник[/b]: пауза."),
+    _named(
+        "results wait",
+        "host_notice",
+        cause="review",
+        title="Зимняя мафия",
+        phase="turn 2",
+        path="winter.toml",
+        db=" --db store.sqlite",
+        dashboard="https://mafia.example.org/games/1",
+        warnings=3,
+    ),
+    _named(
+        "a deadline passed while they waited",
+        "host_notice",
+        cause="missed",
+        title="Зимняя мафия",
+        phase="night 1",
+        path="winter.toml",
+        db="",
+        dashboard=None,
+        deadline=DEADLINE,
+    ),
+    _named(
+        "the steps fail",
+        "host_notice",
+        cause="failing",
+        title="Зимняя мафия",
+        phase="day 1",
+        path="winter.toml",
+        db="",
+        dashboard=None,
+        minutes=45,
+        why="step failed: BoardUnavailable: 503 [b]",
+    ),
 ]
 
 SETS: dict[str, tuple[str, str | None, list[Case]]] = {
