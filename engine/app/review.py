@@ -169,13 +169,15 @@ class Review:
     def living(self) -> list[str]:
         """The players still in the game (the ruleset's in-play list), as of the last
         resolution (a resolved phase awaiting approval counts its results)."""
-        ph = self.phase
-        if ph is not None and ph.status is PhaseStatus.OPEN:
-            session = self._session()  # the host's removals made in the phase count
-            if session is not None:
-                return list(self.driver.ruleset.in_play(session.state))
         state = self.store.load_state(self.game_id)
-        return list(self.driver.ruleset.in_play(state)) if state is not None else []
+        if state is None:
+            return []
+        living = list(self.driver.ruleset.in_play(state))
+        ph = self.phase
+        if ph is not None and ph.status is PhaseStatus.OPEN:  # the host's removals count
+            removed = {m.player for m in self.driver.measures(ph.phase) if m.kind == "remove"}
+            living = [name for name in living if name not in removed]
+        return living
 
     def log(self, limit: int = 200) -> list[HostAction]:
         return self.store.host_actions(self.game_id, limit=limit)
