@@ -4,10 +4,13 @@
 from __future__ import annotations
 
 import re
+from datetime import datetime, timedelta
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import pytest
 from starlette.testclient import TestClient
+from typer.testing import CliRunner
 
 from engine.app.cli import app as cli_app
 from engine.app.dashboard.web import Dashboard
@@ -17,6 +20,9 @@ from engine.store import open_store
 from tests.app.dashboard_client import client, csrf_of, log_in
 from tests.app.rehearsal import Rehearsal
 from tests.app.steer_game import steer_game
+from tests.service.helpers import GM_PASSWORD, PASSWORD_ENV, cli_game
+
+MSK = ZoneInfo("Europe/Moscow")
 
 PASSWORD = "correct horse battery"
 
@@ -100,3 +106,39 @@ def test_every_host_command_from_the_dashboard(
         ("resume", "dashboard"),
         ("end", "dashboard"),
     ]
+
+
+def test_a_grant_from_the_dashboard_changes_the_count_players_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """votecount: Маша's vote counts 2 from the dashboard's grant form; the thread says so
+    and the results count it."""
+    names = ["Вася", "Петя", "Маша", "Коля", "Оля"]
+    g = cli_game(tmp_path, names, ruleset="votecount", review="auto")
+    g.opened()
+    at = datetime(2026, 12, 1, 20, 0, tzinfo=MSK)
+    g.board.post_as("Вася", g.thread, "голос за Петю", at=at)
+    g.board.post_as("Петя", g.thread, "голос за Васю", at=at + timedelta(minutes=1))
+    g.board.post_as("Коля", g.thread, "голос за Васю", at=at + timedelta(minutes=2))
+    g.board.post_as("Маша", g.thread, "голос за Петю", at=at + timedelta(minutes=3))
+    g.cli("run", str(g.path), "--once", at="2026-12-01T20:10+03:00")
+    words = ["host", "set-password", "--user", "host", "--password-stdin", "--db", g.db]
+    done = CliRunner().invoke(cli_app, words, input=PASSWORD + "\n")
+    assert done.exit_code == 0, done.output
+    monkeypatch.setenv("FORUMGM_NOW", "2026-12-01T21:00+03:00")
+    monkeypatch.setenv(PASSWORD_ENV, GM_PASSWORD)
+    store = open_store(g.db)
+    c = client(Dashboard(store, [driver_for(g.path, g.db, store)]))
+    log_in(c, PASSWORD)
+    page = c.get("/games/1").text
+    assert '<option value="weight" title=' in page and '<option value="vest"' not in page
+    assert "granted weight" in act(c, "steer-grant", player="Маша", grant="weight", value="2")
+    assert "weight: a whole number" in act(
+        c, "steer-grant", player="Оля", grant="weight", value="lots"
+    )
+    g.cli("run", str(g.path), "--once", at="2026-12-01T21:05+03:00")
+    assert "Вес голоса игрока Маша теперь — 2." in "\n".join(g.gm_posts("От ведущего"))
+    g.cli("run", str(g.path), "--once", at="2026-12-02T19:01+03:00")
+    assert "Петя — 3 голоса" in g.gm_posts("Итоги дня 1")[0]
+    log = [(a.action, a.via) for a in store.host_actions(1) if a.action == "grant"]
+    assert log == [("grant", "dashboard")]
