@@ -232,17 +232,19 @@ class Publisher:
     async def publish(self, now: datetime | None = None) -> int:
         """Send every approved (or failed, to retry) item; returns how many went out."""
         moment = now or datetime.now(UTC)
-        # In the order the game needs them: the start (role PMs, the opening) before what a
-        # phase drafted, each in the order it was drafted, so the oldest is never starved
-        # (sorting by attempts sent a flood-refused role PM after every newer receipt). A send
-        # that keeps failing waits out its backoff (`_not_before`) instead.
+        # The least tried first: a send that keeps failing (and ends the step, see
+        # BOARD_DOWN) does not stand before the others for ever. Among equals, in the order
+        # the game needs them: the start (role PMs, the opening) before what a phase drafted,
+        # each as it was drafted. A board's flood refusal is no failed attempt (below), so a
+        # flood-limited board takes them in that order (a flood-refused role PM went out after
+        # every newer receipt when a refusal counted as an attempt).
         due = sorted(
             (
                 i
                 for i in self.store.pending(self.game_id)
                 if self._not_before.get(i.marker, moment) <= moment
             ),
-            key=lambda i: (i.phase_id is not None, i.id),
+            key=lambda i: (i.attempts, i.phase_id is not None, i.id),
         )
         if not due:
             return 0
@@ -279,9 +281,8 @@ class Publisher:
                     board_id = await self.board.send_pm(to, subject, bbcode)
             except FloodControl as exc:
                 # The board wants a pause (MyBB's 60 s between PMs): what is left waits for the
-                # next round in the same order (the refused send counts as an attempt; the order
-                # is not by attempts).
-                self.store.mark_failed(item.marker, f"the board asked to wait: {exc}")
+                # next round in the same order. The refused send is no failed attempt; it was
+                # started, so the next round first looks for it on the board, as after a crash.
                 for rest in due[due.index(item) :]:
                     self._not_before[rest.marker] = moment + timedelta(seconds=exc.retry_after)
                 log.info(
