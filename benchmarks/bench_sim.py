@@ -5,8 +5,8 @@ a doctor, 5 citizens) with the default smart players, in one process, per second
 process's CPU time: what one core plays (another process's load still slows it through the shared
 caches and the core's other hardware thread: the row notes the load average). The baseline,
 measured in the same run and in turns with it, is the same games with the state copied by
-`copy.deepcopy` and the random stream restored and read back on every phase, as the engine
-did before issue 30 (the smaller savings in classic's steps and intake stay in both).
+`copy.deepcopy` (no resolution in place) and the random stream restored and read back on
+every phase, as the engine did before issue 30 (the smaller savings in classic's steps and intake stay in both).
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ import rulesets
 from engine.app.game_file import load_game
 from engine.core import rng as rngmod
 from engine.core.model import GameState
+from engine.session import GameSession, PhaseLog
 from engine.sim.play import Table
 from engine.sim.policy import Policy
 from engine.sim.run import default_workers, simulate
@@ -50,13 +51,19 @@ def _engine_before() -> Iterator[None]:
         version, internal, gauss = rng.getstate()
         return [version, list(internal), gauss]
 
+    def resolve(self: GameSession, *, in_place: bool = False) -> PhaseLog:
+        return plain_resolve(self)  # every phase on a copy of the state, as before
+
     saved = GameState.copy, rngmod.restore, rngmod.snapshot
+    plain_resolve = GameSession.resolve
     GameState.copy = lambda self: copy.deepcopy(self)  # type: ignore[method-assign]
     rngmod.restore, rngmod.snapshot = restore, snapshot
+    GameSession.resolve = resolve  # type: ignore[method-assign]
     try:
         yield
     finally:
         GameState.copy, rngmod.restore, rngmod.snapshot = saved  # type: ignore[method-assign]
+        GameSession.resolve = plain_resolve  # type: ignore[method-assign]
 
 
 def rows(quick: bool) -> list[Row]:

@@ -28,18 +28,22 @@ class Event:
     audience: Audience = Audience.PUBLIC
     to: tuple[str, ...] = ()
 
+    # The constructors below fill the instance's fields directly: a frozen dataclass's
+    # __init__ sets each through object.__setattr__, and every order and result makes events
+    # (a simulation makes millions). The instance is the same as `cls(type, fields, …)`.
+
     @classmethod
     def public(cls, type: str, /, **fields: Any) -> Event:
-        return cls(type, fields, Audience.PUBLIC)  # **fields is a dict of its own already
+        return _event(cls, type, fields, Audience.PUBLIC, ())  # **fields is a fresh dict
 
     @classmethod
     def private(cls, to: str | Iterable[str], type: str, /, **fields: Any) -> Event:
         recipients = (to,) if isinstance(to, str) else tuple(to)
-        return cls(type, fields, Audience.PRIVATE, recipients)
+        return _event(cls, type, fields, Audience.PRIVATE, recipients)
 
     @classmethod
     def host(cls, type: str, /, **fields: Any) -> Event:
-        return cls(type, fields, Audience.HOST)
+        return _event(cls, type, fields, Audience.HOST, ())
 
     @property
     def is_public(self) -> bool:
@@ -55,6 +59,14 @@ class Event:
         if self.to:
             out["to"] = list(self.to)
         return out
+
+
+def _event(
+    cls: type[Event], kind: str, fields: Mapping[str, Any], audience: Audience, to: tuple[str, ...]
+) -> Event:
+    event = object.__new__(cls)
+    event.__dict__.update(type=kind, fields=fields, audience=audience, to=to)
+    return event
 
 
 def public_events(events: Iterable[Event]) -> list[Event]:

@@ -248,7 +248,10 @@ class Ruleset(ABC):
         rng = rngmod.restore(work.rng)
         ctx = self.new_resolution(work, inputs, rng)
         run_steps(self.steps, ctx)
-        ctx.state.rng = rngmod.snapshot(rng)
+        if not (in_place and rngmod.untouched(rng)):
+            # (In place, a phase that drew nothing leaves the stored stream as it is: the
+            # same numbers, with no copy of its 625 words.)
+            ctx.state.rng = rngmod.snapshot(rng)
         return Resolved(ctx.events, ctx.state)
 
     @abstractmethod
