@@ -12,6 +12,7 @@ held for both hosts, who settle it (`review --typed` / `--ignore`).
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
@@ -19,6 +20,7 @@ from zoneinfo import ZoneInfo
 from typer.testing import CliRunner
 
 from engine.app.cli import app
+from forums.local import LocalBoard
 from tests.service.helpers import GM, game_toml, local_board
 
 MSK = ZoneInfo("Europe/Moscow")
@@ -27,16 +29,21 @@ VOTECOUNT = ["Оля", "Гена", "Лена", "Орёл", "Катя"]
 ROLES = {"Вася": "commissar", "Петя": "mafioso", "Маша": "doctor", "Коля": "citizen"}
 runner = CliRunner(env={"COLUMNS": "200", "TEST_GM_PASSWORD": "gm-secret"})
 
+Game = tuple[str, list[str], str, dict[str, str] | None, str]
+"""A game of the account: its name, players, ruleset, roles and [game] lines."""
+Cli = Callable[..., str]
 
-def test_each_game_answers_only_its_own_players(tmp_path: Path) -> None:
+
+def _two_games(
+    tmp_path: Path, accounts: list[str], titles: tuple[str, str], specs: tuple[Game, Game]
+) -> tuple[LocalBoard, tuple[str, str], dict[str, Path], Cli, str]:
+    """Two games of one GM account on the local board: the board, their threads, their game
+    files, the CLI on one store (each command must succeed) and that store's URL."""
     url = f"sqlite:///{tmp_path / 'board.sqlite'}"
-    board, first = local_board(url, [*CLASSIC, *VOTECOUNT[1:], "Дима"], title="Мафия")
-    second = board.create_thread("Голосовалка", GM)
+    board, first = local_board(url, accounts, title=titles[0])
+    threads = (first, board.create_thread(titles[1], GM))
     games = {}
-    for name, thread, players, ruleset, extra in (
-        ("classic", first, CLASSIC, "classic", 'title = "Мафия"\ntag = "М1"'),
-        ("votecount", second, VOTECOUNT, "votecount", 'title = "Голосовалка"\ntag = "Г2"'),
-    ):
+    for thread, (name, players, ruleset, roles, extra) in zip(threads, specs, strict=True):
         path = tmp_path / f"{name}.toml"
         text = game_toml(
             url=url,
@@ -45,7 +52,7 @@ def test_each_game_answers_only_its_own_players(tmp_path: Path) -> None:
             ruleset=ruleset,
             review="warnings",
             password="env:TEST_GM_PASSWORD",
-            roles={**ROLES, "Оля": "citizen"} if ruleset == "classic" else None,
+            roles=roles,
             game_extra=extra,
         )
         path.write_text(text, encoding="utf-8")
@@ -56,6 +63,26 @@ def test_each_game_answers_only_its_own_players(tmp_path: Path) -> None:
         result = runner.invoke(app, [*words, "--db", db], env={"FORUMGM_NOW": at})
         assert result.exit_code == 0, result.output
         return result.output
+
+    return board, threads, games, cli, db
+
+
+def test_each_game_answers_only_its_own_players(tmp_path: Path) -> None:
+    board, threads, games, cli, _db = _two_games(
+        tmp_path,
+        [*CLASSIC, *VOTECOUNT[1:], "Дима"],
+        ("Мафия", "Голосовалка"),
+        (
+            (
+                "classic",
+                CLASSIC,
+                "classic",
+                {**ROLES, "Оля": "citizen"},
+                'title = "Мафия"\ntag = "М1"',
+            ),
+            ("votecount", VOTECOUNT, "votecount", None, 'title = "Голосовалка"\ntag = "Г2"'),
+        ),
+    )
 
     def pm(sender: str, subject: str, text: str, minute: int) -> None:
         board.pm_as(sender, [GM], subject, text, at=datetime(2026, 12, 1, 20, minute, tzinfo=MSK))
@@ -73,7 +100,7 @@ def test_each_game_answers_only_its_own_players(tmp_path: Path) -> None:
     pm("Гена", "голос", "голос за Лену", 4)  # votecount: votes go in the thread
     pm("Оля", "Ход [М1]", "голосую за Петю", 5)  # plays in both: the tag says which
     pm("Оля", "вопрос", "голосую за Машу", 6)  # names no game
-    board.post_as("Гена", second, "голос за Лену", at=datetime(2026, 12, 1, 20, 7, tzinfo=MSK))
+    board.post_as("Гена", threads[1], "голос за Лену", at=datetime(2026, 12, 1, 20, 7, tzinfo=MSK))
     cli("run", *both, "--once", at="2026-12-01T20:10+03:00")
     cli("run", *both, "--once", at="2026-12-01T20:12+03:00")  # nothing is asked or sent twice
 
@@ -135,37 +162,16 @@ def test_each_game_answers_only_its_own_players(tmp_path: Path) -> None:
 def test_a_tag_is_a_whole_word_and_the_answer_to_which_game_is_read(tmp_path: Path) -> None:
     """Issue 24 §7: the tag «МА» matched «Мафия Б: вопрос» as a substring, and a reply to
     the bot's question keeps its subject (no tag): the answer in the body was never read."""
-    url = f"sqlite:///{tmp_path / 'board.sqlite'}"
-    board, first = local_board(url, [*CLASSIC, *VOTECOUNT[1:]], title="Мафия А")
-    second = board.create_thread("Мафия Б", GM)
-    games = {}
-    for name, thread, players, ruleset, extra in (
-        ("a", first, CLASSIC, "classic", 'title = "Мафия А"\ntag = "МА"'),
-        ("b", second, ["Оля", "Гена", "Лена", "Орёл", "Катя"], "classic", 'tag = "МБ"'),
-    ):
-        path = tmp_path / f"{name}.toml"
-        roles = {**ROLES, "Оля": "citizen"} if name == "a" else None
-        if name == "b":
-            roles = {"Оля": "commissar", "Гена": "mafioso", "Лена": "doctor", "Орёл": "citizen"}
-            roles["Катя"] = "citizen"
-        text = game_toml(
-            url=url,
-            thread=thread,
-            players=players,
-            ruleset=ruleset,
-            review="warnings",
-            password="env:TEST_GM_PASSWORD",
-            roles=roles,
-            game_extra=extra,
-        )
-        path.write_text(text, encoding="utf-8")
-        games[name] = path
-    db = f"sqlite:///{tmp_path / 'store.sqlite'}"
-
-    def cli(*words: str, at: str) -> str:
-        result = runner.invoke(app, [*words, "--db", db], env={"FORUMGM_NOW": at})
-        assert result.exit_code == 0, result.output
-        return result.output
+    b_roles = {"Оля": "commissar", "Гена": "mafioso", "Лена": "doctor", "Орёл": "citizen"}
+    board, _threads, games, cli, _db = _two_games(
+        tmp_path,
+        [*CLASSIC, *VOTECOUNT[1:]],
+        ("Мафия А", "Мафия Б"),
+        (
+            ("a", CLASSIC, "classic", {**ROLES, "Оля": "citizen"}, 'title = "Мафия А"\ntag = "МА"'),
+            ("b", VOTECOUNT, "classic", {**b_roles, "Катя": "citizen"}, 'tag = "МБ"'),
+        ),
+    )
 
     for path in games.values():
         cli("game", "start", str(path), at="2026-12-01T18:00+03:00")
@@ -202,33 +208,21 @@ def test_a_finished_game_keeps_its_players_messages(tmp_path: Path) -> None:
     from engine.store import open_store
     from engine.store.models import GameStatus
 
-    url = f"sqlite:///{tmp_path / 'board.sqlite'}"
-    board, first = local_board(url, [*CLASSIC, *VOTECOUNT[1:]], title="Мафия")
-    second = board.create_thread("Голосовалка", GM)
-    games = {}
-    for name, thread, players, ruleset, extra in (
-        ("classic", first, CLASSIC, "classic", 'title = "Мафия"\ntag = "М1"'),
-        ("votecount", second, VOTECOUNT, "votecount", 'title = "Голосовалка"\ntag = "Г2"'),
-    ):
-        path = tmp_path / f"{name}.toml"
-        text = game_toml(
-            url=url,
-            thread=thread,
-            players=players,
-            ruleset=ruleset,
-            review="warnings",
-            password="env:TEST_GM_PASSWORD",
-            roles={**ROLES, "Оля": "citizen"} if ruleset == "classic" else None,
-            game_extra=extra,
-        )
-        path.write_text(text, encoding="utf-8")
-        games[name] = path
-    db = f"sqlite:///{tmp_path / 'store.sqlite'}"
-
-    def cli(*words: str, at: str) -> str:
-        result = runner.invoke(app, [*words, "--db", db], env={"FORUMGM_NOW": at})
-        assert result.exit_code == 0, result.output
-        return result.output
+    board, _threads, games, cli, db = _two_games(
+        tmp_path,
+        [*CLASSIC, *VOTECOUNT[1:]],
+        ("Мафия", "Голосовалка"),
+        (
+            (
+                "classic",
+                CLASSIC,
+                "classic",
+                {**ROLES, "Оля": "citizen"},
+                'title = "Мафия"\ntag = "М1"',
+            ),
+            ("votecount", VOTECOUNT, "votecount", None, 'title = "Голосовалка"\ntag = "Г2"'),
+        ),
+    )
 
     for path in games.values():
         cli("game", "start", str(path), at="2026-12-01T18:00+03:00")
