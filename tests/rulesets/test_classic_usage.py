@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import pytest
 
@@ -11,20 +11,15 @@ from engine.core.ruleset import Seat
 from engine.render import Renderer
 from engine.session import GameSession
 from forums.records import PostBody
-from rulesets import find
 from rulesets.classic.roles import ROLES
-from tests.rulesets.usage_check import check_pm
+from tests.rulesets.usage_check import START, check_pm, opened
 
 NAMES = ["Маша", "Коля", "Лена", "Петя", "Nekr0", "Серёга", "Оля", "Дима", "Стас", "Вася",
          "Катя", "Гена", "Орёл"]  # fmt: skip
-START = datetime(2026, 3, 1, 12, tzinfo=UTC)
 
 
 def _session() -> GameSession:
-    seats = [Seat(n, r) for n, r in zip(NAMES, ROLES, strict=True)]
-    session = GameSession.new(find("classic"), seats, None, 7)
-    session.open_phase(START, START + timedelta(days=1))
-    return session
+    return opened("classic", [Seat(n, r) for n, r in zip(NAMES, ROLES, strict=True)], 7)
 
 
 @pytest.mark.parametrize("lang", ["ru", "en"])

@@ -4,7 +4,7 @@ example deck is accepted; a refusal shows the form (issue 23)."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import pytest
 
@@ -15,18 +15,14 @@ from engine.render import Renderer
 from engine.session import GameSession
 from forums.records import PostBody
 from rulesets import find
-from tests.rulesets.usage_check import check_pm
+from tests.rulesets.usage_check import START, check_pm, opened
 
 NAMES = ["Катя", "Вася", "Петя", "Серёга", "Маша", "Дима"]
 ROLES = ["boss", "killer", "citizen", "citizen", "citizen", "citizen"]
-START = datetime(2026, 3, 1, 12, tzinfo=UTC)
 
 
 def _session() -> GameSession:
-    seats = [Seat(n, r) for n, r in zip(NAMES, ROLES, strict=True)]
-    session = GameSession.new(find("minimafik"), seats, None, 3)
-    session.open_phase(START, START + timedelta(days=1))
-    return session
+    return opened("minimafik", [Seat(n, r) for n, r in zip(NAMES, ROLES, strict=True)], 3)
 
 
 @pytest.mark.parametrize("lang", ["ru", "en"])

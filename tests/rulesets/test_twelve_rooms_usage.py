@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import pytest
 
@@ -12,20 +12,15 @@ from engine.core.ruleset import Seat
 from engine.render import Renderer
 from engine.session import GameSession
 from forums.records import PostBody
-from rulesets import find
 from rulesets.twelve_rooms.roles import ROLES
-from tests.rulesets.usage_check import check_pm
+from tests.rulesets.usage_check import START, check_pm, opened
 
 NAMES = ["Вася", "Петя", "Маша", "Коля", "Оля", "Nekr0", "Гена", "Лена", "Дима", "Стас",
          "Катя", "Серёга"]  # fmt: skip
-START = datetime(2026, 3, 1, 12, tzinfo=UTC)
 
 
 def _session() -> GameSession:
-    seats = [Seat(n, r) for n, r in zip(NAMES, ROLES, strict=True)]
-    session = GameSession.new(find("twelve-rooms"), seats, None, 5)
-    session.open_phase(START, START + timedelta(days=1))
-    return session
+    return opened("twelve-rooms", [Seat(n, r) for n, r in zip(NAMES, ROLES, strict=True)], 5)
 
 
 @pytest.mark.parametrize("lang", ["ru", "en"])

@@ -3,7 +3,7 @@ orders; a refusal shows the form; a replaced main action says so (issue 23)."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import pytest
 
@@ -12,8 +12,7 @@ from engine.core.ruleset import Seat
 from engine.render import Renderer
 from engine.session import GameSession
 from forums.records import PostBody
-from rulesets import find
-from tests.rulesets.usage_check import check_pm
+from tests.rulesets.usage_check import START, check_pm, opened
 
 NAMES = ["Катя", "Вася", "Петя", "Серёга", "Маша", "Дима", "Стас", "Оля", "Лена", "Гена",
          "Коля", "Nekr0"]  # fmt: skip
@@ -21,14 +20,11 @@ ROLES = ["boss", "brute", "killer", "sensei", "ninja", "shinobi", "maniac", "psy
          "commissar", "punisher", "citizen"]  # fmt: skip
 VISIBLE = ["medic", "electrician", "gopnik", "cultist", "plagiarist", "marauder",
            "revolutionary", None, None, None, None, None]  # fmt: skip
-START = datetime(2026, 3, 1, 12, tzinfo=UTC)
 
 
 def _session() -> GameSession:
     seats = [Seat(n, r, visible_role=v) for n, r, v in zip(NAMES, ROLES, VISIBLE, strict=True)]
-    session = GameSession.new(find("yakuza"), seats, None, 3)
-    session.open_phase(START, START + timedelta(days=1))
-    return session
+    return opened("yakuza", seats, 3)
 
 
 @pytest.mark.parametrize("lang", ["ru", "en"])

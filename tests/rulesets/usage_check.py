@@ -3,16 +3,27 @@ by the game's own parser as the order it names."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from engine.core.events import Event
 from engine.core.orders import Channel, Order, OrderKind
+from engine.core.ruleset import Seat
 from engine.render import Renderer
 from engine.session import GameSession
 from forums.records import PostBody
+from rulesets import find
 
 LANGS = ("ru", "en")
+START = datetime(2026, 3, 1, 12, tzinfo=UTC)
+
+
+def opened(ruleset: str, seats: Sequence[Seat], seed: int) -> GameSession:
+    """A game of `seats` dealt with `seed`, its first phase open from START for a day."""
+    session = GameSession.new(find(ruleset), seats, None, seed)
+    session.open_phase(START, START + timedelta(days=1))
+    return session
 
 
 def entries(events: Iterable[Event], player: str, field: str = "orders") -> list[dict[str, Any]]:
