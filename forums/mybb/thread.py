@@ -252,7 +252,10 @@ def parse_edit_notice(
     at: datetime | None = None
     try:
         if titled is not None:
-            at = node_time(titled, tz=tz, now=now, order=order)
+            # "<span title="12-06-2026">Yesterday</span>, 07:37 PM by <a>…</a>": the time
+            # of a relative date follows the span, so the whole notice is read (its links
+            # — the editor's name — left out).
+            at = node_time(notice, tz=tz, now=now, order=order, skip=selectors.member_link)
         else:
             before: list[str] = []
             for child in notice.iter(include_text=True):

@@ -8,6 +8,7 @@ import pytest
 from selectolax.lexbor import LexborHTMLParser
 
 from forums.mybb.dates import node_time, parse_mybb_time, read_clock
+from forums.mybb.thread import parse_edit_notice
 
 MSK = timezone(timedelta(hours=3))
 NOW = datetime(2026, 11, 30, 2, 47, 36, tzinfo=UTC)
@@ -94,3 +95,31 @@ def test_the_footer_clock_gives_the_zone_and_the_date_order() -> None:
     # A clock that is nowhere near the reference (a stale cache?) names no zone.
     assert read_clock("01-02-2020, 05:47 AM", NOW) is None
     assert read_clock("Current time", NOW) is None
+
+
+@pytest.mark.parametrize(
+    ("shown", "expected"),
+    [
+        # A relative date: the span's title holds only the day, the time follows it.
+        (
+            '<span title="11-29-2026">Yesterday</span>, 07:37 PM by <a href="member.php?'
+            'action=profile&amp;uid=2">Ведущий 10:15</a>.',
+            datetime(2026, 11, 29, 19, 37, tzinfo=MSK),
+        ),
+        (
+            '<span title="11-30-2026, 05:47 AM">Less than 1 minute ago</span> by <a href="'
+            'member.php?action=profile&amp;uid=2">Ведущий</a>.',
+            datetime(2026, 11, 30, 5, 47, tzinfo=MSK),
+        ),
+    ],
+)
+def test_an_edit_notice_with_a_relative_date_keeps_its_time(shown: str, expected: datetime) -> None:
+    """A merged post on a live MyBB was read as edited at midnight: the notice's «Yesterday»
+    was read from its title alone, without the time after it."""
+    notice = LexborHTMLParser(
+        f'<span class="edited_post">(This post was last modified: {shown})</span>'
+    ).css_first("span.edited_post")
+    assert notice is not None
+    edit = parse_edit_notice(notice, MSK, NOW.astimezone(MSK))
+    assert edit is not None and edit.at == expected, edit
+    assert edit.by is not None and edit.by.startswith("Ведущий"), edit
