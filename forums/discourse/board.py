@@ -1,0 +1,489 @@
+"""`DiscourseBoard`: a Discourse forum through its JSON API, as the GM.
+
+Discourse serves its pages as a JavaScript app; its data comes from the same JSON API any
+client uses, so nothing here parses a page (`forums.discourse.topic` reads the answers).
+
+- The GM's access: an API key (`[board] api_key`; headers `Api-Key` and `Api-Username`,
+  the account named by `api_user`, else the GM's), or the GM's password where the site
+  allows logins by password: `GET /session/csrf`, then `POST /session` with the token. The
+  key or password goes to the configured board only (`forums.client.BoardClient` is pinned
+  to its origin); a cookie session sends the CSRF token with every POST, fetched fresh
+  once when Discourse answers "BAD CSRF".
+- The thread: `GET /t/{id}.json` lists every post id; the posts not in its first chunk come
+  from `GET /t/{id}/posts.json?post_ids[]=…`, `chunk_size` at a time. A poll's cursor is
+  the highest post id seen (Discourse numbers posts board-wide, in the order they were
+  made), so a poll fetches only the posts after it; without a cursor every post is read (the
+  deadline's freeze, which sees edits and deletions).
+- Private messages are personal-message topics: the GM's list
+  (`GET /topics/private-messages/{user}.json`), then each topic with new posts is read as
+  a thread. The PM cursor keeps each topic's highest post number and last post id.
+- Replies: `POST /posts.json` with `topic_id` and `raw`; a new PM the same with `title`,
+  `archetype=private_message` and `target_recipients`. Each is confirmed by reading it back.
+- Rate limits: a 429 is waited out as its `Retry-After` says, a bounded number of times,
+  then `BoardUnavailable` (`forums.client`); Discourse's own refusals (422 "errors") are
+  one-line `BoardError`s.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+from urllib.parse import quote, urlencode
+
+from forums.board import PMPage, ThreadPage
+from forums.discourse.topic import (
+    PMTopicRow,
+    Topic,
+    pm_list,
+    pm_record,
+    post_record,
+    read_posts,
+    read_topic,
+)
+from forums.errors import BoardError, LayoutChanged, LoginFailed, NotFound
+from forums.formboard import TWO_STEP_HELP
+from forums.guard import redact
+from forums.records import Cursor, Post, PrivateMessage, User
+from forums.webboard import Answer, Said, WebBoard
+
+log = logging.getLogger("forums.discourse")
+
+__all__ = ["ApiError", "DiscourseBoard", "DiscoursePage", "discourse_board"]
+
+JSON = dict[str, Any]
+
+
+class ApiError(BoardError):
+    """Discourse refused a request: `{"errors": [...], "error_type": ...}`."""
+
+    def __init__(self, status: int, body: Any, url: str) -> None:
+        data = body if isinstance(body, dict) else {}
+        errors = data.get("errors")
+        texts = [str(e) for e in errors] if isinstance(errors, list) else []
+        if not texts and data.get("error"):
+            texts = [str(data["error"])]
+        if not texts and isinstance(body, list):
+            texts = [str(e) for e in body]
+        self.status = status
+        self.error_type = str(data.get("error_type") or "")
+        self.text = "; ".join(texts)
+        super().__init__(f"{redact(url)}: HTTP {status}: {self.text or 'no error text'}")
+
+
+class _LoggedOut(ApiError):
+    """The request needed a logged-in user and the board saw none."""
+
+
+class _BadCsrf(ApiError):
+    """A POST of a cookie session with a token the board no longer takes."""
+
+
+@dataclass(frozen=True)
+class DiscoursePage:
+    """One chunk of a topic as `board check` shows a page."""
+
+    title: str
+    posts: list[Post]
+    page: int
+    pages: int
+    per_page: int
+    total_posts: int | None
+
+
+@dataclass
+class _PMState:
+    """The PM cursor: per topic, the highest post number and the last post id read."""
+
+    topics: dict[str, tuple[int, int]]
+
+    @classmethod
+    def of(cls, since: Cursor | None) -> _PMState:
+        raw = since.data.get("pm_topics") if since is not None else None
+        topics: dict[str, tuple[int, int]] = {}
+        if isinstance(raw, dict):
+            for tid, value in raw.items():
+                if (
+                    isinstance(value, list)
+                    and len(value) == 2
+                    and all(isinstance(v, int) for v in value)
+                ):
+                    topics[str(tid)] = (value[0], value[1])
+        return cls(topics)
+
+    def fresh(self, row: PMTopicRow) -> bool:
+        return row.id not in self.topics or row.highest > self.topics[row.id][0]
+
+    def after(self, tid: str) -> int:
+        return self.topics.get(tid, (0, 0))[1]
+
+    def cursor(self) -> Cursor:
+        return Cursor({"pm_topics": {t: list(v) for t, v in sorted(self.topics.items())}})
+
+
+class DiscourseBoard(WebBoard):
+    """A Discourse forum through its JSON API, as the GM."""
+
+    engine = "discourse"
+    only_new_posts = True
+    exact_times: ClassVar[bool] = True
+    """Discourse dates posts and edits to the millisecond (ISO 8601 `created_at`): a time on
+    a whole minute is a time like any other, not a board that prints minutes only."""
+    form_word = "CSRF token"
+
+    def __init__(
+        self,
+        base_url: str,
+        username: str,
+        password: str,
+        *,
+        api_key: str | None = None,
+        api_user: str | None = None,
+        browser: bool = False,
+        set_date_format: bool = False,
+        **options: Any,
+    ) -> None:
+        super().__init__(base_url, username, api_key or password, **options)
+        if browser:
+            log.warning("Discourse is read through its API: [board] browser changes nothing")
+        self.by_key = bool(api_key)
+        self.api_user = (api_user or username).strip()
+        headers = self.http.http.headers
+        headers["Accept"] = "application/json"
+        if api_key:
+            headers["Api-Key"] = api_key
+            headers["Api-Username"] = self.api_user
+        else:
+            # Discourse answers its session and CSRF routes only to scripts.
+            headers["X-Requested-With"] = "XMLHttpRequest"
+
+    # -- requests ----------------------------------------------------------------------
+
+    def _url(self, path: str, query: Sequence[tuple[str, str | int]] = ()) -> str:
+        url = self.base_url + path.lstrip("/")
+        return url + ("?" + urlencode(query) if query else "")
+
+    async def _call(self, method: str, url: str, data: Mapping[str, Any] | None = None) -> JSON:
+        if method == "GET":
+            response = await self.http.get(url)
+        else:
+            response = await self.http.post(url, data or {})
+        try:
+            body = json.loads(response.text) if response.text.strip() else None
+        except ValueError:
+            body = None
+            if response.status_code < 400:
+                raise LayoutChanged(
+                    redact(url), f"HTTP {response.status_code}: not a JSON answer"
+                ) from None
+        status = response.status_code
+        if status == 403 and body == ["BAD CSRF"]:
+            raise _BadCsrf(status, body, url)
+        if status >= 400:
+            error_type = body.get("error_type") if isinstance(body, dict) else None
+            if status in (401, 403) and error_type == "not_logged_in":
+                raise _LoggedOut(status, body, url)
+            if status == 404:
+                raise NotFound(f"{redact(url)}: not found (HTTP 404)")
+            raise ApiError(status, body, url)
+        if not isinstance(body, dict):
+            raise LayoutChanged(redact(url), "a JSON answer that is not an object")
+        return body
+
+    async def _get(self, path: str, query: Sequence[tuple[str, str | int]] = ()) -> JSON:
+        """GET a members' answer through a lost cookie session (logged in again once)."""
+        url = self._url(path, query)
+        while True:  # `relogin` ends it: once per operation, then SessionExpired
+            seen = self.session.logins
+            try:
+                return await self._call("GET", url)
+            except _LoggedOut as gone:
+                if self.by_key:
+                    raise LoginFailed(
+                        f"{self.base_url}: the API key no longer works ({gone.text})"
+                    ) from None
+                await self.relogin(url, gone.text or "not logged in", seen)
+
+    async def _post(self, path: str, data: Mapping[str, Any]) -> JSON:
+        """POST through the board's refusals (`WebBoard.submit`): a stale CSRF token is
+        fetched anew once, a lost session logged in again once."""
+        url = self._url(path)
+
+        async def fresh() -> Mapping[str, Any]:
+            if not self.by_key:
+                await self._csrf()
+            return data
+
+        async def send(form: Mapping[str, Any]) -> Said[Mapping[str, Any], JSON]:
+            try:
+                return Said(Answer.ACCEPTED, await self._call("POST", url, form))
+            except _BadCsrf:
+                return Said(Answer.STALE_FORM, text="BAD CSRF")
+            except _LoggedOut as gone:
+                if self.by_key:
+                    raise LoginFailed(
+                        f"{self.base_url}: the API key no longer works ({gone.text})"
+                    ) from None
+                return Said(Answer.LOGGED_OUT, text=gone.text)
+            except ApiError as error:
+                return Said(Answer.REFUSED, text=error.text or f"HTTP {error.status}")
+
+        form = data if self.by_key or "X-CSRF-Token" in self.http.http.headers else None
+        return await self.submit(url, fresh, send, form=form)
+
+    async def _csrf(self) -> None:
+        """A CSRF token for the cookie session, sent with every POST from now on."""
+        url = self._url("session/csrf")
+        token = (await self._call("GET", url)).get("csrf")
+        if not isinstance(token, str) or not token:
+            raise LayoutChanged(url, "no csrf token in Discourse's answer")
+        self.http.http.headers["X-CSRF-Token"] = token
+
+    # -- session -----------------------------------------------------------------------
+
+    async def login(self) -> User:
+        """With a key: check that it acts as the GM. Else log in with the password."""
+        self.session.me = None
+        if not self.by_key:
+            await self._password_login()
+        url = self._url("session/current.json")
+        try:
+            current = (await self._call("GET", url)).get("current_user")
+        except NotFound:
+            current = None
+        except ApiError as error:
+            if error.status in (401, 403):
+                raise LoginFailed(
+                    f"{self.base_url}: Discourse refused the API key for {self.api_user!r} "
+                    f"({error.text or error.status})"
+                ) from None
+            raise
+        user = current if isinstance(current, dict) else {}
+        name = str(user.get("username") or "")
+        if not name or user.get("id") is None:
+            how = "the API key" if self.by_key else "the login"
+            raise LoginFailed(
+                f"{self.base_url}: after {how} Discourse shows no logged-in user "
+                "(cookies refused? the account suspended?)"
+            )
+        if name.casefold() != self.username.casefold():
+            raise LoginFailed(
+                f"{self.base_url}: Discourse serves {name!r}, not the GM {self.username!r}: "
+                "the key must act as the GM account (api_user)"
+            )
+        return self._logged_in(User(id=str(user["id"]), name=name))
+
+    async def _password_login(self) -> None:
+        await self._csrf()
+        url = self._url("session")
+        self.http.origin.check(url, "the login (it would get the GM's password)")
+        try:
+            said = await self._call(
+                "POST", url, {"login": self.username, "password": self._secret.reveal()}
+            )
+        except ApiError as error:
+            raise LoginFailed(
+                f"{self.base_url}: Discourse refused the login of {self.username!r} "
+                f"({error.text or error.status})"
+            ) from None
+        if said.get("second_factor_required") or said.get("reason") == "invalid_second_factor":
+            raise LoginFailed(TWO_STEP_HELP.format(url=self.base_url, user=self.username))
+        if said.get("error"):
+            reason = f" ({said['reason']})" if said.get("reason") else ""
+            raise LoginFailed(f"{self.base_url}: {said['error']}{reason}")
+        # A new session: its token is asked for again before the next POST.
+        self.http.http.headers.pop("X-CSRF-Token", None)
+
+    # -- the thread ----------------------------------------------------------------------
+
+    @staticmethod
+    def topic_id(thread: str) -> str:
+        """The topic's id from an id or a topic URL (`/t/slug/123`, `/t/123/45`)."""
+        text = thread.strip()
+        if text.isdigit():
+            return text
+        parts = [p for p in text.split("?")[0].split("#")[0].split("/") if p]
+        if "t" in parts:
+            after = parts[parts.index("t") + 1 :]
+            numbers = [p.removesuffix(".json") for p in after[:2]]
+            for part in numbers:
+                if part.isdigit():
+                    return part
+        raise ValueError(f"not a Discourse topic id or URL: {thread!r}")
+
+    async def _topic(self, topic: str) -> Topic:
+        url = self._url(f"t/{topic}.json")
+        return read_topic(await self._get(f"t/{topic}.json"), url)
+
+    async def _posts(self, topic: Topic, ids: Sequence[int]) -> list[dict[str, Any]]:
+        """The post objects of `ids` in the topic: those served with it, the rest fetched
+        `chunk_size` at a time."""
+        have = {p.get("id"): p for p in topic.posts}
+        missing = [i for i in ids if i not in have]
+        for start in range(0, len(missing), topic.chunk_size):
+            batch = missing[start : start + topic.chunk_size]
+            path = f"t/{topic.id}/posts.json"
+            body = await self._get(path, [("post_ids[]", i) for i in batch])
+            for p in read_posts(body, self._url(path)):
+                have[p.get("id")] = p
+        return [have[i] for i in ids if i in have]
+
+    def _records(self, topic: Topic, objects: Sequence[Mapping[str, Any]]) -> list[Post]:
+        url = self._url(f"t/{topic.id}.json")
+        records = (post_record(p, topic.id, self.base_url, url, self.tz) for p in objects)
+        return [p for p in records if p is not None]
+
+    async def thread_posts(self, thread: str, since: Cursor | None = None) -> ThreadPage:
+        """Every post (since=None), or the posts made after the cursor's, in order."""
+        self.begin()
+        topic_id = self.topic_id(thread)
+        await self.ensure_login()
+        after = 0
+        if since is not None:
+            last = since.data.get("last_id")
+            if since.data.get("thread") == topic_id and isinstance(last, int):
+                after = last
+            else:
+                log.warning(
+                    "thread cursor %s does not fit topic %s: reading it all", since.data, topic_id
+                )
+        topic = await self._topic(topic_id)
+        if topic.private:
+            raise BoardError(
+                f"{self.base_url}: topic {topic_id} is a personal message, not a thread"
+            )
+        wanted = [i for i in topic.stream if i > after]
+        posts = self._records(topic, await self._posts(topic, wanted))
+        cursor = Cursor({"thread": topic_id, "last_id": max(after, *topic.stream)})
+        return ThreadPage(items=posts, cursor=cursor)
+
+    async def topic_page(self, thread: str, start: int = 0) -> DiscoursePage:
+        """The chunk holding post `start + 1` of the topic (`board check`)."""
+        await self.ensure_login()
+        topic = await self._topic(self.topic_id(thread))
+        per = topic.chunk_size
+        pages = max(1, -(-len(topic.stream) // per))
+        number = min(pages, start // per + 1)
+        ids = topic.stream[(number - 1) * per : number * per]
+        return DiscoursePage(
+            title=topic.title,
+            posts=self._records(topic, await self._posts(topic, ids)),
+            page=number,
+            pages=pages,
+            per_page=per,
+            total_posts=len(topic.stream),
+        )
+
+    def times_read(self) -> str:
+        return "Discourse's ISO 8601 times (UTC, to the millisecond): no date format to read"
+
+    # -- private messages ----------------------------------------------------------------
+
+    async def _pm_rows(self, state: _PMState) -> list[PMTopicRow]:
+        """The message topics with posts not read yet, most recently active first."""
+        me = self._me.name if self._me is not None else self.username
+        path = f"topics/private-messages/{quote(me)}.json"
+        found: list[PMTopicRow] = []
+        page = 0
+        while True:
+            body = await self._get(path, [("page", page)] if page else [])
+            listing = pm_list(body, self._url(path))
+            fresh = [r for r in listing.rows if state.fresh(r)]
+            found.extend(fresh)
+            if len(fresh) < len(listing.rows) or not listing.more or not listing.rows:
+                return found
+            page += 1
+
+    async def _messages(self, since: Cursor | None, mine: bool) -> PMPage:
+        self.begin()
+        await self.ensure_login()
+        state = _PMState.of(since)
+        me = (self._me.name if self._me is not None else self.username).casefold()
+        items: list[PrivateMessage] = []
+        for row in await self._pm_rows(state):
+            topic = await self._topic(row.id)
+            after = state.after(row.id)
+            url = self._url(f"t/{topic.id}.json")
+            for data in await self._posts(topic, [i for i in topic.stream if i > after]):
+                pm = pm_record(data, topic, self.base_url, url, self.tz)
+                if pm is not None and (pm.sender.casefold() == me) == mine:
+                    items.append(pm)
+            state.topics[row.id] = (row.highest, max(after, *topic.stream))
+        items.sort(key=lambda pm: int(pm.id))
+        return PMPage(items=items, cursor=state.cursor())
+
+    async def inbox(self, since: Cursor | None = None) -> PMPage:
+        return await self._messages(since, mine=False)
+
+    async def sent(self, since: Cursor | None = None) -> PMPage:
+        return await self._messages(since, mine=True)
+
+    # -- users and posting -----------------------------------------------------------------
+
+    async def find_user(self, name: str) -> User | None:
+        self.begin()
+        await self.ensure_login()
+        wanted = name.strip()
+        if not wanted or "/" in wanted:
+            return None
+        try:
+            body = await self._get(f"u/{quote(wanted)}.json")
+        except NotFound:
+            return None
+        user = body.get("user")
+        if not isinstance(user, dict) or not user.get("username") or user.get("id") is None:
+            raise LayoutChanged(self._url(f"u/{quote(wanted)}.json"), "a user without name or id")
+        return User(id=str(user["id"]), name=str(user["username"]))
+
+    def _created(self, body: JSON, what: str) -> tuple[str, str]:
+        post_id, topic_id = body.get("id"), body.get("topic_id")
+        if not isinstance(post_id, int) or not isinstance(topic_id, int):
+            raise LayoutChanged(
+                self._url("posts.json"), f"{what} accepted without post or topic id"
+            )
+        return str(post_id), str(topic_id)
+
+    async def reply(self, thread: str, bbcode: str) -> str:
+        """POST /posts.json; the new post's id once the topic lists it."""
+        self.begin()
+        topic_id = self.topic_id(thread)
+        await self.ensure_login()
+        post_id, where = self._created(
+            await self._post("posts.json", {"topic_id": topic_id, "raw": bbcode}), "a reply"
+        )
+        if where != topic_id:
+            raise BoardError(
+                f"{self.base_url}: post {post_id} went to topic {where}, not {topic_id}"
+            )
+        await self._confirm(topic_id, post_id)
+        log.info("posted %s in topic %s", post_id, topic_id)
+        return post_id
+
+    async def send_pm(self, recipients: Sequence[str], subject: str, bbcode: str) -> str:
+        """A new personal message: POST /posts.json with `archetype=private_message`; the id
+        of its first post once its topic lists it."""
+        self.begin()
+        await self.ensure_login()
+        names = [user.name for user in await self.recipients(recipients)]
+        form = {
+            "title": subject,
+            "raw": bbcode,
+            "archetype": "private_message",
+            "target_recipients": ",".join(names),
+        }
+        post_id, topic_id = self._created(await self._post("posts.json", form), "a message")
+        await self._confirm(topic_id, post_id)
+        log.info("sent personal message %s (topic %s)", post_id, topic_id)
+        return post_id
+
+    async def _confirm(self, topic_id: str, post_id: str) -> None:
+        topic = await self._topic(topic_id)
+        if int(post_id) not in topic.stream:
+            raise BoardError(f"{self.base_url}: topic {topic_id} does not list post {post_id}")
+
+
+def discourse_board(base_url: str, username: str, password: str, **options: Any) -> DiscourseBoard:
+    """The board for `engine = "discourse"` (an API key in `api_key`, else the password)."""
+    return DiscourseBoard(base_url, username, password, **options)
