@@ -17,6 +17,10 @@ _SPOILER_OPEN = re.compile(r"\[spoiler(?:=([^\]\n]{0,200}))?\]", re.IGNORECASE)
 """A title is at most 200 characters: a look past it for the «]» would make a text of many
 «[spoiler=» cost the square of its length."""
 _SPOILER_CLOSE = re.compile(r"\[/spoiler\]", re.IGNORECASE)
+_TAG_OR_FULL_WIDTH = re.compile(r"\[[^\[\]\n]*\]|[［］]+")
+"""A tag (its option included: `[spoiler=…]`, where no tag can be opened) or a run of
+full-width brackets; one pass, each scan ending at the next «[»."""
+_ASCII = str.maketrans({"［": "[", "］": "]"})
 
 
 @dataclass(frozen=True)
@@ -25,9 +29,24 @@ class Dialect:
 
     spoiler: bool = True
     """`[spoiler]` and `[spoiler=title]` (XenForo's stock `[SPOILER]`; our local board)."""
+    literal: str | None = None
+    """The tag whose content the engine shows as written, BBCode and all (XenForo's
+    `[PLAIN]`), if it has one. Player-written brackets reach a post as full-width «［»
+    «］» (`engine.render.bbcode_safe`: no board parses them); where the engine has such a
+    tag they are written as the real brackets inside it, so `Eve[/i]` reads `Eve[/i]`."""
 
     def adapt(self, bbcode: str) -> str:
         """`bbcode` with what this engine lacks written in what it has."""
+        if self.literal is not None:
+            tag = self.literal
+
+            def literal(match: re.Match[str]) -> str:
+                found = match.group(0)
+                if found.startswith("["):
+                    return found
+                return f"[{tag}]{found.translate(_ASCII)}[/{tag}]"
+
+            bbcode = _TAG_OR_FULL_WIDTH.sub(literal, bbcode)
         if self.spoiler:
             return bbcode
 
@@ -41,7 +60,7 @@ class Dialect:
 DIALECTS: dict[str, Dialect] = {
     "phpbb": Dialect(spoiler=False),
     "mybb": Dialect(spoiler=False),
-    "xenforo": Dialect(spoiler=True),
+    "xenforo": Dialect(spoiler=True, literal="PLAIN"),
 }
 """Stock engines' dialects; an engine not named here renders every tag the templates use."""
 

@@ -25,3 +25,21 @@ def test_nesting_is_kept_and_a_long_text_costs_one_pass() -> None:
     assert out == "[b]a[/b]\n[quote][b]b[/b]\n[quote]x[/quote][/quote]"
     unclosed = "[spoiler=" * 20_000  # no closing bracket anywhere: nothing to rewrite
     assert Dialect(spoiler=False).adapt(unclosed) == unclosed
+
+
+def test_xenforo_writes_a_players_brackets_as_they_are_inside_plain() -> None:
+    """Issue 24 §10: `Eve[/i]` was written `Eve［/i］` everywhere; XenForo has `[PLAIN]`."""
+    text = "[b]Eve［/i］[/b] голосует за [b]［url=x］Bob[/b]\n[spoiler=Ход ［1］]x[/spoiler]"
+    assert dialect_for("xenforo").adapt(text) == (
+        "[b]Eve[PLAIN][[/PLAIN]/i[PLAIN]][/PLAIN][/b] голосует за "
+        "[b][PLAIN][[/PLAIN]url=x[PLAIN]][/PLAIN]Bob[/b]\n[spoiler=Ход ［1］]x[/spoiler]"
+    )
+    # Engines without such a tag keep the full-width brackets no board parses.
+    assert dialect_for("phpbb").adapt("Eve［/i］") == "Eve［/i］"
+    assert dialect_for("mybb").adapt("Eve［/i］") == "Eve［/i］"
+
+
+def test_a_long_run_of_brackets_and_tags_costs_one_pass() -> None:
+    hostile = "[a［" * 30_000 + "\n" + "［a" * 30_000
+    out = dialect_for("xenforo").adapt(hostile)
+    assert out.count("[PLAIN]") == 60_000
