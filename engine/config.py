@@ -21,7 +21,7 @@ from engine.signup import SignupSettings, parse_settings
 from engine.wording import parse_gender
 from forums.guard import insecure_url
 
-BOARD_ENGINES = ("local", "mybb", "phpbb", "xenforo")
+BOARD_ENGINES = ("fluxbb", "local", "mybb", "phpbb", "xenforo")
 """The board engines a game file may name: each is an adapter registered under that name
 (tests/forums/test_engines.py keeps this list and the registry equal)."""
 START_GRACE = timedelta(minutes=15)
@@ -82,6 +82,9 @@ API_KEY_ENGINES = ("xenforo",)
 """Engines with a REST API that takes a key instead of the GM's login (`[board] api_key`)."""
 DATE_FORMAT_ENGINES = ("mybb", "phpbb")
 """Boards whose adapter may set the GM account's own date format (`[board] set_date_format`)."""
+NO_PM_ENGINES = {"fluxbb": "FluxBB has no private messages"}
+"""Engines without private messages, and why: a game there is played in the open thread —
+no role PMs, no PM orders, no receipts, no hosts' notices or prods by PM (`_no_pms`)."""
 
 
 @dataclass(frozen=True)
@@ -406,6 +409,9 @@ class _Checker:
         if ruleset_id is not None and self.rulesets is not None:
             self._resolve_paths(ruleset_id, options)
             deal_option = self._check_ruleset(ruleset_id, options, deal, roles, visible, players)
+        if engine in NO_PM_ENGINES:
+            self._no_pms(engine, ruleset_id, options, hosts, activity)
+            receipts = False  # receipts are PMs
         aliases = self._aliases(players, handovers)
         for other, player in self._other_names.items():  # a character is its player's gender
             if player in genders:
@@ -479,6 +485,52 @@ class _Checker:
             hosts=hosts,
             notify=notify,
         )
+
+    def _no_pms(
+        self,
+        engine: str,
+        ruleset_id: str | None,
+        options: dict[str, Any],
+        hosts: list[str],
+        activity: ActivitySettings | None,
+    ) -> None:
+        """On a board without private messages, refuse what needs them (receipts are off
+        there: `[game] receipts = true` is refused)."""
+        why = NO_PM_ENGINES[engine]
+        ruleset = self.rulesets.get(ruleset_id) if self.rulesets and ruleset_id else None
+        if ruleset is not None:
+            try:
+                needed = ruleset.private_messages_needed(options)
+            except RulesError:
+                needed = None  # the options' own problem is reported by the ruleset check
+            if needed is not None:
+                self.problem(
+                    f"[game] ruleset {ruleset_id!r} cannot run on {engine}: {why} and {needed} "
+                    '(only a game played in the open thread can: ruleset "votecount" with '
+                    'vote_channel = "thread")',
+                    "game",
+                    "ruleset",
+                )
+        if self.get("game", "receipts", bool, False):
+            self.problem(
+                f"[game] receipts: {why}, so no receipt can be sent; remove the key",
+                "game",
+                "receipts",
+            )
+        if hosts:
+            self.problem(
+                f"[game] hosts: {why} to tell the hosts by; remove the key (for e-mail "
+                "notices set [notify] smtp and email_to)",
+                "game",
+                "hosts",
+            )
+        if activity is not None and (activity.prod or activity.substitute):
+            self.problem(
+                f"[activity] prod and substitute send private messages, and {why}; "
+                "set them to false (quiet players are still reported to the host)",
+                "activity",
+                "prod" if activity.prod else "substitute",
+            )
 
     def _hosts(self) -> list[str]:
         names = self.get("game", "hosts", list, [])

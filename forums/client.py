@@ -161,9 +161,12 @@ class BoardClient:
         """GET, following redirects (on the board only)."""
         return await self.request("GET", url, follow_redirects=True)
 
-    async def post(self, url: str, data: Mapping[str, Any]) -> httpx.Response:
-        """POST a form, not following redirects (a reply's 302 names the new post)."""
-        return await self.request("POST", url, data=data, follow_redirects=False)
+    async def post(
+        self, url: str, data: Mapping[str, Any], headers: Mapping[str, str] | None = None
+    ) -> httpx.Response:
+        """POST a form, not following redirects (a reply's 302 names the new post).
+        `headers`: what the board checks besides the form (FluxBB: the `Referer`)."""
+        return await self.request("POST", url, data=data, follow_redirects=False, headers=headers)
 
     async def request(
         self,
@@ -172,6 +175,7 @@ class BoardClient:
         *,
         data: Mapping[str, Any] | None = None,
         follow_redirects: bool,
+        headers: Mapping[str, str] | None = None,
     ) -> httpx.Response:
         retry_statuses = RETRY_STATUSES if method == "GET" else POST_RETRY_STATUSES
         problem = ""
@@ -179,7 +183,7 @@ class BoardClient:
             await self._space()
             try:
                 async with self._in_flight:
-                    response = await self._exchange(method, url, data, follow_redirects)
+                    response = await self._exchange(method, url, data, follow_redirects, headers)
             except (httpx.TimeoutException, httpx.TransportError) as error:
                 sent = not isinstance(error, httpx.ConnectError | httpx.ConnectTimeout)
                 problem = f"{type(error).__name__}"
@@ -215,7 +219,12 @@ class BoardClient:
         )
 
     async def _exchange(
-        self, method: str, url: str, data: Mapping[str, Any] | None, follow_redirects: bool
+        self,
+        method: str,
+        url: str,
+        data: Mapping[str, Any] | None,
+        follow_redirects: bool,
+        headers: Mapping[str, str] | None = None,
     ) -> httpx.Response:
         """One request and the redirects it leads to, each answer read whole (up to
         `max_bytes`), all within `deadline` seconds."""
@@ -223,7 +232,7 @@ class BoardClient:
         received = [0]
         try:
             async with asyncio.timeout(self.deadline):
-                request = self.http.build_request(method, url, data=data)
+                request = self.http.build_request(method, url, data=data, headers=headers)
                 history: list[httpx.Response] = []
                 while True:
                     response = await self._read(

@@ -1,10 +1,11 @@
-"""Which forum engine served a page: phpBB, MyBB or XenForo — or which one we do not support.
+"""Which forum engine served a page: phpBB, MyBB, XenForo or FluxBB — or which one we do not
+support.
 
 Each engine leaves marks in every page it serves (a body id, a form key in the page's
 script, template comments, a "Powered by" line, the shape of its links). `SIGNATURES` lists
 them as data with a weight: a page is an engine's when its marks add up to at least
 `ENOUGH` and outweigh every other engine's. Engines forumgm does not support (phpBB 2 and
-its forks such as TorrentPier, vBulletin, Discourse, Invision, SMF, FluxBB/PunBB, uCoz,
+its forks such as TorrentPier, vBulletin, Discourse, Invision, SMF, PunBB 1.3+, uCoz,
 NodeBB) are recognised too, so the host hears "TorrentPier is not supported" rather than
 "phpBB" (a phpBB 2 fork shares phpBB 3's viewtopic.php and posting.php) or "unknown".
 Pure: the caller fetches the page.
@@ -143,16 +144,30 @@ SIGNATURES: tuple[Signature, ...] = (
         "TorrentPier", None, r"Powered by (?:<a[^>]*>)?\s*TorrentPier|torrentpier", 3, "TorrentPier"
     ),
     _sig("TorrentPier", None, r"\btracker\.php\b|\bdl\.php\?t=\d", 1, "tracker.php links"),
-    _sig("FluxBB", None, r"Powered by (?:<a[^>]*>)?\s*(FluxBB|PunBB)", 3, "“Powered by {0}”"),
+    # FluxBB 1.x ("Powered by", «Работает на» in the Russian pack) and its PunBB 1.2 markup
+    # (#punwrap, #brdmenu, class "pun"), which FluxBB kept; PunBB 1.3+ has other markup
+    # (#brd-wrap) and its "Powered by PunBB" alone is not enough.
     _sig(
-        "FluxBB", None, r'<div id="(?:punwrap|brdfooter|brdmenu)"|class="pun\b', 3, "PunBB markup"
+        "FluxBB",
+        "fluxbb",
+        r"(?:Powered by|Работает на) (?:<a[^>]*>)?\s*(FluxBB)",
+        3,
+        "“Powered by {0}”",
+    ),
+    _sig("FluxBB", "fluxbb", r"(?:Powered by|Работает на) (?:<a[^>]*>)?\s*(PunBB)", 1, "“{0}”"),
+    _sig(
+        "FluxBB",
+        "fluxbb",
+        r'<div id="(?:punwrap|brdfooter|brdmenu)"|class="pun\b',
+        3,
+        "PunBB markup",
     ),
     _sig(
         "uCoz", None, r"//s\d+\.ucoz\.(?:net|ru)/|\bucoz\.(?:ru|net|com)\b|\bvar uCoz\b", 3, "uCoz"
     ),
 )
 ENOUGH = 3
-SUPPORTED = ("mybb", "phpbb", "xenforo")
+SUPPORTED = ("fluxbb", "mybb", "phpbb", "xenforo")
 
 _DISCOURSE_JSON = ("post_stream", "topic_list", "latest_posts", "user_badges", "private_message")
 _DISCOURSE_POST = frozenset({"cooked", "avatar_template", "post_number", "topic_slug"})

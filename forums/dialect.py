@@ -21,6 +21,7 @@ _TAG_OR_FULL_WIDTH = re.compile(r"\[[^\[\]\n]*\]|[［］]+")
 """A tag (its option included: `[spoiler=…]`, where no tag can be opened) or a run of
 full-width brackets; one pass, each scan ending at the next «[»."""
 _ASCII = str.maketrans({"［": "[", "］": "]"})
+_SIZE = re.compile(r"\[size=[^\]\n]{0,20}\]|\[/size\]", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -35,8 +36,13 @@ class Dialect:
     «］» (`engine.render.bbcode_safe`: no board parses them); where the engine has such a
     tag they are written as the real brackets inside it, so `Eve[/i]` reads `Eve[/i]`."""
 
+    size: bool = True
+    """`[size=N]`; FluxBB 1.5 has none (the text stays, at the board's size)."""
+
     def adapt(self, bbcode: str) -> str:
         """`bbcode` with what this engine lacks written in what it has."""
+        if not self.size:
+            bbcode = _SIZE.sub("", bbcode)
         if self.literal is not None:
             tag = self.literal
 
@@ -61,6 +67,7 @@ DIALECTS: dict[str, Dialect] = {
     "phpbb": Dialect(spoiler=False),
     "mybb": Dialect(spoiler=False),
     "xenforo": Dialect(spoiler=True, literal="PLAIN"),
+    "fluxbb": Dialect(spoiler=False, size=False),
 }
 """Stock engines' dialects; an engine not named here renders every tag the templates use."""
 

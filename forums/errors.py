@@ -42,3 +42,7 @@ class LayoutChanged(BoardError):
         super().__init__(f"{url}: {what}")
         self.url = url
         self.what = what
+
+
+class NoPrivateMessages(BoardError):
+    """The board's engine has no private messages (FluxBB): nothing can be sent privately."""

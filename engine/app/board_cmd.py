@@ -117,7 +117,13 @@ async def _check(board: Board, thread: str, post_test: bool, out: Console) -> No
         )
         out.print(f"    {_snippet(last.body.full_text())}")
         inbox = await board.inbox()
-        out.print(f"Inbox: {len(inbox.items)} private messages")
+        if getattr(board, "private_messages", True) is False:
+            out.print(
+                f"Inbox: none — {board.engine} has no private messages; a game there is "
+                "played in the open thread (votecount with thread votes)"
+            )
+        else:
+            out.print(f"Inbox: {len(inbox.items)} private messages")
         if inbox.items:
             pm = inbox.items[-1]
             out.print(f"  newest: {pm.subject!r} from {pm.sender} at {_when(pm.sent_at)}")
@@ -133,6 +139,15 @@ async def _check(board: Board, thread: str, post_test: bool, out: Console) -> No
 
 
 ENGINE_NOTES: dict[str, tuple[str, ...]] = {
+    "fluxbb": (
+        "FluxBB makes a member wait between posts (the group's «Flood interval», 60 s for "
+        "Members by default): the bot waits as the board says. Moderators and "
+        "administrators are not held back: ask the admin to make the GM account a "
+        "moderator of the game's forum, or to lower the interval (Administration → "
+        "User groups → Members).",
+        "FluxBB has no private messages: forumgm runs only games played in the open thread "
+        "there (votecount with thread votes; no receipts, no role PMs).",
+    ),
     "mybb": (
         "MyBB appends a user's new post to his previous one within «Post Merge Time» (60 "
         "minutes by default): ask the board's admin to put the GM's group in «Merge User "

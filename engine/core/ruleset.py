@@ -288,6 +288,11 @@ class Ruleset(ABC):
         """An SVG picture of the game for the host (twelve-rooms' map); never published."""
         return None
 
+    def private_messages_needed(self, options: Mapping[str, Any]) -> str | None:
+        """Why a game with these options needs private messages (a board without them,
+        FluxBB, cannot run it), or None when it is played in the open thread alone."""
+        return "it deals secret roles and takes night orders by private message"
+
     # -- the host's measures on a running game (modkill, grants, the end) ---------------
 
     host_grants: ClassVar[Mapping[str, str]] = {}

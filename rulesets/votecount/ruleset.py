@@ -111,6 +111,13 @@ class Votecount(Ruleset):
                 f"option vote_count_cooldown_minutes: expected minutes >= 0, got {cooldown!r}"
             )
 
+    def private_messages_needed(self, options: Mapping[str, Any]) -> str | None:
+        """Only PM votes need them (`vote_channel` "pm" or "both"): thread votes do not."""
+        channel = self.options(options)["vote_channel"]
+        if channel == "thread":
+            return None
+        return f'vote_channel = "{channel}" takes votes by private message'
+
     # -- setup -----------------------------------------------------------------------------
 
     def setup(

@@ -39,7 +39,11 @@ REQUIRE_ENV = "FORUMGM_REQUIRE_LIVE_BOARDS"
 """Set (to 1) in CI: a live test that cannot run fails instead of skipping."""
 BOARDS_ENV = "FORUMGM_BOARDS_DIR"
 
-ARCHIVES = {"phpbb": "phpbb-3.3.10-ru.tar.xz", "mybb": "mybb-1.8.37.tar.xz"}
+ARCHIVES = {
+    "phpbb": "phpbb-3.3.10-ru.tar.xz",
+    "mybb": "mybb-1.8.37.tar.xz",
+    "fluxbb": "fluxbb-1.5.11.tar.xz",
+}
 FAKETIME_PATHS = (
     "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1",
     "/usr/lib/aarch64-linux-gnu/faketime/libfaketime.so.1",
@@ -48,6 +52,7 @@ FAKETIME_PATHS = (
 PHP_EXTENSIONS = {
     "phpbb": ("sqlite3", "mbstring", "xml", "gd", "intl", "zip"),
     "mybb": ("pdo_sqlite", "mbstring", "gd", "xml"),
+    "fluxbb": ("sqlite3", "mbstring"),
 }
 
 GM = "Ведущий"
@@ -170,6 +175,8 @@ class LiveBoard:
     process: subprocess.Popen[bytes] | None = None
     log: Path | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    php_options: tuple[str, ...] = ()
+    """PHP's `-d` options for this board (FluxBB's PHP 8 prelude, `tests.live.fluxbb`)."""
 
     def rows(self, query: str, *args: Any) -> list[sqlite3.Row]:
         """Rows of the board's own database (read-only, while the board runs)."""
@@ -188,7 +195,7 @@ class LiveBoard:
 
     def php(self, *args: str, tty: bool = False) -> str:
         """Run a PHP command in the board's folder, under the board's clock."""
-        command = ["php", *args]
+        command = ["php", *self.php_options, *args]
         if tty:  # phpBB's user:add asks its questions only with a terminal
             command = ["script", "-qec", " ".join(_quote(a) for a in command), "/dev/null"]
         done = subprocess.run(
@@ -225,7 +232,7 @@ class LiveBoard:
         env["PHP_CLI_SERVER_WORKERS"] = "4"  # forumgm sends up to 2 requests at once
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(
-                ["php", "-S", f"127.0.0.1:{port}", "-t", str(self.root)],
+                ["php", *self.php_options, "-S", f"127.0.0.1:{port}", "-t", str(self.root)],
                 cwd=self.root,
                 env=env,
                 stdout=log,
@@ -480,8 +487,22 @@ def serve_mybb_at(board: LiveBoard) -> None:
     )
 
 
-INSTALLERS = {"phpbb": install_phpbb, "mybb": install_mybb}
-MOVERS = {"phpbb": move_phpbb, "mybb": move_mybb}
+def _fluxbb() -> Any:
+    from tests.live import fluxbb
+
+    return fluxbb
+
+
+INSTALLERS = {
+    "phpbb": install_phpbb,
+    "mybb": install_mybb,
+    "fluxbb": lambda into: _fluxbb().install(into),
+}
+MOVERS = {
+    "phpbb": move_phpbb,
+    "mybb": move_mybb,
+    "fluxbb": lambda board, into: _fluxbb().move(board, into),
+}
 
 
 def template(engine: str, cache: Path) -> LiveBoard:
@@ -499,12 +520,16 @@ def template(engine: str, cache: Path) -> LiveBoard:
     database = home / f"{engine}.sqlite3"
     if engine == "phpbb":
         return LiveBoard("phpbb", root, database, GM, PHPBB_USERS, forum="2")
+    if engine == "fluxbb":
+        board: LiveBoard = _fluxbb().board_at(root, database)
+        return board
     return LiveBoard("mybb", root, database, MYBB_GM, MYBB_USERS, forum="2")
 
 
 WRITTEN = {
     "phpbb": ("cache", "store", "files", "images/avatars/upload", "config.php"),
     "mybb": ("cache", "uploads", "inc/settings.php", "inc/config.php"),
+    "fluxbb": ("cache", "img/avatars", "config.php"),
 }
 """What a board writes to while it runs (or a move rewrites): copied; the rest is linked."""
 
@@ -537,6 +562,9 @@ def serve(board: LiveBoard) -> None:
     if board.engine == "mybb":
         board.url = f"http://127.0.0.1:{port}/"
         serve_mybb_at(board)
+    if board.engine == "fluxbb":
+        board.url = f"http://127.0.0.1:{port}/"
+        _fluxbb().serve_at(board)
     board.start(port)
 
 

@@ -1,4 +1,5 @@
-"""Fixtures of the live board tests: real phpBB 3.3.10 and MyBB 1.8.37 on 127.0.0.1.
+"""Fixtures of the live board tests: real phpBB 3.3.10, MyBB 1.8.37 and FluxBB 1.5.11 on
+127.0.0.1.
 
 `phpbb` and `mybb` are per test module: a copy of the board installed once per run (a
 template under the run's shared temporary folder, made by the first worker that needs it,
@@ -63,6 +64,11 @@ def phpbb_board(live_cache: Path, tmp_path_factory: pytest.TempPathFactory) -> I
 
 
 @pytest.fixture(scope="module")
+def fluxbb_board(live_cache: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveBoard]:
+    yield from _served("fluxbb", live_cache, tmp_path_factory.mktemp("fluxbb"))
+
+
+@pytest.fixture(scope="module")
 def mybb_board(live_cache: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveBoard]:
     yield from _served("mybb", live_cache, tmp_path_factory.mktemp("mybb"))
 
@@ -90,3 +96,9 @@ def phpbb(phpbb_board: LiveBoard, monkeypatch: pytest.MonkeyPatch) -> LiveBoard:
 def mybb(mybb_board: LiveBoard, monkeypatch: pytest.MonkeyPatch) -> LiveBoard:
     """The module's MyBB, its clock moved by every wait of forumgm's client."""
     return _board_time(mybb_board, monkeypatch)
+
+
+@pytest.fixture
+def fluxbb(fluxbb_board: LiveBoard, monkeypatch: pytest.MonkeyPatch) -> LiveBoard:
+    """The module's FluxBB, its clock moved by every wait of forumgm's client."""
+    return _board_time(fluxbb_board, monkeypatch)

@@ -176,6 +176,23 @@ def stored_posts(board: LiveBoard, thread: str) -> list[Stored]:
             )
             for r in rows
         ]
+    if board.engine == "fluxbb":  # FluxBB deletes a post for good: no row stays
+        rows = board.rows(
+            "SELECT id, poster, posted, message, edited FROM posts WHERE topic_id = ? "
+            "ORDER BY posted, id",
+            int(thread),
+        )
+        return [
+            Stored(
+                str(r[0]),
+                r[1],
+                datetime.fromtimestamp(r[2], UTC),
+                r[3],
+                datetime.fromtimestamp(r[4], UTC) if r[4] else None,
+                False,
+            )
+            for r in rows
+        ]
     rows = board.rows(
         "SELECT pid, username, dateline, message, edittime, visible FROM mybb_posts "
         "WHERE tid = ? ORDER BY dateline, pid",

@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 
 from forums.board import board_factory
 from forums.errors import BoardError
+from forums.fluxbb.board import FluxbbBoard
 from forums.mybb import forms as mybb_forms
 from forums.mybb import posting as mybb_posting
 from forums.mybb.board import MybbBoard
@@ -76,6 +77,14 @@ class Member:
     async def _open_topic(self, title: str, text: str) -> str:
         adapter = self.adapter
         await adapter.ensure_login()
+        if isinstance(adapter, FluxbbBoard):
+            values = {"req_subject": title, "req_message": text, "submit": "Submit"}
+            target = await adapter.send_form(
+                "post.php", {"fid": self.board.forum}, "req_subject", values
+            )
+            pid = mybb_forms.query_param(target, "pid")
+            [row] = self.board.rows("SELECT topic_id FROM posts WHERE id = ?", int(pid or 0))
+            return str(row[0])
         if isinstance(adapter, PhpbbBoard):
             response = await adapter._submit(
                 "posting.php",
@@ -106,6 +115,10 @@ class Member:
     async def _edit(self, post_id: str, text: str) -> None:
         adapter = self.adapter
         await adapter.ensure_login()
+        if isinstance(adapter, FluxbbBoard):
+            values = {"req_message": text, "submit": "Submit"}
+            await adapter.send_form("edit.php", {"id": post_id}, "req_message", values)
+            return
         if isinstance(adapter, PhpbbBoard):
             await adapter._submit(
                 "posting.php",
@@ -126,6 +139,13 @@ class Member:
     async def _delete(self, post_id: str) -> None:
         adapter = self.adapter
         await adapter.ensure_login()
+        if isinstance(adapter, FluxbbBoard):
+            page = adapter.http.url("delete.php", {"id": post_id})
+            await adapter.http.get(page)
+            answer = await adapter.http.post(page, {"delete": "Delete"}, headers={"Referer": page})
+            if "#punredirect" not in answer.text and 'id="punredirect"' not in answer.text:
+                raise BoardError(f"delete {post_id}: {answer.status_code} {answer.text[-500:]}")
+            return
         if isinstance(adapter, PhpbbBoard):
             url = adapter.http.url("posting.php", {"mode": "delete", "p": post_id})
             page = await adapter.http.get(url)

@@ -24,6 +24,7 @@ from typer.testing import CliRunner
 from engine.app import board_cmd
 from engine.app.cli import app
 from forums import BoardError, User
+from forums.detect import SUPPORTED
 
 FIXTURES = Path(__file__).resolve().parents[3] / "fixtures"
 runner = CliRunner()
@@ -123,7 +124,7 @@ def test_an_unsupported_engine_is_named_and_nothing_else_is_sent(
     fake.on("GET", "/", httpx.Response(200, text=body, headers={"Content-Type": kind}))
     result = runner.invoke(app, ARGS)
     assert result.exit_code == 2
-    assert said in result.output and "forumgm supports mybb, phpbb, xenforo" in result.output
+    assert said in result.output and f"forumgm supports {', '.join(SUPPORTED)}" in result.output
     assert [(r.method, r.url.path) for r in fake.requests] == [("GET", "/")]
     assert fake.made == []  # type: ignore[attr-defined]
 

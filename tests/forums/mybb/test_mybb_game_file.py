@@ -7,7 +7,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from engine.app.cli import app
-from engine.config import parse_config
+from engine.config import BOARD_ENGINES, parse_config
 from engine.service.build import make_board
 from forums.mybb import MybbBoard
 
@@ -45,7 +45,7 @@ def test_game_validate_takes_mybb_and_names_the_engines_for_a_typo(tmp_path: Pat
     bad.write_text(GAME.format(engine="mybbb"), encoding="utf-8")
     result = runner.invoke(app, ["game", "validate", str(bad)])
     assert result.exit_code == 1
-    assert "line 6: [board] engine: one of local, mybb, phpbb" in result.output
+    assert f"line 6: [board] engine: one of {', '.join(BOARD_ENGINES)}" in result.output
     assert "'mybbb'" in result.output
 
 
@@ -69,7 +69,7 @@ def test_game_new_offers_mybb(tmp_path: Path) -> None:
     ]
     result = runner.invoke(app, ["game", "new", str(path)], input="\n".join(answers) + "\n")
     assert result.exit_code == 0, result.output
-    assert "Board engine (local, mybb, phpbb" in result.output
+    assert f"Board engine ({', '.join(BOARD_ENGINES)}" in result.output
     assert "It is valid." in result.output
     assert 'engine = "mybb"' in path.read_text(encoding="utf-8")
 

@@ -1,0 +1,297 @@
+"""`FluxbbBoard`: the `Board` protocol over a FluxBB 1.5 board, as the GM's account.
+
+Logging in is FluxBB's form (`login.php`, a CSRF token, "log me in automatically" ticked:
+without it the session ends after the board's visit timeout, 30 minutes by default).
+Posting is `post.php`: no token, but FluxBB refuses a form whose `Referer` is not its own
+posting or topic page, so the reply is sent with the form page as its referrer. Members
+wait between posts (`g_post_flood`, 60 s by default): flood control says how long, and the
+wait is taken as the board says.
+
+Private messages. FluxBB has none in its core: `inbox` and `sent` are always empty (a
+board without messages has none to read) and `send_pm` is refused with
+`NoPrivateMessages`. `private_messages = False` tells the game's checks so: a game on
+FluxBB is played in the open thread (`engine.config` refuses what needs PMs).
+
+Time. The GM's profile (Essentials) says his zone — an offset in hours and a DST tick —
+and his date format; both are read after each login, unless `tz` and `date_order` are
+given. Cursors are the shared paged-thread cursor's (`forums.cursor`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import Collection, Mapping, Sequence
+from datetime import datetime, tzinfo
+from email.utils import parsedate_to_datetime
+from enum import Enum
+from typing import Any, ClassVar
+from urllib.parse import parse_qs, urlsplit
+
+import httpx
+
+from forums.board import PMPage
+from forums.cursor import Resume
+from forums.errors import LayoutChanged, LoginFailed, NoPrivateMessages, NotFound
+from forums.fluxbb import pages
+from forums.fluxbb.pages import PageKind, Zone
+from forums.fluxbb.selectors import DEFAULT, FluxbbSelectors
+from forums.formboard import FormLoginBoard, Served, answer_to
+from forums.guard import redact
+from forums.pages import TopicPage
+from forums.records import Cursor, User
+from forums.userprefs import FilledForm, filled_form
+from forums.webboard import Answer, Said
+
+log = logging.getLogger("forums.fluxbb")
+
+NO_PMS = (
+    "{url}: FluxBB has no private messages; a game there is played in the open thread "
+    "(rulesets that send roles or take orders by PM cannot run on it)"
+)
+
+
+class FluxbbBoard(FormLoginBoard):
+    """A FluxBB 1.5 board (stock styles, and styles that keep FluxBB's block ids), as the GM."""
+
+    engine = "fluxbb"
+    login_path = "login.php"
+    flood_margin = 1.0
+    private_messages: ClassVar[bool] = False
+    """FluxBB has no private messages (see the module's docstring)."""
+
+    def __init__(
+        self,
+        base_url: str,
+        username: str,
+        password: str,
+        *,
+        tz: tzinfo | None = None,
+        date_order: str | None = None,
+        flood_wait: float = 60.0,
+        selectors: FluxbbSelectors = DEFAULT,
+        **options: Any,
+    ) -> None:
+        super().__init__(base_url, username, password, tz=tz, flood_wait=flood_wait, **options)
+        self._tz = tz
+        """The zone the host configured (None: the GM's profile says)."""
+        self.date_order = date_order or "ymd"
+        self._order_known = date_order is not None
+        self.zone: Zone | None = None
+        self.selectors = selectors
+        self._per_page: int | None = None
+        self._members: dict[str, User] = {}
+
+    # -- session ----------------------------------------------------------------------
+
+    def times_read(self) -> str:
+        """How this adapter reads the times of the pages, for `board check`."""
+        if self._tz is not None:
+            return f"the board's own format, dates {self.date_order}, zone {self._tz} (configured)"
+        if self.zone is not None:
+            return f"the GM's profile: {self.zone.shown} (dates {self.date_order})"
+        return "the board's own format (the GM's profile not read yet)"
+
+    async def _form_login(self) -> User:
+        response = await self.http.get(self.login_url())
+        html, url = response.text, str(response.url)
+        tree = pages.tree_of(html)
+        kind = pages.classify(html, url, self.selectors)
+        if kind is not PageKind.LOGIN_FORM:
+            shown = pages.logged_in_as(tree, self.selectors)
+            if shown is not None and shown.casefold() == self.username.casefold():
+                return await self._session_user("an earlier login")  # its cookies still work
+            raise LayoutChanged(redact(url), f"expected the login form, got a {kind.value} page")
+        form = filled_form(tree, "req_password", url)
+
+        def fill(password: str) -> dict[str, str]:
+            fields = dict(form.fields, req_username=self.username, req_password=password)
+            fields.update(save_pass="1", login="Login")
+            return fields
+
+        answer = await self.post_login(form.action, fill)
+        said = pages.classify(answer.text, str(answer.url), self.selectors)
+        if said is PageKind.LOGIN_FAILED or said is PageKind.MESSAGE:
+            words = pages.message(pages.tree_of(answer.text), self.selectors)
+            raise LoginFailed(f"{self.base_url}: login as {self.username!r} failed: {words}")
+        if said is not PageKind.POSTED and not answer.is_redirect:
+            raise LayoutChanged(redact(str(answer.url)), f"a {said.value} page after the login")
+        return await self._session_user(f"logging in as {self.username!r}")
+
+    async def _after_browser_login(self) -> User:
+        return await self._session_user("the browser login")
+
+    async def _session_user(self, after: str) -> User:
+        """Whom the board's index greets now (the GM, or the login failed), and how the
+        GM's profile reads times."""
+        response = await self.http.get(self.http.url("index.php"))
+        tree = pages.tree_of(response.text)
+        shown = pages.logged_in_as(tree, self.selectors)
+        refused = self.not_the_gm(shown, after)
+        if refused is not None:
+            raise LoginFailed(f"{refused} (cookies refused?)")
+        uid = pages.my_id(tree, self.selectors) or ""
+        user = self._logged_in(User(id=uid, name=shown or self.username))
+        if self._tz is None and uid:
+            await self._read_zone(uid, response)
+        return user
+
+    async def _read_zone(self, uid: str, response: httpx.Response) -> None:
+        url = self.http.url("profile.php", {"section": "essentials", "id": uid})
+        answer = await self.http.get(url)
+        now = self._now_of(answer)
+        zone = pages.read_zone(answer.text, None, self.selectors)
+        zone = pages.read_zone(answer.text, now.astimezone(zone.tz).date(), self.selectors)
+        self.zone, self.tz = zone, zone.tz
+        if not self._order_known:
+            if zone.order is None:
+                raise LayoutChanged(
+                    redact(url),
+                    "the GM's date format cannot be told apart (d-m-Y or m-d-Y on a day "
+                    "whose day and month are alike): choose Y-m-d in the GM's profile, "
+                    "Essentials",
+                )
+            self.date_order = zone.order
+
+    def _now_of(self, response: httpx.Response) -> datetime:
+        now = self._clock()
+        stamp = response.headers.get("Date")
+        if stamp:
+            with contextlib.suppress(TypeError, ValueError):
+                now = parsedate_to_datetime(stamp)
+        return now
+
+    def _served(self, html: str, url: str, expect: Collection[Enum]) -> Served:
+        kind = pages.classify(html, url, self.selectors)
+        gone = pages.is_guest(pages.tree_of(html), self.selectors)
+        return Served(kind, gone=gone, missing=kind is PageKind.MESSAGE)
+
+    def _said(self, html: str) -> str:
+        return pages.message(pages.tree_of(html), self.selectors)
+
+    # -- thread ------------------------------------------------------------------------
+
+    @staticmethod
+    def topic_id(thread: str) -> str:
+        """ "2", "id=2" or a viewtopic URL (`viewtopic.php?id=2&p=3`) → "2"."""
+        thread = thread.strip()
+        if thread.isdigit():
+            return thread
+        query = urlsplit(thread).query or thread
+        found = parse_qs(query).get("id", [""])[0]
+        if found.isdigit() and ("viewtopic" in thread or thread.startswith("id=")):
+            return found
+        raise NotFound(f"not a FluxBB topic: {thread!r}")
+
+    async def thread_page(self, thread: str, number: int = 1) -> TopicPage:
+        params: dict[str, str | int] = {"id": thread}
+        if number > 1:
+            params["p"] = number
+        fetched = await self.page("viewtopic.php", {PageKind.TOPIC}, params)
+        if self.tz is None:
+            raise LayoutChanged(redact(fetched.url), "no time zone read or configured")
+        view = pages.parse_topic_page(
+            fetched.html,
+            fetched.url,
+            tz=self.tz,
+            now=self._now_of(fetched.response),
+            order=self.date_order,
+            per_page=self._per_page,
+            selectors=self.selectors,
+        )
+        if view.page < view.pages:
+            self._per_page = view.per_page
+        return view
+
+    async def topic_page(self, topic: str, start: int = 0) -> TopicPage:
+        """The page holding the post at offset `start` (as `board check` asks for pages)."""
+        size = self._per_page or 25
+        return await self.thread_page(self.topic_id(topic), start // size + 1)
+
+    async def thread_view(self, thread: str, number: int) -> TopicPage:
+        return await self.thread_page(thread, number)
+
+    def _resume(self, state: Mapping[str, Any], thread: str) -> Resume | None:
+        resume = Resume.of(state, thread)
+        if resume is not None and isinstance(state.get("per_page"), int) and not self._per_page:
+            self._per_page = state["per_page"]
+        return resume
+
+    # -- users -------------------------------------------------------------------------
+
+    async def find_user(self, name: str) -> User | None:
+        """A user by name, through the member list's search (FluxBB's LIKE: on SQLite it
+        folds the case of A-Z only), matched here without regard to case."""
+        self.begin()
+        key = name.strip().casefold()
+        if key in self._members:
+            return self._members[key]
+        params = {"username": name.strip(), "show_group": "-1", "sort_by": "username"}
+        fetched = await self.page("userlist.php", {PageKind.MEMBERLIST}, params)
+        for user in pages.parse_members(fetched.html, fetched.url, self.selectors):
+            self._members.setdefault(user.name.casefold(), user)
+        return self._members.get(key)
+
+    # -- posting -----------------------------------------------------------------------
+
+    async def reply(self, thread: str, bbcode: str) -> str:
+        """Post to the topic; the new post's id, as the board's redirect names it."""
+        self.begin()
+        topic = self.topic_id(thread)
+        target = await self.send_form(
+            "post.php", {"tid": topic}, "req_message", {"req_message": bbcode, "submit": "Submit"}
+        )
+        pid = parse_qs(urlsplit(target).query).get("pid", [""])[0]
+        if not pid.isdigit():
+            raise LayoutChanged(redact(target), "the post's redirect names no post")
+        return pid
+
+    async def send_form(
+        self, path: str, params: Mapping[str, str | int], field: str, values: Mapping[str, str]
+    ) -> str:
+        """Send the form holding `field` on the page `path` (posting, editing, deleting)
+        with `values`, through flood control and a lost session; where the board's
+        "Redirecting …" answer leads. FluxBB checks that the form came from its own page
+        (the `Referer`), so the page is named as the referrer."""
+        await self.ensure_login()
+        where = self.http.url(path, params)
+
+        async def fresh() -> tuple[FilledForm, str]:
+            fetched = await self.page(path, {PageKind.POSTING_FORM}, params)
+            return filled_form(pages.tree_of(fetched.html), field, fetched.url), fetched.url
+
+        async def send(form: tuple[FilledForm, str]) -> Said[tuple[FilledForm, str], str]:
+            filled, page = form
+            self.http.origin.check(filled.action, f"the form of {path}")
+            fields = dict(filled.fields, **values)
+            answer = await self.http.post(filled.action, fields, headers={"Referer": page})
+            html, url = answer.text, str(answer.url)
+            kind = pages.classify(html, url, self.selectors)
+            if kind is PageKind.POSTED:
+                target = pages.redirect_target(html, url)
+                if target is None:
+                    raise LayoutChanged(redact(url), "a redirect page that leads nowhere")
+                return Said(Answer.ACCEPTED, result=target)
+            tree = pages.tree_of(html)
+            said = pages.message(tree, self.selectors)
+            if pages.is_guest(tree, self.selectors):
+                return Said(Answer.LOGGED_OUT, text=said or "a guest's page")
+            return answer_to(kind, said, url, wait=pages.flood_wait(said))
+
+        return await self.submit(where, fresh, send)
+
+    # -- private messages: none --------------------------------------------------------
+
+    async def inbox(self, since: Cursor | None = None) -> PMPage:
+        """Always empty: FluxBB has no private messages."""
+        return PMPage(items=[], cursor=since or Cursor({"last_id": 0}))
+
+    async def sent(self, since: Cursor | None = None) -> PMPage:
+        """Always empty: FluxBB has no private messages."""
+        return PMPage(items=[], cursor=since or Cursor({"last_id": 0}))
+
+    async def send_pm(self, recipients: Sequence[str], subject: str, bbcode: str) -> str:
+        raise NoPrivateMessages(NO_PMS.format(url=self.base_url))
+
+
+__all__ = ["NO_PMS", "FluxbbBoard"]
