@@ -122,6 +122,9 @@ class Activity:
     last: datetime | None = None
     votes: int | None = None
     orders: int | None = None
+    missed: bool | None = None
+    """Whether the rules counted the phase a missed vote (twelve-rooms' warnings); None
+    where they do not count them, or the phase is not resolved yet."""
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -132,6 +135,7 @@ class Activity:
             "last_post": self.last.isoformat() if self.last else None,
             "votes": self.votes,
             "orders": self.orders,
+            "missed_vote": self.missed,
         }
 
 

@@ -129,6 +129,9 @@ def _show(
         return
     shown = Table(title="activity")
     columns = ["day", "player", "posts", "words", "last post", "votes", "orders"]
+    missed = any(r.missed is not None for r in table.rows)
+    if missed:
+        columns.append("missed vote")
     if quiet:
         columns.append("quiet")
     for c in columns:
@@ -147,6 +150,8 @@ def _show(
             "" if r.votes is None else str(r.votes),
             "" if r.orders is None else str(r.orders),
         ]
+        if missed:
+            cells.append({True: "missed", False: "", None: "…"}[r.missed])
         if quiet:
             cells.append(quiet.get((r.player, r.day), ""))
         shown.add_row(*cells)

@@ -164,6 +164,10 @@ class Ruleset(ABC):
     """Keys `[deal]` takes besides role ids (e.g. yakuza's teams)."""
     visible_role_ids: ClassVar[tuple[str, ...]] = ()
     """Public roles a game file may give (`[players] visible_roles`); empty: none."""
+    missed_votes: ClassVar[bool] = False
+    """The rules punish a player who sent no vote in a phase (twelve-rooms' warnings):
+    a running game tells the ruleset who voted from its activity counts (`VOTED`), and
+    `forumgm activity` shows each missed vote."""
 
     def options(self, given: Mapping[str, Any] | None) -> dict[str, Any]:
         """The defaults with the host's options applied; unknown options are an error."""
@@ -376,6 +380,13 @@ def drop_inputs_of(inputs: PhaseInputs, name: str) -> None:
             if voter not in voided:
                 voided.append(voter)
     inputs.orders.pop(name, None)
+
+
+VOTED = "voted_by_activity"
+"""`PhaseInputs.data` key: the seats that sent a vote that counts in the phase, as a
+running game's activity store counts them (`engine.service.activity.voters`). A ruleset
+with `missed_votes` takes it for who voted; without it (a scenario, a simulation) the
+phase's standing votes say so."""
 
 
 VOTES_VOIDED = "votes_voided_by_host"

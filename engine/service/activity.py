@@ -7,6 +7,7 @@ from datetime import datetime, timedelta, tzinfo
 
 from engine.activity import ActivitySettings, ActivityTable, Sample, count
 from engine.clock import local_time
+from engine.core.orders import OrderKind
 from engine.core.slots import Slots
 from engine.service.reader import started_at
 from engine.store import Store
@@ -14,14 +15,35 @@ from engine.store.models import PhaseRecord
 from engine.wording import phase_words
 
 
+def voters(store: Store, game_id: int, phase: str, slots: Slots) -> set[str]:
+    """The seats that sent a vote that counts in `phase`: a vote (or «не судить») among
+    the orders resolution takes — accepted, or put in by the host — by whoever held the
+    seat. A vote refused (no such player) or held and dropped by the host is none."""
+    return {
+        slots.slot(order.player) or order.player
+        for order in store.effective_orders(game_id, phase)
+        if order.kind in (OrderKind.VOTE, OrderKind.NO_LYNCH)
+    }
+
+
 def game_activity(
-    store: Store, game_id: int, thread: str, gm_user: str, slots: Slots, now: datetime
+    store: Store,
+    game_id: int,
+    thread: str,
+    gm_user: str,
+    slots: Slots,
+    now: datetime,
+    *,
+    missed_votes: bool = False,
 ) -> ActivityTable:
     """Every phase of the game so far, per seat: the posts of whoever held it, and the
-    votes and orders the parser took from it (whatever became of them)."""
+    votes and orders the parser took from it (whatever became of them). `missed_votes`
+    (a ruleset that punishes a phase without a vote): each resolved phase's rows say
+    whether the rules counted a missed vote (`Activity.missed`)."""
     gm = gm_user.casefold()
     samples: list[Sample] = []
     sent: dict[tuple[str, str], tuple[int, int]] = {}
+    missed: dict[tuple[str, str], bool] = {}
     phases = store.phases(game_id)
     for ph in phases:
         since = store.previous_deadline(game_id, ph.deadline)
@@ -48,7 +70,18 @@ def game_activity(
             into[key] = into.get(key, 0) + 1
         for seat in {*votes, *orders}:
             sent[(seat, ph.phase)] = (votes.get(seat, 0), orders.get(seat, 0))
-    return count(samples, players=slots.keys, days=[p.phase for p in phases], sent=sent)
+        if missed_votes and ph.resolved_at is not None:
+            warned = {
+                str(e.fields.get("player"))
+                for e in store.events(game_id, ph.phase)
+                if e.type == "warning" and e.fields.get("player")
+            }
+            for seat in slots.keys:
+                missed[(seat, ph.phase)] = seat in warned
+    table = count(samples, players=slots.keys, days=[p.phase for p in phases], sent=sent)
+    for row in table.rows:
+        row.missed = missed.get((row.player, row.day))
+    return table
 
 
 @dataclass(frozen=True)

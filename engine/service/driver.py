@@ -24,12 +24,19 @@ from engine.core.events import Audience, Event
 from engine.core.model import GameState
 from engine.core.orders import Channel, Order
 from engine.core.phases import Phase
-from engine.core.ruleset import Ruleset
+from engine.core.ruleset import VOTED, Ruleset
 from engine.core.slots import Slots
 from engine.core.warnings import ParseWarning
 from engine.publish import Markers, Publisher, pm_draft, post_draft
 from engine.render import Renderer
-from engine.service.activity import Quiet, check_due, game_activity, prod_text, quiet_seats
+from engine.service.activity import (
+    Quiet,
+    check_due,
+    game_activity,
+    prod_text,
+    quiet_seats,
+    voters,
+)
 from engine.service.answers import Allowed, allowed_answers
 from engine.service.inbox import UNCLEAR, GameNames, Route, board_games, route
 from engine.service.logins import LoginGuard
@@ -689,7 +696,13 @@ class GameDriver:
         """Posts, words, last post, votes and orders per seat and phase (`engine.activity`)."""
         c = self.config
         return game_activity(
-            self.store, self.game_id, c.thread, c.gm_user, self.slots(), now or self.clock()
+            self.store,
+            self.game_id,
+            c.thread,
+            c.gm_user,
+            self.slots(),
+            now or self.clock(),
+            missed_votes=self.ruleset.missed_votes,
         )
 
     def quiet(self, ph: PhaseRecord, now: datetime) -> list[Quiet]:
@@ -779,6 +792,10 @@ class GameDriver:
             # What the results announce is what the next phase gets (`open_next`).
             self.store.set_next_deadline(self.game_id, ph.phase, nxt)
             session.inputs.data["next_deadline"] = nxt
+        if self.ruleset.missed_votes:
+            # Who voted, as `forumgm activity` counts it: one count for the host and the rules.
+            voted = voters(self.store, self.game_id, ph.phase, self.slots())
+            session.inputs.data[VOTED] = sorted(voted)
         log = session.resolve()
         state = session.state
         self.store.resolve_phase(

@@ -11,7 +11,7 @@ import random
 
 from engine.core.events import Event
 from engine.core.model import GameState
-from engine.core.ruleset import VOTES_VOIDED, PhaseInputs, Step
+from engine.core.ruleset import VOTED, VOTES_VOIDED, PhaseInputs, Step
 from rulesets.twelve_rooms.checks import Reject, rule_seven
 from rulesets.twelve_rooms.context import INACTIVITY, INJECTION, MAFKILL, Turn
 from rulesets.twelve_rooms.endturn import finish, private_reports, room_events, s22_end
@@ -79,9 +79,13 @@ def s00_preparation(t: Turn) -> None:
         bonus["half_votes"] = True
     limit = int(t.state.options["missed_votes_limit"])
     voided = t.inputs.data.get(VOTES_VOIDED, ())
+    # Who sent a vote: a running game's activity counts (the same the host reads in
+    # `forumgm activity`), else the phase's standing votes.
+    counted = t.inputs.data.get(VOTED)
+    voted = set(counted) if counted is not None else set(t.inputs.votes)
     for name in t.start_alive:
         # A vote for a player the host removed is discarded, not missed (as at step 0, §2.4).
-        if name in t.inputs.votes or name in voided or not alive(t.p(name)):
+        if name in voted or name in voided or not alive(t.p(name)):
             continue
         p = t.p(name)
         p.fields["warnings"] = int(p.fields.get("warnings", 0)) + 1

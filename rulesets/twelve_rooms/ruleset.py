@@ -50,6 +50,7 @@ class TwelveRooms(Ruleset):
     grammar: ClassVar[Grammar] = GRAMMAR
     option_defaults: ClassVar[Mapping[str, Any]] = OPTION_DEFAULTS
     vote_channel: ClassVar[Channel] = Channel.PM
+    missed_votes: ClassVar[bool] = True
     templates: ClassVar[str] = "rulesets.twelve_rooms.templates"
     role_ids: ClassVar[tuple[str, ...]] = tuple(ROLES)
     deal_option: ClassVar[str | None] = "roles"
