@@ -25,7 +25,7 @@ from forums.errors import LayoutChanged
 from forums.fluxbb.dates import DATE_ORDERS, order_of_example, parse_fluxbb_time, zone_of
 from forums.fluxbb.selectors import DEFAULT, FluxbbSelectors
 from forums.guard import redact
-from forums.html import concat_bodies, html_to_postbody, parse_html
+from forums.html import concat_bodies, html_to_postbody, parse_html, quote_author_from_cite
 from forums.pages import PageKind, TopicPage
 from forums.records import EditInfo, Post, PostBody, User
 
@@ -152,12 +152,24 @@ def classify(html: str, url: str = "", selectors: FluxbbSelectors = DEFAULT) -> 
 
 
 def fluxbb_postbody(node: LexborNode, *, base_url: str = "") -> PostBody:
-    """The `PostBody` of a post's `div.postmsg` (a copy: the page stays as served). FluxBB's
+    """The `PostBody` of a post's `div.postmsg` (a copy: the page stays as served). A quote
+    is `div.quotebox` with «Name wrote:» in its `cite` and the quote in its `blockquote`;
     `[s]` is `span.bbs` (struck by the style sheet), `[u]` `span.bbu`; a smilie is read as
     the code typed, any other image dropped, the edit notice left out."""
     copy = node.clone()
     for notice in copy.css("p.postedit"):
         notice.decompose()
+    for box in copy.css("div.quotebox"):
+        # «Вася wrote:» is the box's; the blockquote inside it is the quote itself.
+        # Named on the box and its quote, the cite goes: a quote's own author is then not
+        # taken from the cite of a quote nested in it.
+        cite, quote = box.css_first("cite"), box.css_first("blockquote")
+        author = quote_author_from_cite(cite) if cite is not None else None
+        if cite is not None:
+            cite.decompose()
+        for named in (box, quote):
+            if named is not None and author:
+                named.attrs["data-author"] = author
     for struck in copy.css("span.bbs"):
         struck.attrs["style"] = "text-decoration: line-through"
     for image in copy.css("img"):

@@ -1,5 +1,5 @@
 """What every web board adapter owes the board and the GM, checked on each one alike:
-phpBB, MyBB, XenForo over its pages and XenForo over its REST API.
+phpBB, MyBB, FluxBB, XenForo over its pages and XenForo over its REST API.
 
 - The GM's password, session and API key go only to the configured board: a redirect to
   another host or from https to http is refused before anything is sent there, and an
@@ -29,6 +29,7 @@ BOARD = "https://forum.example.org/"
 PASSWORD = "s3cret-Пароль-42"
 KEY = "xf-api-key-9Qz"
 ADAPTERS = {
+    "fluxbb": {},
     "phpbb": {},
     "mybb": {},
     "xenforo": {},
