@@ -11,6 +11,7 @@ held for both hosts, who settle it (`review --typed` / `--ignore`).
 
 from __future__ import annotations
 
+import asyncio
 from collections import Counter
 from collections.abc import Callable
 from datetime import datetime
@@ -208,7 +209,7 @@ def test_a_finished_game_keeps_its_players_messages(tmp_path: Path) -> None:
     from engine.store import open_store
     from engine.store.models import GameStatus
 
-    board, _threads, games, cli, db = _two_games(
+    board, threads, games, cli, db = _two_games(
         tmp_path,
         [*CLASSIC, *VOTECOUNT[1:]],
         ("Мафия", "Голосовалка"),
@@ -229,9 +230,20 @@ def test_a_finished_game_keeps_its_players_messages(tmp_path: Path) -> None:
         cli("review", str(path), "--approve", at="2026-12-01T18:00+03:00")
     both = [str(p) for p in games.values()]
     cli("run", *both, "--once", at="2026-12-01T19:01+03:00")
+
+    # The host ends game A early; its final post (every role shown) goes out, and A is over.
+    def gm_posts() -> list[str]:
+        items = asyncio.run(board.thread_posts(threads[0])).items
+        return [p.raw or "" for p in items if p.author == GM]
+
+    before = len(gm_posts())
+    cli("steer", "end", str(games["classic"]), "town", "--approve", at="2026-12-01T19:30+03:00")
+    cli("run", *both, "--once", at="2026-12-01T19:31+03:00")
+    [final] = gm_posts()[before:]
+    assert "Мафиози" in final, final
     store = open_store(db)
-    classic = next(g for g, _ in store.board_games(1) if g.tag == "М1")
-    store.set_game_status(classic.id, GameStatus.FINISHED)  # game A is over
+    [classic] = [g for g, _ in store.board_games(1, finished=True) if g.tag == "М1"]
+    assert classic.status is GameStatus.FINISHED, classic.status
     when = datetime(2026, 12, 1, 20, 1, tzinfo=MSK)
     board.pm_as("Вася", [GM], "вопрос", "анонимка для Пети: секрет Васи", at=when)
     board.pm_as("Оля", [GM], "Re: Ваша роль [М1]", "голосую за Петю", at=when)
