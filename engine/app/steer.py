@@ -25,6 +25,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from engine.clock import local_time
+from engine.config import NO_PM_ENGINES
 from engine.core.events import Audience, Event
 from engine.core.model import GameState
 from engine.core.ruleset import PhaseInputs, RulesError
@@ -400,6 +401,9 @@ class Steer:
         ph = self.phase()
         if not text.strip():
             raise SteerError("the message is empty")
+        no_pms = NO_PM_ENGINES.get(self.driver.config.engine)
+        if to is not None and no_pms is not None:
+            raise SteerError(f"{no_pms}: the host's words go to the thread only (leave out --to)")
         now = self.now()
         digest = hashlib.sha256(text.encode()).hexdigest()[:12]
         renderer = renderer_for(self.driver.renderer, "host_message")

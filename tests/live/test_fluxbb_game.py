@@ -60,6 +60,10 @@ def test_a_votecount_game_on_fluxbb(votecount: LiveGame, fluxbb: LiveBoard) -> N
     assert "polled: 6 new post(s), 0 new PM(s); 0 receipt(s) queued" in out, out
 
     agree(fluxbb, g.thread, g.member("Вася").thread(g.thread))  # mid-game, as Вася reads it
+    # The host's words to one player would be a PM: refused, with the reason.
+    words = ("steer", "say", str(g.path), "Не забудь проголосовать", "--to", "Вася")
+    said = g.forumgm(at("2026-12-01 19:50"), *words, code=2, game=False)
+    assert "FluxBB has no private messages: the host's words go to the thread only" in said
 
     # Two minutes after the deadline Маша changes her vote; FluxBB marks the edit.
     g.at(at("2026-12-02 19:02"))
