@@ -21,7 +21,7 @@ from engine.signup import SignupSettings, parse_settings
 from engine.wording import parse_gender
 from forums.guard import insecure_url
 
-BOARD_ENGINES = ("fluxbb", "local", "mybb", "phpbb", "xenforo")
+BOARD_ENGINES = ("fluxbb", "local", "mybb", "phpbb", "smf", "xenforo")
 """The board engines a game file may name: each is an adapter registered under that name
 (tests/forums/test_engines.py keeps this list and the registry equal)."""
 START_GRACE = timedelta(minutes=15)
@@ -76,7 +76,7 @@ TABLES = {
 docs/host-guide.md documents each one (tests/docs/test_host_guide.py checks it)."""
 
 
-BROWSER_ENGINES = ("mybb", "phpbb", "xenforo")
+BROWSER_ENGINES = ("mybb", "phpbb", "smf", "xenforo")
 """Engines whose adapter can log in through a real browser (`[board] browser = true`)."""
 API_KEY_ENGINES = ("xenforo",)
 """Engines with a REST API that takes a key instead of the GM's login (`[board] api_key`)."""

@@ -122,7 +122,10 @@ SIGNATURES: tuple[Signature, ...] = (
     ),
     _sig("Invision Community", None, r"<body[^>]*class=['\"][^'\"]*\bipsApp\b", 3, "ipsApp page"),
     _sig("Invision Power Board", None, r"\bipb_var_|index\.php\?showtopic=\d", 2, "IPB links"),
-    _sig("SMF", None, r"smf_scripturl|Powered by SMF", 3, "SMF scripts"),
+    _sig("SMF 2.1", "smf", r"smf_scripturl|Powered by SMF", 3, "SMF scripts"),
+    _sig("SMF 2.1", "smf", r">(SMF 2\.1[.\d]*) &copy;", 3, "“{0}” in the footer"),
+    # SMF 1 and 2.0 print other markup than 2.1's Curve2 (forums/smf reads 2.1's).
+    _sig("SMF", None, r"\b(SMF (?:1\.\d|2\.0)[.\d]*)", 4, "“{0}”"),
     _sig("NodeBB", None, r"\bnodebb\b", 2, "NodeBB config"),
     _sig("NodeBB", None, r"/assets/nodebb(?:\.min)?\.js|\"relative_path\"", 2, "NodeBB scripts"),
     # phpBB 2 and its forks: phpBB 2's profile and PM scripts (phpBB 3 has memberlist.php and
@@ -167,7 +170,7 @@ SIGNATURES: tuple[Signature, ...] = (
     ),
 )
 ENOUGH = 3
-SUPPORTED = ("fluxbb", "mybb", "phpbb", "xenforo")
+SUPPORTED = ("fluxbb", "mybb", "phpbb", "smf", "xenforo")
 
 _DISCOURSE_JSON = ("post_stream", "topic_list", "latest_posts", "user_badges", "private_message")
 _DISCOURSE_POST = frozenset({"cooked", "avatar_template", "post_number", "topic_slug"})

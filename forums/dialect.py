@@ -1,7 +1,7 @@
 """What BBCode each board engine shows as it is meant, and what a post uses instead elsewhere.
 
-The templates write one BBCode. A stock board does not know every tag: MyBB 1.8 and phpBB
-3.3 have no `[spoiler]` (a board may add one, most stock ones do not), so
+The templates write one BBCode. A stock board does not know every tag: MyBB 1.8, phpBB
+3.3 and SMF 2.1 have no `[spoiler]` (a board may add one, most stock ones do not), so
 `[spoiler=История голосов]…[/spoiler]` showed as plain text with its tags on a real MyBB
 board. Before a post or PM goes out, `adapt` rewrites what the board's engine lacks into what
 it has: a spoiler becomes its title in bold over a quote of its content. Tags are rewritten
@@ -68,6 +68,7 @@ DIALECTS: dict[str, Dialect] = {
     "mybb": Dialect(spoiler=False),
     "xenforo": Dialect(spoiler=True, literal="PLAIN"),
     "fluxbb": Dialect(spoiler=False, size=False),
+    "smf": Dialect(spoiler=False, literal="nobbc"),
 }
 """Stock engines' dialects; an engine not named here renders every tag the templates use."""
 

@@ -235,6 +235,8 @@ PHPBB = Look(
 )
 MYBB = Look("mybb", (WHITE,), "pt")
 """MyBB 1.8's default theme: posts in `.tborder` on white; `[size=N]` is N pt."""
+SMF = Look("smf", ((0xF0, 0xF4, 0xF7), (0xFD, 0xFD, 0xFD)), "scale")
+"""SMF 2.1's Curve2: posts on `.windowbg`, #F0F4F7 or #FDFDFD row by row; `[size=1]`–`[size=7]`."""
 XENFORO = Look("xenforo", ((0xFE, 0xFE, 0xFE), WHITE), "scale")
 """XenForo's default styles: content on #FEFEFE (2.x) or white (1.x); `[SIZE=1]`–`[SIZE=7]`."""
 ANY = Look("any", (*PHPBB.backgrounds, *MYBB.backgrounds, *XENFORO.backgrounds), "any")

@@ -16,7 +16,14 @@ from engine.service.pool import BoardPool
 from engine.store import Store, open_store
 from forums.board import Board, board_factory
 
-ADAPTERS = ("forums.local", "forums.phpbb", "forums.mybb", "forums.xenforo", "forums.fluxbb")
+ADAPTERS = (
+    "forums.local",
+    "forums.phpbb",
+    "forums.mybb",
+    "forums.xenforo",
+    "forums.fluxbb",
+    "forums.smf",
+)
 """Board adapter packages; importing one registers its engine."""
 DEFAULT_DATABASE = "sqlite:///forumgm.db"
 REQUEST_SPACING = 0.15

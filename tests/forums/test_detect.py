@@ -79,7 +79,7 @@ def test_xenforo_versions_and_what_was_seen() -> None:
         ("phpbb2/ftowa_viewtopic_p1000.html", "phpBB 2"),
         ("torrentpier/rutracker_viewtopic_3.html", "TorrentPier"),
         ("torrentpier/rutracker_viewtopic_5.html", "TorrentPier"),
-        ("smf/metin2hungary_board.html", "SMF"),
+        ("smf/metin2hungary_board.html", "SMF 2.0.15"),  # forums/smf reads SMF 2.1
         ("nodebb/NodeBB.html", "NodeBB"),
     ],
 )

@@ -7,7 +7,7 @@ from forums.dialect import Dialect, dialect_for
 
 def test_stock_phpbb_and_mybb_get_a_spoiler_as_a_bold_title_over_a_quote() -> None:
     text = "[spoiler=История голосов]\nВася → Коля\n[/spoiler]\n[SPOILER]итог[/SPOILER]"
-    for engine in ("phpbb", "mybb"):
+    for engine in ("phpbb", "mybb", "smf"):
         assert dialect_for(engine).adapt(text) == (
             "[b]История голосов[/b]\n[quote]\nВася → Коля\n[/quote]\n[quote]итог[/quote]"
         )

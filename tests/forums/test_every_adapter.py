@@ -1,5 +1,5 @@
 """What every web board adapter owes the board and the GM, checked on each one alike:
-phpBB, MyBB, FluxBB, XenForo over its pages and XenForo over its REST API.
+phpBB, MyBB, FluxBB, SMF, XenForo over its pages and XenForo over its REST API.
 
 - The GM's password, session and API key go only to the configured board: a redirect to
   another host or from https to http is refused before anything is sent there, and an
@@ -32,6 +32,7 @@ ADAPTERS = {
     "fluxbb": {},
     "phpbb": {},
     "mybb": {},
+    "smf": {},
     "xenforo": {},
     "xenforo-api": {"api_key": KEY},
 }

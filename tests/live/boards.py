@@ -268,7 +268,12 @@ def _quote(word: str) -> str:
 
 def unpack(engine: str, into: Path) -> Path:
     """The board's archive unpacked into `into`; its one top folder."""
-    archive = boards_dir() / ARCHIVES[engine]
+    return unpack_archive(ARCHIVES[engine], into)
+
+
+def unpack_archive(name: str, into: Path) -> Path:
+    """The archive `name` of the boards folder unpacked into `into`; its one top folder."""
+    archive = boards_dir() / name
     if shutil.which("tar"):
         subprocess.run(["tar", "xJf", str(archive), "-C", str(into)], check=True)
     else:
@@ -537,23 +542,30 @@ WRITTEN = {
 def copy_of(board: LiveBoard, into: Path) -> LiveBoard:
     """A copy of an installed board in `into`, pointed at its own database. The board's
     code is hard-linked (nothing writes to it); what it writes to is copied."""
-    into.mkdir(parents=True, exist_ok=True)
-    root = into / board.root.name
-    shutil.copytree(board.root, root, symlinks=True, copy_function=os.link)
-    for written in WRITTEN[board.engine]:
-        source, target = board.root / written, root / written
-        if source.is_dir():
-            shutil.rmtree(target)
-            shutil.copytree(source, target, symlinks=True)
-        elif source.exists():
-            target.unlink()
-            shutil.copy2(source, target)
+    root = linked_copy(board.root, into, WRITTEN[board.engine])
     database = into / board.database.name
     shutil.copy2(board.database, database)
     copy = LiveBoard(board.engine, root, database, board.gm, board.users, board.forum)
     MOVERS[board.engine](copy, into)
     copy.clock = BoardClock(into / f"{board.engine}-clock")
     return copy
+
+
+def linked_copy(source: Path, into: Path, written: Sequence[str]) -> Path:
+    """A copy of the board's folder `source` in `into`: hard links, but for what the board
+    writes to (`written`, copied)."""
+    into.mkdir(parents=True, exist_ok=True)
+    root = into / source.name
+    shutil.copytree(source, root, symlinks=True, copy_function=os.link)
+    for name in written:
+        origin, target = source / name, root / name
+        if origin.is_dir():
+            shutil.rmtree(target)
+            shutil.copytree(origin, target, symlinks=True)
+        elif origin.exists():
+            target.unlink()
+            shutil.copy2(origin, target)
+    return root
 
 
 def serve(board: LiveBoard) -> None:

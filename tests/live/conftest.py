@@ -1,5 +1,5 @@
-"""Fixtures of the live board tests: real phpBB 3.3.10, MyBB 1.8.37 and FluxBB 1.5.11 on
-127.0.0.1.
+"""Fixtures of the live board tests: real phpBB 3.3.10, MyBB 1.8.37, FluxBB 1.5.11 and
+SMF 2.1.4 on 127.0.0.1.
 
 `phpbb` and `mybb` are per test module: a copy of the board installed once per run (a
 template under the run's shared temporary folder, made by the first worker that needs it,
@@ -22,12 +22,12 @@ from pathlib import Path
 import pytest
 
 from forums.client import BoardClient
-from tests.live import boards
+from tests.live import boards, smf
 from tests.live.boards import LiveBoard
 
 
 def _need(engine: str) -> None:
-    why = boards.missing(engine)
+    why = smf.missing() if engine == "smf" else boards.missing(engine)
     if why is None:
         return
     if os.environ.get(boards.REQUIRE_ENV) == "1":
@@ -73,6 +73,18 @@ def mybb_board(live_cache: Path, tmp_path_factory: pytest.TempPathFactory) -> It
     yield from _served("mybb", live_cache, tmp_path_factory.mktemp("mybb"))
 
 
+@pytest.fixture(scope="module")
+def smf_board(live_cache: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveBoard]:
+    """SMF 2.1.4 on a PostgreSQL database of its own (`tests/live/smf.py`)."""
+    _need("smf")
+    board = smf.copy_of(smf.template(live_cache), tmp_path_factory.mktemp("smf"))
+    smf.serve(board)
+    try:
+        yield board
+    finally:
+        smf.drop(board)
+
+
 def _board_time(board: LiveBoard, monkeypatch: pytest.MonkeyPatch) -> LiveBoard:
     clock = board.clock
     assert clock is not None
@@ -102,3 +114,9 @@ def mybb(mybb_board: LiveBoard, monkeypatch: pytest.MonkeyPatch) -> LiveBoard:
 def fluxbb(fluxbb_board: LiveBoard, monkeypatch: pytest.MonkeyPatch) -> LiveBoard:
     """The module's FluxBB, its clock moved by every wait of forumgm's client."""
     return _board_time(fluxbb_board, monkeypatch)
+
+
+@pytest.fixture
+def smf_live(smf_board: LiveBoard, monkeypatch: pytest.MonkeyPatch) -> LiveBoard:
+    """The module's SMF, its clock moved by every wait of forumgm's client."""
+    return _board_time(smf_board, monkeypatch)

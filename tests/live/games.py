@@ -193,6 +193,26 @@ def stored_posts(board: LiveBoard, thread: str) -> list[Stored]:
             )
             for r in rows
         ]
+    if board.engine == "smf":
+        rows = board.rows(
+            "SELECT m.id_msg, COALESCE(u.real_name, m.poster_name), m.poster_time, m.body, "
+            "m.modified_time, m.approved FROM smf_messages m LEFT JOIN smf_members u "
+            "ON u.id_member = m.id_member WHERE m.id_topic = ? ORDER BY m.poster_time, m.id_msg",
+            int(thread),
+        )
+        # SMF keeps the BBCode with HTML's entities and <br> for a line break; deleted posts
+        # are gone (no recycle board), unapproved ones wait with approved = 0.
+        return [
+            Stored(
+                str(r[0]),
+                r[1],
+                datetime.fromtimestamp(r[2], UTC),
+                html.unescape(re.sub(r"<br\s*/?>", "\n", r[3])),
+                datetime.fromtimestamp(r[4], UTC) if r[4] else None,
+                r[5] != 1,
+            )
+            for r in rows
+        ]
     rows = board.rows(
         "SELECT pid, username, dateline, message, edittime, visible FROM mybb_posts "
         "WHERE tid = ? ORDER BY dateline, pid",
@@ -216,7 +236,7 @@ def _plain(text: str, *, xml: bool = False) -> str:
     what is stored; `xml`: phpBB's stored form (its parsed XML, entities escaped)."""
     if xml:
         text = html.unescape(re.sub(r"<[^>]+>", "", text))
-    text = re.sub(r"\[/?[a-z*]+(=[^\]]*)?\]", "", text)
+    text = re.sub(r"\[/?[a-z*]+([= ][^\]]*)?\]", "", text)
     return "".join(text.split())
 
 

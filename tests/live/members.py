@@ -10,6 +10,8 @@ session.
 from __future__ import annotations
 
 import asyncio
+import html
+import re
 from collections.abc import Coroutine, Sequence
 from typing import Any, TypeVar
 
@@ -22,6 +24,8 @@ from forums.mybb.board import MybbBoard
 from forums.phpbb import forms as phpbb_forms
 from forums.phpbb.board import PhpbbBoard
 from forums.records import Post, PrivateMessage
+from forums.smf import pages as smf_pages
+from forums.smf.board import SmfBoard
 from tests.live.boards import LiveBoard, password_of
 
 T = TypeVar("T")
@@ -85,6 +89,17 @@ class Member:
             pid = mybb_forms.query_param(target, "pid")
             [row] = self.board.rows("SELECT topic_id FROM posts WHERE id = ?", int(pid or 0))
             return str(row[0])
+        if isinstance(adapter, SmfBoard):
+            form = await adapter._form({"action": "post", "board": f"{self.board.forum}.0"})
+            answer = await adapter.http.post(
+                form.action, form.data(subject=title, message=text, goback="1")
+            )
+            topic = smf_pages.params(answer.headers.get("Location", "")).get("topic", "")
+            if not answer.is_redirect or not topic.partition(".")[0].isdigit():
+                raise BoardError(
+                    f"new topic: {answer.status_code} {smf_pages.message(answer.text)}"
+                )
+            return topic.partition(".")[0]
         if isinstance(adapter, PhpbbBoard):
             response = await adapter._submit(
                 "posting.php",
@@ -119,6 +134,13 @@ class Member:
             values = {"req_message": text, "submit": "Submit"}
             await adapter.send_form("edit.php", {"id": post_id}, "req_message", values)
             return
+        if isinstance(adapter, SmfBoard):
+            topic = self._smf_topic(post_id)
+            form = await adapter._form({"action": "post", "msg": post_id, "topic": f"{topic}.0"})
+            answer = await adapter.http.post(form.action, form.data(message=text))
+            if not answer.is_redirect:
+                raise BoardError(f"edit {post_id}: {smf_pages.message(answer.text)}")
+            return
         if isinstance(adapter, PhpbbBoard):
             await adapter._submit(
                 "posting.php",
@@ -136,6 +158,10 @@ class Member:
             lambda form: form.data(message=text, submit="Update Post", action="do_editpost"),
         )
 
+    def _smf_topic(self, post_id: str) -> str:
+        [row] = self.board.rows("SELECT id_topic FROM smf_messages WHERE id_msg = ?", int(post_id))
+        return str(row[0])
+
     async def _delete(self, post_id: str) -> None:
         adapter = self.adapter
         await adapter.ensure_login()
@@ -145,6 +171,19 @@ class Member:
             answer = await adapter.http.post(page, {"delete": "Delete"}, headers={"Referer": page})
             if "#punredirect" not in answer.text and 'id="punredirect"' not in answer.text:
                 raise BoardError(f"delete {post_id}: {answer.status_code} {answer.text[-500:]}")
+            return
+        if isinstance(adapter, SmfBoard):
+            # The post's "Remove" link carries the session's token (`smf_session_var`).
+            topic = self._smf_topic(post_id)
+            page = await adapter.http.get(adapter.http.url("index.php", {"topic": f"{topic}.0"}))
+            found = re.search(
+                rf'href="([^"]*action=deletemsg;topic={topic}\.\d+;msg={post_id};[^"]+)"', page.text
+            )
+            if found is None:
+                raise BoardError(f"delete {post_id}: no Remove link on the thread's page")
+            answer = await adapter.http.get(html.unescape(found.group(1)))
+            if answer.status_code >= 400:
+                raise BoardError(f"delete {post_id}: {answer.status_code}")
             return
         if isinstance(adapter, PhpbbBoard):
             url = adapter.http.url("posting.php", {"mode": "delete", "p": post_id})

@@ -114,7 +114,7 @@ def test_login_failure_is_one_line_without_the_password(fake: FakeMybb) -> None:
             "TorrentPier — not a supported engine",
         ),
         ("phpbb2/ftowa_viewtopic_p1000.html", "text/html", "phpBB 2 — not a supported engine"),
-        ("smf/metin2hungary_board.html", "text/html", "SMF — not a supported engine"),
+        ("smf/metin2hungary_board.html", "text/html", "SMF 2.0.15 — not a supported engine"),
     ],
 )
 def test_an_unsupported_engine_is_named_and_nothing_else_is_sent(
