@@ -28,14 +28,14 @@ import httpx
 
 from forums.board import PMPage
 from forums.browser import BrowserLogin, hand_over_session
-from forums.cursor import ListPage, newer_items
+from forums.cursor import ListPage, Resume, newer_items
 from forums.errors import CaptchaRequired, LayoutChanged, LoginFailed, NotFound
 from forums.guard import redact
 from forums.pages import PageKind
 from forums.records import Cursor, PrivateMessage, User
 from forums.webboard import Answer, Said, WebBoard
 
-__all__ = ["CAPTCHA_HELP", "Fetched", "FormLoginBoard", "Served", "answer_to"]
+__all__ = ["CAPTCHA_HELP", "Fetched", "FormLoginBoard", "PagedBoard", "Served", "answer_to"]
 
 CAPTCHA_HELP = (
     "The board at {url} wants a CAPTCHA before {user!r} may log in (usually after several "
@@ -238,3 +238,32 @@ class FormLoginBoard(WebBoard):
         messages = [await self.read_pm(found[k]) for k in sorted(found, key=int)]
         newest = max([after, *(int(k) for k in found)])
         return PMPage(items=messages, cursor=Cursor({"last_id": newest}))
+
+
+class PagedBoard(FormLoginBoard):
+    """A board whose thread pages are asked for by number (MyBB's `page=`, FluxBB's `p=`):
+    the engine gives `thread_page(thread, number)` and notes the page size a full page
+    shows (`_per_page`); the size is kept in the cursor, so a restarted poll finds its
+    page, and `board check`'s offsets are turned into page numbers with it."""
+
+    default_per_page: ClassVar[int] = 10
+    """The engine's stock page size, until a full page shows the board's."""
+    _per_page: int | None = None
+
+    async def thread_page(self, thread: str, number: int = 1) -> Any:
+        """Hook: page `number` (from 1) of the thread, parsed."""
+        raise NotImplementedError
+
+    async def topic_page(self, topic: str, start: int = 0) -> Any:
+        """The page holding the post at offset `start` (as `board check` asks for pages)."""
+        size = self._per_page or self.default_per_page
+        return await self.thread_page(self.topic_id(topic), start // size + 1)
+
+    async def thread_view(self, thread: str, number: int) -> Any:
+        return await self.thread_page(thread, number)
+
+    def _resume(self, state: Mapping[str, Any], thread: str) -> Resume | None:
+        resume = Resume.of(state, thread)
+        if resume is not None and isinstance(state.get("per_page"), int) and not self._per_page:
+            self._per_page = state["per_page"]
+        return resume

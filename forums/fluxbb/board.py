@@ -31,12 +31,11 @@ from urllib.parse import parse_qs, urlsplit
 import httpx
 
 from forums.board import PMPage
-from forums.cursor import Resume
 from forums.errors import LayoutChanged, LoginFailed, NoPrivateMessages, NotFound
 from forums.fluxbb import pages
 from forums.fluxbb.pages import PageKind, Zone
 from forums.fluxbb.selectors import DEFAULT, FluxbbSelectors
-from forums.formboard import FormLoginBoard, Served, answer_to
+from forums.formboard import PagedBoard, Served, answer_to
 from forums.guard import redact
 from forums.pages import TopicPage
 from forums.records import Cursor, User
@@ -51,12 +50,13 @@ NO_PMS = (
 )
 
 
-class FluxbbBoard(FormLoginBoard):
+class FluxbbBoard(PagedBoard):
     """A FluxBB 1.5 board (stock styles, and styles that keep FluxBB's block ids), as the GM."""
 
     engine = "fluxbb"
     login_path = "login.php"
     flood_margin = 1.0
+    default_per_page = 25
     private_messages: ClassVar[bool] = False
     """FluxBB has no private messages (see the module's docstring)."""
 
@@ -79,7 +79,6 @@ class FluxbbBoard(FormLoginBoard):
         self._order_known = date_order is not None
         self.zone: Zone | None = None
         self.selectors = selectors
-        self._per_page: int | None = None
         self._members: dict[str, User] = {}
 
     # -- session ----------------------------------------------------------------------
@@ -202,20 +201,6 @@ class FluxbbBoard(FormLoginBoard):
         if view.page < view.pages:
             self._per_page = view.per_page
         return view
-
-    async def topic_page(self, topic: str, start: int = 0) -> TopicPage:
-        """The page holding the post at offset `start` (as `board check` asks for pages)."""
-        size = self._per_page or 25
-        return await self.thread_page(self.topic_id(topic), start // size + 1)
-
-    async def thread_view(self, thread: str, number: int) -> TopicPage:
-        return await self.thread_page(thread, number)
-
-    def _resume(self, state: Mapping[str, Any], thread: str) -> Resume | None:
-        resume = Resume.of(state, thread)
-        if resume is not None and isinstance(state.get("per_page"), int) and not self._per_page:
-            self._per_page = state["per_page"]
-        return resume
 
     # -- users -------------------------------------------------------------------------
 

@@ -31,9 +31,9 @@ from urllib.parse import parse_qs, urlsplit
 import httpx
 
 from forums.board import PMPage
-from forums.cursor import Resume, ThreadView
+from forums.cursor import ThreadView
 from forums.errors import BoardError, LayoutChanged, LoginFailed, NotFound
-from forums.formboard import FormLoginBoard, Served
+from forums.formboard import PagedBoard, Served
 from forums.guard import redact
 from forums.mybb import forms, posting
 from forums.mybb.dates import read_clock
@@ -73,7 +73,7 @@ def _shown_format(tree: Any, fields: Mapping[str, str]) -> str:
     return f"{date or 'Use Default'}, {clock or 'Use Default'}"
 
 
-class MybbBoard(OwnDateFormat, FormLoginBoard):
+class MybbBoard(OwnDateFormat, PagedBoard):
     """A MyBB 1.8 board (default theme and themes that keep its classes), as the GM."""
 
     engine = "mybb"
@@ -102,7 +102,6 @@ class MybbBoard(OwnDateFormat, FormLoginBoard):
         self._order_known = date_order is not None
         self.selectors = selectors
         self._members: dict[str, User] = {}
-        self._per_page: int | None = None
         self._times: dict[str, datetime] = {}
         """When each post was made, as last seen: a deleted-post stub shows no time."""
         self.highest_post = 0
@@ -287,20 +286,6 @@ class MybbBoard(OwnDateFormat, FormLoginBoard):
             if post.body.runs or not post.deleted:
                 self._times[post.id] = post.posted_at
             self.highest_post = max(self.highest_post, int(post.id))
-
-    async def topic_page(self, topic: str, start: int = 0) -> TopicPage:
-        """The page holding the post at offset `start` (as `board check` asks for pages)."""
-        size = self._per_page or 10
-        return await self.thread_page(self.topic_id(topic), start // size + 1)
-
-    async def thread_view(self, thread: str, number: int) -> TopicPage:
-        return await self.thread_page(thread, number)
-
-    def _resume(self, state: Mapping[str, Any], thread: str) -> Resume | None:
-        resume = Resume.of(state, thread)
-        if resume is not None and isinstance(state.get("per_page"), int) and not self._per_page:
-            self._per_page = state["per_page"]
-        return resume
 
     def _thread_cursor(self, thread: str, last_id: int, views: Mapping[int, ThreadView]) -> Cursor:
         last = views[max(views)]

@@ -9,7 +9,7 @@ import os
 import re
 import subprocess
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -157,77 +157,43 @@ class Stored:
     deleted: bool
 
 
+POSTS = {
+    "phpbb": "SELECT p.post_id, u.username, p.post_time, p.post_text, p.post_edit_time, "
+    "p.post_visibility != 1 FROM phpbb_posts p JOIN phpbb_users u ON u.user_id = p.poster_id "
+    "WHERE p.topic_id = ? ORDER BY p.post_time, p.post_id",
+    "mybb": "SELECT pid, username, dateline, message, edittime, visible != 1 FROM mybb_posts "
+    "WHERE tid = ? ORDER BY dateline, pid",
+    # FluxBB deletes a post for good: no row stays.
+    "fluxbb": "SELECT id, poster, posted, message, edited, 0 FROM posts WHERE topic_id = ? "
+    "ORDER BY posted, id",
+    # SMF: deleted posts are gone (no recycle board), unapproved ones wait with approved = 0.
+    "smf": "SELECT m.id_msg, COALESCE(u.real_name, m.poster_name), m.poster_time, m.body, "
+    "m.modified_time, m.approved != 1 FROM smf_messages m LEFT JOIN smf_members u "
+    "ON u.id_member = m.id_member WHERE m.id_topic = ? ORDER BY m.poster_time, m.id_msg",
+}
+"""Each engine's posts of a topic: id, author, time, text, edit time, deleted."""
+
+
+def _smf_text(text: str) -> str:
+    """SMF keeps the BBCode with HTML's entities and <br> for a line break."""
+    return html.unescape(re.sub(r"<br\s*/?>", "\n", text))
+
+
+STORED_TEXT: dict[str, Callable[[str], str]] = {"smf": _smf_text}
+
+
 def stored_posts(board: LiveBoard, thread: str) -> list[Stored]:
-    if board.engine == "phpbb":
-        rows = board.rows(
-            "SELECT p.post_id, u.username, p.post_time, p.post_text, p.post_edit_time, "
-            "p.post_visibility FROM phpbb_posts p JOIN phpbb_users u ON u.user_id = p.poster_id "
-            "WHERE p.topic_id = ? ORDER BY p.post_time, p.post_id",
-            int(thread),
-        )
-        return [
-            Stored(
-                str(r[0]),
-                r[1],
-                datetime.fromtimestamp(r[2], UTC),
-                r[3],
-                datetime.fromtimestamp(r[4], UTC) if r[4] else None,
-                r[5] != 1,
-            )
-            for r in rows
-        ]
-    if board.engine == "fluxbb":  # FluxBB deletes a post for good: no row stays
-        rows = board.rows(
-            "SELECT id, poster, posted, message, edited FROM posts WHERE topic_id = ? "
-            "ORDER BY posted, id",
-            int(thread),
-        )
-        return [
-            Stored(
-                str(r[0]),
-                r[1],
-                datetime.fromtimestamp(r[2], UTC),
-                r[3],
-                datetime.fromtimestamp(r[4], UTC) if r[4] else None,
-                False,
-            )
-            for r in rows
-        ]
-    if board.engine == "smf":
-        rows = board.rows(
-            "SELECT m.id_msg, COALESCE(u.real_name, m.poster_name), m.poster_time, m.body, "
-            "m.modified_time, m.approved FROM smf_messages m LEFT JOIN smf_members u "
-            "ON u.id_member = m.id_member WHERE m.id_topic = ? ORDER BY m.poster_time, m.id_msg",
-            int(thread),
-        )
-        # SMF keeps the BBCode with HTML's entities and <br> for a line break; deleted posts
-        # are gone (no recycle board), unapproved ones wait with approved = 0.
-        return [
-            Stored(
-                str(r[0]),
-                r[1],
-                datetime.fromtimestamp(r[2], UTC),
-                html.unescape(re.sub(r"<br\s*/?>", "\n", r[3])),
-                datetime.fromtimestamp(r[4], UTC) if r[4] else None,
-                r[5] != 1,
-            )
-            for r in rows
-        ]
-    rows = board.rows(
-        "SELECT pid, username, dateline, message, edittime, visible FROM mybb_posts "
-        "WHERE tid = ? ORDER BY dateline, pid",
-        int(thread),
-    )
+    text = STORED_TEXT.get(board.engine, str)
     return [
         Stored(
             str(r[0]),
             r[1],
             datetime.fromtimestamp(r[2], UTC),
-            r[3],
+            text(r[3]),
             datetime.fromtimestamp(r[4], UTC) if r[4] else None,
-            r[5] != 1,
+            bool(r[5]),
         )
-        for r in rows
+        for r in board.rows(POSTS[board.engine], int(thread))
     ]
 
 
