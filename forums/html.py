@@ -33,6 +33,7 @@ with `parse_html`, which keeps the parser's stack of open elements shallow (belo
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 from urllib.parse import urljoin
@@ -50,7 +51,14 @@ from forums.visibility import (
     tiny_size,
 )
 
-__all__ = ["MAX_DEPTH", "concat_bodies", "html_to_postbody", "parse_html", "quote_author_from_cite"]
+__all__ = [
+    "MAX_DEPTH",
+    "concat_bodies",
+    "html_to_postbody",
+    "page_tree",
+    "parse_html",
+    "quote_author_from_cite",
+]
 
 _BLOCK = frozenset(
     [
@@ -358,6 +366,31 @@ def _bounded(html: str) -> str:
 def parse_html(html: str) -> LexborHTMLParser:
     """The page's tree, parsed in time linear in the page (`bounded_nesting`)."""
     return LexborHTMLParser(_bounded(html))
+
+
+_TREES = threading.local()
+"""Per thread: the last pages' trees `page_tree` made (a thread's own, so no two threads
+ever share one)."""
+_TREES_KEEP = 2
+
+
+def page_tree(html: str) -> LexborHTMLParser:
+    """The page's tree, as `parse_html`, shared by the readers of one page: an adapter asks
+    what kind of page it was served, who is logged in, its time zone, then its posts — one
+    parse, not four. The tree is only read: a caller that changes its tree (removes nodes)
+    takes its own from `parse_html`."""
+    kept: dict[str, LexborHTMLParser] | None = getattr(_TREES, "kept", None)
+    if kept is None:
+        kept = _TREES.kept = {}
+    found = kept.get(html)
+    if found is not None:
+        return found
+    tree = parse_html(html)
+    if len(html) <= _BOUNDED_MAX:
+        if len(kept) >= _TREES_KEEP:
+            del kept[next(iter(kept))]  # the oldest
+        kept[html] = tree
+    return tree
 
 
 def _tag(node: LexborNode) -> str:

@@ -270,7 +270,9 @@ class GameDriver:
             # The store's cursors: another process may have driven the game meanwhile.
             self.thread_cursor, self.inbox_cursor = self.store.read_cursors(self.game_id)
             thread_since, inbox_since = self.thread_cursor, self.inbox_cursor
-        page = await self.board.thread_posts(self.config.thread, since=thread_since)
+        # The inbox first: shared by the account's games, its one read of a poll wave comes
+        # before their thread pages in the board's queue of requests, so each game's step
+        # ends when its own page is in (not once every game's page is).
         if self.inbox_share is None:
             inbox = await self.board.inbox(since=inbox_since)
         else:
@@ -279,6 +281,7 @@ class GameDriver:
             now = self.clock()
             fresh_after = phase.deadline if full and phase is not None else now - FRESH
             inbox = await self.inbox_share.read(self.board, inbox_since, min(fresh_after, now))
+        page = await self.board.thread_posts(self.config.thread, since=thread_since)
         self.thread_cursor, self.inbox_cursor = page.cursor, inbox.cursor
         self.publisher.saw_thread(page.items, page.cursor)
         pms, routes = self._mine(inbox.items)

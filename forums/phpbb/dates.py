@@ -12,7 +12,7 @@ from selectolax.lexbor import LexborHTMLParser
 
 from forums.dates import parse_board_time
 from forums.datewords import language_of
-from forums.html import parse_html
+from forums.html import page_tree
 
 __all__ = ["clock_offset", "detect_timezone", "parse_board_time", "server_date"]
 
@@ -70,7 +70,7 @@ def detect_timezone(html: str, server_date: datetime | None = None) -> tzinfo | 
     gives the offset.
     """
     try:
-        tree = parse_html(html)
+        tree = page_tree(html)
     except Exception:
         return None
     for span in tree.css("span[title]"):

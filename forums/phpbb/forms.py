@@ -14,7 +14,7 @@ from selectolax.lexbor import LexborHTMLParser as HTMLParser
 from selectolax.lexbor import LexborNode as Node
 
 from forums.errors import LayoutChanged
-from forums.html import parse_html
+from forums.html import page_tree
 from forums.pages import MemberList, PageKind
 from forums.records import User
 
@@ -95,7 +95,7 @@ class Form:
 
 
 def _tree(html: str | HTMLParser) -> HTMLParser:
-    return html if isinstance(html, HTMLParser) else parse_html(html)
+    return html if isinstance(html, HTMLParser) else page_tree(html)
 
 
 def parse_form(html: str | HTMLParser, url: str, selector: str) -> Form:

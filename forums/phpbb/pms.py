@@ -14,7 +14,7 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from forums.dates import parse_board_time
 from forums.errors import LayoutChanged
-from forums.html import concat_bodies, html_to_postbody, parse_html
+from forums.html import concat_bodies, html_to_postbody, page_tree
 from forums.pages import PMListItem
 from forums.phpbb.selectors import PM_PROSILVER, PMSelectors
 from forums.phpbb.topic import (
@@ -86,7 +86,7 @@ def parse_pm_folder(
 ) -> PMFolder:
     """A folder list (inbox, outbox, sentbox, custom folders), newest first as served."""
     sel = selectors
-    tree = parse_html(html)
+    tree = page_tree(html)
     form = tree.css_first(sel.folder_form)
     if form is None:
         if tree.css_first("input[name='password']") is not None:
@@ -191,7 +191,7 @@ def parse_pm_view(
 ) -> PrivateMessage:
     """One opened PM (`ucp.php?i=pm&mode=view&p=ID`); the message history below is ignored."""
     sel = selectors
-    tree = parse_html(html)
+    tree = page_tree(html)
     message = tree.css_first(sel.message)
     if message is None:
         found = _structural_view(tree, url, tz=tz, now=now)

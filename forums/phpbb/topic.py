@@ -16,7 +16,7 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 from forums.dates import parse_board_time
 from forums.datewords import language_of
 from forums.errors import LayoutChanged
-from forums.html import concat_bodies, html_to_postbody, parse_html
+from forums.html import concat_bodies, html_to_postbody, page_tree
 from forums.pages import TopicPage
 from forums.phpbb.selectors import PROSILVER, TOPIC_VARIANTS, TopicSelectors
 from forums.records import EditInfo, Post, PostBody
@@ -167,7 +167,7 @@ def absolute(url: str, href: str) -> str:
 
 def parse_topic_page(html: str, url: str, *, tz: tzinfo, now: datetime) -> TopicPage:
     """Parse one `viewtopic.php` page. Post.number is the position in the thread."""
-    tree = parse_html(html)
+    tree = page_tree(html)
     lang = page_language(tree)
     selectors, post_nodes = _find_posts(tree)
     if selectors is None:

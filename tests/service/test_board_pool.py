@@ -116,6 +116,11 @@ def test_games_on_one_board_share_one_client_one_login_and_one_inbox_read(
     assert kinds["login"] == 1, kinds
     assert kinds["inbox"] == 1, kinds  # read once for both games
     assert kinds["topic"] == 14, kinds  # each game's own thread, 7 pages each
+    # The inbox is asked for before the thread pages: its one read stands first in the
+    # board's queue of requests, so a game's poll ends with its own pages, not everyone's.
+    targets = [str(r.url) for r in fake.requests]
+    inbox_at = next(i for i, t in enumerate(targets) if "folder=inbox" in t)
+    assert all(i > inbox_at for i, t in enumerate(targets) if "viewtopic.php" in t), targets
     # Both games have the inbox's PMs of their players (the same saved players).
     assert store.read_cursors(first.game_id)[1] == store.read_cursors(second.game_id)[1]
 
