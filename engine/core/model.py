@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import copy
+import random
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.core import rng as rngmod
 from engine.core.phases import PhaseId
 from engine.core.rng import RngState, new_rng_state
 
@@ -27,6 +29,41 @@ class PlayerState:
         return self.fields.get(key, default)
 
 
+_SEED_ZERO: Any = object()
+"""GameState's default stream (seed 0), made only if it is read."""
+_TAKEN: Any = object()
+"""The stream is out being drawn from (`GameState.stream`) and not yet kept again."""
+
+
+class _StoredStream:
+    """`GameState.rng`: the stored random stream as JSON-friendly lists, or the generator a
+    resolution left it in, turned into those lists only when someone reads them.
+
+    A resolution draws from the stream (`GameState.stream`) and gives the generator back
+    (`GameState.keep`); the next phase draws on from the same generator. Reading `rng`
+    (storing the state, copying it, comparing it) snapshots the generator then: the lists
+    read are the ones a snapshot after every phase would have stored. A simulated game thus
+    never writes out and reloads the generator's 625 words between its phases.
+    """
+
+    def __get__(self, obj: GameState | None, owner: type | None = None) -> RngState:
+        if obj is None:
+            return _SEED_ZERO  # the dataclass's default
+        kept = obj.__dict__
+        live = kept.get("_live")
+        if live is not None:
+            kept["_rng"], kept["_live"] = rngmod.snapshot(live), None
+        stored = kept["_rng"]
+        if stored is _SEED_ZERO:
+            stored = kept["_rng"] = new_rng_state(0)
+        elif stored is _TAKEN:
+            raise RuntimeError("the game's random stream is being drawn from: keep it first")
+        return stored
+
+    def __set__(self, obj: GameState, value: RngState) -> None:
+        obj.__dict__["_rng"], obj.__dict__["_live"] = value, None
+
+
 @dataclass
 class GameState:
     """Everything resolution needs besides the phase's orders. Plain data, JSON-serialisable."""
@@ -35,10 +72,27 @@ class GameState:
     options: dict[str, Any]
     players: list[PlayerState]
     phase: PhaseId | None = None
-    rng: RngState = field(default_factory=lambda: new_rng_state(0))
+    rng: _StoredStream = _StoredStream()
+    """Reads and takes `RngState` (the descriptor above)."""
     data: dict[str, Any] = field(default_factory=dict)
     winner: str | None = None
     finished: bool = False
+
+    def stream(self) -> random.Random:
+        """The random stream to draw from, as stored (or as the last resolution left it).
+        A generator the state kept is handed over: the state has no stream until it is given
+        back with `keep` (reading `rng` meanwhile is an error, not an old stream)."""
+        kept = self.__dict__
+        live: random.Random | None = kept.get("_live")
+        if live is None:
+            return rngmod.restore(self.rng)
+        kept["_rng"], kept["_live"] = _TAKEN, None
+        return live
+
+    def keep(self, stream: random.Random) -> None:
+        """Store `stream` as the game's random stream: the generator itself, snapshotted
+        only when `rng` is read. Whoever keeps a stream draws no more from it."""
+        self.__dict__["_live"] = stream
 
     def player(self, name: str) -> PlayerState:
         for p in self.players:

@@ -78,12 +78,6 @@ def restore(state: RngState) -> random.Random:
     return rng
 
 
-def untouched(rng: random.Random) -> bool:
-    """Whether a stream `restore` gave has drawn nothing yet (its state is the one it was
-    restored from)."""
-    return getattr(rng, "_source", None) is not None
-
-
 def snapshot(rng: random.Random) -> RngState:
     source = getattr(rng, "_source", None)
     if source is not None:  # restored and nothing drawn since: the same state

@@ -248,14 +248,17 @@ class Ruleset(ABC):
 
         `in_place`: the caller gives `state` up (a simulated game keeps no earlier state), so
         the resolution works on it instead of on a copy; the result is the same."""
-        work = state if in_place else state.copy()
-        rng = rngmod.restore(work.rng)
-        ctx = self.new_resolution(work, inputs, rng)
+        if not in_place:
+            work = state.copy()
+            ctx = self.new_resolution(work, inputs, rngmod.restore(work.rng))
+            run_steps(self.steps, ctx)
+            ctx.state.rng = rngmod.snapshot(ctx.rng)
+            return Resolved(ctx.events, ctx.state)
+        # In place, the generator stays the state's between phases (`GameState.keep`): the
+        # next phase draws on from it, and its 625 words are written out only if read.
+        ctx = self.new_resolution(state, inputs, state.stream())
         run_steps(self.steps, ctx)
-        if not (in_place and rngmod.untouched(rng)):
-            # (In place, a phase that drew nothing leaves the stored stream as it is: the
-            # same numbers, with no copy of its 625 words.)
-            ctx.state.rng = rngmod.snapshot(rng)
+        ctx.state.keep(ctx.rng)
         return Resolved(ctx.events, ctx.state)
 
     @abstractmethod

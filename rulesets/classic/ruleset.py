@@ -7,7 +7,6 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from engine.core import rng as rngmod
 from engine.core.events import Event
 from engine.core.grammar import Grammar
 from engine.core.model import GameState, PlayerState
@@ -117,7 +116,8 @@ class Classic(Ruleset):
         ):
             raise RulesError("an outcast needs a clan in the game")
         opts["clans"] = 2 if any(p.faction == "mafia_b" for p in players) else opts["clans"]
-        state = GameState(self.id, opts, players, PhaseId("turn", 1), rngmod.snapshot(rng))
+        state = GameState(self.id, opts, players, PhaseId("turn", 1))
+        state.keep(rng)  # the dealt stream, written out when the state is first stored
         return state, _setup_events(state)
 
     # -- intake and resolution -------------------------------------------------------------

@@ -86,3 +86,28 @@ def test_a_state_copy_is_deep_for_plain_data_and_leaves_the_original_alone() -> 
     assert state.players[0].fields == {"alive": True, "spent": ["heal"], "k": (1, [2])}
     assert state.rng == STATE
     assert state.data == {"swaps": [{"a": 1}], "kept": {1, 2}}
+
+
+def test_a_kept_generator_reads_as_its_snapshot_and_is_handed_over_once() -> None:
+    state = GameState("classic", {}, [PlayerState("Вася")])
+    assert state.rng == rngmod.new_rng_state(0)  # the default stream, made when read
+    generator = _plain()
+    generator.random()
+    state.keep(generator)
+    twin = state.copy()  # reads the stream: written out now, the copy is on its own
+    assert state.rng == twin.rng == rngmod.snapshot(generator)
+    plain = _plain()
+    plain.random()
+    drawing = state.stream()
+    assert drawing.random() == plain.random()
+    state.keep(drawing)
+    assert state.stream() is drawing  # what the last phase left is drawn on, not reloaded
+    with pytest.raises(RuntimeError, match="being drawn from"):
+        _ = state.rng  # handed over and not kept: no old stream passes for the current one
+    state.keep(drawing)
+    assert state.rng == rngmod.snapshot(plain)
+    behind = _plain()
+    behind.random()
+    assert twin.stream().random() == behind.random()  # the copy did not move with it
+    state.rng = copy.deepcopy(STATE)  # a stored stream replaces a kept one
+    assert state.rng == STATE and state.stream() is not drawing

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
@@ -15,7 +16,7 @@ from engine.core.events import Event
 from engine.core.model import GameState
 from engine.core.orders import OrderKind
 from engine.core.ruleset import Ruleset, get_ruleset
-from engine.session import GameSession
+from engine.session import GameSession, PhaseLog
 from engine.sim.classic import ClassicPlayers
 from engine.sim.play import SimError, Table, kind_of
 from engine.sim.policy import Policy, PolicyError
@@ -228,3 +229,34 @@ def test_a_simulation_builds_no_role_pm_order_lists() -> None:
     assigned = [e for e in shown if e.type == "role_assigned"]
     assert assigned and all(e.fields["orders"] for e in assigned)
     assert all("orders" not in e.fields for e in quiet if e.type == "role_assigned")
+
+
+@pytest.mark.parametrize("ruleset", ["classic", "yakuza", "twelve-rooms", "minimafik"])
+def test_a_game_resolved_in_place_is_the_game_resolved_on_copies(
+    ruleset: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A simulation resolves in place, its random stream kept as a generator between phases
+    (never written out): each phase's log and the final state are those of the engine that
+    resolves every phase on a copy of a stored state, as a real game does."""
+    setup = example(ruleset)
+    resolve = GameSession.resolve
+
+    def played(in_place: bool) -> list[str]:
+        seen: list[str] = []
+        last: list[GameSession] = []
+
+        def recorded(self: GameSession, *, in_place: bool = False) -> PhaseLog:
+            log = resolve(self, in_place=chosen)
+            seen.append(repr((log.events, log.warnings, log.in_play_after, log.resolution)))
+            last[:] = [self]
+            return log
+
+        chosen = in_place
+        monkeypatch.setattr(GameSession, "resolve", recorded)
+        table = Table(setup, Policy())
+        for index in range(3):
+            seen.append(repr(table.play(index, 4)))
+            seen.append(json.dumps(last[0].state.to_json(), default=repr))
+        return seen
+
+    assert played(True) == played(False)
