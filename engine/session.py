@@ -97,14 +97,15 @@ class GameSession:
         self.inputs = PhaseInputs(phase)
         self.inputs.data["next_deadline"] = next_deadline or deadline + (deadline - opened_at)
         self.log = PhaseLog(phase, in_play_before=self.ruleset.in_play(self.state))
-        # Setup events learn the first deadline only now that the schedule is known.
-        self.log.events.extend(
-            Event(e.type, {**e.fields, "deadline": deadline.isoformat()}, e.audience, e.to)
-            if e.type == "game_started" and e.fields.get("deadline") is None
-            else e
-            for e in self.pending_setup
-        )
-        self.pending_setup = []
+        if self.pending_setup:
+            # Setup events learn the first deadline only now that the schedule is known.
+            self.log.events.extend(
+                Event(e.type, {**e.fields, "deadline": deadline.isoformat()}, e.audience, e.to)
+                if e.type == "game_started" and e.fields.get("deadline") is None
+                else e
+                for e in self.pending_setup
+            )
+            self.pending_setup = []
         return self.log
 
     def _open(self) -> tuple[PhaseInputs, PhaseLog]:
@@ -114,10 +115,14 @@ class GameSession:
 
     def submit(self, order: Order) -> tuple[list[Event], list[ParseWarning]]:
         """Take one structured order; returns what it produced."""
-        inputs, log = self._open()
+        inputs, log = self.inputs, self.log  # self._open() written out: every order asks
+        if inputs is None or log is None:
+            raise RuntimeError("no phase is open")
         result = self.ruleset.intake(self.state, inputs, order)
-        log.events.extend(result.events)
-        log.warnings.extend(result.warnings)
+        if result.events:
+            log.events.extend(result.events)
+        if result.warnings:
+            log.warnings.extend(result.warnings)
         return result.events, result.warnings
 
     def read(

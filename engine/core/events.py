@@ -19,6 +19,11 @@ class Audience(StrEnum):
     """The host's log only (e.g. the real sender of an anonymous message)."""
 
 
+_PUBLIC, _PRIVATE, _HOST = Audience.PUBLIC, Audience.PRIVATE, Audience.HOST
+"""Read once: in Python 3.11 an enum class's attribute goes through its metaclass's
+__getattr__ hook, several times a global's cost, and every event asks."""
+
+
 @dataclass(frozen=True)
 class Event:
     """A structured result: `type` plus fields, and who may see it."""
@@ -34,23 +39,23 @@ class Event:
 
     @classmethod
     def public(cls, type: str, /, **fields: Any) -> Event:
-        return _event(cls, type, fields, Audience.PUBLIC, ())  # **fields is a fresh dict
+        return _event(cls, type, fields, _PUBLIC, ())  # **fields is a fresh dict
 
     @classmethod
     def private(cls, to: str | Iterable[str], type: str, /, **fields: Any) -> Event:
         recipients = (to,) if isinstance(to, str) else tuple(to)
-        return _event(cls, type, fields, Audience.PRIVATE, recipients)
+        return _event(cls, type, fields, _PRIVATE, recipients)
 
     @classmethod
     def host(cls, type: str, /, **fields: Any) -> Event:
-        return _event(cls, type, fields, Audience.HOST, ())
+        return _event(cls, type, fields, _HOST, ())
 
     @property
     def is_public(self) -> bool:
-        return self.audience is Audience.PUBLIC
+        return self.audience is _PUBLIC
 
     def visible_to(self, player: str) -> bool:
-        return self.audience is Audience.PRIVATE and player in self.to
+        return self.audience is _PRIVATE and player in self.to
 
     def as_dict(self) -> dict[str, Any]:
         """The event as scenario files and JSON output write it."""

@@ -28,7 +28,7 @@ from engine.core.orders import Channel, Order, OrderKind
 from engine.session import GameSession
 from engine.sim.policy import Policy
 from rulesets.classic.roles import ACTIONS, CLANS
-from rulesets.classic.state import actions_of, in_play
+from rulesets.classic.state import actions_of
 
 SOURCE = "engine/app/demo/bots.py"
 DESCRIPTION = {
@@ -81,6 +81,14 @@ class ClassicPlayers:
         """(player, action, target) → the order: orders are immutable and carry no time here
         (intake takes a timeless order as sent in time), so a run builds each one once."""
         self._any_member = state.options.get("team_shot_by") == "any_member"
+        bots = list(self.bots.values())
+        self._clans = [
+            (clan, members)
+            for clan in CLANS
+            if (members := [b for b in bots if b.faction == clan and b.smart])
+        ]
+        """Each clan with smart members, and those members (the deal's factions: a bot's
+        side does not change)."""
 
     def learn(self, events: Iterable[Event]) -> None:
         bots = self.bots
@@ -124,7 +132,10 @@ class ClassicPlayers:
 
     def play(self, session: GameSession, phase: int) -> None:
         state = session.state
-        seated = [p for p in state.players if in_play(p)]
+        # in_play() written out: every player, every turn
+        seated = [
+            p for p in state.players if p.fields.get("alive", True) and p.fields.get("free", True)
+        ]
         if not seated:
             return
         alive = [p.name for p in seated]
@@ -154,13 +165,11 @@ class ClassicPlayers:
     def _clan_targets(self, alive: list[str]) -> dict[str, str]:
         """Each smart clan's one night target: a claiming commissar first, else at random."""
         targets: dict[str, str] = {}
+        if not self._clans:
+            return targets
         claiming = set(self.claims.values())
         claimers = [n for n in alive if n in claiming] if claiming else []
-        bots = self.bots.values()
-        for clan in CLANS:
-            members = [b for b in bots if b.faction == clan and b.smart]
-            if not members:
-                continue
+        for clan, members in self._clans:
             own = members[0].friends or {b.name for b in members}
             outsiders = [n for n in alive if n not in own]
             if outsiders:

@@ -13,7 +13,7 @@ from typing import Any
 from engine.core import warnings as w
 from engine.core.events import Event
 from engine.core.model import GameState, PlayerState
-from engine.core.orders import Channel, Order, OrderKind
+from engine.core.orders import VOTE_KINDS, Channel, Order, OrderKind
 from engine.core.ruleset import IntakeResult, PhaseInputs
 from engine.core.warnings import ParseWarning
 from rulesets.classic.help import orders_of, refusal
@@ -25,6 +25,12 @@ NONSTANDARD_VOTE_FORM = "nonstandard_vote_form"
 NOT_CLAN_MEMBER = "not_clan_member"
 RATING_RATE_LIMITED = "rating_rate_limited"
 ANON_RATE_LIMITED = "anon_rate_limited"
+
+# The members intake asks about for every command, read once: in Python 3.11 an enum class's
+# attribute goes through its metaclass's __getattr__ hook, several times a global's cost.
+_THREAD, _PM = Channel.THREAD, Channel.PM
+_REQUEST, _CANCEL = OrderKind.REQUEST, OrderKind.CANCEL
+_UNVOTE, _NO_LYNCH = OrderKind.UNVOTE, OrderKind.NO_LYNCH
 
 _MESSAGES = {
     w.LATE: "sent after the deadline",
@@ -47,6 +53,8 @@ _MESSAGES = {
 
 class Intake:
     """Takes one command at a time into a turn's ledger."""
+
+    __slots__ = ("inputs", "options", "out", "state")
 
     def __init__(self, state: GameState, inputs: PhaseInputs) -> None:
         self.state = state
@@ -100,35 +108,37 @@ class Intake:
     # -- entry point -----------------------------------------------------------------------
 
     def take(self, order: Order) -> IntakeResult:
-        if self.inputs.phase.is_late(order.at):
+        if order.at is not None and self.inputs.phase.is_late(order.at):
             return self.reject(order, w.LATE)
         sender = self._seat(order.player)
         if sender is None:
             return self.reject(order, w.SENDER_NOT_IN_PLAY)
-        if order.is_vote:
+        kind = order.kind
+        if kind in VOTE_KINDS:
             return self.vote(order, sender)
-        if order.kind is OrderKind.REQUEST:
+        if kind is _REQUEST:
             return self.request(order)
-        if order.channel is Channel.THREAD:
+        if order.channel is _THREAD:
             self.warn(order, w.THREAD_ORDER_IGNORED)
             return self.out
-        if order.kind is OrderKind.CANCEL:
+        if kind is _CANCEL:
             return self.cancel(order)
         return self.role_order(order, sender)
 
     # -- votes (§3.1) ----------------------------------------------------------------------
 
     def vote(self, order: Order, sender: PlayerState) -> IntakeResult:
-        if order.channel is Channel.THREAD:
+        if order.channel is _THREAD:
             self.warn(order, w.THREAD_VOTE_IGNORED, action=order.kind.value)
             if self.options["remind_thread_votes"]:
                 self.out.events.append(Event.private(order.player, "thread_vote_reminder"))
             return self.out
         if not in_play(sender):
             return self.reject(order, w.SENDER_NOT_IN_PLAY)
-        if order.kind is OrderKind.NO_LYNCH:
+        kind = order.kind
+        if kind is _NO_LYNCH:
             return self.reject(order, w.INVALID_TARGET, action="vote")
-        if order.kind is OrderKind.UNVOTE:
+        if kind is _UNVOTE:
             self.inputs.votes.pop(order.player, None)
             self.inputs.log.append(order)
             self.ack(order.player, "vote_withdrawn")
@@ -145,7 +155,8 @@ class Intake:
             self.warn(order, NONSTANDARD_VOTE_FORM, accepted=True, action="vote")
         self.inputs.votes[order.player] = order
         self.inputs.log.append(order)
-        self.ack(order.player, "vote_accepted", target=target)
+        if self.options["ack_commands"]:  # self.ack() written out: most commands are votes
+            self.out.events.append(Event.private(order.player, "vote_accepted", target=target))
         return self.out
 
     # -- role orders (§5, §10.2) -----------------------------------------------------------
@@ -155,7 +166,11 @@ class Intake:
             return self.reject(order, w.SENDER_NOT_IN_PLAY)
         available = actions_of(player, self.options)
         wanted = order.candidates or ((order.action,) if order.action else ())
-        action = next((a for a in wanted if a in available), None)
+        action = None
+        for candidate in wanted:
+            if candidate in available:
+                action = candidate
+                break
         if action is None:
             return self.reject(order, w.ACTION_NOT_AVAILABLE, action=wanted[0] if wanted else None)
         target = order.target
@@ -197,11 +212,11 @@ class Intake:
             return self.rating(order)
         if order.action == "help_request":
             # Asked in the thread, «помощь» is talk; in a PM it is always answered.
-            if order.channel is Channel.PM and self.state.has_player(order.player):
+            if order.channel is _PM and self.state.has_player(order.player):
                 orders = orders_of(self.state, order.player)
                 self.out.events.append(Event.private(order.player, "orders_help", orders=orders))
             return self.out
-        if order.channel is Channel.THREAD:
+        if order.channel is _THREAD:
             self.warn(order, w.THREAD_ORDER_IGNORED)
             return self.out
         if order.action == "anon_request":

@@ -20,6 +20,10 @@ from rulesets.classic.roles import ACTIONS, CLANS
 from rulesets.classic.roles import Step as SeedStep
 from rulesets.classic.state import apparent, clan_members, in_play, in_play_names
 
+# The steps' members, read once: in Python 3.11 an enum class's attribute goes through its
+# metaclass's __getattr__ hook, several times a global's cost, and every step asks.
+_DISTRACT, _COVER, _ALL_AT_ONCE = SeedStep.DISTRACT, SeedStep.COVER, SeedStep.ALL_AT_ONCE
+
 
 @dataclass
 class Act:
@@ -60,7 +64,9 @@ class Turn(Resolution):
         return self.inputs.phase.id.number
 
     def live(self, step: SeedStep | None = None) -> list[Act]:
-        return [a for a in self.acts if not a.stopped and (step is None or a.step == step)]
+        if step is None:
+            return [a for a in self.acts if not a.stopped]
+        return [a for a in self.acts if not a.stopped and a.step == step]
 
     def stop(self, act: Act, type: str) -> None:
         act.stopped = True
@@ -133,7 +139,7 @@ def r1_vote(t: Turn) -> None:
 
 
 def r2_distract(t: Turn) -> None:
-    t.distracted = {a.target for a in t.live(SeedStep.DISTRACT)}
+    t.distracted = {a.target for a in t.live(_DISTRACT)}
     for act in t.live():
         if act.player in t.distracted and act.action != "distract":
             t.stop(act, "action_blocked")
@@ -143,13 +149,13 @@ def r2_distract(t: Turn) -> None:
 
 
 def r3_cover(t: Turn) -> None:
-    cover = t.live(SeedStep.COVER)
+    cover = t.live(_COVER)
     t.covered = {a.target for a in cover}
     healed = {a.target for a in cover if a.action == "heal" and a.target != a.player}
     for act in cover:
         if act.action == "heal":
             t.state.player(act.target).fields["poisoned"] = False
-    for act in t.live(SeedStep.ALL_AT_ONCE):
+    for act in t.live(_ALL_AT_ONCE):
         if act.player in healed:
             t.stop(act, "action_blocked")
 
@@ -162,7 +168,7 @@ def r4_team_shots(t: Turn) -> None:
     for clan in CLANS:
         named = [
             a
-            for a in t.live(SeedStep.ALL_AT_ONCE)
+            for a in t.live(_ALL_AT_ONCE)
             if a.action == "team_shot" and t.state.player(a.player).faction == clan
         ]
         targets = {a.target for a in named}
@@ -174,7 +180,7 @@ def r4_team_shots(t: Turn) -> None:
 
 def r4_shots(t: Turn) -> None:
     """R4.2: each shot is a shot attempt."""
-    for act in t.live(SeedStep.ALL_AT_ONCE):
+    for act in t.live(_ALL_AT_ONCE):
         if act.action == "shot":
             t.attempts.setdefault(act.target, []).append(act.player)
             t.attack(act.target, act.player)
@@ -182,7 +188,7 @@ def r4_shots(t: Turn) -> None:
 
 def r4_vigilante(t: Turn) -> None:
     """R4.3: a check by apparent faction, then a shot at an enemy (§5.2)."""
-    for act in t.live(SeedStep.ALL_AT_ONCE):
+    for act in t.live(_ALL_AT_ONCE):
         if act.action != "vigilante":
             continue
         role, faction = apparent(t.state.player(act.target))
@@ -200,7 +206,7 @@ def r4_vigilante(t: Turn) -> None:
 
 def r4_checks(t: Turn) -> None:
     """R4.4: checks see the apparent role and faction."""
-    for act in t.live(SeedStep.ALL_AT_ONCE):
+    for act in t.live(_ALL_AT_ONCE):
         if act.action == "check":
             role, faction = apparent(t.state.player(act.target))
             t.emit(
@@ -228,7 +234,7 @@ def r4_poison_deaths(t: Turn) -> None:
 
 def r4_new_poison(t: Turn) -> None:
     """R4.7: new doses; the cough is reported once deaths are known (R5)."""
-    for act in t.live(SeedStep.ALL_AT_ONCE):
+    for act in t.live(_ALL_AT_ONCE):
         if act.action == "poison":
             if act.target not in t.newly_poisoned:
                 t.newly_poisoned.append(act.target)
@@ -247,7 +253,7 @@ def r4_misses(t: Turn) -> None:
 
 def r4_peeks(t: Turn) -> None:
     """R4.9: one attacker of the target, picked by the RNG when there are several."""
-    for act in t.live(SeedStep.ALL_AT_ONCE):
+    for act in t.live(_ALL_AT_ONCE):
         if act.action != "peek":
             continue
         found = t.state.in_seating_order(t.attackers.get(act.target, []))

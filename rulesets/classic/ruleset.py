@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
@@ -269,11 +268,11 @@ def _setup_events(state: GameState) -> list[Event]:
             events.append(Event.private(m.name, "team_roster", faction=clan, members=roster))
             for outcast in outcasts:
                 events.append(Event.private(m.name, "outcast_known", player=outcast))
-    roles = Counter(p.role for p in state.players)
+    roles: dict[str | None, int] = {}  # a Counter's counts in a Counter's order, at a third
+    for p in state.players:
+        roles[p.role] = roles.get(p.role, 0) + 1
     clans = len({p.faction for p in state.players if p.faction in CLANS})
     events.append(
-        Event.public(
-            "game_started", players=state.names, roles=dict(roles), clans=clans, deadline=None
-        )
+        Event.public("game_started", players=state.names, roles=roles, clans=clans, deadline=None)
     )
     return events

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from engine.core.model import GameState
 from rulesets.classic.roles import CLANS, DRAW, LONER
-from rulesets.classic.state import can_kill, in_play, team_of
+from rulesets.classic.state import can_kill, team_of
 
 
 def winner(state: GameState) -> str | None:
     """The winning faction, ``draw``, or None while the game goes on."""
-    alive = [p for p in state.players if in_play(p)]
+    # in_play() written out: asked at the end of every turn
+    alive = [p for p in state.players if p.fields.get("alive", True) and p.fields.get("free", True)]
     if not alive:
         return DRAW
     teams = {team_of(p) for p in alive}
@@ -20,12 +21,11 @@ def winner(state: GameState) -> str | None:
         return None
     for clan in CLANS:
         members = [p for p in alive if p.faction == clan]
+        if not members or len(members) * 2 <= len(alive):
+            continue
         others = [p for p in alive if p.faction != clan]
-        if (
-            members
-            and len(members) * 2 > len(alive)
-            and sum(1 for p in others if can_kill(p, state.options)) <= 1
-            and not any(p.fields.get("poisoned") for p in members)
+        if sum(1 for p in others if can_kill(p, state.options)) <= 1 and not any(
+            p.fields.get("poisoned") for p in members
         ):
             return clan
     return None
