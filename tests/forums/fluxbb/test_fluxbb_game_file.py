@@ -85,3 +85,16 @@ def test_what_would_send_a_pm_is_refused(tmp_path: Path, game: str, more: str, l
 
 def test_a_thread_votecount_game_may_say_receipts_false(tmp_path: Path) -> None:
     assert "OK" in validate(tmp_path, game="receipts = false")
+
+
+def test_set_date_format_says_why_it_changes_nothing_on_fluxbb(tmp_path: Path) -> None:
+    said = validate(tmp_path, more="").replace("\n", " ")
+    assert "OK" in said
+    path = tmp_path / "game.toml"
+    text = path.read_text(encoding="utf-8").replace(
+        'engine = "fluxbb"', 'engine = "fluxbb"\nset_date_format = true'
+    )
+    path.write_text(text, encoding="utf-8")
+    result = runner.invoke(app, ["game", "validate", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "reads the FluxBB GM's own zone and date format from his" in result.output
