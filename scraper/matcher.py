@@ -17,7 +17,7 @@ from datetime import datetime
 from engine.core import warnings as codes
 from engine.core.grammar import ArgKind, CommandForm, Grammar
 from engine.core.orders import Channel, Order, OrderKind, Source
-from engine.core.warnings import ParseWarning
+from engine.core.warnings import N_, ParseWarning
 from forums.records import PostBody
 from scraper.clause import read_clause
 from scraper.lines import Line, Text, read_text
@@ -808,12 +808,20 @@ class _Parser:
     def warn(self, form: CommandForm, target: _Target, src: Source) -> None:
         action = _label(form)
         if target.status == "missing":
-            code, message = codes.BAD_PARAMETER, f"{action}: no player named"
+            code, message = (
+                codes.BAD_PARAMETER,
+                N_("{action}: no player named").format(action=action),
+            )
         elif target.status == MatchStatus.AMBIGUOUS.value:
             code = codes.AMBIGUOUS_TARGET
-            message = f"{action}: «{target.written}» may mean {', '.join(target.choices)}"
+            message = N_("{action}: «{written}» may mean {choices}").format(
+                action=action, written=target.written, choices=", ".join(target.choices)
+            )
         else:
-            code, message = codes.UNKNOWN_TARGET, f"{action}: «{target.written}» is not a player"
+            code = codes.UNKNOWN_TARGET
+            message = N_("{action}: «{written}» is not a player").format(
+                action=action, written=target.written
+            )
         self.result.warnings.append(
             ParseWarning(code, message, self.sender, src, target.choices, action)
         )
@@ -846,7 +854,9 @@ class _Parser:
             self.result.warnings.append(
                 ParseWarning(
                     codes.MULTIPLE_VOTES,
-                    f"{len(votes)} votes in one message; the last ({last.target}) counts",
+                    N_("{n} votes in one message; the last ({target}) counts").format(
+                        n=len(votes), target=last.target
+                    ),
                     self.sender,
                     last.source,
                     action="vote",
@@ -856,18 +866,20 @@ class _Parser:
         src = replace(self.source, text=text.strip()[:500])
         if self.commands == 0 and self.channel is Channel.PM:
             self.result.warnings.append(
-                ParseWarning(codes.UNKNOWN_COMMAND, "no command in this message", self.sender, src)
+                ParseWarning(
+                    codes.UNKNOWN_COMMAND, N_("no command in this message"), self.sender, src
+                )
             )
         if truncated is not None:
-            message = (
-                f"{truncated} characters: only the first and the last {len(text) // 2} were read"
+            message = N_("{n} characters: only the first and the last {half} were read").format(
+                n=truncated, half=len(text) // 2
             )
             self.result.warnings.append(ParseWarning(TRUNCATED, message, self.sender, src))
         if self.full:
-            message = (
-                f"more than {MAX_COMMANDS} commands or {MAX_LINES} lines with command words: "
+            message = N_(
+                "more than {commands} commands or {lines} lines with command words: "
                 "the rest of the message was not read"
-            )
+            ).format(commands=MAX_COMMANDS, lines=MAX_LINES)
             self.result.warnings.append(ParseWarning(TRUNCATED, message, self.sender, src))
         return self.result
 
@@ -920,7 +932,9 @@ def parse_post(
             continue
         what = order.action or ("vote" if order.is_vote else order.kind.value)
         names = ", ".join(order.targets) or what
-        message = f"{what}: «{names}» is written in text readers cannot see; not taken"
+        message = N_("{action}: «{names}» is written in text readers cannot see; not taken").format(
+            action=what, names=names
+        )
         visible.warnings.append(
             ParseWarning(codes.HIDDEN_TEXT, message, sender, order.source, order.targets, what)
         )

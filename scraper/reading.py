@@ -17,7 +17,7 @@ from engine.core import warnings as codes
 from engine.core.grammar import Grammar
 from engine.core.orders import Channel, Order, OrderKind, Source
 from engine.core.slots import Handover, Moment, Slots
-from engine.core.warnings import ParseWarning
+from engine.core.warnings import N_, ParseWarning
 from forums.records import PostBody
 from scraper.matcher import ParseResult, parse_post
 from scraper.nicknames import NameResolver
@@ -129,33 +129,39 @@ def read_post(
     out = ParseResult(warnings=list(parsed.warnings))
     late = deadline is not None and at is not None and at > deadline
     if deadline is not None and not late and edited_at is not None and edited_at > deadline:
-        message = "edited after the deadline; the board keeps only the new text, read as it is"
+        message = N_("edited after the deadline; the board keeps only the new text, read as it is")
         out.warnings.append(
             ParseWarning(codes.EDITED_AFTER_DEADLINE, message, slot_sender, src, accepted=True)
         )
     for order in parsed.orders:
         order = _slotted(order, cast)
         if late:
-            out.warnings.append(_warning(codes.LATE, "sent after the deadline", slot_sender, src))
+            out.warnings.append(
+                _warning(codes.LATE, N_("sent after the deadline"), slot_sender, src)
+            )
             continue
         if not cast.in_play(slot_sender) and order.kind is not OrderKind.REQUEST:
             out.warnings.append(
-                _warning(codes.SENDER_NOT_IN_PLAY, "the sender is out of play", slot_sender, src)
+                _warning(
+                    codes.SENDER_NOT_IN_PLAY, N_("the sender is out of play"), slot_sender, src
+                )
             )
             continue
         if not cast.acts_for_slot(sender, Moment(at, post_number)):
-            message = f"{sender} no longer plays this slot: {cast.label(slot_sender)}"
+            message = N_("{sender} no longer plays this slot: {seat}").format(
+                sender=sender, seat=cast.label(slot_sender)
+            )
             out.warnings.append(_warning(codes.SENDER_NOT_IN_PLAY, message, slot_sender, src))
             continue
         dead = [t for t in order.targets if t != NO_LYNCH and not cast.in_play(t)]
         if dead and order.kind is not OrderKind.REQUEST:
-            message = f"{', '.join(dead)}: not in play"
+            message = N_("{names}: not in play").format(names=", ".join(dead))
             out.warnings.append(
                 _warning(codes.TARGET_NOT_IN_PLAY, message, slot_sender, order.source)
             )
             continue
         if not no_lynch and order.kind is OrderKind.NO_LYNCH:
-            message = "no lynch is not a vote in this game"
+            message = N_("no lynch is not a vote in this game")
             out.warnings.append(_warning(codes.INVALID_TARGET, message, slot_sender, order.source))
             continue
         out.orders.append(order)

@@ -22,6 +22,10 @@ from typing import Any
 import pytest
 from hypothesis import settings
 
+# The suite's assertions read forumgm in English; a test of another language sets it itself
+# (FORUMGM_LANG is the host's language for every command, as `--lang`).
+os.environ["FORUMGM_LANG"] = "en"
+
 settings.register_profile("ci", derandomize=True, print_blob=True)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 

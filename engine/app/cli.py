@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import typer
 
+from engine import i18n
 from engine.app.lazy import lazy_group
 
 COMMANDS = {
@@ -38,8 +41,27 @@ app = typer.Typer(
 )
 
 
+def _language(value: str | None) -> str | None:
+    try:
+        i18n.choose(value)
+    except i18n.UnknownLanguage as exc:
+        raise typer.BadParameter(str(exc)) from None
+    return value
+
+
 @app.callback()
-def _root() -> None:
+def _root(
+    lang: Annotated[
+        str | None,
+        typer.Option(
+            "--lang",
+            help="The language forumgm speaks to you (ru or en); by default FORUMGM_LANG, "
+            "else the game's language.",
+            callback=_language,
+            is_eager=True,
+        ),
+    ] = None,
+) -> None:
     # A group needs a callback when its commands are not registered on the Typer itself.
     pass
 

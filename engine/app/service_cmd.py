@@ -15,6 +15,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from engine import i18n
 from engine.app.console import out
 from engine.clock import Clock, ClockError, game_clock, local_time
 from engine.config import ConfigError, GameConfig
@@ -50,10 +51,12 @@ def config_or_exit(
     from engine.app.game_file import load_game
 
     try:
-        return load_game(path, now=now, allow_past=allow_past)
+        config = load_game(path, now=now, allow_past=allow_past)
     except ConfigError as exc:
         out.print(str(exc))
         raise typer.Exit(2) from None
+    i18n.for_game(config.language)
+    return config
 
 
 def command_clock() -> Clock:

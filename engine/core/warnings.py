@@ -65,3 +65,10 @@ class ParseWarning:
     choices: tuple[str, ...] = ()
     action: str | None = None
     accepted: bool = False
+
+
+def N_(template: str) -> str:
+    """Marks a warning's message template for the catalogues (`pybabel extract -k N_`, the
+    `warnings` domain): the message is made and stored in English, as scenario files and
+    logs read it, and `engine.i18n.warning_text` shows it in the host's language."""
+    return template

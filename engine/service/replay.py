@@ -23,6 +23,7 @@ from engine.core.warnings import (
     EARLY,
     EDITED_AFTER_DEADLINE,
     LATE,
+    N_,
     OPENING_MINUTE,
     PM_GAME_UNCLEAR,
     SENDER_NOT_IN_PLAY,
@@ -200,14 +201,17 @@ class Replay:
         if self.first_phase:
             if item.channel is not Channel.PM and not parsed.orders:
                 return
-            sent = "before the game's start went out to the players"
-            code, why = EARLY, f"{sent}: not counted (--typed counts what it says)"
+            code = EARLY
+            why = N_(
+                "before the game's start went out to the players: not counted "
+                "(--typed counts what it says)"
+            )
         elif item.channel is Channel.PM:
-            code, why = LATE, "sent between the deadline and the next phase"
+            code, why = LATE, N_("sent between the deadline and the next phase")
         elif parsed.orders:
             # A vote or an order in the thread between the deadline and the phase's opening
             # (its results waited for the host) does not count; the host is told.
-            code, why = LATE, "posted between the deadline and the opening of the phase"
+            code, why = LATE, N_("posted between the deadline and the opening of the phase")
         else:
             return  # talk
         held = ParseWarning(code, why, item.author, source)
@@ -288,10 +292,10 @@ class Replay:
         except Exception:
             said = ""
         said = (said.split("\n", 1)[0] if said else "")[:200]
-        why = (
-            f"forumgm could not read this message ({reason}): nothing in it counts; "
+        why = N_(
+            "forumgm could not read this message ({reason}): nothing in it counts; "
             "--typed what it says, or --ignore"
-        )
+        ).format(reason=reason)
         held = ParseWarning(
             UNREADABLE_MESSAGE, why, item.author, Source(item.channel, item.id, item.url, text=said)
         )
@@ -308,7 +312,7 @@ class Replay:
         session = self.session
         assert session.inputs is not None and session.log is not None
         if item.unclear:
-            why = (
+            why = N_(
                 "the sender plays in several games of this GM account and the PM names none "
                 "of them: they were asked which; --typed here if it is this game's, else --ignore"
             )
@@ -341,7 +345,7 @@ class Replay:
         if early and commands:
             note = ParseWarning(
                 EARLY,
-                "sent after the game's start went out, before the phase opened: read for it",
+                N_("sent after the game's start went out, before the phase opened: read for it"),
                 item.author,
                 Source(item.channel, item.id, item.url, text=_said(item, parsed)),
                 accepted=True,
@@ -505,7 +509,7 @@ def _command_text(parsed: ParseResult) -> str:
 def _edited_warning(item: Incoming, said: str) -> ParseWarning:
     source = Source(item.channel, item.id, item.url, text=said)
     if item.edited_after == "kept":
-        message = "changed after the deadline; read as it was at the deadline (shown)"
+        message = N_("changed after the deadline; read as it was at the deadline (shown)")
         return ParseWarning(EDITED_AFTER_DEADLINE, message, item.author, source, accepted=True)
-    message = "changed after the deadline and never seen before the change: read as it is now"
+    message = N_("changed after the deadline and never seen before the change: read as it is now")
     return ParseWarning(EDITED_AFTER_DEADLINE, message, item.author, source)

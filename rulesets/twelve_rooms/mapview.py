@@ -142,13 +142,33 @@ def text_map(state: GameState, lang: str = "ru") -> str:
     return "\n".join(out)
 
 
+def _wrapped(text: str, fits: int) -> list[str]:
+    """`text` in lines of at most `fits` characters, broken between words (a longer word
+    keeps a line of its own)."""
+    lines: list[str] = []
+    for word in text.split():
+        if lines and len(lines[-1]) + 1 + len(word) <= fits:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines or [""]
+
+
 def svg_map(state: GameState, lang: str = "ru", *, cell_width: int = 230) -> str:
     """The map as a standalone SVG document (plain text, no external resources)."""
     rows = cells(state, lang)
     rooms_text = _room_names(lang)
     line_height, pad = 16, 8
+    # SVG text does not wrap: a room's name longer than its cell is cut into lines here (a bold
+    # 12 px character is taken as 7.5 px wide, wider than most).
+    fits = max(8, int((cell_width - 2 * pad) / 7.5))
+    labels = {
+        c.number: _wrapped(f"{c.number}. {rooms_text[c.kind]}", fits) for r in rows for c in r
+    }
     height = max(
-        (len(c.notes) + len(c.occupants) + 2) * line_height + 2 * pad for r in rows for c in r
+        (len(c.notes) + len(c.occupants) + len(labels[c.number]) + 1) * line_height + 2 * pad
+        for r in rows
+        for c in r
     )
     top = 30
     width = cell_width * len(rows[0])
@@ -168,11 +188,13 @@ def svg_map(state: GameState, lang: str = "ru", *, cell_width: int = 230) -> str
                 f'<rect x="{x}" y="{y}" width="{cell_width}" height="{height}" '
                 f'fill="{fill}" stroke="#555555"{dash}/>'
             )
-            parts.append(
-                f'<text x="{x + pad}" y="{y + pad + line_height}" font-weight="bold">'
-                f"{cell.number}. {escape(rooms_text[cell.kind])}</text>"
-            )
-            for k, line in enumerate([*cell.notes, *cell.occupants], start=2):
+            label = labels[cell.number]
+            for k, line in enumerate(label, start=1):
+                parts.append(
+                    f'<text x="{x + pad}" y="{y + pad + k * line_height}" font-weight="bold">'
+                    f"{escape(line)}</text>"
+                )
+            for k, line in enumerate([*cell.notes, *cell.occupants], start=len(label) + 1):
                 colour = "#a00000" if line.startswith("*") else "#000000"
                 parts.append(
                     f'<text x="{x + pad}" y="{y + pad + k * line_height}" fill="{colour}">'

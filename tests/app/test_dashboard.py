@@ -424,7 +424,9 @@ def test_a_malformed_form_gets_one_clear_message(web: Web) -> None:
     before = _actions(g)
     assert act("fix", warning="²", name="Петя") == "error: warning must be a number, not '²'"
     assert act("drop", order="1e3") == "error: order must be a number, not '1e3'"
-    assert act("fix", warning=str(ids["Коля"])) == "error: the form has no name to pick"
+    assert act("fix", warning=str(ids["Коля"])) == (
+        "error: no player chosen: pick one from the list, then send the form again"
+    )
     assert act("typed", warning=str(ids["Оля"]), text="  ") == "error: the form has no typed order"
     assert _actions(g) == before
 

@@ -68,7 +68,7 @@ def test_every_host_command_from_the_dashboard(
     assert "Петя: removed from play (counts for turn 1)" in act(
         c, "steer-remove", player="Петя", reveal="yes"
     )
-    assert "player to remove" in act(c, "steer-remove", player="", reveal="")  # refused
+    assert "no player chosen" in act(c, "steer-remove", player="", reveal="")  # refused
     said = act(c, "steer-deadline", extend="1d")
     assert "turn 1 now ends 2026-12-03 19:00 MSK" in said
     assert "fill one of" in act(c, "steer-deadline", extend="1d", shift="2h")

@@ -14,6 +14,7 @@ from starlette.datastructures import FormData
 from engine.app.review import Review, order_words
 from engine.app.steer import Steer, Steered, SteerError, parse_span
 from engine.clock import local_time
+from engine.i18n import _
 
 
 class FormError(Exception):
@@ -21,49 +22,58 @@ class FormError(Exception):
 
 
 def _text(form: FormData, key: str, what: str) -> str:
+    """The field `key`, not blank; else a FormError naming `what` (already translated)."""
     value = form.get(key)
     if not isinstance(value, str) or not value.strip():
-        raise FormError(f"the form has no {what}")
+        raise FormError(_("the form has no {what}").format(what=what))
+    return value
+
+
+def _chosen(form: FormData, key: str) -> str:
+    """A name picked from a list: the list starts on no one, and a form sent so is refused."""
+    value = form.get(key)
+    if not isinstance(value, str) or not value.strip():
+        raise FormError(_("no player chosen: pick one from the list, then send the form again"))
     return value
 
 
 def _id(form: FormData, key: str) -> int:
-    value = _text(form, key, f"{key} number").strip().lstrip("#")
+    value = _text(form, key, _("{field} number").format(field=key)).strip().lstrip("#")
     # isdecimal, not isdigit: "²" is a digit that int() refuses.
     if not value.isdecimal() or len(value) > 12:
-        raise FormError(f"{key} must be a number, not {value!r}")
+        raise FormError(_("{field} must be a number, not {value!r}").format(field=key, value=value))
     return int(value)
 
 
 async def fix(rv: Review, form: FormData) -> str:
-    warning, name = _id(form, "warning"), _text(form, "name", "name to pick")
+    warning, name = _id(form, "warning"), _chosen(form, "name")
     rv.fix(warning, name)
-    return f"Warning #{warning} settled: {name.strip()}"
+    return _("Warning #{id} settled: {name}").format(id=warning, name=name.strip())
 
 
 async def ignore(rv: Review, form: FormData) -> str:
     warning = _id(form, "warning")
     rv.ignore(warning)
-    return f"Warning #{warning} ignored: what it is about does not count"
+    return _("Warning #{id} ignored: what it is about does not count").format(id=warning)
 
 
 async def typed(rv: Review, form: FormData) -> str:
-    warning, text = _id(form, "warning"), _text(form, "text", "typed order")
+    warning, text = _id(form, "warning"), _text(form, "text", _("typed order"))
     read = rv.typed(warning, text)
     settled = "; ".join(order_words(o, player=True) for o in read)
-    return f"Warning #{warning} settled with: {settled}"
+    return _("Warning #{id} settled with: {orders}").format(id=warning, orders=settled)
 
 
 async def drop(rv: Review, form: FormData) -> str:
     order = _id(form, "order")
     rv.drop(order)
-    return f"Order #{order} dropped: it does not count"
+    return _("Order #{id} dropped: it does not count").format(id=order)
 
 
 async def retarget(rv: Review, form: FormData) -> str:
-    order, name = _id(form, "order"), _text(form, "name", "name to set")
+    order, name = _id(form, "order"), _chosen(form, "name")
     rv.retarget(order, name)
-    return f"Order #{order} now names {name.strip()}"
+    return _("Order #{id} now names {name}").format(id=order, name=name.strip())
 
 
 def _approved(rv: Review, form: FormData) -> int:
@@ -71,33 +81,36 @@ def _approved(rv: Review, form: FormData) -> int:
     held = len(rv.held())
     if held and form.get("confirm_held") != "yes":
         raise FormError(
-            f"{held} warning(s) still hold the results: settle them, or tick "
-            "“approve anyway” (what they are about will not count)"
+            _(
+                "{n} warning(s) still hold the results: settle them, or tick "
+                "“approve anyway” (what they are about will not count)"
+            ).format(n=held)
         )
     return rv.approve()
 
 
 async def approve(rv: Review, form: FormData) -> str:
     count = _approved(rv, form)
-    return f"Approved {count} item(s): publish them now, or `forumgm run` will"
+    return _("Approved {n} item(s): publish them now, or `forumgm run` will").format(n=count)
 
 
 async def deadline(rv: Review, form: FormData) -> str:
-    choice = _text(form, "choice", "choice (shift or shorten)").strip().lower()
+    choice = _text(form, "choice", _("choice (shift or shorten)")).strip().lower()
     moved = rv.deadline(choice)
-    return (
-        f"The next phase ends {local_time(moved, rv.driver.config.schedule.tz)}; the results say so"
+    return _("The next phase ends {at}; the results say so").format(
+        at=local_time(moved, rv.driver.config.schedule.tz)
     )
 
 
 async def publish(rv: Review, form: FormData) -> str:
     done = await rv.publish()
-    return f"Published {done.sent} item(s); {done.status}"
+    return _("Published {n} item(s); {status}").format(n=done.sent, status=done.status)
 
 
 async def approve_and_publish(rv: Review, form: FormData) -> str:
     approved = _approved(rv, form)
-    return f"Approved {approved} item(s). {await publish(rv, form)}"
+    published = await publish(rv, form)
+    return _("Approved {n} item(s). {published}").format(n=approved, published=published)
 
 
 def _steer(rv: Review, act: Callable[[Steer], Steered]) -> str:
@@ -106,12 +119,16 @@ def _steer(rv: Review, act: Callable[[Steer], Steered]) -> str:
         done = act(Steer(rv.driver, by=rv.by, via=rv.via))
     except SteerError as exc:
         raise FormError(str(exc)) from None
-    waiting = f"; {done.waiting} item(s) wait for your approval below" if done.waiting else ""
+    waiting = (
+        _("; {n} item(s) wait for your approval below").format(n=done.waiting)
+        if done.waiting
+        else ""
+    )
     return done.said + waiting
 
 
 async def steer_remove(rv: Review, form: FormData) -> str:
-    player = _text(form, "player", "player to remove")
+    player = _chosen(form, "player")
     choice = str(form.get("reveal") or "")
     reveal = {"yes": True, "no": False}.get(choice)
     return _steer(rv, lambda s: s.remove(player, reveal=reveal))
@@ -121,14 +138,16 @@ async def steer_deadline(rv: Review, form: FormData) -> str:
     given = {k: str(form.get(k) or "").strip() for k in ("at", "extend", "shift")}
     chosen = [k for k, v in given.items() if v]
     if len(chosen) != 1:
-        raise FormError("fill one of: the new deadline, longer/shorter, shift all")
+        raise FormError(_("fill one of: the new deadline, longer/shorter, shift all"))
 
     def act(s: Steer) -> Steered:
         if given["at"]:
             try:
                 when = datetime.fromisoformat(given["at"])
             except ValueError:
-                raise SteerError(f"{given['at']!r}: write YYYY-MM-DD HH:MM") from None
+                raise SteerError(
+                    _("{at!r}: write YYYY-MM-DD HH:MM").format(at=given["at"])
+                ) from None
             if when.tzinfo is None:
                 when = when.replace(tzinfo=s.driver.config.schedule.tz)
             return s.deadline(at=when)
@@ -148,20 +167,20 @@ async def steer_resume(rv: Review, form: FormData) -> str:
 
 
 async def steer_end(rv: Review, form: FormData) -> str:
-    outcome = _text(form, "outcome", "outcome")
+    outcome = _text(form, "outcome", _("outcome"))
     if form.get("confirm") != "yes":
-        raise FormError("tick “I mean it” to end the game")
+        raise FormError(_("tick “I mean it” to end the game"))
     return _steer(rv, lambda s: s.end(outcome))
 
 
 async def steer_grant(rv: Review, form: FormData) -> str:
-    player, what = _text(form, "player", "player"), _text(form, "grant", "grant")
+    player, what = _chosen(form, "player"), _text(form, "grant", _("grant"))
     value = str(form.get("value") or "").strip() or None
     return _steer(rv, lambda s: s.grant(player, what, value))
 
 
 async def steer_say(rv: Review, form: FormData) -> str:
-    text = _text(form, "text", "message")
+    text = _text(form, "text", _("message"))
     to = str(form.get("to") or "").strip() or None
     return _steer(rv, lambda s: s.say(text, to=to))
 

@@ -9,6 +9,7 @@ from typing import Annotated
 
 import typer
 
+from engine import i18n
 from engine.app.service_cmd import Db, command_clock, driver_for, out
 
 DEFAULT_PORT = 8765
@@ -87,6 +88,14 @@ def dashboard(
     tls_key: Annotated[
         Path | None, typer.Option("--tls-key", help="The certificate's private key (PEM).")
     ] = None,
+    lang: Annotated[
+        str | None,
+        typer.Option(
+            "--lang",
+            help="The dashboard's language (ru or en) for every browser; by default "
+            "FORUMGM_LANG, else the language the browser asks for, else the games'.",
+        ),
+    ] = None,
 ) -> None:
     """The host's dashboard in the browser: warnings with one-click fixes, votes, orders, the
     results' preview, Approve & publish, the audit log — what `forumgm review` does.
@@ -103,6 +112,10 @@ def dashboard(
         names = HostNames.started_for(host, host_name or ())
     except BadHostName as exc:
         raise typer.BadParameter(str(exc), param_hint="--host-name") from None
+    try:
+        language = i18n.checked(lang) if lang else i18n.chosen()
+    except i18n.UnknownLanguage as exc:
+        raise typer.BadParameter(str(exc), param_hint="--lang") from None
     proxies = _proxies(proxy or [])
     _check_tls(tls_cert, tls_key)
     store = open_store(database_url(db))
@@ -111,7 +124,7 @@ def dashboard(
         raise typer.Exit(2)
     clock = command_clock()
     drivers = [driver_for(path, db, store, clock=clock) for path in games]
-    app = Dashboard(store, drivers, host_names=names, proxies=proxies).app()
+    app = Dashboard(store, drivers, host_names=names, proxies=proxies, lang=language).app()
     if not _loopback(host) and tls_cert is None and not proxies:
         out.print(
             f"[yellow]Listening on {host}: other machines can reach the login page, and the "

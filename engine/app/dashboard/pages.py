@@ -16,11 +16,14 @@ from urllib.parse import urlsplit
 
 from markupsafe import Markup
 
+from engine import i18n
 from engine.app.dashboard.bbcode_html import bbcode_to_html, safe_link
 from engine.app.review import Review, describe_fix, order_words
 from engine.clock import local_time
 from engine.core.orders import Channel, Source
 from engine.core.ruleset import HostTable, VoteView
+from engine.i18n import _, ngettext
+from engine.publish import marker_line
 from engine.service.driver import GameDriver
 from engine.store import OutboxStatus, StoredOrder, StoredWarning
 from engine.store.models import OutboxItem, OutboxKind, PhaseStatus
@@ -82,27 +85,80 @@ def game_title(driver: GameDriver) -> str:
 def source_view(driver: GameDriver, source: Source | None) -> SourceView | None:
     if source is None:
         return None
-    where = "post" if source.channel is Channel.THREAD else "PM"
+    where = _("post") if source.channel is Channel.THREAD else _("PM")
     label = f"{where} {source.post_id}" if source.post_id else where
     return SourceView(source.channel.value, label, source.text, board_link(driver, source.url))
 
 
+def _units() -> dict[str, str]:
+    """The words of a countdown in the current language (also given to dashboard.js)."""
+    return {
+        "d": _("d"),
+        "h": _("h"),
+        "min": _("min"),
+        "s": _("s"),
+        "left": _("{span} left"),
+        "passed": _("passed {span} ago"),
+    }
+
+
 def left_words(seconds: float) -> str:
     """ "2 d 3 h left", "45 min left", "passed 3 h 2 min ago"."""
+    u = _units()
     passed = seconds < 0
     s = int(abs(seconds))
     days, rest = divmod(s, 86400)
     hours, rest = divmod(rest, 3600)
     minutes, secs = divmod(rest, 60)
     if days:
-        text = f"{days} d {hours} h"
+        text = f"{days} {u['d']} {hours} {u['h']}"
     elif hours:
-        text = f"{hours} h {minutes} min"
+        text = f"{hours} {u['h']} {minutes} {u['min']}"
     elif minutes:
-        text = f"{minutes} min"
+        text = f"{minutes} {u['min']}"
     else:
-        text = f"{secs} s"
-    return f"passed {text} ago" if passed else f"{text} left"
+        text = f"{secs} {u['s']}"
+    return (u["passed"] if passed else u["left"]).format(span=text)
+
+
+def countdown_span(c: Countdown) -> Markup:
+    """A countdown as the page shows it; dashboard.js keeps it going in the same words."""
+    u = _units()
+    return Markup(
+        '<span class="countdown" data-deadline="{}" data-now="{}" data-units="{}" '
+        'data-left="{}" data-passed="{}">{}</span>'
+    ).format(
+        c.deadline_iso,
+        c.now_iso,
+        " ".join(u[k] for k in ("d", "h", "min", "s")),
+        u["left"],
+        u["passed"],
+        c.left,
+    )
+
+
+def _say(message: str, **fields: Any) -> str:
+    """A template's `_("… {name} …", name=value)`."""
+    return i18n._(message).format(**fields) if fields else i18n._(message)
+
+
+def _say_markup(message: str, **fields: Any) -> Markup:
+    """`_say` whose fields may be markup (`code(…)`); the rest is escaped."""
+    return Markup.escape(i18n._(message)).format(**fields)
+
+
+def _say_n(singular: str, plural: str, n: int, **fields: Any) -> str:
+    return ngettext(singular, plural, n).format(n=n, **fields)
+
+
+TEMPLATE_WORDS: dict[str, Any] = {
+    "_": _say,
+    "_m": _say_markup,
+    "ngettext": _say_n,
+    "code": lambda text: Markup("<code>{}</code>").format(text),
+    "countdown": countdown_span,
+}
+"""What the dashboard's templates call to speak the host's language."""
 
 
 def countdown(driver: GameDriver, deadline: datetime) -> Countdown:
@@ -116,9 +172,11 @@ def countdown(driver: GameDriver, deadline: datetime) -> Countdown:
 
 
 def draft_view(item: OutboxItem) -> DraftView:
-    to = "the thread" if item.kind is OutboxKind.POST else ", ".join(item.recipients)
+    to = _("the thread") if item.kind is OutboxKind.POST else ", ".join(item.recipients)
+    # The marker line is for the GM's next run, not for readers: the preview leaves it out.
+    bbcode = item.bbcode.removesuffix(marker_line(item.marker))
     return DraftView(
-        item.kind.value, item.status.value, to, item.subject or "", bbcode_to_html(item.bbcode)
+        item.kind.value, item.status.value, to, item.subject or "", bbcode_to_html(bbcode)
     )
 
 
@@ -143,10 +201,10 @@ class GamePage:
         self.players = [(n, n in living) for n in self.names]
         self.problems: list[str] = []
         """What the page could not show, each on one line (the details are in the log)."""
-        self.activity: list[dict[str, Any]] = self._shown("activity", self._activity, [])
+        self.activity: list[dict[str, Any]] = self._shown(_("activity"), self._activity, [])
         """This phase's posts, words, last post, votes, orders per seat, and who is quiet."""
-        self.progress: list[str] = self._shown("the phase's progress", self.rv.progress, [])
-        self.votes: VoteView | None = self._shown("the vote table", self.rv.vote_view, None)
+        self.progress: list[str] = self._shown(_("the phase's progress"), self.rv.progress, [])
+        self.votes: VoteView | None = self._shown(_("the vote table"), self.rv.vote_view, None)
         self.seat = self.rv.seats()
         """A seat in the vote table: "A (replaced B, replaced C)" once it changed hands."""
         self.warnings = [self._warning(w) for w in self.rv.warnings()]
@@ -158,14 +216,26 @@ class GamePage:
         self.missed = {k: local_time(v, tz) for k, v in (missed or {}).items()}
         """The choices once the deadline the results announce passed while they waited."""
         self.orders = [self._order(o) for o in self.rv.orders()]
-        self.tables: list[HostTable] = self._shown("the ruleset's tables", self.rv.host_tables, [])
-        self.has_picture = self._shown("the picture", self.rv.host_picture, None) is not None
+        self.tables: list[HostTable] = self._shown(
+            _("the ruleset's tables"), self.rv.host_tables, []
+        )
+        self.has_picture = self._shown(_("the picture"), self.rv.host_picture, None) is not None
         self.drafts = len(self.rv.drafts())
         self.unsent = [draft_view(i) for i in self.rv.unsent()]
         items = d.store.outbox(d.game_id)
         self.outbox = {s.value: sum(1 for i in items if i.status is s) for s in OutboxStatus}
         self.failed = [i for i in items if i.status is OutboxStatus.FAILED]
-        self.steer = self._shown("the host's commands", self._steer, None)
+        self.approved = self.outbox.get(OutboxStatus.APPROVED.value, 0)
+        self.steer = self._shown(_("the host's commands"), self._steer, None)
+
+    def places(self) -> frozenset[str]:
+        """The anchors a form's message is shown at on this page (the template's `said`)."""
+        places = {"drafts"} | {f"w{w['id']}" for w in self.warnings}
+        if self.open_for_fixes:
+            places |= {f"o{o['id']}" for o in self.orders}
+        if self.steer is not None:
+            places.add("steer")
+        return frozenset(places)
 
     def _steer(self) -> dict[str, Any] | None:
         """What the "Steer the game" forms offer (None: the game is not running)."""
@@ -193,7 +263,11 @@ class GamePage:
                 exc_info=True,
             )  # fmt: skip
             reason = " ".join(f"{type(exc).__name__}: {exc}".split())[:160]
-            self.problems.append(f"{what} could not be shown ({reason}); the log has the details")
+            self.problems.append(
+                _("{what} could not be shown ({reason}); the log has the details").format(
+                    what=what, reason=reason
+                )
+            )
             return fallback
 
     def _activity(self) -> list[dict[str, Any]]:
@@ -229,7 +303,7 @@ class GamePage:
         return {
             "id": stored.id,
             "code": w.code,
-            "message": w.message,
+            "message": i18n.warning_text(w.message),
             "player": w.player,
             "choices": list(w.choices),
             "source": source_view(self.driver, w.source),
@@ -263,7 +337,7 @@ def games_rows(drivers: list[GameDriver]) -> list[dict[str, Any]]:
                 "title": game_title(d),
                 "ruleset": game.ruleset,
                 "status": game.status.value,
-                "phase": f"{ph.phase} ({ph.status.value})" if ph else "not started",
+                "phase": f"{ph.phase} ({ph.status.value})" if ph else _("not started"),
                 "countdown": countdown(d, ph.deadline) if ph else None,
                 "warnings": unsettled,
                 "drafts": sum(1 for i in items if i.status is OutboxStatus.DRAFT),

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from datetime import UTC, tzinfo
 from math import ceil
 from typing import Any, cast
 
@@ -21,12 +22,14 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
+from engine import i18n
 from engine.app.dashboard import guard
 from engine.app.dashboard.actions import ACTIONS, FormError
 from engine.app.dashboard.hostnames import HostCheck, HostNames
-from engine.app.dashboard.pages import GamePage, game_title, games_rows
+from engine.app.dashboard.pages import TEMPLATE_WORDS, GamePage, game_title, games_rows
 from engine.app.review import Review, ReviewError
 from engine.clock import local_time
+from engine.i18n import _
 from engine.service.driver import GameDriver
 from engine.store import Store
 
@@ -47,6 +50,7 @@ _templates = jinja2.Environment(
     trim_blocks=True,
     lstrip_blocks=True,
 )
+_templates.globals.update(TEMPLATE_WORDS)
 
 
 class SafeHeaders:
@@ -74,6 +78,21 @@ class SafeHeaders:
         await self.app(scope, receive, send_wrapper)
 
 
+class Speaking:
+    """Each request is answered in the host's language (`Dashboard.language`)."""
+
+    def __init__(self, app: ASGIApp, choose: Callable[[Request], str]) -> None:
+        self.app = app
+        self.choose = choose
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        with i18n.use(self.choose(Request(scope))):
+            await self.app(scope, receive, send)
+
+
 class Sessions:
     """Starlette's signed-cookie sessions, with the cookie marked `Secure` on a request that
     came over HTTPS (TLS, or a proxy the host named that says https): a browser then never
@@ -96,14 +115,16 @@ class Flashes:
 
     most: int = 10
     """Messages kept per session until its next page (a script posting without reading)."""
-    _kept: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    _kept: dict[str, list[tuple[str, str, str]]] = field(default_factory=dict)
 
-    def add(self, session: str, kind: str, text: str) -> None:
+    def add(self, session: str, kind: str, text: str, back: str = "") -> None:
+        """A message for the next page, shown at `back` (the anchor of the part of the page
+        the form was in, which the browser scrolls to) when the page has it, else on top."""
         kept = self._kept.setdefault(session, [])
-        kept.append((kind, text))
+        kept.append((kind, text, back))
         del kept[: -self.most]
 
-    def take(self, session: str) -> list[tuple[str, str]]:
+    def take(self, session: str) -> list[tuple[str, str, str]]:
         return self._kept.pop(session, [])
 
 
@@ -120,11 +141,26 @@ class Dashboard:
     """Addresses (or networks) of the reverse proxy in front: only a request from one of them
     has its client address and scheme read from X-Forwarded-For and X-Forwarded-Proto."""
     flashes: Flashes = field(default_factory=Flashes)
+    lang: str | None = None
+    """The host's language (`--lang`, FORUMGM_LANG); None: the browser's, else the games'."""
     _locks: dict[int, asyncio.Lock] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
+        if self.lang is None:
+            self.lang = i18n.chosen() or i18n.from_env()
         if self.limiter is None:
             self.limiter = guard.LoginLimiter(self.store)
+
+    def language(self, request: Request) -> str:
+        """The language a request is answered in: the host's `lang` when he named one, else
+        the first of ours the browser asks for (Accept-Language), else the language of the
+        games served (when they share one), else English."""
+        if self.lang is not None:
+            return self.lang
+        asked = i18n.from_accept_language(request.headers.get("accept-language"))
+        if asked is not None:
+            return asked
+        return i18n.languages_of(d.config.language for d in self.drivers) or i18n.DEFAULT
 
     def driver(self, request: Request) -> GameDriver | None:
         game_id = request.path_params.get("game_id")
@@ -144,12 +180,14 @@ class Dashboard:
             csrf=csrf,
             host=context.pop("host", None),
             flashes=self.flashes.take(csrf),
+            placed=context.pop("placed", frozenset()),
+            lang=i18n.current(),
             **context,
         )
         return HTMLResponse(html, status_code=status_code)
 
-    def flash(self, request: Request, kind: str, text: str) -> None:
-        self.flashes.add(guard.csrf_token(request), kind, text)
+    def flash(self, request: Request, kind: str, text: str, back: str = "") -> None:
+        self.flashes.add(guard.csrf_token(request), kind, text, back)
 
     # -- pages ----------------------------------------------------------------------------
 
@@ -173,8 +211,8 @@ class Dashboard:
         driver = self.driver(request)
         if driver is None:
             return self.page(request, "missing.html.j2", 404, host=host)
-        rv = Review(driver, by=host, via=VIA)
-        return self.page(request, "game.html.j2", host=host, g=GamePage(rv))
+        g = GamePage(Review(driver, by=host, via=VIA))
+        return self.page(request, "game.html.j2", host=host, g=g, placed=g.places())
 
     async def picture(self, request: Request) -> Response:
         host = self.host_or_login(request)
@@ -183,7 +221,7 @@ class Dashboard:
         driver = self.driver(request)
         svg = Review(driver, by=host, via=VIA).host_picture() if driver else None
         if svg is None:
-            return PlainTextResponse("this game has no picture", status_code=404)
+            return PlainTextResponse(_("this game has no picture"), status_code=404)
         headers = {"content-security-policy": PICTURE_POLICY}
         return Response(svg, media_type="image/svg+xml", headers=headers)
 
@@ -208,15 +246,19 @@ class Dashboard:
         driver = self.driver(request)
         if "game_id" in request.path_params and driver is None:
             return self.page(request, "missing.html.j2", 404, host=host)
+        zones = {d.game_id: d.config.schedule.tz for d in self.drivers}
         if driver is not None:
             entries = Review(driver, by=host, via=VIA).log()
-            tz = driver.config.schedule.tz
             title = game_title(driver)
+            zone: tzinfo = driver.config.schedule.tz
         else:
-            entries, tz, title = self.store.host_actions(None), None, "every game"
+            entries, title = self.store.host_actions(None), _("every game")
+            # An entry of no game (a login) in the games' zone when they share one, else UTC.
+            shared = {str(z): z for z in zones.values()}
+            zone = next(iter(shared.values())) if len(shared) == 1 else UTC
         rows = [
             {
-                "at": local_time(e.at, tz) if tz else e.at.strftime("%Y-%m-%d %H:%M:%S UTC"),
+                "at": local_time(e.at, zones.get(e.game_id or 0, zone)),
                 "by": e.by,
                 "via": e.via,
                 "game": e.game_id,
@@ -226,7 +268,9 @@ class Dashboard:
             }
             for e in entries
         ]
-        return self.page(request, "log.html.j2", host=host, title=title, rows=rows, driver=driver)
+        return self.page(
+            request, "log.html.j2", host=host, title=title, rows=rows, driver=driver, zone=str(zone)
+        )
 
     # -- login ----------------------------------------------------------------------------
 
@@ -254,7 +298,9 @@ class Dashboard:
                 "login.html.j2",
                 429,
                 next=target,
-                error=f"Too many wrong passwords from your address: try again in {_span(wait)}.",
+                error=_("Too many wrong passwords from your address: try again in {wait}.").format(
+                    wait=_span(wait)
+                ),
             )
             response.headers["retry-after"] = str(wait)
             return response
@@ -264,7 +310,7 @@ class Dashboard:
         if not guard.verify_login(self.store, name, password):
             self.store.record_action("login_failed", by=name or "?", via=VIA, detail=detail)
             return self.page(
-                request, "login.html.j2", 401, next=target, error="Wrong name or password."
+                request, "login.html.j2", 401, next=target, error=_("Wrong name or password.")
             )
         limiter.succeeded(client)
         guard.start_session(request, self.store, name)
@@ -282,15 +328,17 @@ class Dashboard:
         driver = self.driver(request)
         action = ACTIONS.get(request.path_params["action"])
         if driver is None or action is None:
-            return PlainTextResponse("no such game or action", status_code=404)
+            return PlainTextResponse(_("no such game or action"), status_code=404)
         rv = Review(driver, by=host, via=VIA)
+        back = str(form.get("back") or "")
+        back = back if back.replace("-", "").isalnum() else ""
         async with self.lock(driver.game_id):
             try:
-                self.flash(request, "ok", await action(rv, form))
+                self.flash(request, "ok", await action(rv, form), back)
             except (ReviewError, FormError) as exc:
-                self.flash(request, "error", str(exc))
-        anchor = str(form.get("back") or "")
-        anchor = f"#{anchor}" if anchor.replace("-", "").isalnum() else ""
+                self.flash(request, "error", str(exc), back)
+        # Back where the form was: the page shows the message there (`Flashes.add`).
+        anchor = f"#{back}" if back else ""
         return RedirectResponse(f"/games/{driver.game_id}{anchor}", status_code=303)
 
     # -- the app --------------------------------------------------------------------------
@@ -311,6 +359,7 @@ class Dashboard:
         ]
         middleware = [
             Middleware(SafeHeaders),
+            Middleware(Speaking, choose=self.language),
             Middleware(HostCheck, names=self.host_names),
             Middleware(
                 Sessions,
@@ -336,12 +385,12 @@ def form_endpoint(
         try:
             guard.check_csrf(request, form)
         except guard.CsrfRefused as exc:
-            return PlainTextResponse(f"Refused: {exc}", status_code=403)
+            return PlainTextResponse(_("Refused: {why}").format(why=exc), status_code=403)
         if not need_host:
             return await handler(request, form)
         host = guard.logged_in_host(request, dash.store)
         if host is None:
-            return PlainTextResponse("Refused: log in first", status_code=403)
+            return PlainTextResponse(_("Refused: log in first"), status_code=403)
         return await handler(request, form, host)
 
     return endpoint
@@ -365,7 +414,9 @@ def _client(request: Request) -> dict[str, str]:
 
 
 def _span(seconds: int) -> str:
-    return f"{seconds} s" if seconds < 90 else f"{round(seconds / 60)} min"
+    if seconds < 90:
+        return _("{n} s").format(n=seconds)
+    return _("{n} min").format(n=round(seconds / 60))
 
 
 class _Proxied:

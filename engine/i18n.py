@@ -1,0 +1,231 @@
+"""The host's language: the dashboard's pages, the CLI's messages and the parse warnings in
+Russian or English, from gettext catalogues.
+
+The sources are the `.po` files under `engine/locale/<lang>/LC_MESSAGES/`: `forumgm.po` for
+what the dashboard and the CLI say (marked `_()` / `ngettext()` in the code, `_()` in the
+templates), `warnings.po` for the parse warnings' templates (marked `N_()` where a warning is
+made). Babel reads a `.po` and compiles it in memory the first time a language is needed, so
+a fresh clone works after `pip install -e .` with no build step, and the compiled catalogue
+can never be older than its source. English is the code's own text: no catalogue is read.
+
+The language is a context variable: `use("ru")` for a block (a dashboard request, a CLI
+command); `_()` reads it.
+"""
+
+from __future__ import annotations
+
+import gettext
+import os
+import re
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from functools import cache
+from io import BytesIO
+from pathlib import Path
+
+from engine.core.warnings import N_
+
+LANGUAGES = ("en", "ru")
+DEFAULT = "en"
+ENV = "FORUMGM_LANG"
+"""The host's language for every command (as `--lang`), e.g. FORUMGM_LANG=ru."""
+LOCALE_DIR = Path(__file__).parent / "locale"
+
+_current: ContextVar[str] = ContextVar("forumgm_lang", default=DEFAULT)
+
+
+class UnknownLanguage(ValueError):
+    pass
+
+
+def checked(lang: str) -> str:
+    """`lang` ("ru", "en", "ru-RU", "EN") as one of LANGUAGES, or UnknownLanguage."""
+    short = lang.strip().lower().replace("_", "-").split("-")[0]
+    if short not in LANGUAGES:
+        raise UnknownLanguage(f"language {lang!r}: one of {', '.join(LANGUAGES)}")
+    return short
+
+
+def from_env() -> str | None:
+    """FORUMGM_LANG when set (a wrong value is an UnknownLanguage)."""
+    value = os.environ.get(ENV, "").strip()
+    return checked(value) if value else None
+
+
+def from_accept_language(header: str | None) -> str | None:
+    """The first language of LANGUAGES a browser's Accept-Language asks for (by its q-values,
+    then its order), or None."""
+    if not header:
+        return None
+    ranked: list[tuple[float, int, str]] = []
+    for index, part in enumerate(header.split(",")):
+        tag, _, params = part.strip().partition(";")
+        q = 1.0
+        for param in params.split(";"):
+            key, _, value = param.strip().partition("=")
+            if key.strip() == "q":
+                try:
+                    q = float(value)
+                except ValueError:
+                    q = 0.0
+        try:
+            lang = checked(tag)
+        except UnknownLanguage:
+            continue
+        if q > 0:
+            ranked.append((-q, index, lang))
+    return min(ranked)[2] if ranked else None
+
+
+def current() -> str:
+    return _current.get()
+
+
+@contextmanager
+def use(lang: str) -> Iterator[str]:
+    """Speak `lang` in this block (this task and what it starts)."""
+    token = _current.set(checked(lang))
+    try:
+        yield current()
+    finally:
+        _current.reset(token)
+
+
+_chosen: list[str] = []
+"""The language the host chose for this process (`forumgm --lang`, FORUMGM_LANG), if any."""
+
+
+def choose(lang: str | None) -> None:
+    """The host's own choice for this process (`--lang`; None: FORUMGM_LANG, if set): it
+    wins over a game's language (`for_game`)."""
+    picked = checked(lang) if lang else from_env()
+    _chosen[:] = [picked] if picked else []
+    if picked:
+        _current.set(picked)
+
+
+def chosen() -> str | None:
+    """The host's own choice for this process, if he made one (`choose`)."""
+    return _chosen[0] if _chosen else None
+
+
+def for_game(language: str) -> str:
+    """Speak the game's `language` from here on, unless the host chose his own; the
+    language spoken."""
+    lang = _chosen[0] if _chosen else checked(language)
+    _current.set(lang)
+    return lang
+
+
+@cache
+def catalogue(lang: str, domain: str = "forumgm") -> gettext.NullTranslations:
+    """The compiled catalogue of `lang` (English: none, the code's text)."""
+    if lang == DEFAULT:
+        return gettext.NullTranslations()
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    path = LOCALE_DIR / lang / "LC_MESSAGES" / f"{domain}.po"
+    with path.open("rb") as source:
+        parsed = read_po(source, locale=lang, domain=domain)
+    compiled = BytesIO()
+    write_mo(compiled, parsed)  # fuzzy entries are left out: they fall back to English
+    compiled.seek(0)
+    return gettext.GNUTranslations(compiled)
+
+
+def _(message: str) -> str:
+    """`message` in the current language."""
+    lang = current()
+    return message if lang == DEFAULT else catalogue(lang).gettext(message)
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    """The form of `singular`/`plural` for `n` in the current language (Russian has three)."""
+    lang = current()
+    if lang == DEFAULT:
+        return singular if n == 1 else plural
+    return catalogue(lang).ngettext(singular, plural, n)
+
+
+# -- parse warnings ---------------------------------------------------------------------------
+
+_FIELD = re.compile(r"\{(\w+)\}")
+
+
+@cache
+def _patterns(lang: str) -> tuple[tuple[re.Pattern[str], str], ...]:
+    """Each warning template of the `warnings` catalogue as a pattern of its English text,
+    with its translation; plain words (an action's name) are matched whole."""
+    from babel.messages.pofile import read_po
+
+    path = LOCALE_DIR / lang / "LC_MESSAGES" / "warnings.po"
+    with path.open("rb") as source:
+        parsed = read_po(source, locale=lang, domain="warnings")
+    found = []
+    for message in parsed:
+        if not message.id or not message.string or message.fuzzy:
+            continue
+        template, translated = str(message.id), str(message.string)
+        pattern, at = [], 0
+        for field in _FIELD.finditer(template):
+            pattern.append(re.escape(template[at : field.start()]))
+            pattern.append(f"(?P<{field.group(1)}>.+?)")
+            at = field.end()
+        pattern.append(re.escape(template[at:]))
+        found.append((re.compile("".join(pattern), re.DOTALL), translated))
+    # The longest templates first: "vote: «X» is not a player" before a bare "{what}".
+    found.sort(key=lambda p: -len(_FIELD.sub("", p[0].pattern)))
+    return tuple(found)
+
+
+def warning_text(message: str, lang: str | None = None) -> str:
+    """A stored warning's English `message` in `lang` (the current language by default): the
+    template it was made from, translated, with the same names; a message made from no
+    known template is shown as it is."""
+    lang = current() if lang is None else checked(lang)
+    if lang == DEFAULT:
+        return message
+    for pattern, translated in _patterns(lang):
+        match = pattern.fullmatch(message)
+        if match is not None:
+            fields = {k: _word(v, lang) for k, v in match.groupdict().items()}
+            return translated.format(**fields)
+    return message
+
+
+def _word(value: str, lang: str) -> str:
+    """A field of a warning (an action's name, a name, a count) translated when the warnings
+    catalogue has it as a word of its own ("vote" → «голос»), else as it is."""
+    for pattern, translated in _patterns(lang):
+        if not pattern.groupindex and pattern.fullmatch(value):
+            return translated
+    return value
+
+
+def languages_of(names: Iterable[str]) -> str | None:
+    """The one language `names` share, or None (none given, or several)."""
+    found = set(names)
+    return found.pop() if len(found) == 1 else None
+
+
+ACTION_WORDS = (
+    N_("vote"),
+    N_("unvote"),
+    N_("no_lynch"),
+    N_("order"),
+    N_("cancel"),
+    N_("request"),
+    N_("check"),
+    N_("heal"),
+    N_("protect"),
+    N_("shot"),
+    N_("team_shot"),
+    N_("vigilante"),
+    N_("poison"),
+    N_("peek"),
+    N_("distract"),
+)
+"""The command names a warning starts with (its `{action}`) that the warnings catalogue
+translates as words of their own; a ruleset's other action ids are shown as they are."""
