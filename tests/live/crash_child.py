@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from forums.client import BoardClient
+from forums.fluxbb.board import FluxbbBoard
 from forums.phpbb.board import PhpbbBoard
 from tests.live.boards import BoardClock
 
@@ -30,13 +31,14 @@ def main() -> None:
         await asyncio.sleep(0)
 
     BoardClient.sleep = waited  # type: ignore[method-assign]
-    reply = PhpbbBoard.reply
+    for engine in (PhpbbBoard, FluxbbBoard):
+        reply = engine.reply
 
-    async def reply_then_die(self: PhpbbBoard, thread: str, bbcode: str) -> Any:
-        await reply(self, thread, bbcode)
-        os.kill(os.getpid(), signal.SIGKILL)  # the board has it; the store never hears
+        async def reply_then_die(self: Any, thread: str, bbcode: str, reply: Any = reply) -> Any:
+            await reply(self, thread, bbcode)
+            os.kill(os.getpid(), signal.SIGKILL)  # the board has it; the store never hears
 
-    PhpbbBoard.reply = reply_then_die  # type: ignore[method-assign]
+        engine.reply = reply_then_die  # type: ignore[method-assign]
     from engine.app.cli import app
 
     app(sys.argv[2:], prog_name="forumgm")
