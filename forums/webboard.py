@@ -19,10 +19,12 @@ where the engine's cursor differs `_resume` and `_thread_cursor`.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, tzinfo
+from email.utils import parsedate_to_datetime
 from enum import Enum
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -161,6 +163,15 @@ class WebBoard:
         """Record the GM as logged in (the engine's login ends here)."""
         log.info("logged in to %s as %s (id %s)", self.base_url, user.name, user.id or "?")
         return self.session.logged_in(user)
+
+    def served_at(self, response: httpx.Response) -> datetime:
+        """When the board served `response`, by its `Date` header (else our clock): what
+        «Today» and «5 minutes ago» on that page count from."""
+        stamp = response.headers.get("Date")
+        if stamp:
+            with contextlib.suppress(TypeError, ValueError):
+                return parsedate_to_datetime(stamp)
+        return self._clock()
 
     async def whoami(self) -> User | None:
         return self.session.me

@@ -19,16 +19,12 @@ given. Cursors are the shared paged-thread cursor's (`forums.cursor`).
 
 from __future__ import annotations
 
-import contextlib
 import logging
 from collections.abc import Collection, Mapping, Sequence
-from datetime import datetime, tzinfo
-from email.utils import parsedate_to_datetime
+from datetime import tzinfo
 from enum import Enum
 from typing import Any, ClassVar
 from urllib.parse import parse_qs, urlsplit
-
-import httpx
 
 from forums.board import PMPage
 from forums.errors import LayoutChanged, LoginFailed, NoPrivateMessages, NotFound
@@ -132,13 +128,13 @@ class FluxbbBoard(PagedBoard):
         uid = pages.my_id(tree, self.selectors) or ""
         user = self._logged_in(User(id=uid, name=shown or self.username))
         if self._tz is None and uid:
-            await self._read_zone(uid, response)
+            await self._read_zone(uid)
         return user
 
-    async def _read_zone(self, uid: str, response: httpx.Response) -> None:
+    async def _read_zone(self, uid: str) -> None:
         url = self.http.url("profile.php", {"section": "essentials", "id": uid})
         answer = await self.http.get(url)
-        now = self._now_of(answer)
+        now = self.served_at(answer)
         zone = pages.read_zone(answer.text, None, self.selectors)
         zone = pages.read_zone(answer.text, now.astimezone(zone.tz).date(), self.selectors)
         self.zone, self.tz = zone, zone.tz
@@ -151,14 +147,6 @@ class FluxbbBoard(PagedBoard):
                     "Essentials",
                 )
             self.date_order = zone.order
-
-    def _now_of(self, response: httpx.Response) -> datetime:
-        now = self._clock()
-        stamp = response.headers.get("Date")
-        if stamp:
-            with contextlib.suppress(TypeError, ValueError):
-                now = parsedate_to_datetime(stamp)
-        return now
 
     def _served(self, html: str, url: str, expect: Collection[Enum]) -> Served:
         kind = pages.classify(html, url, self.selectors)
@@ -193,7 +181,7 @@ class FluxbbBoard(PagedBoard):
             fetched.html,
             fetched.url,
             tz=self.tz,
-            now=self._now_of(fetched.response),
+            now=self.served_at(fetched.response),
             order=self.date_order,
             per_page=self._per_page,
             selectors=self.selectors,

@@ -19,11 +19,9 @@ m-d/d-m order) comes from its footer clock against the server's `Date` header, u
 
 from __future__ import annotations
 
-import contextlib
 import logging
 from collections.abc import Collection, Mapping, Sequence
 from datetime import datetime, tzinfo
-from email.utils import parsedate_to_datetime
 from enum import Enum
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
@@ -225,11 +223,7 @@ class MybbBoard(OwnDateFormat, PagedBoard):
 
     def reading(self, html: str, response: httpx.Response) -> tuple[tzinfo, str, datetime]:
         """(zone, date order, now) to read this page's times with."""
-        now = self._clock()
-        stamp = response.headers.get("Date")
-        if stamp:
-            with contextlib.suppress(TypeError, ValueError):
-                now = parsedate_to_datetime(stamp)
+        now = self.served_at(response)
         shown = forms.footer_clock(html, self.selectors)
         clock = read_clock(shown, now) if shown else None
         if clock is not None and clock.order is not None and not self._order_known:
