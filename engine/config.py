@@ -76,7 +76,7 @@ TABLES = {
 docs/host-guide.md documents each one (tests/docs/test_host_guide.py checks it)."""
 
 
-BROWSER_ENGINES = ("mybb", "phpbb", "smf", "xenforo")
+BROWSER_ENGINES = ("mybb", "phpbb", "xenforo")
 """Engines whose adapter can log in through a real browser (`[board] browser = true`)."""
 API_KEY_ENGINES = ("xenforo",)
 """Engines with a REST API that takes a key instead of the GM's login (`[board] api_key`)."""

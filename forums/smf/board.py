@@ -32,9 +32,8 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 import httpx
 
 from forums.board import PMPage
-from forums.cursor import Resume, ThreadView
 from forums.errors import BoardError, FloodControl, LayoutChanged, LoginFailed, NotFound
-from forums.formboard import FormLoginBoard, Served, answer_to
+from forums.formboard import PagedBoard, Served, answer_to
 from forums.guard import redact
 from forums.pages import PageKind, PMListItem, TopicPage
 from forums.records import Cursor, PrivateMessage, User
@@ -62,12 +61,13 @@ PER_HOUR_HELP = (
 )
 
 
-class SmfBoard(FormLoginBoard):
+class SmfBoard(PagedBoard):
     """An SMF 2.1 board (the Curve2 theme and themes that keep its ids), as the GM."""
 
     engine = "smf"
     login_path = "index.php?action=login"
     flood_margin = 1.0
+    default_per_page = pages.DEFAULT_PER_PAGE
 
     def __init__(
         self,
@@ -146,15 +146,6 @@ class SmfBoard(FormLoginBoard):
             return await self._logged_in_as(user)
         raise LoginFailed(f"{self.base_url}: SMF kept refusing logins as too soon after another")
 
-    async def _after_browser_login(self) -> User:
-        response = await self.http.get(self.http.url("index.php"))
-        user = pages.logged_in_user(response.text, self.selectors)
-        refused = self.not_the_gm(user.name if user else None, "the browser login")
-        if refused is not None:
-            raise LoginFailed(f"{refused} (cookies refused?)")
-        assert user is not None
-        return await self._logged_in_as(user)
-
     async def _logged_in_as(self, user: User) -> User:
         """Record the login, then read the GM's zone from his profile (unless configured)."""
         done = self._logged_in(user)
@@ -218,8 +209,7 @@ class SmfBoard(FormLoginBoard):
 
     async def thread_page(self, thread: str, number: int = 1) -> TopicPage:
         """Page `number` of a thread, parsed."""
-        size = self._per_page or pages.DEFAULT_PER_PAGE
-        start = (number - 1) * size
+        start = (number - 1) * (self._per_page or self.default_per_page)
 
         def where() -> str:
             return self.http.url("index.php", {"topic": f"{thread}.{start}"})
@@ -236,31 +226,6 @@ class SmfBoard(FormLoginBoard):
         if view.page < view.pages:
             self._per_page = view.per_page
         return view
-
-    async def thread_view(self, thread: str, number: int) -> TopicPage:
-        return await self.thread_page(thread, number)
-
-    async def topic_page(self, topic: str, start: int = 0) -> TopicPage:
-        """The page holding the post at offset `start` (as `board check` asks for pages)."""
-        size = self._per_page or pages.DEFAULT_PER_PAGE
-        return await self.thread_page(self.topic_id(topic), start // size + 1)
-
-    def _resume(self, state: Mapping[str, Any], thread: str) -> Resume | None:
-        resume = Resume.of(state, thread)
-        if resume is not None and isinstance(state.get("per_page"), int) and not self._per_page:
-            self._per_page = state["per_page"]
-        return resume
-
-    def _thread_cursor(self, thread: str, last_id: int, views: Mapping[int, ThreadView]) -> Cursor:
-        last = views[max(views)]
-        return Cursor(
-            {
-                "thread": thread,
-                "last_id": last_id,
-                "page": last.page,
-                "per_page": self._per_page or last.per_page,
-            }
-        )
 
     # -- private messages --------------------------------------------------------------
 
@@ -335,7 +300,12 @@ class SmfBoard(FormLoginBoard):
 
     async def _form(self, query: Mapping[str, str | int]) -> Form:
         # A fresh form may carry a warning already (new replies, an old topic): still a form.
-        fetched = await self.page("index.php", FORM_KINDS, query)
+        fetched = await self.page("index.php", FORM_KINDS | {PageKind.FLOOD}, query)
+        if fetched.kind is PageKind.FLOOD:  # SMF's cap of PMs an hour refuses the form itself
+            said = self._answer(fetched.response, "form")
+            raise FloodControl(
+                f"{self.base_url}: {said.text}", retry_after=said.wait or self.flood_wait
+            )
         if pages.needs_verification(fetched.html):
             raise BoardError(VERIFICATION_HELP.format(url=self.base_url, user=self.username))
         return pages.read_form(fetched.html, fetched.url, self.selectors.post_form)

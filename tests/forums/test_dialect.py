@@ -43,3 +43,13 @@ def test_a_long_run_of_brackets_and_tags_costs_one_pass() -> None:
     hostile = "[a［" * 30_000 + "\n" + "［a" * 30_000
     out = dialect_for("xenforo").adapt(hostile)
     assert out.count("[PLAIN]") == 60_000
+
+
+def test_smf_writes_a_players_brackets_inside_nobbc() -> None:
+    """SMF 2.1's `[nobbc]` shows its content as written (fixtures/smf/2.1.4/topic_p1_en.html:
+    «[nobbc][b]не жирно[/b][/nobbc]» reads «[b]не жирно[/b]» on the real board)."""
+    text = "[b]Eve［/i］[/b] голосует\n[spoiler=Ход ［1］]x[/spoiler]"
+    assert dialect_for("smf").adapt(text) == (
+        "[b]Eve[nobbc][[/nobbc]/i[nobbc]][/nobbc][/b] голосует\n"
+        "[b]Ход ［1］[/b]\n[quote]x[/quote]"  # a tag's option keeps the full-width ones
+    )

@@ -312,6 +312,7 @@ def copy_of(board: SmfBoard, into: Path) -> SmfBoard:
     with _admin() as db:
         db.execute(f'CREATE DATABASE "{dbname}" TEMPLATE "{board.dbname}"')
     copy = SmfBoard("smf", root, into / "none", board.gm, board.users, board.forum, dbname=dbname)
+    copy.extra["template_root"] = str(board.root)
     copy.clock = BoardClock(into / "smf-clock")
     return copy
 
@@ -336,7 +337,16 @@ def serve(board: SmfBoard) -> None:
             rf"^\${name} = '[^']*';", lambda _m, n=name, v=value: f"${n} = '{v}';", text, flags=re.M
         )
     settings.write_text(text, encoding="utf-8")
-    board.setting("attachmentUploadDir", '{"1":"' + str(board.root / "attachments") + '"}')
+    # The installer kept the template's folder and address in the settings and the theme's
+    # rows (theme_dir, smileys_url, …): this copy's own, so it reads its own files.
+    for table in ("smf_settings", "smf_themes"):
+        board.execute(
+            f"UPDATE {table} SET value = regexp_replace(replace(value, ?, ?), "
+            "'^http://127\\.0\\.0\\.1:[0-9]+', ?)",
+            board.extra["template_root"],
+            str(board.root),
+            board.url.rstrip("/"),
+        )
     board.start(port)
 
 

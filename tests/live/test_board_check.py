@@ -111,3 +111,19 @@ def test_a_pm_reaches_a_capital_cyrillic_name_on_mybb_sqlite(mybb: LiveBoard) ->
         "(SELECT uid FROM mybb_users WHERE username = 'Ведущая')"
     )
     assert message == "Когда начинаем?"
+
+
+def test_board_check_on_smf(smf_live: LiveBoard) -> None:
+    """Found from its page, the GM logged in, his zone read from his profile, the thread and
+    the inbox read, as the board's own rows say."""
+    thread, start = _thread(smf_live, "Маша")
+    code, out = check(smf_live, smf_live.gm, GM_PASSWORD, thread)
+    assert code == 0, out
+    assert "Detected SMF 2.1.4" in out, out
+    assert f"Logged in as {smf_live.gm}" in out
+    assert "zone Europe/Moscow (from the GM's profile)" in out, out
+    assert "'Проверка', 2 posts on 1 page(s)" in out, out
+    # SMF's default format shows minutes: "Today at 12:02 PM"
+    posted, sent = _shown(start, 2, "Europe/Moscow"), _shown(start, 4, "Europe/Moscow")
+    assert f"by Маша at {posted}" in out and "Второй пост, от игрока." in out, out
+    assert f"newest: 'Привет' from Маша at {sent}" in out, out
