@@ -1013,18 +1013,21 @@ class GameDriver:
                 "ended by the host: the final post waits to go out (approve it: forumgm "
                 f"review {self.config.path} --approve)"
             )
-        paused = self.store.paused_at(self.game_id)
+        paused = game.paused_at  # the row just read: no second query for it
         if paused is not None and current is not None:
             return await self._paused_step(current, paused, now)
+        known = current  # nothing above moves the phase on: the first turn reads it no more
         while True:
-            ph = self.store.current_phase(self.game_id)
+            ph = known if known is not None else self.store.current_phase(self.game_id)
+            known = None
             if ph is None:
                 return "not started"
             if ph.status is PhaseStatus.OPEN:
                 self.queue_opening(ph)
                 if now < ph.deadline:
                     await self.poll(ph, now)
-                    await off_loop(self.queue_vote_count, ph, now)
+                    if self.config.vote_count is not None:  # else no hand-off to a thread
+                        await off_loop(self.queue_vote_count, ph, now)
                     self.check_activity(ph, now)
                     check_offers(self, now)
                     await self.publisher.publish(now)
