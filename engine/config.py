@@ -21,7 +21,7 @@ from engine.signup import SignupSettings, parse_settings
 from engine.wording import parse_gender
 from forums.guard import insecure_url
 
-BOARD_ENGINES = ("fluxbb", "local", "mybb", "phpbb", "smf", "xenforo")
+BOARD_ENGINES = ("fluxbb", "local", "mybb", "phpbb", "smf", "vbulletin", "xenforo")
 """The board engines a game file may name: each is an adapter registered under that name
 (tests/forums/test_engines.py keeps this list and the registry equal)."""
 START_GRACE = timedelta(minutes=15)

@@ -23,6 +23,7 @@ ADAPTERS = (
     "forums.xenforo",
     "forums.fluxbb",
     "forums.smf",
+    "forums.vbulletin",
 )
 """Board adapter packages; importing one registers its engine."""
 DEFAULT_DATABASE = "sqlite:///forumgm.db"

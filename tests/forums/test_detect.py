@@ -17,6 +17,7 @@ SETS = {
     "mybb/1.8.37": "mybb",
     "xenforo/xenforo.com": "xenforo",  # XenForo 2
     "xenforo/sufficientvelocity": "xenforo",  # XenForo 1
+    "vbulletin/real": "vbulletin",  # vBulletin 3.8 and 4.2
 }
 
 
@@ -47,6 +48,7 @@ def test_every_set_has_its_pages() -> None:
     assert counts["mybb/1.8.37"] >= 49 and counts["phpbb/3.3.10/ru"] >= 45
     assert counts["phpbb/real"] == 2 and counts["xenforo/xenforo.com"] == 1
     assert counts["xenforo/sufficientvelocity"] == 1
+    assert counts["vbulletin/real"] == 2
 
 
 @pytest.mark.parametrize(("name", "engine"), PAGES)
@@ -69,8 +71,6 @@ def test_xenforo_versions_and_what_was_seen() -> None:
 @pytest.mark.parametrize(
     ("name", "product"),
     [
-        ("vbulletin/vBulletin3.html", "vBulletin 3.8.11"),
-        ("vbulletin/vBulletin4.html", "vBulletin 4.2.3"),
         ("vbulletin/vBulletin5.html", "vBulletin 5.5.2"),
         ("discourse/discourse_api_topic.json", "Discourse"),
         ("discourse/criticalfallibilism_t_2144_posts.json", "Discourse"),

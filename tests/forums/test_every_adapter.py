@@ -1,5 +1,5 @@
 """What every web board adapter owes the board and the GM, checked on each one alike:
-phpBB, MyBB, FluxBB, SMF, XenForo over its pages and XenForo over its REST API.
+phpBB, MyBB, FluxBB, SMF, vBulletin, XenForo over its pages and XenForo over its REST API.
 
 - The GM's password, session and API key go only to the configured board: a redirect to
   another host or from https to http is refused before anything is sent there, and an
@@ -33,6 +33,7 @@ ADAPTERS = {
     "phpbb": {},
     "mybb": {},
     "smf": {},
+    "vbulletin": {},
     "xenforo": {},
     "xenforo-api": {"api_key": KEY},
 }
@@ -93,6 +94,7 @@ def test_a_redirect_off_the_board_is_refused_before_it_is_sent(name: str, elsewh
 
 @pytest.mark.parametrize("name", sorted(ADAPTERS))
 def test_a_plain_http_board_needs_the_hosts_consent(name: str) -> None:
+    load_adapters()
     engine = name.removesuffix("-api")
     with pytest.raises(InsecureBoardUrl, match="allow_insecure_http"):
         board_factory(engine)("http://forum.example.org/", "Ведущий", PASSWORD, **ADAPTERS[name])

@@ -100,7 +100,6 @@ def test_login_failure_is_one_line_without_the_password(fake: FakeMybb) -> None:
 @pytest.mark.parametrize(
     ("name", "kind", "said"),
     [
-        ("vbulletin/vBulletin4.html", "text/html", "vBulletin 4.2.3 — not a supported engine"),
         ("vbulletin/vBulletin5.html", "text/html", "vBulletin 5.5.2 — not a supported engine"),
         (
             "discourse/discourse_api_topic.json",
