@@ -58,8 +58,8 @@ def test_every_board_key_is_required(change: str, expected: str) -> None:
 
 
 def test_engine_url_and_time_zone_are_checked_on_their_lines() -> None:
-    assert problems(GOOD.replace('engine = "phpbb"', 'engine = "vbulletin"')) == [
-        f"line 6: [board] engine: one of {', '.join(BOARD_ENGINES)}, got 'vbulletin'"
+    assert problems(GOOD.replace('engine = "phpbb"', 'engine = "ipboard"')) == [
+        f"line 6: [board] engine: one of {', '.join(BOARD_ENGINES)}, got 'ipboard'"
     ]
     assert problems(GOOD.replace('"https://forum.example.org"', '"not a url"')) == [
         "line 7: [board] url: 'not a url' is not a board address; write e.g. https://forum.example.org/"
