@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
 from urllib.parse import urljoin
 
@@ -980,6 +980,37 @@ def post_backgrounds(node: LexborNode | str, look: Look) -> tuple[RGB, ...]:
                 return look.background_of(known)
             current = current.parent
     return look.backgrounds
+
+
+def fixed_postbody(
+    content: LexborNode,
+    *,
+    base_url: str,
+    look: Look,
+    fix: Callable[[LexborNode], None],
+    signature: LexborNode | None = None,
+) -> PostBody:
+    """A post's body (and its signature, on a line of its own) read by `html_to_postbody`
+    after the engine's `fix` of its own markup (a quote's cite, a code box's title,
+    smilies). `fix` works on a copy: the page's tree (and `Post.raw`) stay as served."""
+
+    def read(node: LexborNode) -> PostBody:
+        copy = node.clone()
+        fix(copy)
+        return html_to_postbody(copy, base_url=base_url, look=look)
+
+    body = read(content)
+    return concat_bodies(body, read(signature)) if signature is not None else body
+
+
+def fixed_postbody_of_html(
+    html: str, *, base_url: str, look: Look, fix: Callable[[LexborNode], None]
+) -> PostBody:
+    """`fixed_postbody` of a body given as HTML text (`Post.raw`, an exported thread)."""
+    root = parse_html(f"<div>{html}</div>").css_first("div")
+    if root is None:
+        return PostBody()
+    return fixed_postbody(root, base_url=base_url, look=look, fix=fix)
 
 
 def concat_bodies(*bodies: PostBody) -> PostBody:

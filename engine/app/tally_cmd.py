@@ -33,6 +33,7 @@ from engine.session import GameSession
 from forums import Board, BoardError
 from forums.html import html_to_postbody
 from forums.mybb.html import mybb_html_to_postbody
+from forums.smf.pages import smf_html_to_postbody
 from forums.records import Post, PostBody
 from rulesets import find
 from scraper.reading import Cast, read_post
@@ -47,6 +48,7 @@ _DUSK = datetime(9000, 1, 1, tzinfo=UTC)
 READERS: dict[str, Callable[[str], PostBody]] = {
     "phpbb": html_to_postbody,
     "mybb": mybb_html_to_postbody,
+    "smf": smf_html_to_postbody,
 }
 """How each engine's exported post HTML (`Post.raw`) is read."""
 

@@ -21,7 +21,7 @@ import re
 
 from selectolax.lexbor import LexborNode
 
-from forums.html import concat_bodies, html_to_postbody, parse_html
+from forums.html import fixed_postbody, fixed_postbody_of_html
 from forums.records import PostBody
 from forums.visibility import MYBB
 
@@ -85,22 +85,10 @@ def _fix_tree(root: LexborNode) -> None:
 def mybb_postbody(
     content: LexborNode, *, base_url: str, signature: LexborNode | None = None
 ) -> PostBody:
-    """The `PostBody` of a post's `div.post_body` (and its signature, flagged as such).
-
-    Works on a copy: the page's own tree (and `Post.raw`) stay as served."""
-    body = _read(content, base_url)
-    if signature is not None:
-        body = concat_bodies(body, _read(signature, base_url))
-    return body
-
-
-def _read(node: LexborNode, base_url: str) -> PostBody:
-    copy = node.clone()
-    _fix_tree(copy)
-    return html_to_postbody(copy, base_url=base_url, look=MYBB)
+    """The `PostBody` of a post's `div.post_body` (and its signature, flagged as such)."""
+    return fixed_postbody(content, base_url=base_url, look=MYBB, fix=_fix_tree, signature=signature)
 
 
 def mybb_html_to_postbody(html: str, *, base_url: str = "") -> PostBody:
     """The `PostBody` of a post's body HTML as a string (`Post.raw`, an exported thread)."""
-    root = parse_html(f"<div>{html}</div>").css_first("div")
-    return mybb_postbody(root, base_url=base_url) if root is not None else PostBody()
+    return fixed_postbody_of_html(html, base_url=base_url, look=MYBB, fix=_fix_tree)

@@ -28,7 +28,7 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from forums.dates import parse_board_time
 from forums.errors import LayoutChanged
-from forums.html import concat_bodies, html_to_postbody, parse_html
+from forums.html import fixed_postbody, fixed_postbody_of_html, parse_html
 from forums.pages import PageKind, PMListItem, TopicPage
 from forums.records import EditInfo, Post, PostBody, PrivateMessage, User
 from forums.smf.selectors import DEFAULT, SmfSelectors
@@ -287,24 +287,13 @@ def _fix_tree(root: LexborNode) -> None:
 def smf_postbody(
     content: LexborNode, *, base_url: str, signature: LexborNode | None = None
 ) -> PostBody:
-    """The `PostBody` of a post's `div.inner` (and its signature, flagged as one). Works on
-    a copy: the page's tree (and `Post.raw`) stay as served."""
-    body = _read(content, base_url)
-    if signature is not None:
-        body = concat_bodies(body, _read(signature, base_url))
-    return body
-
-
-def _read(node: LexborNode, base_url: str) -> PostBody:
-    copy = node.clone()
-    _fix_tree(copy)
-    return html_to_postbody(copy, base_url=base_url, look=SMF)
+    """The `PostBody` of a post's `div.inner` (and its signature, flagged as one)."""
+    return fixed_postbody(content, base_url=base_url, look=SMF, fix=_fix_tree, signature=signature)
 
 
 def smf_html_to_postbody(html: str, *, base_url: str = "") -> PostBody:
     """The `PostBody` of a post's body HTML as a string (`Post.raw`, an exported thread)."""
-    root = parse_html(f"<div>{html}</div>").css_first("div")
-    return smf_postbody(root, base_url=base_url) if root is not None else PostBody()
+    return fixed_postbody_of_html(html, base_url=base_url, look=SMF, fix=_fix_tree)
 
 
 # -- times -------------------------------------------------------------------------------

@@ -215,3 +215,12 @@ def test_the_form_goes_back_as_served() -> None:
     assert form.action.startswith(BASE + "index.php?action=post2")
     assert form.fields["topic"] == TRUTH["topic"] and form.fields["last_msg"].isdigit()
     assert "seqnum" in form.fields and form.texts["subject"].startswith("Re:")
+
+
+def test_an_exported_posts_html_reads_as_the_page_does() -> None:
+    """`forumgm tally --engine smf` reads a post's exported HTML (`Post.raw`) the same way."""
+    from engine.app.tally_cmd import READERS
+
+    for post in topic("en", 1).posts:
+        assert post.raw is not None
+        assert READERS["smf"](post.raw).runs == post.body.runs, post.id
