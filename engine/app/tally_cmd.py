@@ -33,8 +33,8 @@ from engine.session import GameSession
 from forums import Board, BoardError
 from forums.html import html_to_postbody
 from forums.mybb.html import mybb_html_to_postbody
-from forums.smf.pages import smf_html_to_postbody
 from forums.records import Post, PostBody
+from forums.smf.pages import smf_html_to_postbody
 from rulesets import find
 from scraper.reading import Cast, read_post
 
