@@ -57,6 +57,14 @@ class Board(Protocol):
     async def close(self) -> None: ...
 
 
+def edits_without_notice(board: object) -> bool:
+    """Whether a post on `board` may change with no edit notice (phpBB lets the topic's last
+    post be edited so before anyone replies). A board that says nothing may: the deadline's
+    reading then doubts the last post it first reads after the deadline. The local board
+    says (`LocalForum.edits_without_notice`)."""
+    return bool(getattr(board, "edits_without_notice", True))
+
+
 BoardFactory = Callable[..., Board]
 _ENGINES: dict[str, BoardFactory | str] = {}
 

@@ -61,7 +61,7 @@ from engine.store.models import (
     PhaseStatus,
 )
 from engine.store.repo.raw import ReadRecorded, Recorded
-from forums.board import Board
+from forums.board import Board, edits_without_notice
 from forums.records import Cursor, PrivateMessage
 
 logger = logging.getLogger("forumgm.driver")
@@ -137,6 +137,7 @@ class GameDriver:
             config.gm_user,
             self.ruleset,
             max_post_chars=config.max_post_chars,
+            silent_edits=edits_without_notice(board),
         )
         self.markers = Markers(game.marker_key, self.game_id)
         self._started = False

@@ -94,6 +94,8 @@ class PhaseReader:
     gm_user: str
     ruleset: Ruleset
     max_post_chars: int | None = None
+    silent_edits: bool = True
+    """Whether the board can change a post with no edit notice (`forums.board.edits_without_notice`)."""
     stats: ReadStats = field(default_factory=ReadStats)
     _parsed: dict[str, ParseResult] = field(default_factory=dict)
     _live: _Live | None = None
@@ -311,7 +313,9 @@ class PhaseReader:
                 edited = _edited_after(p, until) if check_edits else None
                 chosen.append((Channel.THREAD, p, speaker[p.author, p.at], edited))
                 if check_edits:
-                    doubts[Channel.THREAD, p.id] = _post_doubts(p, until, p is last_post)
+                    doubts[Channel.THREAD, p.id] = _post_doubts(
+                        p, until, p is last_post and self.silent_edits
+                    )
         for m in pms:
             if m.author.casefold() != gm and m.routing == UNCLEAR:
                 unclear.append(m)
@@ -564,7 +568,8 @@ def _in_deadline_minute(at: datetime, deadline: datetime) -> bool:
 
 
 def _post_doubts(post: StoredItem, until: datetime, last: bool) -> tuple[tuple[str, str], ...]:
-    """What the reading at the deadline (`until`) cannot tell about a post it takes."""
+    """What the reading at the deadline (`until`) cannot tell about a post it takes. `last`:
+    it was the thread's last post then, on a board that lets such a post change unnoticed."""
     out = []
     posted_in_minute = _in_deadline_minute(post.at, until)
     if posted_in_minute:

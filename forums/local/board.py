@@ -66,15 +66,22 @@ class LocalBoard(LocalForum):
         gm_password: str,
         *,
         clock: Clock | None = None,
+        edits_without_notice: bool = False,
     ) -> None:
-        super().__init__(engine_or_url, clock=clock)
+        super().__init__(engine_or_url, clock=clock, edits_without_notice=edits_without_notice)
         self._name = gm_name
         self._password = gm_password
         self._me: User | None = None
 
     def as_user(self, name: str, password: str) -> LocalBoard:
         """Another account's session on the same database and clock (it logs in on first use)."""
-        return LocalBoard(self.db, name, password, clock=self.clock)
+        return LocalBoard(
+            self.db,
+            name,
+            password,
+            clock=self.clock,
+            edits_without_notice=self.edits_without_notice,
+        )
 
     async def _session(self) -> User:
         # Like a real adapter: act only as a logged-in account, logging in when needed.

@@ -39,8 +39,19 @@ def _key(value: str, what: str = "post") -> int:
 class LocalForum:
     """Synchronous access to the local board, as its administrator and its players."""
 
-    def __init__(self, engine_or_url: Engine | str, *, clock: Clock | None = None) -> None:
+    def __init__(
+        self,
+        engine_or_url: Engine | str,
+        *,
+        clock: Clock | None = None,
+        edits_without_notice: bool = False,
+    ) -> None:
         self._owns_engine = isinstance(engine_or_url, str)
+        self.edits_without_notice = edits_without_notice
+        """Whether a post may change with no edit notice, as phpBB lets the topic's last post
+        before anyone replies (`edit_post(notice=False)`); off, every edit shows, as
+        `forumgm board local edit` makes them, and the deadline's reading need not doubt a
+        post it first reads after the deadline."""
         self.db = make_engine(engine_or_url) if isinstance(engine_or_url, str) else engine_or_url
         self.clock: Clock = clock or utc_now
         self._users: dict[str, User] = {}
@@ -192,6 +203,8 @@ class LocalForum:
 
         `notice=False` edits as phpBB does the topic's last post before anyone replies:
         the text changes and no edit notice shows."""
+        if not notice and not self.edits_without_notice:
+            raise ValueError("an edit without a notice: make the board with edits_without_notice")
         editor, key, when = self._resolve(by), _key(post_id), self._at(at)
         with self.db.begin() as conn:
             old = conn.execute(select(t.posts.c.bbcode).where(t.posts.c.id == key)).first()

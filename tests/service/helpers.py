@@ -26,9 +26,11 @@ def local_board(
     gm: str = GM,
     gm_password: str = GM_PASSWORD,
     title: str = "Мафия",
+    edits_without_notice: bool = False,
 ) -> tuple[LocalBoard, str]:
-    """A fresh local board with the GM and the players, and the game thread's id."""
-    board = LocalBoard(url, gm, gm_password, clock=clock)
+    """A fresh local board with the GM and the players, and the game thread's id
+    (`edits_without_notice`: it edits as phpBB can, see `LocalForum.edits_without_notice`)."""
+    board = LocalBoard(url, gm, gm_password, clock=clock, edits_without_notice=edits_without_notice)
     board.create_schema()
     board.add_user(gm, gm_password)
     for name in players:

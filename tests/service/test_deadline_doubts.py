@@ -22,7 +22,7 @@ from engine.config import parse_config
 from engine.service.driver import GameDriver
 from engine.store import open_store
 from forums.local import LocalBoard, ManualClock
-from tests.service.helpers import GM, game_toml, local_board
+from tests.service.helpers import GM, cli_game, game_toml, local_board
 
 MSK = ZoneInfo("Europe/Moscow")
 START = datetime(2026, 12, 1, 19, 0, tzinfo=MSK)
@@ -36,7 +36,7 @@ ROLES["Оля"] = "citizen"
 def _game(tmp_path: Path, ruleset: str = "votecount") -> tuple[GameDriver, LocalBoard, str]:
     url = f"sqlite:///{tmp_path / 'game.sqlite'}"
     clock = ManualClock(START)
-    board, thread = local_board(url, NAMES, clock=clock)
+    board, thread = local_board(url, NAMES, clock=clock, edits_without_notice=True)
     roles = ROLES if ruleset == "classic" else None
     text = game_toml(url=url, thread=thread, players=NAMES, ruleset=ruleset, roles=roles)
     config = parse_config(text.replace('review = "auto"', 'review = "warnings"'))
@@ -154,3 +154,36 @@ def test_a_post_given_another_author_keeps_its_vote_with_its_writer(tmp_path: Pa
     _step(driver, AFTER)
     votes = _votes(driver)
     assert votes["Вася"] == "Коля" and votes["Петя"] is None
+
+
+def test_the_rehearsal_board_doubts_only_a_real_edit(tmp_path: Path) -> None:
+    """Issue 23 §2: on the local board (the CLI's, where every edit shows) the last post
+    first read after the deadline is not held as maybe edited; a post edited after the
+    deadline through `forumgm board local edit` still is."""
+    game = cli_game(tmp_path, NAMES, ruleset="votecount", review="warnings")
+    game.opened()
+
+    def post(at: str, who: str, text: str) -> str:
+        said = game.cli(
+            "board", "local", "post", str(game.path), "--as", who, text, at=at, db=False
+        )
+        return said.split()[1]  # «post 3 by Петя in thread …»
+
+    def run(at: str) -> str:
+        return game.cli("run", str(game.path), "--once", at=at)
+
+    post("2026-12-01T20:00+03:00", "Вася", "голосую за Колю")
+    run("2026-12-01T22:00+03:00")
+    post("2026-12-02T10:00+03:00", "Петя", "голос за Колю")  # the last post, read after 19:00
+    said = run("2026-12-02T19:05+03:00")
+    assert "day 1: results published" in said and "warning" not in said, said
+
+    masha = post("2026-12-03T10:00+03:00", "Маша", "голосую за Петю")
+    post("2026-12-03T11:00+03:00", "Вася", "голосую за Петю")  # the last post, unedited
+    edit = ("board", "local", "edit", str(game.path), masha, "голосую за Олю", "--as", "Маша")
+    game.cli(*edit, at="2026-12-03T19:02+03:00", db=False)  # nobody read it before
+    said = run("2026-12-03T19:05+03:00")
+    assert "day 2: results wait for the host (1 warnings)" in said, said
+    review = game.cli("review", str(game.path), at="2026-12-03T19:06+03:00")
+    assert "edited_after_deadline Маша 'голосую за Олю'" in review, review
+    assert "edited_after_deadline Вася" not in review
