@@ -149,7 +149,7 @@ def _specs(state: GameState, p: PlayerState, coll: Collection) -> list[UsageSpec
         ),
         _spec(
             "leader_vote", ("голос за", "vote"), None, None,
-            ("голос в лидеры (ночью) или на вече (днём)", "for the leader (at night) or at the veche (by day)"),
+            ("голос за Лидера (ночью) или на Вече (днём)", "for the Leader (at night) or at the Veche (by day)"),
             kind=OrderKind.VOTE,
         ),
         _spec("unvote", ("снимаю голос", "unvote"), what=("снять голос", "withdraw your vote"),
@@ -192,9 +192,9 @@ def _specs(state: GameState, p: PlayerState, coll: Collection) -> list[UsageSpec
         )
     specs += [
         _spec("punishment", ("казнь", "execute"),
-              what=("выбор лидера на вече: казнить", "the leader's choice at the veche")),
+              what=("выбор Лидера на Вече: казнить", "the Leader's choice at the Veche: execution")),
         _spec("punishment", ("избиение", "beat"),
-              what=("выбор лидера на вече: избить", "the leader's choice at the veche")),
+              what=("выбор Лидера на Вече: избить", "the Leader's choice at the Veche: a beating")),
         _spec("cancel", ("отмена", "cancel"), what=("отменить свои приказы", "cancel your orders"),
               kind=OrderKind.CANCEL),
         _spec("help_request", ("помощь", "help"), what=("этот список", "this list"),

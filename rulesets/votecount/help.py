@@ -19,7 +19,7 @@ NO_LYNCH = UsageSpec(
     OrderKind.NO_LYNCH,
     "no_lynch",
     phrase={"ru": "не линчевать", "en": "no lynch"},
-    what={"ru": "голос за то, чтобы никого не линчевать", "en": "vote to lynch nobody"},
+    what={"ru": "голос за то, чтобы сегодня никого не казнить", "en": "vote to lynch nobody"},
 )
 COUNT = UsageSpec(
     OrderKind.REQUEST,

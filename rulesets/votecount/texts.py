@@ -40,7 +40,7 @@ NO_LYNCH_REASONS: Mapping[str, Mapping[str, str]] = {
 REJECT_REASONS: Mapping[str, Mapping[str, str]] = {
     "ru": {
         "late": "день уже закончился (дедлайн или набранное большинство)",
-        "sender_not_in_play": "голосовать могут только живые игроки",
+        "sender_not_in_play": "это могут только игроки, которые ещё в игре",
         "target_not_in_play": "этот игрок уже не в игре",
         "unknown_target": "такого игрока нет в списке",
         "invalid_target": "за этого игрока (или против казни) голосовать нельзя",
@@ -51,7 +51,7 @@ REJECT_REASONS: Mapping[str, Mapping[str, str]] = {
     },
     "en": {
         "late": "the day is over (deadline or majority reached)",
-        "sender_not_in_play": "only living players vote",
+        "sender_not_in_play": "only players still in the game can do that",
         "target_not_in_play": "that player is no longer in the game",
         "unknown_target": "there is no such player",
         "invalid_target": "that vote is not allowed in this game",

@@ -191,7 +191,7 @@ def test_grant_a_vote_weight_and_cannot_vote_in_votecount(tmp_path: Path) -> Non
     assert "totals: Петя 3, Вася 1" in votes
     g.cli("run", str(g.path), "--once", at="2026-12-01T21:05+03:00")
     said = "\n".join(g.gm_posts("От ведущего"))
-    assert "Вес голоса игрока Маша теперь — 2." in said
+    assert "Вес голоса Маши теперь — 2." in said
     assert "Игрок Коля больше не может голосовать" in said
     g.cli("run", str(g.path), "--once", at="2026-12-02T19:01+03:00")
     results = g.gm_posts("Итоги дня 1")[0]

@@ -137,7 +137,7 @@ def test_a_grant_from_the_dashboard_changes_the_count_players_read(
         c, "steer-grant", player="Оля", grant="weight", value="lots"
     )
     g.cli("run", str(g.path), "--once", at="2026-12-01T21:05+03:00")
-    assert "Вес голоса игрока Маша теперь — 2." in "\n".join(g.gm_posts("От ведущего"))
+    assert "Вес голоса Маши теперь — 2." in "\n".join(g.gm_posts("От ведущего"))
     g.cli("run", str(g.path), "--once", at="2026-12-02T19:01+03:00")
     assert "Петя — 3 голоса" in g.gm_posts("Итоги дня 1")[0]
     log = [(a.action, a.via) for a in store.host_actions(1) if a.action == "grant"]

@@ -80,9 +80,10 @@ def test_vigilante_result(renderer: Renderer) -> None:
         renderer,
         Event.private("Вася", "vigilante_result", target="Маша", result="own", role="doctor"),
     )
-    assert "[b]Маша[/b]" in own and renderer.role_name("doctor") in own
+    target = {"ru": "над [b]Машей[/b]", "en": "[b]Маша[/b]"}[renderer.lang]
+    assert target in own and renderer.role_name("doctor") in own
     enemy = pm(renderer, Event.private("Вася", "vigilante_result", target="Коля", result="enemy"))
-    assert "[b]Коля[/b]" in enemy
+    assert {"ru": "над [b]Колей[/b]", "en": "[b]Коля[/b]"}[renderer.lang] in enemy
     assert {"ru": "враг", "en": "enemy"}[renderer.lang] in enemy
     for role in texts.ROLE_ORDER:
         assert renderer.role_name(role) not in enemy
@@ -90,9 +91,12 @@ def test_vigilante_result(renderer: Renderer) -> None:
 
 def test_peek_result(renderer: Renderer) -> None:
     seen = pm(renderer, Event.private("Вася", "peek_result", target="Маша", attacker="Коля"))
-    assert "[b]Маша[/b]" in seen and "[b]Коля[/b]" in seen
+    target = {"ru": "за [b]Машей[/b]", "en": "[b]Маша[/b]"}[renderer.lang]
+    assert target in seen and "[b]Коля[/b]" in seen
+    if renderer.lang == "ru":
+        assert "покушение совершил [b]Коля[/b]" in seen  # the verb agrees, no «игрок»
     nobody = pm(renderer, Event.private("Вася", "peek_result", target="Маша", attacker=None))
-    assert "[b]Маша[/b]" in nobody
+    assert target in nobody
     assert {"ru": "никто не покушался", "en": "nobody made an attempt"}[renderer.lang] in nobody
 
 
@@ -212,7 +216,7 @@ def test_order_rejected_wording(ru: Renderer) -> None:
     text = pm(ru, Event.private("Вася", "order_rejected", action="check", reason="unknown_target"))
     assert "Цель не найдена в списке игроков" in text
     late = pm(ru, Event.private("Вася", "order_rejected", action="shot", reason="late"))
-    assert "Команда пришла после дедлайна и не учтена" in late
+    assert "не принята. Дедлайн уже прошёл." in late
 
 
 def test_unknown_command_gets_help(renderer: Renderer) -> None:

@@ -58,7 +58,7 @@ def test_classics_anonymous_message_reaches_its_reader_in_a_quote(
     host.forumgm(start, "run", "--once")
     host.pm(start + timedelta(hours=1), "Коля", f"анонимка для Маши: {FORGED}")
     host.forumgm(start + timedelta(hours=1, minutes=5), "run", "--once")
-    (relayed,) = [pm for pm in host.inbox("Маша") if "Вам анонимное сообщение" in pm]
+    (relayed,) = [pm for pm in host.inbox("Маша") if "Вам пришло анонимное сообщение" in pm]
     _only_in_a_quote(relayed)
 
 
