@@ -93,10 +93,11 @@ SIDES: Mapping[str, Mapping[str, str]] = {
 """A faction after a role, as English puts it ("an Honest Citizen, on the honest citizens' side")."""
 
 FACTIONS_DAT: Mapping[str, Mapping[str, str]] = {
-    "ru": {"mafia": "мафии", "mafia_b": "второму клану мафии", "town": "честным жителям"},
+    "ru": {"mafia": "к мафии", "mafia_b": "ко второму клану мафии", "town": "к честным жителям"},
     "en": {},
 }
-"""Russian: the clan one joins, in the dative («Вы присоединяетесь к мафии»)."""
+"""Russian: the clan one joins, in the dative with its preposition («Вы присоединяетесь к
+мафии», «…ко второму клану мафии»)."""
 
 ORDERS: Mapping[str, Mapping[str, str]] = {
     "ru": {},
@@ -167,7 +168,7 @@ COMMANDS: Mapping[str, Mapping[str, str]] = {
         "anon_request": "Анонимка",
         "target_list_request": "Список мишеней",
         "request": "Запрос",
-        "no_lynch": "Голос «не судить»",
+        "no_lynch": "Голос „не судить“",
     },
     "en": {
         "vote": "Vote",

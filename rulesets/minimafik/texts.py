@@ -24,8 +24,8 @@ ROLES = {
     "en": {"boss": "Boss", "killer": "Killer", "citizen": "Citizen"},
 }
 FACTIONS = {
-    "ru": {"mafia": "Мафия", "law": "Закон"},
-    "en": {"mafia": "the Mafia", "law": "the Law"},
+    "ru": {"mafia": "мафия", "law": "Закон"},
+    "en": {"mafia": "the mafia", "law": "the Law"},
 }
 WINNERS = {
     "ru": {
@@ -34,7 +34,7 @@ WINNERS = {
         "draw": "Ничья: в живых не осталось никого.",
     },
     "en": {
-        "mafia": "The Mafia wins!",
+        "mafia": "The mafia wins!",
         "law": "The Law wins!",
         "draw": "A draw: nobody is left alive.",
     },

@@ -192,7 +192,7 @@ def test_grant_a_vote_weight_and_cannot_vote_in_votecount(tmp_path: Path) -> Non
     g.cli("run", str(g.path), "--once", at="2026-12-01T21:05+03:00")
     said = "\n".join(g.gm_posts("От ведущего"))
     assert "Вес голоса Маши теперь — 2." in said
-    assert "Игрок Коля больше не может голосовать" in said
+    assert "Коля больше не может голосовать: его голос не учитывается." in said
     g.cli("run", str(g.path), "--once", at="2026-12-02T19:01+03:00")
     results = g.gm_posts("Итоги дня 1")[0]
     assert "Петя — 3 голоса" in results

@@ -646,6 +646,125 @@ GENERIC: list[Case] = [
     ),
 ]
 
+
+def _every_key(table: dict[str, Any]) -> list[str]:
+    """The keys of a text table (its Russian side; a test checks both sides have the same)."""
+    return list(table["ru"])
+
+
+def classic_every_text() -> list[Case]:
+    """A sample of every entry of the classic word tables (`rulesets.classic.texts`)."""
+    from rulesets.classic import texts as t
+    from rulesets.classic.roles import CLAN, ROLES
+
+    def faction(role: str) -> str:
+        return "mafia" if ROLES[role].faction == CLAN else ROLES[role].faction
+
+    roles = [pv("role_assigned", role=r, faction=faction(r)) for r in t.ROLE_ORDER]
+    sides = [
+        pv("check_result", target="Оля", role="outcast", faction=f) for f in _every_key(t.SIDES)
+    ]
+    joined = [
+        Event.private(ME, "outcast_joined", player=ME, faction=f)
+        for f in _every_key(t.FACTIONS_DAT)
+    ]
+    actions = [pv("order_accepted", action=a, target="Катя") for a in _every_key(t.ACTIONS)]
+    reasons = [
+        pv("order_rejected", action=a, reason=r)
+        for a, r in zip(
+            [*_every_key(t.COMMANDS), *_every_key(t.ACTIONS)] * 2,
+            [r for r in _every_key(t.REJECT_REASONS) if r != "unknown_command"],
+            strict=False,
+        )
+    ]
+    deaths = [pub("death", player="Коля", cause=c) for c in _every_key(t.CAUSES)]
+    return [
+        _pm("every role", *roles),
+        _pm("every side", *sides),
+        _pm("every clan an outcast joins", *joined),
+        _pm("every action", *actions),
+        _pm("every refusal, named by every command and action", *reasons),
+        _results("every cause of death", "turn 2", *deaths),
+        *[
+            _results(
+                f"game over: {w}", "turn 7", pub("game_over", winner=w, survivors=[], roles={})
+            )
+            for w in _every_key(t.WINNERS)
+        ],
+    ]
+
+
+def yakuza_every_text() -> list[Case]:
+    """A sample of every entry of the yakuza word tables (`rulesets.yakuza.texts`)."""
+    from rulesets.yakuza import texts as t
+    from rulesets.yakuza.roles import ROLES
+
+    roles = [
+        pv(
+            "role_assigned",
+            role=r,
+            faction=ROLES[r].faction,
+            visible_role="none",
+            hp=100,
+            max_hp=100,
+        )
+        for r in t.ROLE_ORDER
+    ]
+    visible = _every_key(t.VISIBLE)
+    names = [f"{SEATING[i % len(SEATING)]}{i // len(SEATING) or ''}" for i in range(len(visible))]
+    opening = pub(
+        "game_started",
+        players=names,
+        visible_roles=dict(zip(names, visible, strict=True)),
+        deadline=DEADLINE,
+    )
+    actions = [pv("order_accepted", action=a, targets=["Маша"]) for a in _every_key(t.ACTIONS)]
+    reasons = [
+        pv("order_rejected", action="katana", reason=r)
+        for r in _every_key(t.REASONS)
+        if r != "unknown_command"
+    ]
+    night = [pub("death", player="Маша", cause=c) for c in _every_key(t.CAUSES)]
+    night += [pub("status_change", player="Коля", status=s) for s in _every_key(t.STATUSES)]
+    return [
+        _post("game_started: every visible role", opening),
+        _pm("every role", *roles),
+        _pm("every action", *actions),
+        _pm("every refusal", *reasons),
+        _results("every cause and status", "night 2", *night),
+        *[
+            _results(f"game over: {w}", "day 4", pub("game_over", winner=w, survivors=[], roles={}))
+            for w in _every_key(t.WINNERS)
+        ],
+    ]
+
+
+def votecount_every_text() -> list[Case]:
+    """A sample of every entry of the votecount word tables (`rulesets.votecount.texts`)."""
+    from rulesets.votecount import texts as t
+
+    return [
+        _pm(
+            "every refusal",
+            *[pv("order_rejected", action="vote", reason=r) for r in _every_key(t.REJECT_REASONS)],
+        ),
+        _results(
+            "every lynch",
+            "day 4",
+            *[pub("lynch", player="Маша", reason=r) for r in _every_key(t.LYNCH_REASONS)],
+        ),
+        _results(
+            "every day without one",
+            "day 5",
+            *[pub("no_lynch", reason=r) for r in _every_key(t.NO_LYNCH_REASONS)],
+        ),
+    ]
+
+
+CLASSIC += classic_every_text()
+YAKUZA += yakuza_every_text()
+VOTECOUNT += votecount_every_text()
+
 SETS: dict[str, tuple[str, str | None, list[Case]]] = {
     "classic": ("rulesets.classic.templates", None, CLASSIC),
     "yakuza": ("rulesets.yakuza.templates", None, YAKUZA),

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import importlib
 import re
 from importlib.resources import files
+from pathlib import Path
 
 import pytest
 
@@ -49,3 +51,73 @@ def test_no_gender_guess_and_no_name_left_in_the_nominative(name: str, lang: str
         "на никого",
     ):
         assert wrong not in text
+
+
+GOLDEN_FILES = {
+    "classic": "tests/render/golden/classic.{lang}.txt",
+    "yakuza": "tests/render/golden/yakuza.{lang}.txt",
+    "votecount": "tests/render/golden/votecount.{lang}.txt",
+    "twelve_rooms": "tests/rulesets/golden/twelve_rooms/{lang}/*.txt",
+    "minimafik": "tests/rulesets/golden/minimafik/{lang}_*.txt",
+}
+"""Where each ruleset's golden texts are (the last two have their own tests)."""
+
+NEVER_PRINTED: dict[tuple[str, str], str] = {
+    ("*", "unknown_command"): "a message without any command has a sentence of its own",
+    ("classic", "imprisonment_reasons"): "the wording of a reason with no sentence of its own",
+    ("classic", "sides.ru"): "Russian writes the faction in brackets after a role, not a side",
+    ("classic", "factions.loner.en"): "English names a loner's faction as his side",
+    ("twelve_rooms", "rooms_from"): "only the sticky room's name follows «последний выход из»",
+    ("twelve_rooms", "factions.neutral"): "no role of the catalogue plays for a neutral side",
+    ("twelve_rooms", "winners.neutral"): "no role of the catalogue plays for a neutral side",
+    ("twelve_rooms", "causes.lynch"): "a lynch has a sentence of its own",
+}
+"""Text-table entries no template prints, and why: a line here is a decision, not a gap."""
+
+_ALTERNATIVES = re.compile(r"\{[^{}]*\}")
+_ROOT = Path(__file__).resolve().parents[2]
+
+
+def _normal(text: str) -> str:
+    return re.sub(r"\[/?b\]", "", text).casefold()
+
+
+def _never_printed(ruleset: str, lang: str, table: str, key: str) -> bool:
+    names = (table, f"{table}.{lang}", f"{table}.{key}", f"{table}.{key}.{lang}")
+    return ("*", key) in NEVER_PRINTED or any((ruleset, n) in NEVER_PRINTED for n in names)
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+@pytest.mark.parametrize("ruleset", list(GOLDEN_FILES))
+def test_every_text_of_every_ruleset_is_in_a_golden_file(ruleset: str, lang: str) -> None:
+    """Each entry of the ruleset's word tables (`rulesets.<name>.texts.TEXTS`) is printed
+    in one of its golden files, so a change of any text shows in a golden diff. A text with
+    {m|f} forms is found by the words around them."""
+    tables = importlib.import_module(f"rulesets.{ruleset}.texts").TEXTS[lang]
+    pattern = GOLDEN_FILES[ruleset].format(lang=lang)
+    golden = _normal("\n".join(p.read_text(encoding="utf-8") for p in _ROOT.glob(pattern)))
+    assert golden, pattern
+    missing = []
+    for table, words in tables.items():
+        for key, text in words.items():
+            if not isinstance(text, str) or _never_printed(ruleset, lang, table, key):
+                continue
+            pieces = [p.strip() for p in _ALTERNATIVES.split(text)]
+            if not all(_normal(p) in golden for p in pieces if p):
+                missing.append(f"{table}.{key}: {text}")
+    assert not missing, f"{ruleset}.{lang}: no golden text prints:\n" + "\n".join(missing)
+
+
+@pytest.mark.parametrize("ruleset", list(GOLDEN_FILES))
+def test_what_is_never_printed_exists(ruleset: str) -> None:
+    """Every exemption names a table (and key) the ruleset has: none outlives its text."""
+    tables = importlib.import_module(f"rulesets.{ruleset}.texts").TEXTS
+    for (owner, name), _why in NEVER_PRINTED.items():
+        if owner != ruleset:
+            continue
+        table, _, rest = name.partition(".")
+        key = rest.removesuffix(".ru").removesuffix(".en")
+        langs = [rest] if rest in ("ru", "en") else ["ru", "en"]
+        assert all(table in tables[lang] for lang in langs), name
+        if key and key not in ("ru", "en"):
+            assert any(key in tables[lang][table] for lang in langs), name

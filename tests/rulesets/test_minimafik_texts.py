@@ -263,10 +263,47 @@ DAY_NOBODY = [
 DRAFT = [Event.public("decks_built", players=NICKS)]
 
 
+def _every_word() -> list[Event]:
+    """A sample of each entry of the word tables the private template prints that the
+    samples above do not: every visible role, every colour (a Blank has none), every card
+    timing, every order's name in a refusal (the golden test of all rulesets checks it)."""
+    from rulesets.minimafik.texts import ACTIONS as NAMES
+    from rulesets.minimafik.texts import VISIBLE
+
+    roles = [
+        _p(
+            "role_assigned",
+            role="citizen",
+            faction="law",
+            colours=["attack"],
+            visible_role=v,
+            points=1,
+            abilities=[],
+        )
+        for v in VISIBLE["ru"]
+    ]
+    refusals = [_p("order_rejected", action=a, reason="late") for a in NAMES["ru"]]
+    return [
+        *roles,
+        _p("draft_offers", kind="draft", offers=[["coin", "bribe"], ["letter", "bandage"]]),
+        _p("colour_seen", target="VanSLis", colours=["none", "neutral"]),
+        *refusals,
+    ]
+
+
 def _cases(r: Renderer, context: dict[str, object]) -> dict[str, str]:
     players = {"players": NICKS, **context}
     return {
         "private": r.render_private(PRIVATE, ME, context=context) or "",
+        "private_every_word": r.render_private(_every_word(), ME, context=context) or "",
+        **{
+            f"results_game_over_{w}": r.render_public(
+                [Event.public("game_over", winner=w, survivors=["Cornix"])],
+                phase="day 5",
+                context=players,
+            )
+            for w in ("law", "mafia")
+        },
         "results_draft": r.render_public(DRAFT, phase="draft", context={**players, "turn": 0}),
         "results_night": r.render_public(NIGHT, phase="night 2", context=players),
         "results_night_no_leader": r.render_public(NIGHT_NONE, phase="night 3", context=players),

@@ -258,12 +258,49 @@ def test_a_turn_with_no_ballots(renderer: Renderer) -> None:
     _golden(renderer.lang, "results_no_ballots", text)
 
 
+def test_every_word_of_the_tables(renderer: Renderer) -> None:
+    """A sample of each entry of the word tables the templates print (rooms, the rooms
+    deaths happen in, actions, refusals, what a turn still lacks, winners): the golden
+    file shows every one (`tests/render/test_golden_posts.py` checks it)."""
+    words = texts.TEXTS["ru"]
+    to = Event.private
+    private = [to(ME, "room_guess_result", guess=r, correct=False) for r in words["rooms"]]
+    private += [
+        to(ME, "order_rejected", action=a, reason="late")
+        for a in ("guess_room", "cancel", "unvote")
+    ]
+    private += [
+        to(ME, "order_rejected", action="mafkill", reason=r)
+        for r in words["reasons"]
+        if r != "unknown_command"
+    ]
+    private.append(to(ME, "turn_ack", complete=False, missing=list(words["missing"])))
+    pm = renderer.render_private(private, ME)
+    assert pm is not None
+    deaths = [
+        Event.public("death", player="Коля", cause="mafkill", room_type=r, deferred=False)
+        for r in words["rooms_in"]
+    ]
+    results = renderer.render_public(deaths, phase="turn 5", context={"players": PLAYERS})
+    ends = [
+        renderer.render_public(
+            [Event.public("game_over", winner=w, survivors=["Коля"], roles={"Коля": "citizen"})],
+            phase="turn 9",
+            context={"players": PLAYERS},
+        )
+        for w in words["winners"]
+        if w != "neutral"
+    ]
+    _golden(renderer.lang, "every_word", "\n\n-----\n\n".join([pm, results, *ends]))
+
+
 TEMPLATES_COVERED = {
     "anonymous_message": "test_anonymous_message",
     "game_started": "test_opening_posts",
-    "private": "test_private_messages",
+    "private": "test_private_messages, test_every_word_of_the_tables",
     "reports": "test_results_post, test_opening_posts (imported)",
-    "results": "test_results_post, test_placement_and_final_posts, test_a_turn_with_no_ballots",
+    "results": "test_results_post, test_placement_and_final_posts, test_a_turn_with_no_ballots, "
+    "test_every_word_of_the_tables",
 }
 
 

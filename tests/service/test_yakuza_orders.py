@@ -63,16 +63,19 @@ def test_proxy_and_tagged_orders_get_receipts_and_count(tmp_path: Path) -> None:
     board.pm_as("Judy", [GM], "ночь", "N3 досье Mia", at=at)
     board.pm_as("Bob", [GM], "ночь", "за Alice — пистолет Mia", at=at)
     forumgm("2026-12-01T20:30+03:00", "run", str(path), "--once")
-    assert "за игрока Alice" in inbox("Bob")
+    assert "от имени Alice" in inbox("Bob")
     board.pm_as(
         "Alice", [GM], "ночь", "пистолет Judy", at=datetime(2026, 12, 1, 20, 40, tzinfo=MSK)
     )
     forumgm("2026-12-01T21:00+03:00", "run", str(path), "--once")
-    assert "Carol" in inbox("Alice")  # «за игрока Carol»
+    assert "Carol" in inbox("Alice")  # «от имени Carol»
     assert "Alice" in inbox("Carol")  # «этот приказ за вас отдал игрок Alice»
     assert "на ночь 3" in inbox("Judy")
     # Alice's own order replaced Bob's for her, and Bob hears it.
-    assert "Ваш приказ за Alice («Пистолет») отменён: Alice прислал свой приказ" in inbox("Bob")
+    assert (
+        "Ваш приказ от имени Alice («Пистолет») отменён: игрок Alice прислал свой приказ"
+        in inbox("Bob")
+    )
     forumgm("2026-12-02T19:01+03:00", "run", str(path), "--once")
     results = [p.body.full_text() for p in board.posts_after(thread, 1) if p.author == GM]
     assert any("Leo: тяжёлое ранение" in text for text in results)  # the killer's shot (75)
