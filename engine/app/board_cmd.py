@@ -158,6 +158,14 @@ ENGINE_NOTES: dict[str, tuple[str, ...]] = {
         "twenty minutes. A moderator is not held back: ask the admin to make the GM account "
         "a moderator of the game's forum, or to lower those times (Admin CP → Configuration).",
     ),
+    "vbulletin": (
+        "vBulletin makes a member wait between posts («Minimum Time Between Posts», 30 s by "
+        "default) and between PMs («Floodcheck - Minimum Time Between Messages»): the bot waits as the "
+        "board says. A moderator of the game's forum is not held back for posts, nor any "
+        "moderator or administrator for PMs: ask the admin to make the GM account one.",
+        "vBulletin finds each PM the bot sent in its Sent Items: the GM account must be "
+        "allowed to keep copies of sent messages, with room in its PM quota.",
+    ),
 }
 """What `board check` tells the host about an engine's settings the GM account cannot see."""
 

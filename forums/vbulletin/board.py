@@ -35,7 +35,7 @@ import httpx
 
 from forums.board import PMPage
 from forums.errors import BoardError, LayoutChanged, LoginFailed, NotFound
-from forums.formboard import FormLoginBoard, Served, answer_to
+from forums.formboard import PagedBoard, Served, answer_to
 from forums.guard import redact
 from forums.pages import PageKind, TopicPage
 from forums.records import Cursor, PrivateMessage, User
@@ -75,12 +75,13 @@ def md5_fields(password: str) -> dict[str, str]:
     }
 
 
-class VbulletinBoard(FormLoginBoard):
+class VbulletinBoard(PagedBoard):
     """A vBulletin 3 or 4 board (stock styles and styles that keep its ids), as the GM."""
 
     engine = "vbulletin"
     login_path = "login.php?do=login"
     flood_margin = 1.0
+    default_per_page = 15
 
     def __init__(
         self,
@@ -98,7 +99,6 @@ class VbulletinBoard(FormLoginBoard):
         self.date_order = date_order or "mdy"
         self.version: int | None = None
         self.charset = "utf-8"
-        self._per_page: int | None = None
         self._times: dict[str, Any] = {}
         self._last_token: str | None = None
 
@@ -227,7 +227,7 @@ class VbulletinBoard(FormLoginBoard):
         view = parse_thread_page(
             fetched.html,
             fetched.url,
-            now=self._clock(),
+            now=self.served_at(fetched.response),
             tz=self._tz,
             order=self.date_order,
             per_page=self._per_page,
@@ -238,15 +238,9 @@ class VbulletinBoard(FormLoginBoard):
         for post in view.posts:
             if not post.deleted:
                 self._times[post.id] = post.posted_at
+        if self._tz is None and view.posts:
+            self.tz = view.posts[0].posted_at.tzinfo  # the footer's zone, for board check
         return view
-
-    async def thread_view(self, thread: str, number: int) -> TopicPage:
-        return await self.thread_page(thread, number)
-
-    async def topic_page(self, topic: str, start: int = 0) -> TopicPage:
-        """The page holding the post at offset `start` (as `board check` asks for pages)."""
-        size = self._per_page or 15
-        return await self.thread_page(self.topic_id(topic), start // size + 1)
 
     # -- private messages ----------------------------------------------------------------
 
@@ -259,7 +253,7 @@ class VbulletinBoard(FormLoginBoard):
             fetched.html,
             fetched.url,
             tz=self._zone(fetched.html),
-            now=self._clock(),
+            now=self.served_at(fetched.response),
             order=self.date_order,
         )
 
@@ -273,7 +267,7 @@ class VbulletinBoard(FormLoginBoard):
             fetched.html,
             fetched.url,
             tz=self._zone(fetched.html),
-            now=self._clock(),
+            now=self.served_at(fetched.response),
             order=self.date_order,
         )
         recipients = item.recipients if item.sender != pm.sender else ()
@@ -405,7 +399,11 @@ class VbulletinBoard(FormLoginBoard):
             )
         fetched = await self.page("showthread.php", {PageKind.TOPIC}, {"p": post_id})
         view = parse_thread_page(
-            fetched.html, fetched.url, now=self._clock(), tz=self._tz, order=self.date_order
+            fetched.html,
+            fetched.url,
+            now=self.served_at(fetched.response),
+            tz=self._tz,
+            order=self.date_order,
         )
         if not any(p.id == post_id for p in view.posts):
             raise BoardError(
