@@ -21,7 +21,16 @@ from engine.signup import SignupSettings, parse_settings
 from engine.wording import parse_gender
 from forums.guard import insecure_url
 
-BOARD_ENGINES = ("fluxbb", "local", "mybb", "phpbb", "smf", "vbulletin", "xenforo")
+BOARD_ENGINES = (
+    "discourse",
+    "fluxbb",
+    "local",
+    "mybb",
+    "phpbb",
+    "smf",
+    "vbulletin",
+    "xenforo",
+)
 """The board engines a game file may name: each is an adapter registered under that name
 (tests/forums/test_engines.py keeps this list and the registry equal)."""
 START_GRACE = timedelta(minutes=15)
@@ -52,6 +61,7 @@ TABLES = {
         "allow_insecure_http",
         "browser",
         "api_key",
+        "api_user",
         "set_date_format",
     },
     "schedule": {"timezone", "deadlines", "start"},
@@ -78,8 +88,11 @@ docs/host-guide.md documents each one (tests/docs/test_host_guide.py checks it).
 
 BROWSER_ENGINES = ("mybb", "phpbb", "xenforo")
 """Engines whose adapter can log in through a real browser (`[board] browser = true`)."""
-API_KEY_ENGINES = ("xenforo",)
+API_KEY_ENGINES = ("discourse", "xenforo")
 """Engines with a REST API that takes a key instead of the GM's login (`[board] api_key`)."""
+API_USER_ENGINES = ("discourse",)
+"""Engines whose API key names the account it acts as in the request (`[board] api_user`:
+Discourse's `Api-Username`)."""
 DATE_FORMAT_ENGINES = ("mybb", "phpbb")
 """Boards whose adapter may set the GM account's own date format (`[board] set_date_format`)."""
 NO_PM_ENGINES = {"fluxbb": "FluxBB has no private messages"}
@@ -189,7 +202,9 @@ class GameConfig:
     """`[board] set_date_format`: the host lets the adapter set the GM account's own date
     format to an unambiguous one (`forums.userprefs`)."""
     api_key: CredentialsRef | None = None
-    """Where the board's REST API key is (XenForo): the adapter uses the API, not pages."""
+    """Where the board's REST API key is (XenForo, Discourse): the adapter uses the API."""
+    api_user: str | None = None
+    """`[board] api_user`: the account a Discourse key acts as (`Api-Username`); the GM's."""
     genders: dict[str, str] = field(default_factory=dict)
     """`[players] gender`: name → "m" or "f", for texts that agree with a player."""
     visible_roles: dict[str, str] = field(default_factory=dict)
@@ -385,6 +400,7 @@ class _Checker:
         browser, api_key = self._access(engine)
         # A board used through its REST API needs only the key (`[board] api_key`).
         password = self._secret("password", "password", required=api_key is None)
+        api_user = self._api_user(engine, api_key, gm_user)
         schedule, start = self._schedule()
         players = self._players()
         dead = self._names("dead", players)
@@ -475,6 +491,7 @@ class _Checker:
             answers=answers,
             browser=browser,
             api_key=api_key,
+            api_user=api_user,
             genders=genders,
             visible_roles=visible,
             deal_option=deal_option,
@@ -663,6 +680,38 @@ class _Checker:
                 "api_key",
             )
         return browser, self._secret("api_key", "key", required=False)
+
+    def _api_user(
+        self, engine: str, api_key: CredentialsRef | None, gm_user: str | None
+    ) -> str | None:
+        """`[board] api_user`: whom a Discourse key acts as — the GM account (forumgm knows
+        its own posts by `gm_user`), named where the key is an admin's for all users."""
+        name = self.get("board", "api_user", str, None)
+        if name is None:
+            return None
+        if engine in BOARD_ENGINES and engine not in API_USER_ENGINES:
+            self.problem(
+                f"[board] api_user: the {engine} board's key names no user "
+                f"(only {', '.join(API_USER_ENGINES)})",
+                "board",
+                "api_user",
+            )
+        elif not name.strip():
+            self.problem("[board] api_user is empty", "board", "api_user")
+        elif api_key is None and "api_key" not in self.raw.get("board", {}):
+            self.problem(
+                "[board] api_user names whom the API key acts as: set api_key too",
+                "board",
+                "api_user",
+            )
+        elif gm_user is not None and name.strip().casefold() != gm_user.strip().casefold():
+            self.problem(
+                f"[board] api_user: the key must act as the GM account {gm_user!r}, not "
+                f"{name!r} (forumgm knows the GM's own posts by gm_user)",
+                "board",
+                "api_user",
+            )
+        return name.strip() or None
 
     def _board(self) -> tuple[str, str, str, str]:
         engine = self._engine()
@@ -1160,6 +1209,7 @@ class BoardAccess:
     allow_insecure_http: bool = False
     browser: bool = False
     api_key: CredentialsRef | None = None
+    api_user: str | None = None
 
 
 @dataclass(frozen=True)
@@ -1196,6 +1246,7 @@ def load_signup_config(
     insecure = checker._insecure_http()
     browser, api_key = checker._access(engine)
     password = checker._secret("password", "password", required=api_key is None)
+    api_user = checker._api_user(engine, api_key, gm_user)
     tz_name = checker.get("schedule", "timezone", str, "Europe/Moscow") or "Europe/Moscow"
     try:
         tz: tzinfo = zone(tz_name)
@@ -1222,7 +1273,7 @@ def load_signup_config(
     assert settings is not None
     return SignupConfig(
         path=name,
-        board=BoardAccess(engine, url, gm_user, password, insecure, browser, api_key),
+        board=BoardAccess(engine, url, gm_user, password, insecure, browser, api_key, api_user),
         settings=settings,
         title=title,
         language=language if language in ("ru", "en") else "ru",

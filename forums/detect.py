@@ -1,11 +1,11 @@
-"""Which forum engine served a page: phpBB, MyBB, XenForo or FluxBB — or which one we do not
-support.
+"""Which forum engine served a page: phpBB, MyBB, XenForo, FluxBB, SMF 2.1 or Discourse — or
+which one we do not support.
 
 Each engine leaves marks in every page it serves (a body id, a form key in the page's
 script, template comments, a "Powered by" line, the shape of its links). `SIGNATURES` lists
 them as data with a weight: a page is an engine's when its marks add up to at least
 `ENOUGH` and outweigh every other engine's. Engines forumgm does not support (phpBB 2 and
-its forks such as TorrentPier, vBulletin 5, Discourse, Invision, SMF, PunBB 1.3+, uCoz,
+its forks such as TorrentPier, vBulletin 5, Invision, SMF, PunBB 1.3+, uCoz,
 NodeBB) are recognised too, so the host hears "TorrentPier is not supported" rather than
 "phpBB" (a phpBB 2 fork shares phpBB 3's viewtopic.php and posting.php) or "unknown".
 Pure: the caller fetches the page.
@@ -116,12 +116,12 @@ SIGNATURES: tuple[Signature, ...] = (
     _sig("vBulletin 5", None, r"\bdata-node-id=|\bpageData\s*=", 2, "vBulletin 5 node pages"),
     _sig(
         "Discourse",
-        None,
+        "discourse",
         r'<meta name="generator" content="(Discourse[^"]*)"',
         3,
         "generator “{0}”",
     ),
-    _sig("Discourse", None, r"data-discourse-setup|discourse-cdn", 2, "Discourse setup"),
+    _sig("Discourse", "discourse", r"data-discourse-setup|discourse-cdn", 2, "Discourse setup"),
     _sig("Invision Community", None, r"\bipsQuote\b|\bips4\b|ipb\.vars", 2, "Invision markup"),
     _sig(
         "Invision Community",
@@ -180,7 +180,7 @@ SIGNATURES: tuple[Signature, ...] = (
     ),
 )
 ENOUGH = 3
-SUPPORTED = ("fluxbb", "mybb", "phpbb", "smf", "vbulletin", "xenforo")
+SUPPORTED = ("discourse", "fluxbb", "mybb", "phpbb", "smf", "vbulletin", "xenforo")
 
 _DISCOURSE_JSON = ("post_stream", "topic_list", "latest_posts", "user_badges", "private_message")
 _DISCOURSE_POST = frozenset({"cooked", "avatar_template", "post_number", "topic_slug"})
@@ -267,9 +267,11 @@ def _json(text: str) -> Detection:
         keys = set(data[0])
     found = sorted(keys & set(_DISCOURSE_JSON))
     if found:
-        return Detection(None, "Discourse", (f"a Discourse API answer ({', '.join(found)})",))
+        return Detection(
+            "discourse", "Discourse", (f"a Discourse API answer ({', '.join(found)})",)
+        )
     if keys >= _DISCOURSE_POST:
         fields = ", ".join(sorted(_DISCOURSE_POST))
-        return Detection(None, "Discourse", (f"a Discourse post object ({fields})",))
+        return Detection("discourse", "Discourse", (f"a Discourse post object ({fields})",))
     sample = ", ".join(sorted(keys)[:6]) or "no keys"
     return Detection(None, None, (f"a JSON answer ({sample}), not a forum page",))

@@ -22,6 +22,7 @@ _TAG_OR_FULL_WIDTH = re.compile(r"\[[^\[\]\n]*\]|[［］]+")
 full-width brackets; one pass, each scan ending at the next «[»."""
 _ASCII = str.maketrans({"［": "[", "］": "]"})
 _SIZE = re.compile(r"\[size=[^\]\n]{0,20}\]|\[/size\]", re.IGNORECASE)
+_COLOR = re.compile(r"\[colou?r=[^\]\n]{0,40}\]|\[/colou?r\]", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -38,11 +39,16 @@ class Dialect:
 
     size: bool = True
     """`[size=N]`; FluxBB 1.5 has none (the text stays, at the board's size)."""
+    color: bool = True
+    """`[color=…]`; Discourse has neither it nor `[size]` (the tags would show as text, the
+    marker line's among them: without them the line is plain)."""
 
     def adapt(self, bbcode: str) -> str:
         """`bbcode` with what this engine lacks written in what it has."""
         if not self.size:
             bbcode = _SIZE.sub("", bbcode)
+        if not self.color:
+            bbcode = _COLOR.sub("", bbcode)
         if self.literal is not None:
             tag = self.literal
 
@@ -69,6 +75,9 @@ DIALECTS: dict[str, Dialect] = {
     "xenforo": Dialect(spoiler=True, literal="PLAIN"),
     "fluxbb": Dialect(spoiler=False, size=False),
     "smf": Dialect(spoiler=False, literal="nobbc"),
+    # Discourse reads BBCode besides Markdown: [b], [i], [s], [quote], [code], [url] and the
+    # spoiler-alert plugin's [spoiler] (a stock plugin), but no [size] or [color].
+    "discourse": Dialect(spoiler=True, size=False, color=False),
 }
 """Stock engines' dialects; an engine not named here renders every tag the templates use."""
 

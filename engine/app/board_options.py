@@ -39,7 +39,8 @@ ApiKeyEnv = Annotated[
     str | None,
     typer.Option(
         "--api-key-env",
-        help="Environment variable holding a XenForo REST API key: check the API, not the pages.",
+        help="Environment variable holding a XenForo or Discourse API key: check the API, not "
+        "the pages (Discourse: a key acting as --user).",
     ),
 ]
 

@@ -24,6 +24,7 @@ ADAPTERS = (
     "forums.fluxbb",
     "forums.smf",
     "forums.vbulletin",
+    "forums.discourse",
 )
 """Board adapter packages; importing one registers its engine."""
 DEFAULT_DATABASE = "sqlite:///forumgm.db"
@@ -90,6 +91,8 @@ def make_board(
         options["set_date_format"] = True
     if (key := _api_key(config, environ)) is not None:
         options["api_key"] = key
+        if getattr(config, "api_user", None):
+            options["api_user"] = config.api_user
     if shared is not None:
         options["session"] = shared
     return factory(config.url, config.gm_user, password, **options)

@@ -138,6 +138,7 @@ class GameDriver:
             self.ruleset,
             max_post_chars=config.max_post_chars,
             silent_edits=edits_without_notice(board),
+            exact_times=bool(getattr(board, "exact_times", False)),
         )
         self.markers = Markers(game.marker_key, self.game_id)
         self._started = False

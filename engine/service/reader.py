@@ -96,6 +96,10 @@ class PhaseReader:
     max_post_chars: int | None = None
     silent_edits: bool = True
     """Whether the board can change a post with no edit notice (`forums.board.edits_without_notice`)."""
+    exact_times: bool = False
+    """The board dates items to the second or finer (Discourse: the millisecond), so a time
+    on a whole minute is no board printing minutes only: nothing is held for the minute of
+    the deadline or of the opening (`forums.discourse.DiscourseBoard.exact_times`)."""
     stats: ReadStats = field(default_factory=ReadStats)
     _parsed: dict[str, ParseResult] = field(default_factory=dict)
     _live: _Live | None = None
@@ -314,14 +318,14 @@ class PhaseReader:
                 chosen.append((Channel.THREAD, p, speaker[p.author, p.at], edited))
                 if check_edits:
                     doubts[Channel.THREAD, p.id] = _post_doubts(
-                        p, until, p is last_post and self.silent_edits
+                        p, until, p is last_post and self.silent_edits, exact=self.exact_times
                     )
         for m in pms:
             if m.author.casefold() != gm and m.routing == UNCLEAR:
                 unclear.append(m)
             elif m.author.casefold() != gm and not speaker[m.author, m.at].outsider:
                 chosen.append((Channel.PM, m, speaker[m.author, m.at], None))
-                if check_edits and _in_deadline_minute(m.at, deadline):
+                if check_edits and not self.exact_times and _in_deadline_minute(m.at, deadline):
                     doubts[Channel.PM, m.id] = (_DEADLINE_MINUTE,)
         after_opening = self._after_opening(chosen, opened_at, until, doubts)
         keys = [
@@ -390,6 +394,8 @@ class PhaseReader:
         it is left to the usual `late`/`early` warning. A PM, or a post when the GM's opening
         post is not read yet, cannot be placed: it is read for the phase and held for the
         host (`opening_minute`: approve to count it, `--ignore` to drop it)."""
+        if self.exact_times:
+            return set()  # a time before the opening is before it
         start = _minute_of(opened_at)
         unsure = [
             (ch, s)
@@ -567,11 +573,14 @@ def _in_deadline_minute(at: datetime, deadline: datetime) -> bool:
     return _whole_minute(at) and at <= deadline < at + timedelta(minutes=1)
 
 
-def _post_doubts(post: StoredItem, until: datetime, last: bool) -> tuple[tuple[str, str], ...]:
+def _post_doubts(
+    post: StoredItem, until: datetime, last: bool, *, exact: bool = False
+) -> tuple[tuple[str, str], ...]:
     """What the reading at the deadline (`until`) cannot tell about a post it takes. `last`:
-    it was the thread's last post then, on a board that lets such a post change unnoticed."""
+    it was the thread's last post then, on a board that lets such a post change unnoticed;
+    `exact`: the board's times are exact (no minute-only dates to doubt)."""
     out = []
-    posted_in_minute = _in_deadline_minute(post.at, until)
+    posted_in_minute = not exact and _in_deadline_minute(post.at, until)
     if posted_in_minute:
         # MyBB and phpBB print a post's time to the minute: «06:00» for a post at 06:00:16
         # with the deadline at 06:00:00.
@@ -599,7 +608,7 @@ def _post_doubts(post: StoredItem, until: datetime, last: bool) -> tuple[tuple[s
             )
         )
     edit_at = post.edit.at if post.edit is not None else None
-    if edit_at is not None and _in_deadline_minute(edit_at, until):
+    if edit_at is not None and not exact and _in_deadline_minute(edit_at, until):
         # phpBB stamps an edit to the minute: one shown in the deadline's minute may have
         # come just after it, and the text read may not be what was there at the deadline.
         out.append(

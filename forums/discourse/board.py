@@ -30,6 +30,7 @@ import json
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import UTC
 from typing import Any, ClassVar
 from urllib.parse import quote, urlencode
 
@@ -131,6 +132,9 @@ class DiscourseBoard(WebBoard):
     exact_times: ClassVar[bool] = True
     """Discourse dates posts and edits to the millisecond (ISO 8601 `created_at`): a time on
     a whole minute is a time like any other, not a board that prints minutes only."""
+    edits_without_notice: ClassVar[bool] = False
+    """Every edit makes a revision (`version`): no post changes without it showing
+    (`forums.board.edits_without_notice`)."""
     form_word = "CSRF token"
 
     def __init__(
@@ -146,6 +150,8 @@ class DiscourseBoard(WebBoard):
         **options: Any,
     ) -> None:
         super().__init__(base_url, username, api_key or password, **options)
+        if self.tz is None:
+            self.tz = UTC  # Discourse's times are UTC's, to the millisecond
         if browser:
             log.warning("Discourse is read through its API: [board] browser changes nothing")
         self.by_key = bool(api_key)
@@ -359,13 +365,21 @@ class DiscourseBoard(WebBoard):
         cursor = Cursor({"thread": topic_id, "last_id": max(after, *topic.stream)})
         return ThreadPage(items=posts, cursor=cursor)
 
+    async def thread_view(self, thread: str, number: int) -> DiscoursePage:
+        """Chunk `number` (from 1) of the topic, as a page (`game start`'s first look)."""
+        await self.ensure_login()
+        return await self._page(await self._topic(self.topic_id(thread)), number)
+
     async def topic_page(self, thread: str, start: int = 0) -> DiscoursePage:
         """The chunk holding post `start + 1` of the topic (`board check`)."""
         await self.ensure_login()
         topic = await self._topic(self.topic_id(thread))
+        return await self._page(topic, start // topic.chunk_size + 1)
+
+    async def _page(self, topic: Topic, number: int) -> DiscoursePage:
         per = topic.chunk_size
         pages = max(1, -(-len(topic.stream) // per))
-        number = min(pages, start // per + 1)
+        number = max(1, min(pages, number))
         ids = topic.stream[(number - 1) * per : number * per]
         return DiscoursePage(
             title=topic.title,

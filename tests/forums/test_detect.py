@@ -72,9 +72,6 @@ def test_xenforo_versions_and_what_was_seen() -> None:
     ("name", "product"),
     [
         ("vbulletin/vBulletin5.html", "vBulletin 5.5.2"),
-        ("discourse/discourse_api_topic.json", "Discourse"),
-        ("discourse/criticalfallibilism_t_2144_posts.json", "Discourse"),
-        ("discourse/discourse_api_post.json", "Discourse"),
         # Issue 26: real pages of engines that share phpBB 3's script names, and others.
         ("phpbb2/ftowa_viewtopic_p1000.html", "phpBB 2"),
         ("torrentpier/rutracker_viewtopic_3.html", "TorrentPier"),
@@ -90,6 +87,31 @@ def test_unsupported_engines_are_named_not_guessed(name: str, product: str) -> N
     said = found.describe()
     assert f"{product} — not a supported engine (saw " in said
     assert f"forumgm supports {', '.join(SUPPORTED)}" in said
+
+
+@pytest.mark.parametrize(
+    ("name", "seen"),
+    [
+        ("discourse/discourse_api_topic.json", "a Discourse API answer (post_stream)"),
+        (
+            "discourse/criticalfallibilism_t_2144_posts.json",
+            "a Discourse API answer (post_stream)",
+        ),
+        ("discourse/discourse_api_post.json", "a Discourse post object"),
+    ],
+)
+def test_discourse_is_known_by_its_json_answers(name: str, seen: str) -> None:
+    # Discourse's pages are a script's shell: its JSON answers are what a client reads.
+    found = detect_engine(read(FIXTURES / "unsupported" / name), "application/json")
+    assert (found.engine, found.product) == ("discourse", "Discourse")
+    assert found.describe().startswith(f"Discourse ({seen}")
+
+
+def test_discourse_is_known_by_its_pages_generator() -> None:
+    # The <meta name="generator"> every Discourse page's head carries.
+    page = '<html><head><meta name="generator" content="Discourse 3.4.0 - https://github.com/discourse/discourse version 3.4.0"></head><body></body></html>'
+    found = detect_engine(page, "text/html")
+    assert found.engine == "discourse" and found.product.startswith("Discourse 3.4.0")
 
 
 def test_a_page_of_no_forum_says_what_it_saw() -> None:

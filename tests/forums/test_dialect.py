@@ -53,3 +53,11 @@ def test_smf_writes_a_players_brackets_inside_nobbc() -> None:
         "[b]Eve[nobbc][[/nobbc]/i[nobbc]][/nobbc][/b] голосует\n"
         "[b]Ход ［1］[/b]\n[quote]x[/quote]"  # a tag's option keeps the full-width ones
     )
+
+
+def test_discourse_keeps_its_spoilers_and_drops_sizes_and_colours() -> None:
+    marker = "Итоги\n[size=1][color=#999999]fgm:0123456789abcdef01234567[/color][/size]"
+    assert dialect_for("discourse").adapt(marker) == "Итоги\nfgm:0123456789abcdef01234567"
+    text = "[spoiler=История голосов][SIZE=2]x[/SIZE][/spoiler]"
+    assert dialect_for("discourse").adapt(text) == "[spoiler=История голосов]x[/spoiler]"
+    assert dialect_for("phpbb").adapt(marker) == marker

@@ -1,5 +1,6 @@
 """What every web board adapter owes the board and the GM, checked on each one alike:
-phpBB, MyBB, FluxBB, SMF, vBulletin, XenForo over its pages and XenForo over its REST API.
+phpBB, MyBB, FluxBB, SMF, vBulletin, XenForo over its pages and XenForo over its REST API,
+Discourse over its JSON API with the GM's password or with an API key.
 
 - The GM's password, session and API key go only to the configured board: a redirect to
   another host or from https to http is refused before anything is sent there, and an
@@ -36,7 +37,10 @@ ADAPTERS = {
     "vbulletin": {},
     "xenforo": {},
     "xenforo-api": {"api_key": KEY},
+    "discourse": {},
+    "discourse-api": {"api_key": KEY},
 }
+KEY_HEADERS = {"xenforo-api": "XF-Api-Key", "discourse-api": "Api-Key"}
 
 
 def _board(
@@ -109,6 +113,6 @@ def test_a_busy_board_is_waited_for_as_it_asks_then_unavailable(name: str) -> No
     assert len(sent) == 3  # bounded
     assert clock.slept.count(37) == 2  # Retry-After honoured between the tries
     assert all("forumgm" in r.headers["User-Agent"] for r in sent)
-    if name == "xenforo-api":
-        assert all(r.headers["XF-Api-Key"] == KEY for r in sent)
+    if name in KEY_HEADERS:
+        assert all(r.headers[KEY_HEADERS[name]] == KEY for r in sent)
     assert _leaks(sent) == []
