@@ -43,7 +43,7 @@ REJECT_REASONS: Mapping[str, Mapping[str, str]] = {
         "sender_not_in_play": "это могут только игроки, которые ещё в игре",
         "target_not_in_play": "этот игрок уже не в игре",
         "unknown_target": "такого игрока нет в списке",
-        "invalid_target": "за этого игрока (или против казни) голосовать нельзя",
+        "invalid_target": "так голосовать в этой игре нельзя",
         "not_allowed": "вам сейчас голосовать нельзя",
         "pm_vote_ignored": "голоса принимаются только в игровой теме",
         "thread_vote_ignored": "голоса принимаются только в ЛС ведущему",

@@ -57,3 +57,28 @@ def test_results_posts_reveal_only_published_roles(seed1: tuple[Path, object]) -
     for post in result.transcript[:-1]:  # type: ignore[attr-defined]
         lines_with_roles = [line for line in post.splitlines() if "Роль:" in line]
         assert all(("решётку" in line) or ("Погиба" in line) for line in lines_with_roles), post
+
+
+def test_the_players_speak_as_their_gender(seed1: tuple[Path, object]) -> None:
+    """Issue 23 §4: a bot's words agree with its own gender and with the player it speaks
+    of («Оля: Согласна, логично.», «Не убедила» about Маша), from the first name's gender."""
+    from engine.app.demo.bots import agree
+    from engine.wording import name_gender
+    from forums.local import LocalBoard
+
+    assert agree("[Согласен|Согласна], логично.", "Оля") == "Согласна, логично."
+    assert agree("[Согласен|Согласна], логично.", "Коля") == "Согласен, логично."
+    assert agree("Не <убедил|убедила>.", "Коля", "Маша") == "Не убедила."
+    db, _ = seed1
+    board = LocalBoard(f"sqlite:///{db}", "GM", "unused")
+    masculine = ("Согласен,", "присмотрелся", "Я мирный,", "я сам в шоке")
+    feminine = ("Согласна,", "присмотрелась", "Я мирная,", "я сама в шоке")
+    said = {"m": 0, "f": 0}
+    for post in board.posts_after("1", 0):
+        text, gender = post.body.full_text(), name_gender(post.author)
+        if gender is None:
+            continue
+        wrong = masculine if gender == "f" else feminine
+        assert not any(w in text for w in wrong), (post.author, text)
+        said[gender] += any(w in text for w in (feminine if gender == "f" else masculine))
+    assert said["m"] and said["f"], said  # both genders had a gendered line to get right
