@@ -8,13 +8,15 @@ and the page cursor (`forums.cursor`) treat both alike.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from datetime import datetime
 from enum import Enum
 
+from forums.errors import LayoutChanged
 from forums.records import Post, User
 
-__all__ = ["MemberList", "PMListItem", "PageKind", "TopicPage"]
+__all__ = ["MemberList", "PMListItem", "PageKind", "TopicPage", "Undated", "place_undated"]
 
 
 class PageKind(Enum):
@@ -90,3 +92,31 @@ class MemberList:
     users: tuple[User, ...]
     page: int
     pages: int
+
+
+@dataclass(frozen=True)
+class Undated:
+    """A post a page shows without its time (a soft-deleted post's stub): all but the time."""
+
+    post: Post
+
+
+def place_undated(
+    parsed: Sequence[Post | Undated], known: Mapping[str, datetime], url: str
+) -> list[Post]:
+    """The page's posts, each undated one given a time: the one seen before (`known`, by
+    post id), else its neighbour's (it lies between them), so it keeps its place.
+    `LayoutChanged` when the page dates none of them."""
+    times = [p.posted_at if isinstance(p, Post) else None for p in parsed]
+    placed: list[Post] = []
+    for i, item in enumerate(parsed):
+        if isinstance(item, Post):
+            placed.append(item)
+            continue
+        before = [t for t in times[:i] if t is not None]
+        after = [t for t in times[i + 1 :] if t is not None]
+        when = known.get(item.post.id) or (before[-1] if before else after[0] if after else None)
+        if when is None:
+            raise LayoutChanged(url, f"post {item.post.id}: a deleted-post stub on a page of stubs")
+        placed.append(replace(item.post, posted_at=when))
+    return placed

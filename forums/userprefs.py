@@ -52,6 +52,10 @@ class FilledForm:
     action: str
     fields: dict[str, str]
 
+    def data(self, **values: str) -> dict[str, str]:
+        """The fields with `values` filled in (or changed)."""
+        return {**self.fields, **values}
+
 
 def form_with(tree: LexborHTMLParser, field: str) -> LexborNode | None:
     """The first form holding a field named `field` (styles rename forms, not fields)."""
@@ -62,14 +66,19 @@ def form_with(tree: LexborHTMLParser, field: str) -> LexborNode | None:
 
 
 def filled_form(tree: LexborHTMLParser, field: str, url: str) -> FilledForm:
-    """The form holding the field `field`, as a browser submits it: hidden and text
-    inputs, checked boxes and radio buttons, each select's chosen option (none when none
-    is marked), and text areas; submit buttons are left to the caller. A board that
-    resets what is not sent (MyBB's options form turns a missing checkbox off) keeps
-    every other setting."""
+    """The form holding the field `field`, as a browser submits it (`form_as_sent`). A
+    board that resets what is not sent (MyBB's options form turns a missing checkbox off)
+    keeps every other setting."""
     node = form_with(tree, field)
     if node is None:
         raise LayoutChanged(url, f"no form with a {field!r} field on the page")
+    return form_as_sent(node, url)
+
+
+def form_as_sent(node: LexborNode, url: str) -> FilledForm:
+    """The form `node` as a browser submits it: hidden and text inputs, checked boxes and
+    radio buttons, each select's chosen option (none when none is marked), and text areas;
+    submit buttons are left to the caller."""
     fields: dict[str, str] = {}
     for control in node.css("input, select, textarea"):
         name = control.attributes.get("name")

@@ -35,6 +35,7 @@ from forums.html import html_to_postbody
 from forums.mybb.html import mybb_html_to_postbody
 from forums.records import Post, PostBody
 from forums.smf.pages import smf_html_to_postbody
+from forums.vbulletin.body import vb_html_to_postbody
 from rulesets import find
 from scraper.reading import Cast, read_post
 
@@ -49,6 +50,7 @@ READERS: dict[str, Callable[[str], PostBody]] = {
     "phpbb": html_to_postbody,
     "mybb": mybb_html_to_postbody,
     "smf": smf_html_to_postbody,
+    "vbulletin": vb_html_to_postbody,
 }
 """How each engine's exported post HTML (`Post.raw`) is read."""
 

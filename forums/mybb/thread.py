@@ -30,7 +30,7 @@ from forums.mybb import forms
 from forums.mybb.dates import node_time, parse_mybb_time
 from forums.mybb.html import mybb_postbody
 from forums.mybb.selectors import DEFAULT, MybbSelectors
-from forums.pages import TopicPage
+from forums.pages import TopicPage, Undated, place_undated
 from forums.records import EditInfo, Post, PostBody, User
 from forums.structure import EngineMarks, Skeleton, choose_content, containers, read_skeleton
 
@@ -114,13 +114,13 @@ def parse_thread_page(
                 _structural_post(sk, url, thread_id, start + i + 1, clock)
                 for i, sk in enumerate(skeletons)
             ]
-            posts = _place_stubs(parsed, known_times or {}, url)
+            posts = place_undated(parsed, known_times or {}, url)
         except LayoutChanged:
             raise failed from None
         if not parsed:
             raise
     else:
-        posts = _place_stubs(parsed, known_times or {}, url)
+        posts = place_undated(parsed, known_times or {}, url)
     me = forms.logged_in_user(tree, sel)
     return TopicPage(
         url=url,
@@ -161,13 +161,6 @@ def author_of(
     return user, user.name if user is not None else forms.text_of(block)
 
 
-@dataclass(frozen=True)
-class _Stub:
-    """A deleted-post stub as served: everything of a Post but its time."""
-
-    post: Post
-
-
 def _parse_post(
     node: LexborNode,
     sel: MybbSelectors,
@@ -175,7 +168,7 @@ def _parse_post(
     thread_id: str,
     number: int,
     clock: _Clock,
-) -> Post | _Stub:
+) -> Post | Undated:
     post_id = (node.attributes.get("id") or "").removeprefix("post_")
     where = f"post {post_id}"
     if not post_id.isdigit():
@@ -198,7 +191,7 @@ def _parse_post(
         deleted=True,
     )
     if stub:
-        return _Stub(base)
+        return Undated(base)
     date = node.css_first(sel.post_date)
     if date is None:
         raise LayoutChanged(url, f"{where} has no date ({sel.post_date})")
@@ -219,23 +212,6 @@ def _parse_post(
         deleted=bool(classes & {"deleted_post", "unapproved_post"}),
         raw=(content.inner_html or "").strip(),
     )
-
-
-def _place_stubs(parsed: list[Post | _Stub], known: Mapping[str, datetime], url: str) -> list[Post]:
-    """Give deleted-post stubs a time: the one seen before, else a neighbour's."""
-    times = [p.posted_at if isinstance(p, Post) else None for p in parsed]
-    placed: list[Post] = []
-    for i, item in enumerate(parsed):
-        if isinstance(item, Post):
-            placed.append(item)
-            continue
-        before = [t for t in times[:i] if t is not None]
-        after = [t for t in times[i + 1 :] if t is not None]
-        when = known.get(item.post.id) or (before[-1] if before else after[0] if after else None)
-        if when is None:
-            raise LayoutChanged(url, f"post {item.post.id}: a deleted-post stub on a page of stubs")
-        placed.append(replace(item.post, posted_at=when))
-    return placed
 
 
 def parse_edit_notice(
@@ -323,11 +299,11 @@ def structural_posts(
 
 def _structural_post(
     skeleton: Skeleton, url: str, thread_id: str, number: int, clock: _Clock
-) -> Post | _Stub:
+) -> Post | Undated:
     where = f"post {skeleton.post_id}"
     if skeleton.time_node is None and skeleton.node.css_first(f"#pid_{skeleton.post_id}") is None:
         # A soft-deleted post's stub: the author and "This post has been deleted", no date.
-        return _Stub(
+        return Undated(
             Post(
                 id=skeleton.post_id,
                 thread_id=thread_id,
@@ -398,7 +374,7 @@ def _structural_page(
     parsed = [
         _structural_post(sk, url, thread_id, start + i + 1, clock) for i, sk in enumerate(skeletons)
     ]
-    posts = _place_stubs(parsed, {}, url)
+    posts = place_undated(parsed, {}, url)
     me = forms.logged_in_user(tree, DEFAULT)
     return TopicPage(
         url=url,

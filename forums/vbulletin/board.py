@@ -39,8 +39,8 @@ from forums.formboard import PagedBoard, Served, answer_to
 from forums.guard import redact
 from forums.pages import PageKind, TopicPage
 from forums.records import Cursor, PrivateMessage, User
+from forums.userprefs import FilledForm as Form
 from forums.vbulletin import pages
-from forums.vbulletin.pages import Form
 from forums.vbulletin.pms import INBOX, SENT, PMFolder, PMListItem, parse_pm_folder, parse_pm_view
 from forums.vbulletin.thread import parse_thread_page
 from forums.webboard import Answer, Said

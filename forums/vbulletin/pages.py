@@ -20,7 +20,6 @@ fixtures/vbulletin/SOURCES.md):
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from urllib.parse import parse_qs, urljoin, urlsplit
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
@@ -29,9 +28,9 @@ from forums.errors import LayoutChanged
 from forums.html import parse_html
 from forums.pages import PageKind
 from forums.records import User
+from forums.userprefs import FilledForm, form_as_sent
 
 __all__ = [
-    "Form",
     "PageKind",
     "classify",
     "flood_seconds",
@@ -177,56 +176,21 @@ def charset_of(html: str, default: str = "utf-8") -> str:
     return found.group(1).lower() if found else default
 
 
-@dataclass(frozen=True)
-class Form:
-    """A form as served: where it posts to and the fields a browser would send back."""
-
-    action: str
-    fields: dict[str, str] = field(default_factory=dict)
-
-    def data(self, **values: str) -> dict[str, str]:
-        return {**self.fields, **values}
-
-
-def form_of(node: LexborNode, url: str) -> Form:
-    fields: dict[str, str] = {}
-    for item in node.css("input, textarea, select"):
-        name = item.attributes.get("name")
-        if not name:
-            continue
-        if item.tag == "textarea":
-            fields[name] = item.text(deep=True) or ""
-            continue
-        if item.tag == "select":
-            chosen = item.css_first("option[selected]") or item.css_first("option")
-            if chosen is not None:
-                fields[name] = chosen.attributes.get("value") or text_of(chosen)
-            continue
-        kind = (item.attributes.get("type") or "text").lower()
-        value = item.attributes.get("value") or ""
-        if kind in ("checkbox", "radio"):
-            if "checked" in {k.lower() for k in item.attributes}:
-                fields[name] = value or "on"
-        elif kind in ("hidden", "text", "password"):
-            fields[name] = value
-    return Form(urljoin(url, node.attributes.get("action") or url), fields)
-
-
-def read_form(html: str | LexborHTMLParser, url: str, action: str) -> Form:
+def read_form(html: str | LexborHTMLParser, url: str, action: str) -> FilledForm:
     """The form whose action has `action` in it (e.g. "do=postreply") and a message box."""
     tree = tree_of(html)
     for node in tree.css("form"):
         posts_to = (node.attributes.get("action") or "").replace("&amp;", "&")
         if action in posts_to and node.css_first("textarea[name=message]") is not None:
-            return form_of(node, url)
+            return form_as_sent(node, url)
     raise LayoutChanged(url, f"no form posting to {action!r} with a message box on the page")
 
 
-def login_form(html: str | LexborHTMLParser, url: str) -> Form | None:
+def login_form(html: str | LexborHTMLParser, url: str) -> FilledForm | None:
     """vBulletin 3/4's login form (`login.php?do=login` with `vb_login_username`)."""
     for node in tree_of(html).css("form"):
         if node.css_first("input[name=vb_login_username]") is not None:
-            return form_of(node, url)
+            return form_as_sent(node, url)
     return None
 
 

@@ -26,7 +26,7 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from forums.errors import LayoutChanged
 from forums.html import parse_html
-from forums.pages import TopicPage
+from forums.pages import TopicPage, Undated, place_undated
 from forums.records import EditInfo, Post, PostBody
 from forums.vbulletin import pages
 from forums.vbulletin.body import vb_body
@@ -127,7 +127,7 @@ def parse_thread_page(
         _parse_post(node, sel, url, thread_id, start + i + 1, zone, now, order)
         for i, node in enumerate(nodes)
     ]
-    posts = _place(parsed, known_times or {}, url)
+    posts = place_undated(parsed, known_times or {}, url)
     me = pages.logged_in_user(tree)
     title = pages.text_of(
         tree.css_first("span.threadtitle, h1.main-title, td.navbar strong, title")
@@ -190,13 +190,6 @@ def _read_time(
         return None
 
 
-class _Placeholder:
-    """A deleted post whose time the page does not show."""
-
-    def __init__(self, post: Post) -> None:
-        self.post = post
-
-
 def _parse_post(
     node: LexborNode,
     sel: Marks,
@@ -206,7 +199,7 @@ def _parse_post(
     zone: tzinfo,
     now: datetime,
     order: str,
-) -> Post | _Placeholder:
+) -> Post | Undated:
     post_id = _post_id(node, sel)
     assert post_id is not None
     where = f"post {post_id}"
@@ -243,7 +236,7 @@ def _parse_post(
         deleted=True,
     )
     if _is_deleted(node, sel, body_node):
-        return base if when is not None else _Placeholder(base)
+        return base if when is not None else Undated(base)
     if when is None:
         raise LayoutChanged(url, f"{where} has no readable time ({sel.date})")
     if body_node is None:
@@ -258,27 +251,6 @@ def _parse_post(
         deleted=False,
         raw=(body_node.inner_html or "").strip(),
     )
-
-
-def _place(
-    parsed: list[Post | _Placeholder], known: Mapping[str, datetime], url: str
-) -> list[Post]:
-    """Give deleted placeholders without a time one: as seen before, else a neighbour's."""
-    times = [p.posted_at if isinstance(p, Post) else None for p in parsed]
-    placed: list[Post] = []
-    for i, item in enumerate(parsed):
-        if isinstance(item, Post):
-            placed.append(item)
-            continue
-        before = [t for t in times[:i] if t is not None]
-        after = [t for t in times[i + 1 :] if t is not None]
-        when = known.get(item.post.id) or (before[-1] if before else after[0] if after else None)
-        if when is None:
-            raise LayoutChanged(
-                url, f"post {item.post.id}: a deleted placeholder on a page of placeholders"
-            )
-        placed.append(replace(item.post, posted_at=when))
-    return placed
 
 
 def parse_edit_notice(text: str, tz: tzinfo, now: datetime, order: str = "mdy") -> EditInfo | None:

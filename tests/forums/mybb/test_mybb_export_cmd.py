@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 
 from engine.app import tally_cmd
 from engine.app.cli import app
+from engine.app.tally_cmd import READERS
 
 runner = CliRunner()
 TRUTH = truth("thread_truth.json")
@@ -60,5 +61,7 @@ def test_export_then_tally_gives_the_day_1_count(fake: FakeMybb, tmp_path: Path)
     assert counted.exit_code == 0, counted.output
     final = TRUTH["expected_tallies"]["day1_final (GM post P39)"]
     assert json.loads(counted.stdout)["votes"] == final["each_players_vote"]
-    unknown = runner.invoke(app, [*args, "--engine", "vbulletin"])
-    assert unknown.exit_code == 2 and "post HTML of phpbb, mybb can be read" in unknown.output
+    unknown = runner.invoke(app, [*args, "--engine", "ipboard"])
+    assert unknown.exit_code == 2 and f"post HTML of {', '.join(READERS)} can be read" in (
+        unknown.output
+    )

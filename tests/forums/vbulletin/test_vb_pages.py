@@ -10,6 +10,7 @@ from forums.detect import detect_engine
 from forums.errors import LayoutChanged
 from forums.pages import PageKind
 from forums.vbulletin import pages
+from forums.vbulletin.body import vb_html_to_postbody
 from forums.vbulletin.dates import footer_zone, parse_vb_time
 from forums.vbulletin.pms import parse_pm_folder, parse_pm_view
 from forums.vbulletin.thread import parse_edit_notice, parse_thread_page
@@ -53,6 +54,12 @@ def test_vb3_quotes_carry_their_authors_and_the_text_outside_them_stays() -> Non
     assert "Originally Posted by" not in first.body.full_text()
     assert "Quote:" not in first.body.full_text()
     assert "what's offensive to me" not in own
+
+
+def test_an_exported_body_reads_as_the_page_did() -> None:
+    for post in parse_thread_page(page(VB3), VB3_URL, now=NOW).posts:
+        assert post.raw is not None
+        assert vb_html_to_postbody(post.raw, base_url=VB3_URL) == post.body, post.id
 
 
 def test_vb3_edit_notes_say_who_and_when() -> None:
