@@ -624,6 +624,8 @@ class _Checker:
                 "machine-readable times already)",
                 "fluxbb": "forumgm reads the FluxBB GM's own zone and date format from his "
                 "profile after each login, so there is nothing to set",
+                "smf": "forumgm reads the SMF GM's times in whatever format his profile "
+                "chose, in the zone his profile names, so there is nothing to set",
             }.get(engine, f"the {engine} board has no date format of an account's own")
             self.problem(
                 f"[board] set_date_format: {why}; it changes nothing there (only "

@@ -8,7 +8,7 @@ a poll starts at the page of the last post seen and reads on. A PM cursor is `{"
 SMF's message ids grow with time in every folder.
 
 Time. SMF prints times in the reader's zone and names none. The zone is the GM profile's
-("Look and Layout", read once after login) unless the host configured `tz`; `now` for
+("Look and Layout", read after each login) unless the adapter is given `tz`; `now` for
 "Today at …" is the server's `Date`.
 
 Spam protection. SMF refuses a post or PM sent within `spamWaitTime` (5 s) of the last one
@@ -157,7 +157,8 @@ class SmfBoard(PagedBoard):
             if zone is None:
                 raise LayoutChanged(
                     redact(str(response.url)),
-                    "the GM's profile shows no time zone (set [board] tz to the board's zone)",
+                    "the GM's profile shows no time zone (choose one in his profile: Look "
+                    "and Layout → Time zone)",
                 )
             try:
                 self.tz = ZoneInfo(zone)
