@@ -21,6 +21,7 @@ import sys
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -29,6 +30,7 @@ sys.path.insert(0, str(HERE.parent))
 
 import rulesets  # noqa: E402
 from engine.app.game_file import load_game  # noqa: E402
+from engine.core.ruleset import Seat  # noqa: E402
 from engine.session import GameSession, PhaseLog  # noqa: E402
 from engine.sim import play  # noqa: E402
 from engine.sim.policy import Policy  # noqa: E402
@@ -36,7 +38,26 @@ from engine.sim.setup import from_config  # noqa: E402
 
 EXAMPLES = HERE.parent / "docs" / "examples"
 SAVED = HERE / "sim_fingerprint.json"
-RULESETS = ("classic", "yakuza", "twelve-rooms", "minimafik")
+RULESETS = ("classic", "classic-every-role", "yakuza", "twelve-rooms", "minimafik")
+EVERY_ROLE = {
+    "mafioso": 2,
+    "lawyer": 1,
+    "killer": 1,
+    "thief": 1,
+    "mafioso@mafia_b": 1,
+    "killer@mafia_b": 1,
+    "commissar": 1,
+    "doctor": 1,
+    "bodyguard": 1,
+    "sheriff": 1,
+    "witness": 1,
+    "maniac": 1,
+    "sorcerer": 1,
+    "outcast": 1,
+    "citizen": 4,
+}
+"""classic-every-role: the classic example's options with 20 players and every classic role,
+two clans (what the example file leaves out: distraction, cover, poison, peeks, loners)."""
 GAMES = 2000
 BLOCK = 20
 """Games per saved digest: a difference is found to within a block."""
@@ -81,7 +102,17 @@ def _recording() -> Iterator[list[str]]:
 def game_digests(ruleset: str, games: int, seed: int = SEED) -> list[str]:
     """One SHA-256 per game (games 0 … games-1 of `seed`)."""
     rulesets.load_all()
-    setup = from_config(load_game(EXAMPLES / f"{ruleset}.toml"))
+    if ruleset == "classic-every-role":
+        setup = from_config(load_game(EXAMPLES / "classic.toml"))
+        names = tuple(f"Игрок{i}" for i in range(1, 1 + sum(EVERY_ROLE.values())))
+        setup = replace(
+            setup,
+            seats=tuple(Seat(n) for n in names),
+            options={**setup.options, "roles": EVERY_ROLE, "clans": 2},
+            aliases={},
+        )
+    else:
+        setup = from_config(load_game(EXAMPLES / f"{ruleset}.toml"))
     table = play.Table(setup, Policy())
     out = []
     with _recording() as seen:

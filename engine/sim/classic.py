@@ -47,7 +47,7 @@ DESCRIPTION = {
 }
 
 
-@dataclass
+@dataclass(slots=True)
 class _Bot:
     name: str
     role: str
@@ -82,6 +82,7 @@ class ClassicPlayers:
         (intake takes a timeless order as sent in time), so a run builds each one once."""
         self._any_member = state.options.get("team_shot_by") == "any_member"
         bots = list(self.bots.values())
+        self._commissars = [b for b in bots if b.smart and b.role == "commissar"]
         self._clans = [
             (clan, members)
             for clan in CLANS
@@ -155,9 +156,11 @@ class ClassicPlayers:
 
     def _claim(self, alive: list[str]) -> None:
         """Smart commissars name a mafioso they found, in the thread (the demo's claim)."""
+        if not self._commissars:
+            return
         living = set(alive)
-        for bot in self.bots.values():
-            if bot.smart and bot.role == "commissar" and bot.name in living:
+        for bot in self._commissars:
+            if bot.name in living:
                 found = sorted(bot.enemies & living)
                 if found:
                     self.claims[found[0]] = bot.name

@@ -10,11 +10,13 @@ figures whatever the number of workers and whichever worker plays which game.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Protocol
 
 from engine.core.events import Event
+from engine.core.model import GameState
 from engine.core.orders import Order
 from engine.core.ruleset import get_ruleset
 from engine.session import GameSession
@@ -99,16 +101,22 @@ class Table:
         self.options = {**setup.options}
         self.options.update({k: v for k, v in QUIET.items() if k in self.ruleset.option_defaults})
         self.orders: dict[tuple[str, str, str], Order] = {}
+        self.phases = [
+            (START + PHASE * n, START + PHASE * (n + 1)) for n in range(self.kind.max_phases)
+        ]
+        """Each phase's opening and deadline (a day each from START)."""
+        self._make = self._players_of(setup.ruleset)
 
-    def players(self, session: GameSession, seed: int) -> Players:
+    def _players_of(self, ruleset: str) -> Callable[[GameState, random.Random], Players]:
         from engine.sim import classic, demo_players
 
-        state = session.state
-        rng = random.Random(seed * 7919 + 1)
-        if self.setup.ruleset == "classic":
-            return classic.ClassicPlayers(state, rng, self.policy, self.orders)
-        make = demo_players.FACTORIES[self.setup.ruleset]
-        return make(state, rng, self.policy, self.cache)
+        if ruleset == "classic":
+            return lambda state, rng: classic.ClassicPlayers(state, rng, self.policy, self.orders)
+        make = demo_players.FACTORIES[ruleset]
+        return lambda state, rng: make(state, rng, self.policy, self.cache)
+
+    def players(self, session: GameSession, seed: int) -> Players:
+        return self._make(session.state, random.Random(seed * 7919 + 1))
 
     def play(self, index: int, seed: int) -> GameRecord:
         s = game_seed(seed, index)
@@ -118,14 +126,14 @@ class Table:
         players = self.players(session, s)
         players.learn(session.pending_setup)
         phases = 0
-        opened = START
-        while not session.state.finished and phases < self.kind.max_phases:
+        for opened, deadline in self.phases:
+            if session.state.finished:
+                break
             phases += 1
-            session.open_phase(opened, opened + PHASE)
+            session.open_phase(opened, deadline)
             players.play(session, phases)
             log = session.resolve(in_place=True)
             players.learn(log.events)
-            opened += PHASE
         state = session.state
         alive = set(self.ruleset.in_play(state))
         seats = tuple(

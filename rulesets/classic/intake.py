@@ -133,7 +133,8 @@ class Intake:
             if self.options["remind_thread_votes"]:
                 self.out.events.append(Event.private(order.player, "thread_vote_reminder"))
             return self.out
-        if not in_play(sender):
+        fields = sender.fields  # in_play() written out here and below: most commands are votes
+        if not (fields.get("alive", True) and fields.get("free", True)):
             return self.reject(order, w.SENDER_NOT_IN_PLAY)
         kind = order.kind
         if kind is _NO_LYNCH:
@@ -143,11 +144,12 @@ class Intake:
             self.inputs.log.append(order)
             self.ack(order.player, "vote_withdrawn")
             return self.out
-        target = order.target
+        target = order.targets[0] if order.targets else None
         seat = self._seat(target)
         if target is None or seat is None:
             return self.reject(order, w.UNKNOWN_TARGET, action="vote")
-        if not in_play(seat):
+        fields = seat.fields
+        if not (fields.get("alive", True) and fields.get("free", True)):
             return self.reject(order, w.TARGET_NOT_IN_PLAY, action="vote")
         if order.form == "nonstandard":
             if self.options["strict_vote_forms"]:

@@ -140,6 +140,8 @@ def r1_vote(t: Turn) -> None:
 
 def r2_distract(t: Turn) -> None:
     t.distracted = {a.target for a in t.live(_DISTRACT)}
+    if not t.distracted:
+        return  # most turns: nobody to block
     for act in t.live():
         if act.player in t.distracted and act.action != "distract":
             t.stop(act, "action_blocked")
@@ -150,11 +152,15 @@ def r2_distract(t: Turn) -> None:
 
 def r3_cover(t: Turn) -> None:
     cover = t.live(_COVER)
+    if not cover:
+        return  # nobody covered, cured or blocked
     t.covered = {a.target for a in cover}
     healed = {a.target for a in cover if a.action == "heal" and a.target != a.player}
     for act in cover:
         if act.action == "heal":
             t.state.player(act.target).fields["poisoned"] = False
+    if not healed:
+        return
     for act in t.live(_ALL_AT_ONCE):
         if act.player in healed:
             t.stop(act, "action_blocked")
@@ -165,12 +171,11 @@ def r3_cover(t: Turn) -> None:
 
 def r4_team_shots(t: Turn) -> None:
     """R4.1: one collective shot per clan; different targets miss (§5.1)."""
+    team = [a for a in t.live(_ALL_AT_ONCE) if a.action == "team_shot"]
+    if not team:
+        return
     for clan in CLANS:
-        named = [
-            a
-            for a in t.live(_ALL_AT_ONCE)
-            if a.action == "team_shot" and t.state.player(a.player).faction == clan
-        ]
+        named = [a for a in team if t.state.player(a.player).faction == clan]
         targets = {a.target for a in named}
         for act in named:
             t.attack(act.target, act.player)

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from engine.core.model import GameState
-from rulesets.classic.roles import CLANS, DRAW, LONER
-from rulesets.classic.state import can_kill, team_of
+from rulesets.classic.roles import CLANS, DRAW, LONER, TOWN
+from rulesets.classic.state import can_kill
 
 
 def winner(state: GameState) -> str | None:
@@ -13,7 +13,8 @@ def winner(state: GameState) -> str | None:
     alive = [p for p in state.players if p.fields.get("alive", True) and p.fields.get("free", True)]
     if not alive:
         return DRAW
-    teams = {team_of(p) for p in alive}
+    teams = {f"{LONER}:{p.name}" if p.faction == LONER else p.faction or TOWN for p in alive}
+    # (team_of() written out)
     if len(teams) == 1:
         team = teams.pop()
         return LONER if team.startswith(LONER) else team
