@@ -65,9 +65,10 @@ class PhaseInputs:
         return [o for slots in self.orders.values() for o in slots.values()]
 
 
-@dataclass
+@dataclass(slots=True)
 class IntakeResult:
-    """What taking one command produced: acknowledgements/answers and warnings."""
+    """What taking one command produced: acknowledgements/answers and warnings. (Slots: one
+    is made for every command taken, millions in a simulation.)"""
 
     events: list[Event] = field(default_factory=list)
     warnings: list[ParseWarning] = field(default_factory=list)

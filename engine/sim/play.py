@@ -102,9 +102,10 @@ class Table:
         self.options.update({k: v for k, v in QUIET.items() if k in self.ruleset.option_defaults})
         self.orders: dict[tuple[str, str, str], Order] = {}
         self.phases = [
-            (START + PHASE * n, START + PHASE * (n + 1)) for n in range(self.kind.max_phases)
+            (START + PHASE * n, START + PHASE * (n + 1), START + PHASE * (n + 2))
+            for n in range(self.kind.max_phases)
         ]
-        """Each phase's opening and deadline (a day each from START)."""
+        """Each phase's opening, deadline and the next one's (a day each from START)."""
         self._make = self._players_of(setup.ruleset)
 
     def _players_of(self, ruleset: str) -> Callable[[GameState, random.Random], Players]:
@@ -126,11 +127,11 @@ class Table:
         players = self.players(session, s)
         players.learn(session.pending_setup)
         phases = 0
-        for opened, deadline in self.phases:
+        for opened, deadline, following in self.phases:
             if session.state.finished:
                 break
             phases += 1
-            session.open_phase(opened, deadline)
+            session.open_phase(opened, deadline, following)
             players.play(session, phases)
             log = session.resolve(in_place=True)
             players.learn(log.events)

@@ -99,8 +99,10 @@ def r1_vote(t: Turn) -> None:
     votes: dict[str, str] = {}  # current_votes() of the voters in play, in one pass
     for p in state.players:
         order = cast.get(p.name)
-        if order is not None and (target := order.target) is not None and in_play(p):
-            votes[p.name] = target
+        if order is not None and order.targets:  # (order.target and in_play(p), written out)
+            fields = p.fields
+            if fields.get("alive", True) and fields.get("free", True):
+                votes[p.name] = order.targets[0]
     totals = totals_of(state, votes)
     if state.options["publish_final_votes"]:
         t.emit(

@@ -44,16 +44,14 @@ def apparent(p: PlayerState) -> tuple[str, str]:
 
 def actions_of(p: PlayerState, options: dict[str, Any]) -> tuple[str, ...]:
     """The actions a player may order now (the role's, plus the team shot where it applies)."""
-    actions = list(ROLES[p.role or "citizen"].actions)
-    if joined_outcast(p) and "team_shot" not in actions:
-        actions.append("team_shot")
+    actions = ROLES[p.role or "citizen"].actions
     if (
-        options.get("team_shot_by") == "any_member"
-        and is_clan(p.faction)
+        p.faction in CLANS
+        and (p.role == "outcast" or options.get("team_shot_by") == "any_member")
         and "team_shot" not in actions
     ):
-        actions.append("team_shot")
-    return tuple(actions)
+        return (*actions, "team_shot")  # a joined outcast's, or any clan member's by option
+    return actions
 
 
 def can_kill(p: PlayerState, options: dict[str, Any]) -> bool:
