@@ -65,6 +65,14 @@ def edits_without_notice(board: object) -> bool:
     return bool(getattr(board, "edits_without_notice", True))
 
 
+def exact_times(board: object) -> bool:
+    """Whether `board` dates posts, edits and PMs to the second or finer (Discourse's ISO
+    times, to the millisecond): then a time on a whole minute is no board that prints
+    minutes only, and the deadline's reading holds nothing for "the deadline's minute". A
+    board that says nothing may print minutes only."""
+    return bool(getattr(board, "exact_times", False))
+
+
 BoardFactory = Callable[..., Board]
 _ENGINES: dict[str, BoardFactory | str] = {}
 

@@ -61,7 +61,7 @@ from engine.store.models import (
     PhaseStatus,
 )
 from engine.store.repo.raw import ReadRecorded, Recorded
-from forums.board import Board, edits_without_notice
+from forums.board import Board, edits_without_notice, exact_times
 from forums.records import Cursor, PrivateMessage
 
 logger = logging.getLogger("forumgm.driver")
@@ -138,7 +138,7 @@ class GameDriver:
             self.ruleset,
             max_post_chars=config.max_post_chars,
             silent_edits=edits_without_notice(board),
-            exact_times=bool(getattr(board, "exact_times", False)),
+            exact_times=exact_times(board),
         )
         self.markers = Markers(game.marker_key, self.game_id)
         self._started = False

@@ -99,7 +99,7 @@ class PhaseReader:
     exact_times: bool = False
     """The board dates items to the second or finer (Discourse: the millisecond), so a time
     on a whole minute is no board printing minutes only: nothing is held for the minute of
-    the deadline or of the opening (`forums.discourse.DiscourseBoard.exact_times`)."""
+    the deadline or of the opening (`forums.board.exact_times`)."""
     stats: ReadStats = field(default_factory=ReadStats)
     _parsed: dict[str, ParseResult] = field(default_factory=dict)
     _live: _Live | None = None

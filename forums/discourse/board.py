@@ -47,12 +47,13 @@ from forums.discourse.topic import (
 from forums.errors import BoardError, LayoutChanged, LoginFailed, NotFound
 from forums.formboard import TWO_STEP_HELP
 from forums.guard import redact
+from forums.pages import TopicPage
 from forums.records import Cursor, Post, PrivateMessage, User
 from forums.webboard import Answer, Said, WebBoard
 
 log = logging.getLogger("forums.discourse")
 
-__all__ = ["ApiError", "DiscourseBoard", "DiscoursePage", "discourse_board"]
+__all__ = ["ApiError", "DiscourseBoard", "discourse_board"]
 
 JSON = dict[str, Any]
 
@@ -80,18 +81,6 @@ class _LoggedOut(ApiError):
 
 class _BadCsrf(ApiError):
     """A POST of a cookie session with a token the board no longer takes."""
-
-
-@dataclass(frozen=True)
-class DiscoursePage:
-    """One chunk of a topic as `board check` shows a page."""
-
-    title: str
-    posts: list[Post]
-    page: int
-    pages: int
-    per_page: int
-    total_posts: int | None
 
 
 @dataclass
@@ -365,29 +354,34 @@ class DiscourseBoard(WebBoard):
         cursor = Cursor({"thread": topic_id, "last_id": max(after, *topic.stream)})
         return ThreadPage(items=posts, cursor=cursor)
 
-    async def thread_view(self, thread: str, number: int) -> DiscoursePage:
+    async def thread_view(self, thread: str, number: int) -> TopicPage:
         """Chunk `number` (from 1) of the topic, as a page (`game start`'s first look)."""
         await self.ensure_login()
         return await self._page(await self._topic(self.topic_id(thread)), number)
 
-    async def topic_page(self, thread: str, start: int = 0) -> DiscoursePage:
+    async def topic_page(self, thread: str, start: int = 0) -> TopicPage:
         """The chunk holding post `start + 1` of the topic (`board check`)."""
         await self.ensure_login()
         topic = await self._topic(self.topic_id(thread))
         return await self._page(topic, start // topic.chunk_size + 1)
 
-    async def _page(self, topic: Topic, number: int) -> DiscoursePage:
+    async def _page(self, topic: Topic, number: int) -> TopicPage:
+        """Chunk `number` of the topic as the layer's page record."""
         per = topic.chunk_size
         pages = max(1, -(-len(topic.stream) // per))
         number = max(1, min(pages, number))
         ids = topic.stream[(number - 1) * per : number * per]
-        return DiscoursePage(
+        return TopicPage(
+            url=self._url(f"t/{topic.id}.json"),
+            thread_id=topic.id,
             title=topic.title,
             posts=self._records(topic, await self._posts(topic, ids)),
             page=number,
             pages=pages,
             per_page=per,
+            start=(number - 1) * per,
             total_posts=len(topic.stream),
+            logged_in_as=self._me.name if self._me is not None else None,
         )
 
     def times_read(self) -> str:

@@ -134,10 +134,10 @@ def test_a_votecount_day_on_discourse(fake: FakeDiscourse, tmp_path: Path) -> No
     polled = cli("run", str(game), "--db", db, "--once", now="2026-12-01 22:30")
     assert polled.exit_code == 0, polled.output
 
-    # Вася changes his mind by editing; Оля votes in the deadline's last second, on a
-    # whole minute's mark before it (Discourse's times are exact).
+    # Вася changes his mind by editing; Оля votes at the deadline's very moment (19:00:00.000:
+    # Discourse's times are exact, so it is not "some time in the deadline's minute").
     fake.edit(first["id"], "<p>голосую за Бармалея</p>", at("2026-12-02 10:00"))
-    fake.now = at("2026-12-02 18:59")
+    fake.now = at("2026-12-02 19:00")
     fake.post(TOPIC, "Оля", "Голосую за Бармалея")
     fake.now = at("2026-12-02 19:00:30")
     fake.post(TOPIC, "Alu", "Снимаю голос")  # after the deadline: not day 1's
@@ -158,12 +158,26 @@ def test_a_votecount_day_on_discourse(fake: FakeDiscourse, tmp_path: Path) -> No
     assert "day 2 (open)" in status.output, status.output
 
 
+@pytest.mark.parametrize(
+    ("word", "value", "vote_at", "held_as"),
+    [
+        ("edits_without_notice", True, "2026-12-02 18:59", "edited_after_deadline"),
+        ("exact_times", False, "2026-12-02 19:00", "deadline_minute"),
+    ],
+)
 def test_without_the_engines_word_the_last_vote_would_wait_for_review(
-    fake: FakeDiscourse, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    fake: FakeDiscourse,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    word: str,
+    value: bool,
+    vote_at: str,
+    held_as: str,
 ) -> None:
-    """The same last vote on a board that might edit a post unseen (phpBB's last post) is
-    held for the host: what `edits_without_notice = False` spares a Discourse game."""
-    monkeypatch.setattr(DiscourseBoard, "edits_without_notice", True)
+    """The same last vote on a board that might edit a post unseen (phpBB's last post), or
+    one that prints minutes only, is held for the host: what Discourse's
+    `edits_without_notice = False` and `exact_times = True` spare its games."""
+    monkeypatch.setattr(DiscourseBoard, word, value)
     game = tmp_path / "game.toml"
     game.write_text(GAME, encoding="utf-8")
     db = f"sqlite:///{tmp_path / 'store.sqlite'}"
@@ -171,9 +185,9 @@ def test_without_the_engines_word_the_last_vote_would_wait_for_review(
     cli("run", str(game), "--db", db, "--once", now="2026-12-01 19:01")
     cli("review", str(game), "--db", db, "--approve", now="2026-12-01 19:02")
     cli("run", str(game), "--db", db, "--once", now="2026-12-01 19:03")
-    fake.now = at("2026-12-02 18:59")
+    fake.now = at(vote_at)
     fake.post(TOPIC, "Оля", "Голосую за Бармалея")
     cli("run", str(game), "--db", db, "--once", now="2026-12-02 19:02")
     assert not any(p.startswith("Итоги дня 1") for p in gm_posts(fake))
     review = cli("review", str(game), "--db", db, now="2026-12-02 19:03")
-    assert "edited_after_deadline" in review.output, review.output
+    assert held_as in review.output, review.output
