@@ -111,7 +111,10 @@ def validate(
         _print_problems(out, config.warnings)
         if online:
             try:
-                out.print(f"  {board_ready_or_exit(config, None, command_clock(), then='')}")
+                ready = board_ready_or_exit(
+                    config, None, command_clock(), then="", players=config.players
+                )
+                out.print(f"  {ready}")
             except typer.Exit:  # the line is printed; the next file is checked still
                 bad = True
     raise typer.Exit(1 if bad else 0)
@@ -373,9 +376,9 @@ def start(
     config: GameConfig = config_or_exit(path, now=clock(), allow_past=allow_past)
     for warning in config.warnings:
         typer.echo(f"{path}: {warning}")
-    # The thread and the GM's login before anything is queued or stored: players with their
-    # roles and no thread to play in is what a missing thread did.
-    typer.echo(board_ready_or_exit(config, store, clock))
+    # The thread, the GM's login and every player's account before anything is queued or
+    # stored: players with their roles and no thread to play in is what a missing thread did.
+    typer.echo(board_ready_or_exit(config, store, clock, players=config.players))
     driver = driver_for(path, db, store, clock=clock)
     driver.start()
     drafts = driver.store.outbox(driver.game_id)

@@ -6,7 +6,7 @@ import asyncio
 import logging
 import os
 import signal
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, tzinfo
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, TypeVar
@@ -148,7 +148,12 @@ def driver_for(
 
 
 def board_ready_or_exit(
-    config: GameConfig, store: Store | None, clock: Clock, *, then: str = "; nothing was queued"
+    config: GameConfig,
+    store: Store | None,
+    clock: Clock,
+    *,
+    then: str = "; nothing was queued",
+    players: Sequence[str] = (),
 ) -> str:
     """Log in as the GM and read the game thread's first page before anything is queued (and
     before the game is written to the store); one line and exit 1 when the board cannot take
@@ -173,12 +178,20 @@ def board_ready_or_exit(
     async def check() -> str:
         try:
             ready = await board_ready(
-                board, config.thread, url=config.url, gm=config.gm_user, game_file=str(config.path)
+                board,
+                config.thread,
+                url=config.url,
+                gm=config.gm_user,
+                game_file=str(config.path),
+                players=players,
             )
         finally:
             await board.close()
         title = f" ({ready.title!r})" if ready.title else ""
-        return f"logged in to the board as {ready.gm}; thread {config.thread}{title} is there"
+        found = f"; the {len(players)} players' accounts are there" if players else ""
+        return (
+            f"logged in to the board as {ready.gm}; thread {config.thread}{title} is there{found}"
+        )
 
     try:
         return asyncio.run(check())

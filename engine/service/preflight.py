@@ -6,6 +6,7 @@ role PMs had gone out: the players had their roles and no thread. `forumgm game 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,8 +27,17 @@ class Ready:
     """The thread's title, where the adapter reads one."""
 
 
-async def board_ready(board: Board, thread: str, *, url: str, gm: str, game_file: str) -> Ready:
-    """Log in as the GM and read the first page of `thread`; `NotReady` says what failed."""
+async def board_ready(
+    board: Board,
+    thread: str,
+    *,
+    url: str,
+    gm: str,
+    game_file: str,
+    players: Sequence[str] = (),
+) -> Ready:
+    """Log in as the GM, read the first page of `thread` and look up each of `players` (a
+    role PM to a name with no account fails on every run); `NotReady` says what failed."""
     try:
         me = await board.login()
     except LoginHeld as exc:  # refused before: the guard says why and what to do
@@ -54,6 +64,23 @@ async def board_ready(board: Board, thread: str, *, url: str, gm: str, game_file
         raise NotReady(
             f"cannot read thread {thread!r} on {url}: {type(exc).__name__}: {exc}"
         ) from None
+    missing = []
+    for name in players:
+        try:
+            found = await board.find_user(name)
+        except BoardError as exc:
+            raise NotReady(
+                f"cannot look player {name!r} up on {url} ({type(exc).__name__}: {exc}); try "
+                "again when the board answers"
+            ) from None
+        if found is None:
+            missing.append(name)
+    if missing:
+        listed = ", ".join(repr(n) for n in missing)
+        raise NotReady(
+            f"no account on {url} for {listed}: every player needs a board account; write "
+            "each name in [players] as the board spells it"
+        )
     return Ready(me.name, title)
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -18,6 +19,7 @@ from typer.testing import CliRunner
 
 from engine.app.cli import app
 from engine.store import open_store
+from forums.local.tables import name_key
 from tests.service.helpers import GM, GM_PASSWORD, PASSWORD_ENV, CliGame, cli_game
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -57,6 +59,24 @@ def test_game_start_refuses_a_thread_the_board_does_not_have(tmp_path: Path) -> 
     assert f"thread {g.thread}" in started and "started: 6 posts and PMs queued" in started
 
 
+def test_game_start_refuses_players_with_no_board_account(tmp_path: Path) -> None:
+    """A role PM to a name the board does not know fails on every run: the game would start
+    with a seat nobody can be told about. Every player is looked up before anything is queued."""
+    g = _game(tmp_path)
+    text = g.path.read_text(encoding="utf-8")
+    typo = text.replace('"Маша"', '"Маня"').replace('"Оля"', '"Olya"')
+    g.path.write_text(typo, encoding="utf-8")
+    said = g.cli("game", "start", str(g.path), at=AT, code=1)
+    assert "no account on" in said and "'Маня', 'Olya'" in said, said
+    assert "nothing was queued" in said and "as the board spells it" in said, said
+    assert open_store(g.db).games() == []
+    assert all(not g.board.pms_after(g.board.user(n), "inbox", 0) for n in NAMES)  # type: ignore[arg-type]
+    checked = g.cli("game", "validate", "--online", str(g.path), at=AT, db=False, code=1)
+    assert "'Маня', 'Olya'" in checked, checked
+    g.path.write_text(text, encoding="utf-8")
+    assert "the 5 players' accounts are there" in g.cli("game", "start", str(g.path), at=AT)
+
+
 def test_game_start_refuses_a_gm_login_the_board_refuses(tmp_path: Path) -> None:
     g = _game(tmp_path)
     said = g.cli("game", "start", str(g.path), at=AT, password="not-it", code=1)
@@ -89,11 +109,16 @@ def test_game_replace_refuses_a_substitute_with_no_board_account(tmp_path: Path)
 
 def test_run_once_exits_1_when_a_pm_fails_as_when_a_post_fails(tmp_path: Path) -> None:
     g = _game(tmp_path)
-    text = g.path.read_text(encoding="utf-8")  # a player with no account on the board
-    g.path.write_text(text.replace('"Оля"', '"Новенький"'), encoding="utf-8")
     g.cli("game", "start", str(g.path), at=AT)
+    # The board's admin renames Оля's account after the start: her PMs have nowhere to go.
+    with sqlite3.connect(tmp_path / "board.sqlite") as conn:
+        key = name_key("Оля")
+        conn.execute(
+            "UPDATE local_users SET name = ?, name_key = ? WHERE name_key = ?",
+            ("Оля_старая", name_key("Оля_старая"), key),
+        )
     said = g.cli("run", str(g.path), "--once", at="2026-12-01T19:01+03:00", code=1)
-    assert "sending a pm failed" in said and "Новенький" in said, said
+    assert "sending a pm failed" in said and "Оля" in said, said
     assert "nothing was lost: run again to retry" in said
     assert g.gm_posts()  # the rest went out: the opening post is on the board
     again = g.cli("run", str(g.path), "--once", at="2026-12-01T19:10+03:00", code=1)
