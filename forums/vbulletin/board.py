@@ -35,7 +35,7 @@ import httpx
 
 from forums.board import PMPage
 from forums.errors import BoardError, LayoutChanged, LoginFailed, NotFound
-from forums.formboard import PagedBoard, Served, answer_to
+from forums.formboard import Fetched, PagedBoard, Served, answer_to
 from forums.guard import redact
 from forums.pages import PageKind, TopicPage
 from forums.records import Cursor, PrivateMessage, User
@@ -219,20 +219,23 @@ class VbulletinBoard(PagedBoard):
             return match.group(1)
         raise NotFound(f"not a vBulletin thread: {thread!r}")
 
-    async def thread_page(self, thread: str, number: int = 1) -> TopicPage:
-        params: dict[str, str | int] = {"t": thread}
-        if number > 1:
-            params["page"] = number
-        fetched = await self.page("showthread.php", {PageKind.TOPIC}, params)
-        view = parse_thread_page(
+    def _read_thread(self, fetched: Fetched, **known: Any) -> TopicPage:
+        """A thread page as served, read in the footer's zone (or the configured one)."""
+        return parse_thread_page(
             fetched.html,
             fetched.url,
             now=self.served_at(fetched.response),
             tz=self._tz,
             order=self.date_order,
-            per_page=self._per_page,
-            known_times=self._times,
+            **known,
         )
+
+    async def thread_page(self, thread: str, number: int = 1) -> TopicPage:
+        params: dict[str, str | int] = {"t": thread}
+        if number > 1:
+            params["page"] = number
+        fetched = await self.page("showthread.php", {PageKind.TOPIC}, params)
+        view = self._read_thread(fetched, per_page=self._per_page, known_times=self._times)
         if view.page < view.pages:
             self._per_page = view.per_page
         for post in view.posts:
@@ -398,13 +401,7 @@ class VbulletinBoard(PagedBoard):
                 redact(target), "the reply was accepted without naming the new post"
             )
         fetched = await self.page("showthread.php", {PageKind.TOPIC}, {"p": post_id})
-        view = parse_thread_page(
-            fetched.html,
-            fetched.url,
-            now=self.served_at(fetched.response),
-            tz=self._tz,
-            order=self.date_order,
-        )
+        view = self._read_thread(fetched)
         if not any(p.id == post_id for p in view.posts):
             raise BoardError(
                 f"{redact(fetched.url)}: the reply was accepted but post {post_id} is not there"

@@ -28,6 +28,7 @@ from forums.errors import LayoutChanged
 from forums.html import parse_html
 from forums.pages import PageKind
 from forums.records import User
+from forums.structure import text_of
 from forums.userprefs import FilledForm, form_as_sent
 
 __all__ = [
@@ -81,12 +82,6 @@ _CAPTCHA = (
 
 def tree_of(html: str | LexborHTMLParser) -> LexborHTMLParser:
     return html if isinstance(html, LexborHTMLParser) else parse_html(html)
-
-
-def text_of(node: LexborNode | None) -> str:
-    if node is None:
-        return ""
-    return " ".join((node.text(deep=True, separator=" ") or "").split())
 
 
 def query_param(url: str, name: str) -> str | None:
