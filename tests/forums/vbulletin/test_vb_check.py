@@ -5,6 +5,7 @@ left alone."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -73,3 +74,33 @@ def test_check_names_vbulletin_5_and_sends_nothing(monkeypatch: pytest.MonkeyPat
     assert result.exit_code == 2
     assert "vBulletin 5.5.2 — not a supported engine" in result.output
     assert [r.method for r in sent] == ["GET"]
+
+
+GAME = """\
+[game]
+ruleset = "votecount"
+[board]
+engine = "vbulletin"
+url = "https://forums.animesuki.com/"
+thread = "128882"
+gm_user = "Kinematics"
+password = "env:GM_PW"
+{extra}
+[schedule]
+deadlines = "every day 19:00"
+start = "2036-12-01 19:00"
+[players]
+players = ["Shirohige", "BBOvenGuy", "Romanticide"]
+"""
+
+
+def test_game_validate_knows_vbulletin(tmp_path: Path) -> None:
+    good = tmp_path / "vb.toml"
+    good.write_text(GAME.format(extra=""), encoding="utf-8")
+    result = runner.invoke(app, ["game", "validate", str(good)], env={"GM_PW": "p"})
+    assert result.exit_code == 0, result.output
+    # vBulletin's login was checked with its form only: no browser login offered.
+    browser = tmp_path / "browser.toml"
+    browser.write_text(GAME.format(extra="browser = true"), encoding="utf-8")
+    result = runner.invoke(app, ["game", "validate", str(browser)], env={"GM_PW": "p"})
+    assert result.exit_code == 1 and "browser" in result.output
