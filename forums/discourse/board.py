@@ -306,7 +306,7 @@ class DiscourseBoard(WebBoard):
             for part in numbers:
                 if part.isdigit():
                     return part
-        raise ValueError(f"not a Discourse topic id or URL: {thread!r}")
+        raise NotFound(f"not a Discourse topic (its number or address): {thread!r}")
 
     async def _topic(self, topic: str) -> Topic:
         url = self._url(f"t/{topic}.json")
@@ -394,15 +394,16 @@ class DiscourseBoard(WebBoard):
         me = self._me.name if self._me is not None else self.username
         path = f"topics/private-messages/{quote(me)}.json"
         found: list[PMTopicRow] = []
-        page = 0
+        page: int | None = None
         while True:
             body = await self._get(path, [("page", page)] if page else [])
             listing = pm_list(body, self._url(path))
             fresh = [r for r in listing.rows if state.fresh(r)]
             found.extend(fresh)
-            if len(fresh) < len(listing.rows) or not listing.more or not listing.rows:
+            going_on = listing.next_page is not None and listing.next_page != page
+            if len(fresh) < len(listing.rows) or not going_on or not listing.rows:
                 return found
-            page += 1
+            page = listing.next_page
 
     async def _messages(self, since: Cursor | None, mine: bool) -> PMPage:
         self.begin()

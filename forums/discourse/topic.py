@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, tzinfo
 from typing import Any
-from urllib.parse import urljoin
+from urllib.parse import parse_qsl, urljoin, urlsplit
 
 from forums.discourse.body import cooked_body
 from forums.errors import LayoutChanged
@@ -235,8 +235,8 @@ class PMTopicRow:
 @dataclass(frozen=True)
 class PMList:
     rows: Sequence[PMTopicRow] = field(default_factory=tuple)
-    more: bool = False
-    """The list goes on (`more_topics_url`)."""
+    next_page: int | None = None
+    """The list goes on: the `page` its `more_topics_url` names (Discourse counts from 0)."""
 
 
 def pm_list(body: Mapping[str, Any], url: str) -> PMList:
@@ -253,4 +253,11 @@ def pm_list(body: Mapping[str, Any], url: str) -> PMList:
             continue
         rows.append(PMTopicRow(id=str(t["id"]), highest=_int(t.get("highest_post_number")) or 0))
     assert isinstance(listing, dict)
-    return PMList(rows=tuple(rows), more=bool(listing.get("more_topics_url")))
+    more = listing.get("more_topics_url")
+    next_page = None
+    if isinstance(more, str) and more:
+        pages = [v for k, v in parse_qsl(urlsplit(more).query) if k == "page" and v.isdigit()]
+        next_page = int(pages[0]) if pages else None
+        if next_page is None:
+            raise LayoutChanged(url, f"a message list whose next page is unclear ({more!r})")
+    return PMList(rows=tuple(rows), next_page=next_page)

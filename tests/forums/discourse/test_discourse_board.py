@@ -145,6 +145,14 @@ def test_a_poll_fetches_only_the_posts_after_the_cursor() -> None:
     assert new.cursor.data["last_id"] == made["id"]
 
 
+def test_a_topic_is_its_number_or_its_address() -> None:
+    assert DiscourseBoard.topic_id(" 2108 ") == "2108"
+    assert DiscourseBoard.topic_id(f"{BASE}t/comments-on-feminism/2108/433?u=x") == "2108"
+    assert DiscourseBoard.topic_id("/t/2108.json") == "2108"
+    with pytest.raises(NotFound, match="not a Discourse topic"):
+        DiscourseBoard.topic_id("threads/igra.2")
+
+
 def test_a_cursor_of_another_topic_reads_the_topic_whole() -> None:
     fake = forum()
     gm, _ = board(fake)
@@ -276,6 +284,26 @@ def test_personal_messages_in_and_out_and_their_cursor() -> None:
     assert [p for p in paths(fake) if p.startswith("GET /t/")] == [
         f"GET /t/{first['topic_id']}.json"
     ]
+
+
+def test_a_long_message_list_is_read_page_by_page_until_nothing_is_new() -> None:
+    fake = forum()
+    for n in range(35):  # 30 topics a page on a stock Discourse
+        fake.now = datetime(2026, 1, 20, tzinfo=UTC) + timedelta(minutes=n)
+        fake.pm("Alu", [GM], f"Ход {n}", f"Проверяю игрока {n}")
+    gm, _ = board(fake)
+    inbox = run(gm, lambda b: b.inbox())
+    assert len(inbox.items) == 35
+    lists = [p for p in paths(fake) if p.startswith("GET /topics/")]
+    first = f"GET /topics/private-messages/{GM}.json"
+    assert lists == [first, f"{first}?page=1"]
+    fake.requests.clear()
+    fake.now += timedelta(hours=1)
+    fake.pm("Alu", [GM], "Ход 36", "Проверяю Бармалея")
+    gm, _ = board(fake)
+    later = run(gm, lambda b: b.inbox(inbox.cursor))
+    assert [m.subject for m in later.items] == ["Ход 36"]
+    assert len([p for p in paths(fake) if p.startswith("GET /topics/")]) == 1
 
 
 def test_a_personal_message_topic_is_no_game_thread() -> None:
