@@ -24,6 +24,7 @@ from engine.config import ConfigError, GameConfig
 from engine.credentials import CredentialsRef
 from forums.errors import BoardError, NotFound
 from forums.local import LocalBoard
+from forums.local import tables as t
 
 app = typer.Typer(
     help="The local rehearsal board: create it, post and send PMs as a player, read it.",
@@ -236,6 +237,8 @@ def _as_player(
                 f"{exc} on the rehearsal board {config.url}: forumgm board local init {game} "
                 "creates the game's threads (or the game file names another)"
             ) from None
+        if str(exc).startswith("no post"):
+            raise _fail(f"{exc} on the rehearsal board {config.url}") from None
         raise _fail(f"{exc}: forumgm board local init {game} --account NAME adds one") from None
     out.print(said(made, local_time(board.clock(), config.tz), config))
 
@@ -280,6 +283,10 @@ def edit(
     body = _text(text)
 
     def write(board: LocalBoard, config: LocalGame) -> str:
+        owner = board.post_author(post_id)
+        if t.name_key(owner) != t.name_key(author):
+            # A player edits his own posts only, as on a real board; the GM's are his.
+            raise _fail(f"post {post_id} is {owner}'s: {author} can edit only his own posts")
         board.edit_post(post_id, body, author)
         return post_id
 

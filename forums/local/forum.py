@@ -257,6 +257,19 @@ class LocalForum:
         if done.rowcount == 0:
             raise NotFound(f"no post {post_id!r}")
 
+    def post_author(self, post_id: str) -> str:
+        """The name of the post's author; `NotFound` for a post the board does not have."""
+        query = (
+            select(t.users.c.name)
+            .join(t.posts, t.posts.c.author_id == t.users.c.id)
+            .where(t.posts.c.id == _key(post_id))
+        )
+        with self.db.connect() as conn:
+            name = conn.execute(query).scalar()
+        if name is None:
+            raise NotFound(f"no post {post_id!r}")
+        return str(name)
+
     def revisions(self, post_id: str) -> list[Revision]:
         """The post's earlier texts, oldest first."""
         query = (

@@ -177,3 +177,18 @@ def test_review_votes_and_replace_of_a_game_never_started_say_so(
     missing = tmp_path / "typo.db"
     out = one_line(game(AT, "review", "GAME", "--db", str(missing), code=1))
     assert out.startswith(f"no store at {missing}") and not missing.exists()
+
+
+def test_a_player_edits_only_his_own_posts_on_the_rehearsal_board(game: Rehearsal) -> None:
+    """`board local edit --as X` edited anyone's post, the GM's included (a mistyped post id
+    rewrote another player's vote): a player edits his own posts, as on a real board."""
+    said = game(AT, "board", "local", "post", "GAME", "--as", "Вася", "голосую за Петю")
+    vasya = said.split()[1]  # «post 3 by Вася in thread …»
+    out = one_line(
+        game(AT, "board", "local", "edit", "GAME", vasya, "голосую за Машу", "--as", "Петя", code=2)
+    )
+    assert out == f"post {vasya} is Вася's: Петя can edit only his own posts", out
+    out = one_line(game(AT, "board", "local", "edit", "GAME", "9999", "x", "--as", "Петя", code=2))
+    assert out.startswith("no post '9999' on the rehearsal board"), out
+    said = game(AT, "board", "local", "edit", "GAME", vasya, "голосую за Машу", "--as", "вася")
+    assert f"post {vasya} edited by вася" in said, said
