@@ -29,9 +29,22 @@ class PlayerState:
         return self.fields.get(key, default)
 
 
-_SEED_ZERO: Any = object()
+class _Mark:
+    """A marker in a state's stream slot that a copy or a pickle keeps as the same object."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __reduce__(self) -> str:
+        return self.name  # copy.deepcopy keeps it; pickle finds it by this module's name
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+_SEED_ZERO: Any = _Mark("_SEED_ZERO")
 """GameState's default stream (seed 0), made only if it is read."""
-_TAKEN: Any = object()
+_TAKEN: Any = _Mark("_TAKEN")
 """The stream is out being drawn from (`GameState.stream`) and not yet kept again."""
 
 

@@ -4,6 +4,7 @@ phase that draws nothing stores back the very state it started from."""
 from __future__ import annotations
 
 import copy
+import pickle
 import random
 from collections.abc import Callable
 from typing import Any
@@ -111,3 +112,20 @@ def test_a_kept_generator_reads_as_its_snapshot_and_is_handed_over_once() -> Non
     assert twin.stream().random() == behind.random()  # the copy did not move with it
     state.rng = copy.deepcopy(STATE)  # a stored stream replaces a kept one
     assert state.rng == STATE and state.stream() is not drawing
+
+
+def test_a_state_copied_or_pickled_keeps_its_stream_whatever_form_it_is_kept_in() -> None:
+    fresh = GameState("classic", {}, [PlayerState("Вася")])  # the default stream, not yet made
+    kept = GameState("classic", {}, [PlayerState("Вася")])
+    generator = _plain()
+    generator.random()
+    kept.keep(generator)
+    for state in (fresh, kept):
+        expected = rngmod.snapshot(generator) if state is kept else rngmod.new_rng_state(0)
+        for twin in (copy.deepcopy(state), pickle.loads(pickle.dumps(state))):
+            assert twin.rng == expected
+    taken = GameState("classic", {}, [PlayerState("Вася")])
+    taken.keep(_plain())
+    taken.stream()
+    with pytest.raises(RuntimeError, match="being drawn from"):
+        _ = copy.deepcopy(taken).rng
