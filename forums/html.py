@@ -36,7 +36,7 @@ import re
 import threading
 from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
-from urllib.parse import urljoin
+from urllib.parse import parse_qs, urljoin, urlsplit
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
@@ -372,6 +372,21 @@ _TREES = threading.local()
 """Per thread: the last pages' trees `page_tree` made (a thread's own, so no two threads
 ever share one)."""
 _TREES_KEEP = 2
+
+
+def tree_of(html: str | LexborHTMLParser) -> LexborHTMLParser:
+    """A page's tree: `html` parsed (`parse_html`), or the tree itself when already one."""
+    return html if isinstance(html, LexborHTMLParser) else parse_html(html)
+
+
+def query_param(url: str, name: str) -> str | None:
+    """The first value of `name` in the query of a link as a page writes it (`&amp;` or
+    `&` between the parameters); None when absent or the link is no URL."""
+    try:
+        values = parse_qs(urlsplit(url.replace("&amp;", "&")).query).get(name)
+    except ValueError:
+        return None
+    return values[0] if values else None
 
 
 def page_tree(html: str) -> LexborHTMLParser:

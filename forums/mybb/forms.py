@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from urllib.parse import parse_qs, urljoin, urlsplit
+from urllib.parse import urljoin, urlsplit
 
 from selectolax.lexbor import LexborHTMLParser as HTMLParser
 from selectolax.lexbor import LexborNode as Node
 
 from forums.errors import LayoutChanged
-from forums.html import parse_html
+from forums.html import query_param, tree_of
 from forums.mybb.selectors import DEFAULT, MybbSelectors
 from forums.pages import MemberList, PageKind
 from forums.records import User
@@ -62,22 +62,10 @@ _CAPTCHA = (
 )
 
 
-def tree_of(html: str | HTMLParser) -> HTMLParser:
-    return html if isinstance(html, HTMLParser) else parse_html(html)
-
-
 def text_of(node: Node | None) -> str:
     if node is None:
         return ""
     return " ".join((node.text(deep=True, separator=" ") or "").split())
-
-
-def query_param(url: str, name: str) -> str | None:
-    try:
-        values = parse_qs(urlsplit(url).query).get(name)
-    except ValueError:
-        return None
-    return values[0] if values else None
 
 
 _SEO_USER = re.compile(r"(?:^|/)user-(\d+)\.html$")

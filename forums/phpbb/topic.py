@@ -9,14 +9,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from datetime import datetime, timedelta, tzinfo
-from urllib.parse import parse_qs, urljoin, urlsplit
+from urllib.parse import urljoin
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from forums.dates import parse_board_time
 from forums.datewords import language_of
 from forums.errors import LayoutChanged
-from forums.html import concat_bodies, html_to_postbody, page_tree
+from forums.html import concat_bodies, html_to_postbody, page_tree, query_param
 from forums.pages import TopicPage
 from forums.phpbb.selectors import PROSILVER, TOPIC_VARIANTS, TopicSelectors
 from forums.records import EditInfo, Post, PostBody
@@ -60,14 +60,6 @@ def text_of(node: LexborNode | None) -> str:
     if node is None:
         return ""
     return _WS.sub(" ", node.text(deep=True, separator="", strip=False)).strip()
-
-
-def query_param(url: str, name: str) -> str | None:
-    try:
-        values = parse_qs(urlsplit(url.replace("&amp;", "&")).query).get(name)
-    except ValueError:
-        return None
-    return values[0] if values else None
 
 
 _PROFILE_HREF = re.compile(r"[A-Za-z0-9_./-]*memberlist\.php\?mode=viewprofile&u=([0-9]+)")

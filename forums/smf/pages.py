@@ -28,7 +28,7 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from forums.dates import parse_board_time
 from forums.errors import LayoutChanged
-from forums.html import fixed_postbody, fixed_postbody_of_html, parse_html
+from forums.html import fixed_postbody, fixed_postbody_of_html, parse_html, tree_of
 from forums.pages import PageKind, PMListItem, TopicPage
 from forums.records import EditInfo, Post, PostBody, PrivateMessage, User
 from forums.smf.selectors import DEFAULT, SmfSelectors
@@ -71,10 +71,6 @@ _NEW_REPLIES = re.compile(
     re.I,
 )
 _VERIFICATION = re.compile(r"verification|проверк|captcha", re.I)
-
-
-def tree_of(html: str | LexborHTMLParser) -> LexborHTMLParser:
-    return parse_html(html) if isinstance(html, str) else html
 
 
 def _text(node: LexborNode | None) -> str:

@@ -20,12 +20,12 @@ fixtures/vbulletin/SOURCES.md):
 from __future__ import annotations
 
 import re
-from urllib.parse import parse_qs, urljoin, urlsplit
+from urllib.parse import urljoin, urlsplit
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from forums.errors import LayoutChanged
-from forums.html import parse_html
+from forums.html import query_param, tree_of
 from forums.pages import PageKind
 from forums.records import User
 from forums.structure import text_of
@@ -78,18 +78,6 @@ _CAPTCHA = (
     "input[name='humanverify[input]'], input[name='humanverify[hash]'], input[name=imagestamp], "
     ".g-recaptcha, .h-captcha, input[name='humanverify[recaptcha_challenge_field]']"
 )
-
-
-def tree_of(html: str | LexborHTMLParser) -> LexborHTMLParser:
-    return html if isinstance(html, LexborHTMLParser) else parse_html(html)
-
-
-def query_param(url: str, name: str) -> str | None:
-    try:
-        values = parse_qs(urlsplit(url).query).get(name)
-    except ValueError:
-        return None
-    return values[0] if values else None
 
 
 def version_of(html: str, tree: LexborHTMLParser | None = None) -> int | None:

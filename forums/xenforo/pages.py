@@ -16,7 +16,7 @@ from urllib.parse import urljoin
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from forums.errors import LayoutChanged
-from forums.html import parse_html
+from forums.html import tree_of
 
 __all__ = [
     "FLOOD_PHRASES",
@@ -70,10 +70,6 @@ FLOOD_PHRASES = (
 )
 _SECONDS = re.compile(r"(\d+)\s*(?:seconds?|секунд\w*|сек\b)", re.IGNORECASE)
 _MEMBER = re.compile(r"members/(?:[^/?#]*\.)?(\d+)/?")
-
-
-def tree_of(html: str | LexborHTMLParser) -> LexborHTMLParser:
-    return html if isinstance(html, LexborHTMLParser) else parse_html(html)
 
 
 def _text(node: LexborNode | None) -> str:
