@@ -72,7 +72,9 @@ def is_chosen(clock: Clock) -> bool:
     return isinstance(clock, ShiftedClock)
 
 
-def local_time(moment: datetime, tz: tzinfo) -> str:
-    """A moment as a host reads it in the game's time zone: "2026-12-02 19:00 MSK"."""
+def local_time(moment: datetime, tz: tzinfo, *, seconds: bool = False) -> str:
+    """A moment as a host reads it in the game's time zone: "2026-12-02 19:00 MSK" (with
+    `seconds`, "2026-12-02 19:00:05 MSK")."""
     local = moment.astimezone(tz)
-    return f"{local:%Y-%m-%d %H:%M} {local.tzname() or local.strftime('%z')}"
+    shown = f"{local:%Y-%m-%d %H:%M:%S}" if seconds else f"{local:%Y-%m-%d %H:%M}"
+    return f"{shown} {local.tzname() or local.strftime('%z')}"

@@ -106,14 +106,14 @@ def choose(lang: str | None) -> None:
 
 
 def chosen() -> str | None:
-    """The host's own choice for this process, if he made one (`choose`)."""
-    return _chosen[0] if _chosen else None
+    """The host's own choice for this process, if he made one (`choose`, else FORUMGM_LANG)."""
+    return _chosen[0] if _chosen else from_env()
 
 
 def for_game(language: str) -> str:
     """Speak the game's `language` from here on, unless the host chose his own; the
     language spoken."""
-    lang = _chosen[0] if _chosen else checked(language)
+    lang = chosen() or checked(language)
     _current.set(lang)
     return lang
 

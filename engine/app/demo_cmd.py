@@ -1,4 +1,4 @@
-"""`forumgm demo`: a full seeded classic game on the local board."""
+"""`forumgm demo`: a full seeded game (classic, or the ruleset --ruleset names) on the local board."""
 
 from __future__ import annotations
 
@@ -26,7 +26,8 @@ def demo(
         ),
     ] = "classic",
 ) -> None:
-    """Play a seeded `classic` game with simulated players, posting to a local board."""
+    """Play a seeded game with simulated players on a local board: `classic` by default,
+    or yakuza, twelve-rooms or minimafik (--ruleset)."""
     if lang not in ("ru", "en"):
         raise typer.BadParameter("ru or en", param_hint="--lang")
     if ruleset not in ("classic", "yakuza", "twelve-rooms", "minimafik"):

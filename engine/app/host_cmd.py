@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import sys
+from datetime import UTC
 from typing import Annotated
 
 import typer
 from rich.table import Table
 
 from engine.app.console import console
-from engine.app.service_cmd import Db, store_or_exit
+from engine.app.service_cmd import Db, store_or_exit, stored_zone
+from engine.clock import local_time
 
 app = typer.Typer(help="The host's dashboard account and the audit log.", no_args_is_help=True)
 
@@ -62,11 +64,16 @@ def log(
 ) -> None:
     """The audit log: every host action (fixes, approvals, logins), newest first."""
     store = store_or_exit(db, existing=True)
-    grid = Table("at (UTC)", "by", "via", "game", "phase", "action", "detail")
+    # Each entry in its game's zone; one of no game (a login) in the games' zone when they
+    # share one, else UTC.
+    zones = {g.id: stored_zone(g.time_zone) for g in store.games()}
+    shared = {str(z): z for z in zones.values()}
+    default = next(iter(shared.values())) if len(shared) == 1 else UTC
+    grid = Table("at", "by", "via", "game", "phase", "action", "detail")
     for entry in store.host_actions(game, limit=limit):
         detail = entry.detail_text()
         grid.add_row(
-            entry.at.strftime("%Y-%m-%d %H:%M:%S"),
+            local_time(entry.at, zones.get(entry.game_id or 0, default), seconds=True),
             entry.by,
             entry.via,
             str(entry.game_id or ""),

@@ -31,7 +31,26 @@ def load_command(name: str, where: str) -> Any:
         parent.command(name)(target)
     group = typer.main.get_command(parent)
     assert isinstance(group, TyperGroup)
-    return group.commands[name]
+    return plain_help(group.commands[name])
+
+
+def plain_help(command: Any) -> Any:
+    """`command` (and its subcommands) with help texts that read as written: `--help` shows
+    them as rich markup, which would take `[players]` for a style and drop it, and a command
+    list shows the first paragraph with the docstring's line breaks, cutting its sentence in
+    the middle; so brackets are escaped, and the list's line is the paragraph on one line."""
+    from rich.markup import escape
+
+    if command.help:
+        command.help = escape(command.help)
+        first = command.help.split("\n\n")[0]
+        command.short_help = " ".join(first.split())
+    for param in getattr(command, "params", ()):
+        if getattr(param, "help", None):
+            param.help = escape(param.help)
+    for sub in getattr(command, "commands", {}).values():
+        plain_help(sub)
+    return command
 
 
 def _no_options() -> None:

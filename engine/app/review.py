@@ -17,6 +17,7 @@ from typing import Any
 
 from engine.core.orders import Channel, Order
 from engine.core.ruleset import HostTable, VoteView
+from engine.i18n import _, warning_text
 from engine.service.driver import GameDriver
 from engine.service.runner import Cadence, drive_once, owner_id
 from engine.store import OutboxStatus, StoredOrder, StoredWarning, StoreError
@@ -156,7 +157,7 @@ class Review:
 
     def host_picture(self) -> str | None:
         """The ruleset's SVG picture of the game for the host (twelve-rooms' map), if any."""
-        state, _ = self._latest()
+        state = self._latest()[0]
         if state is None:
             return None
         return self.driver.ruleset.host_picture(state, self.driver.config.language)
@@ -188,9 +189,11 @@ class Review:
         """The current phase, if a host decision can still change what it publishes."""
         ph = self.phase
         if ph is None:
-            raise ReviewError("the game has not started: there is nothing to fix yet")
+            raise ReviewError(_("the game has not started: there is nothing to fix yet"))
         if ph.status is PhaseStatus.PUBLISHED:
-            raise ReviewError(f"{ph.phase} is published: a fix can no longer change it")
+            raise ReviewError(
+                _("{phase} is published: a fix can no longer change it").format(phase=ph.phase)
+            )
         if ph.status is PhaseStatus.RESOLVED:
             results = self.driver.results_markers(ph)
             mine = self.store.outbox(self.game_id, ph.phase, markers=results)
@@ -198,8 +201,10 @@ class Review:
             started = [i for i in gone if i.sending_at is not None or i.board_id is not None]
             if started:
                 raise ReviewError(
-                    f"the results of {ph.phase} are being sent or sent ({len(started)} "
-                    "item(s)): a fix can no longer change them"
+                    _(
+                        "the results of {phase} are being sent or sent ({n} item(s)): a fix "
+                        "can no longer change them"
+                    ).format(phase=ph.phase, n=len(started))
                 )
             if gone:
                 # Approved but not sent: a fix withdraws the approval (the review mode gives
@@ -208,8 +213,10 @@ class Review:
                 if back < len(gone):  # a running service began sending meanwhile
                     self.store.approve(self.game_id, ph.phase, markers=[i.marker for i in gone])
                     raise ReviewError(
-                        f"the results of {ph.phase} began to go out just now: a fix can no "
-                        "longer change them"
+                        _(
+                            "the results of {phase} began to go out just now: a fix can no "
+                            "longer change them"
+                        ).format(phase=ph.phase)
                     )
                 self._audit("unapprove", ph, {"items": back, "why": "a fix follows"})
         return ph
@@ -219,14 +226,22 @@ class Review:
         found = {w.id: w for w in self.store.parse_warnings(self.game_id, ph.phase)}
         if warning_id not in found:
             ids = ", ".join(f"#{i}" for i in found) or "none"
-            raise ReviewError(f"no warning #{warning_id} in {ph.phase} (its warnings: {ids})")
+            raise ReviewError(
+                _("no warning #{id} in {phase} (its warnings: {ids})").format(
+                    id=warning_id, phase=ph.phase, ids=ids
+                )
+            )
         return ph, found[warning_id]
 
     def _order(self, order_id: int) -> tuple[PhaseRecord, StoredOrder]:
         ph = self._changeable()
         found = {o.id: o for o in self.store.parsed_orders(self.game_id, ph.phase)}
         if order_id not in found:
-            raise ReviewError(f"no order #{order_id} in {ph.phase} (list them with --orders)")
+            raise ReviewError(
+                _("no order #{id} in {phase} (list them with --orders)").format(
+                    id=order_id, phase=ph.phase
+                )
+            )
         return ph, found[order_id]
 
     def _name(self, name: str, allowed: tuple[str, ...] = ()) -> str:
@@ -236,7 +251,9 @@ class Review:
         for candidate in known:
             if candidate.casefold() == name.casefold():
                 return candidate
-        raise ReviewError(f"{name!r} is not a choice: one of {', '.join(known)}")
+        raise ReviewError(
+            _("{name!r} is not a choice: one of {names}").format(name=name, names=", ".join(known))
+        )
 
     def _done(
         self, ph: PhaseRecord, action: str, detail: dict[str, Any], apply: Callable[[], object]
@@ -286,9 +303,11 @@ class Review:
         ph, stored = self._warning(warning_id)
         w = stored.warning
         if w.player is None:
-            raise ReviewError(f"warning #{warning_id} names no player whose order it could be")
+            raise ReviewError(
+                _("warning #{id} names no player whose order it could be").format(id=warning_id)
+            )
         if not text.strip():
-            raise ReviewError("type the order, e.g. «голосую за Петю»")
+            raise ReviewError(_("type the order, e.g. «голосую за Петю»"))
         channel = w.source.channel if w.source is not None else Channel.PM
         session = self._session()
         assert session is not None  # the phase exists: _warning checked it
@@ -298,10 +317,15 @@ class Review:
             logger.warning(
                 "typed text for warning #%s could not be read", warning_id, exc_info=True
             )
-            raise ReviewError(f"forumgm could not read {text!r} ({type(exc).__name__})") from exc
+            raise ReviewError(
+                _("forumgm could not read {text!r} ({error})").format(
+                    text=text, error=type(exc).__name__
+                )
+            ) from exc
         if not parsed.orders:
-            why = "; ".join(x.message for x in parsed.warnings)
-            raise ReviewError(f"no order read in {text!r}" + (f": {why}" if why else ""))
+            why = "; ".join(warning_text(x.message) for x in parsed.warnings)
+            said = _("no order read in {text!r}").format(text=text)
+            raise ReviewError(f"{said}: {why}" if why else said)
         fix = {"text": text.strip(), "orders": [order_to_json(o) for o in parsed.orders]}
         detail = {"warning": warning_id, "code": w.code, "typed": text.strip()}
         self._done(ph, "typed", detail, lambda: self.store.fix_warning(warning_id, fix, by=self.by))
@@ -343,7 +367,7 @@ class Review:
         "shorten" (the schedule stays, the next phase ends at its next deadline)."""
         ph = self.phase
         if ph is None or self.missed_deadline() is None:
-            raise ReviewError("no deadline has passed while results waited: nothing to choose")
+            raise ReviewError(_("no deadline has passed while results waited: nothing to choose"))
         try:
             new = self.driver.choose_deadline(ph, choice, self.driver.clock())
         except StoreError as exc:

@@ -22,6 +22,7 @@ from engine.config import ConfigError, GameConfig
 from engine.core.orders import Order, OrderKind
 from engine.core.warnings import UNREADABLE_MESSAGE
 from engine.credentials import CredentialsError
+from engine.i18n import _, ngettext, warning_text
 from engine.publish import Markers
 from engine.service.build import database_url, make_driver, sqlite_file
 from engine.service.driver import GameDriver, next_deadline_missed
@@ -344,9 +345,9 @@ def print_table(table: Table) -> None:
 def _game_status(store: Store, game: Game, tz: tzinfo) -> str:
     """What `status` says of a game: its status, or paused or ended by the host."""
     if game.status is GameStatus.RUNNING and store.ended_by_host(game.id) is not None:
-        return "ended by the host: the final post waits"
+        return _("ended by the host: the final post waits")
     if game.paused_at is not None and game.status is GameStatus.RUNNING:
-        return f"paused since {local_time(game.paused_at, tz)}"
+        return _("paused since {at}").format(at=local_time(game.paused_at, tz))
     return game.status.value
 
 
@@ -354,7 +355,9 @@ def status(db: Db = None) -> None:
     """Games, phases, next deadline (in each game's time zone), unreviewed warnings, outbox."""
     store = store_or_exit(db, existing=True)
     clock = command_clock()
-    table = grid("game", "ruleset", "status", "phase", "deadline", "warnings", "outbox")
+    table = grid(
+        _("game"), _("ruleset"), _("status"), _("phase"), _("deadline"), _("warnings"), _("outbox")
+    )
     failures = []
     strangers = []
     notes = []
@@ -363,7 +366,7 @@ def status(db: Db = None) -> None:
     """Per board: the games whose deadline passed and whose phase is not resolved yet."""
     for game in store.games():
         ph = store.current_phase(game.id)
-        tz = _zone(game.time_zone)
+        tz = stored_zone(game.time_zone)
         waiting = ph is not None and ph.status in (PhaseStatus.OPEN, PhaseStatus.FROZEN)
         if ph is not None and waiting and ph.deadline <= now and game.status is GameStatus.RUNNING:
             due.setdefault(game.board_id, []).append((ph.deadline, game.id))
@@ -384,28 +387,40 @@ def status(db: Db = None) -> None:
             and next_deadline_missed(store, markers, ph, clock())
         ):
             notes.append(
-                f"game {game.id}: the next deadline {ph.phase}'s results announce "
-                f"({local_time(ph.next_deadline, tz)}) passed while they waited: choose with "
-                "forumgm review GAME.toml --deadline shift (the next phase gets its whole "
-                "length) or --deadline shorten (it ends at the schedule's next deadline)"
+                _(
+                    "game {id}: the next deadline {phase}'s results announce ({at}) passed while "
+                    "they waited: choose with forumgm review GAME.toml --deadline shift (the next "
+                    "phase gets its whole length) or --deadline shorten (it ends at the "
+                    "schedule's next deadline)"
+                ).format(id=game.id, phase=ph.phase, at=local_time(ph.next_deadline, tz))
             )
         for offer in store.offers(game.id, status="offered"):
             notes.append(
-                f"game {game.id}: seat {offer.seat} ({offer.leaving}) is offered to "
-                f"{offer.candidate} until {local_time(offer.expires_at, tz)} (forumgm game sub)"
+                _(
+                    "game {id}: seat {seat} ({leaving}) is offered to {candidate} until {at} "
+                    "(forumgm game sub)"
+                ).format(
+                    id=game.id,
+                    seat=offer.seat,
+                    leaving=offer.leaving,
+                    candidate=offer.candidate,
+                    at=local_time(offer.expires_at, tz),
+                )
             )
         if stalled:
             assert ph is not None
             notes.append(
-                f"game {game.id}: {ph.phase} is published and the game's list of deadlines has "
-                "run out: add deadlines to [schedule] in its game file, then restart forumgm run"
+                _(
+                    "game {id}: {phase} is published and the game's list of deadlines has run "
+                    "out: add deadlines to [schedule] in its game file, then restart forumgm run"
+                ).format(id=game.id, phase=ph.phase)
             )
         table.add_row(
             f"{game.id} {game.title}",
             game.ruleset,
-            "running: no deadlines left" if stalled else _game_status(store, game, tz),
+            _("running: no deadlines left") if stalled else _game_status(store, game, tz),
             f"{ph.phase} ({ph.status.value})" if ph else "—",
-            "list of deadlines ran out"
+            _("list of deadlines ran out")
             if stalled
             else (local_time(ph.deadline, tz) if ph else "—"),
             str(warnings),
@@ -413,22 +428,42 @@ def status(db: Db = None) -> None:
         )
     print_table(table)
     notes += waiting_turn(due, now)
+    zones: dict[int, set[str]] = {}
+    for game in store.games():
+        zones.setdefault(game.board_id, set()).add(game.time_zone or "UTC")
     for board in store.boards():
-        held = held_reason(board)
+        # In its games' zone when they share one (a board's games mostly do), else UTC.
+        shared = zones.get(board.id, set())
+        held = held_reason(board, tz=stored_zone(shared.pop()) if len(shared) == 1 else UTC)
         if held is not None:
-            notes.append(f"board {board.base_url}: {held}")
+            notes.append(_("board {url}: {why}").format(url=board.base_url, why=held))
     for note in notes:
         out.print(note, style="yellow")
     for game_id, item in failures:
         out.print(
-            f"game {game_id}: {item.kind} {item.marker} failed {item.attempts}×: {item.last_error}",
+            _("game {id}: {kind} {marker} failed {n}×: {error}").format(
+                id=game_id,
+                kind=item.kind,
+                marker=item.marker,
+                n=item.attempts,
+                error=item.last_error,
+            ),
             style="red",
         )
     for game_id, message in strangers:  # read by no one but the host: not phase warnings
-        where = "post" if message.channel == "thread" else "PM"
+        where = _("post") if message.channel == "thread" else _("PM")
         out.print(
-            f"game {game_id}: {where} {message.item_id} by {message.author}, who does not play "
-            f"({message.phase}, not read): {message.excerpt!r}"
+            _(
+                "game {id}: {where} {item} by {author}, who does not play ({phase}, not read): "
+                "{excerpt!r}"
+            ).format(
+                id=game_id,
+                where=where,
+                item=message.item_id,
+                author=message.author,
+                phase=message.phase,
+                excerpt=message.excerpt,
+            )
         )
 
 
@@ -442,13 +477,15 @@ def waiting_turn(due: dict[int, list[tuple[datetime, int]]], now: datetime) -> l
         for ahead, (deadline, game_id) in enumerate(games):
             late = int((now - deadline).total_seconds())
             lines.append(
-                f"game {game_id}: its deadline passed {late} s ago; waiting its turn to be "
-                f"read and resolved ({ahead} game(s) of its board before it)"
+                _(
+                    "game {id}: its deadline passed {late} s ago; waiting its turn to be read and "
+                    "resolved ({ahead} game(s) of its board before it)"
+                ).format(id=game_id, late=late, ahead=ahead)
             )
     return lines
 
 
-def _zone(name: str | None) -> tzinfo:
+def stored_zone(name: str | None) -> tzinfo:
     """A stored game's time zone (UTC if it has none this Python knows)."""
     from engine.schedule import ScheduleError, zone
 
@@ -542,7 +579,7 @@ def review(
         for warning_id, text in _pairs(typed, "--typed", "WARNING_ID=ORDER TEXT"):
             read = rv.typed(warning_id, text)
             settled = "; ".join(order_words(o, player=True) for o in read)
-            out.print(f"#{warning_id} settled with: {settled}")
+            out.print(_("#{id} settled with: {orders}").format(id=warning_id, orders=settled))
         for order_id in drop or []:
             rv.drop(order_id)
         for order_id, name in _pairs(target, "--set", "ORDER_ID=NAME"):
@@ -550,24 +587,26 @@ def review(
         if deadline is not None:
             moved = rv.deadline(deadline.strip().lower())
             when = local_time(moved, rv.driver.config.schedule.tz)
-            out.print(f"the next phase ends {when}; the results say so")
+            out.print(_("the next phase ends {at}; the results say so").format(at=when))
     except ReviewError as exc:
         out.print(str(exc))
         raise typer.Exit(2) from None
     _show_review(rv, orders=orders, votes=votes, preview=preview)
     if approve:
         count = rv.approve()
-        later = "" if publish else ": `forumgm run` publishes them"
-        out.print(f"approved {count} item(s){later}")
+        if publish:
+            out.print(_("approved {n} item(s)").format(n=count))
+        else:
+            out.print(_("approved {n} item(s): `forumgm run` publishes them").format(n=count))
     if publish:
         done = asyncio.run(rv.publish())
-        out.print(f"published {done.sent} item(s); {done.status}")
+        out.print(_("published {n} item(s); {status}").format(n=done.sent, status=done.status))
     if log:
         _show_log(rv)
     if picture is not None:
         svg = rv.host_picture()
         if svg is None:
-            out.print(f"{rv.driver.config.ruleset} games have no picture")
+            out.print(_("{ruleset} games have no picture").format(ruleset=rv.driver.config.ruleset))
         else:
             write_or_exit(picture, svg)
 
@@ -578,29 +617,33 @@ def _show_review(rv: Review, *, orders: bool, votes: bool, preview: bool) -> Non
     ph = rv.phase
     if ph is not None:
         deadline = local_time(ph.deadline, rv.driver.config.schedule.tz)
-        out.print(f"{ph.phase} ({ph.status.value}), deadline {deadline}")
+        out.print(
+            _("{phase} ({status}), deadline {at}").format(
+                phase=ph.phase, status=ph.status.value, at=deadline
+            )
+        )
         names, living = rv.names(), set(rv.living())
         out_of_game = [n for n in names if n not in living]
-        gone = f" (out: {', '.join(out_of_game)})" if out_of_game else ""
+        gone = _(" (out: {names})").format(names=", ".join(out_of_game)) if out_of_game else ""
         # A seat that changed hands reads "A (replaced B)", as in `votes` and `tally`.
         seat = rv.seats()
-        out.print(f"players: {', '.join(seat(n) for n in names)}{gone}")
+        out.print(_("players: {names}").format(names=", ".join(seat(n) for n in names)) + gone)
         if orders:
             for stored in rv.orders():
                 o = stored.order
                 src = o.source.text if o.source else ""
-                mark = " (overridden)" if stored.status.value == "overridden" else ""
+                mark = _(" (overridden)") if stored.status.value == "overridden" else ""
                 said = order_words(o, player=True, name=seat)
                 out.print(f"  #{stored.id} {said} {src!r}{mark}")
         for stored_warning in rv.warnings():
             w = stored_warning.warning
             mark = "✓" if stored_warning.resolved_by_host else ("·" if w.accepted else "!")
             text = w.source.text if w.source else ""
-            choices = f" choices: {', '.join(w.choices)}" if w.choices else ""
+            choices = _(" choices: {names}").format(names=", ".join(w.choices)) if w.choices else ""
             settled = describe_fix(stored_warning)
-            fixed = f" fixed: {settled}" if settled else ""
+            fixed = _(" fixed: {fix}").format(fix=settled) if settled else ""
             # Why forumgm could not read a message is the one thing the host has to go on.
-            why = f" — {w.message}" if w.code == UNREADABLE_MESSAGE else ""
+            why = f" — {warning_text(w.message)}" if w.code == UNREADABLE_MESSAGE else ""
             out.print(
                 f"{mark} #{stored_warning.id} {w.code} {seat(w.player) if w.player else ''} "
                 f"{text!r}{choices}{fixed}"
@@ -608,40 +651,51 @@ def _show_review(rv: Review, *, orders: bool, votes: bool, preview: bool) -> Non
             )
         held = len(rv.held())
         if held:
-            out.print(f"{held} warning(s) hold the results: fix, --ignore or --typed them")
+            out.print(
+                _("{n} warning(s) hold the results: fix, --ignore or --typed them").format(n=held)
+            )
         for reason in rv.hold_reasons():
-            out.print(f"held: {reason}")
+            out.print(_("held: {reason}").format(reason=reason))
         missed = rv.missed_deadline()
         if missed is not None and ph.next_deadline is not None:
             tz = rv.driver.config.schedule.tz
-            said = " or ".join(
-                f"--deadline {choice} (it ends {local_time(at, tz)})"
+            said = _(" or ").join(
+                _("--deadline {choice} (it ends {at})").format(choice=choice, at=local_time(at, tz))
                 for choice, at in missed.items()
             )
             out.print(
-                f"the next deadline these results announce, {local_time(ph.next_deadline, tz)}, "
-                f"passed while they waited: they wait for your choice: {said}",
+                _(
+                    "the next deadline these results announce, {at}, passed while they waited: "
+                    "they wait for your choice: {choices}"
+                ).format(at=local_time(ph.next_deadline, tz), choices=said),
                 style="yellow",
             )
-        lines: list[str] = _shown("the phase's progress", rv.progress, [])
+        lines: list[str] = _shown(_("the phase's progress"), rv.progress, [])
         if lines and ph.status.value == "open":
-            out.print(f"{ph.phase}, so far:")
+            out.print(_("{phase}, so far:").format(phase=ph.phase))
             for line in lines:
                 out.print(f"  {line}")
         if votes:
-            _shown("the vote table", lambda: _show_votes(rv), None)
-        tables: list[HostTable] = _shown("the ruleset's tables", rv.host_tables, [])
+            _shown(_("the vote table"), lambda: _show_votes(rv), None)
+        tables: list[HostTable] = _shown(_("the ruleset's tables"), rv.host_tables, [])
         for table in tables:
             grid = Table(*table.columns, title=table.title)
             for row in table.rows:
                 grid.add_row(*row)
             out.print(grid)
     drafts = rv.drafts()
-    out.print(f"{len(drafts)} draft(s) wait for approval")
+    waiting = ngettext(
+        "{n} draft(s) wait for approval", "{n} draft(s) wait for approval", len(drafts)
+    )
+    out.print(waiting.format(n=len(drafts)))
     if preview:
         for item in rv.unsent():
-            who = ", ".join(item.recipients) or "thread"
-            out.print(f"--- {item.status.value} {item.kind} to {who}: {item.subject or ''}")
+            who = ", ".join(item.recipients) or _("thread")
+            out.print(
+                _("--- {status} {kind} to {to}: {subject}").format(
+                    status=item.status.value, kind=item.kind, to=who, subject=item.subject or ""
+                )
+            )
             out.print(item.bbcode)
 
 
@@ -653,7 +707,12 @@ def _shown(what: str, make: Callable[[], T], fallback: T) -> T:
     except Exception as exc:
         log.warning("review could not show %s", what, exc_info=True)
         reason = " ".join(f"{type(exc).__name__}: {exc}".split())[:160]
-        out.print(f"{what} could not be shown ({reason}); the log has the details", style="red")
+        out.print(
+            _("{what} could not be shown ({reason}); the log has the details").format(
+                what=what, reason=reason
+            ),
+            style="red",
+        )
         return fallback
 
 
@@ -663,7 +722,9 @@ def _show_votes(rv: Review) -> None:
         return
     # A seat that changed hands reads "A (replaced B, replaced C)", as in `tally` and `votes`.
     seat = rv.seats()
-    grid = Table("voter", "vote", "weight", title=f"votes, {view.phase}")
+    grid = Table(
+        _("voter"), _("vote"), _("weight"), title=_("votes, {phase}").format(phase=view.phase)
+    )
     for voter, choice in view.votes.items():
         vote = seat(choice) if choice else "—"
         grid.add_row(seat(voter), vote, f"{view.weights.get(voter, 1):g}")
@@ -671,11 +732,11 @@ def _show_votes(rv: Review) -> None:
     # Most votes first; equal totals keep the seating order (as the posts list them).
     ranked = sorted(view.totals.items(), key=lambda item: -item[1])
     totals = ", ".join(f"{seat(name)} {count:g}" for name, count in ranked)
-    out.print(f"totals: {totals or 'none'}")
+    out.print(_("totals: {totals}").format(totals=totals or _("none")))
 
 
 def _show_log(rv: Review) -> None:
-    grid = Table("at", "by", "via", "phase", "action", "detail")
+    grid = Table(_("at"), _("by"), _("via"), _("phase"), _("action"), _("detail"))
     tz = rv.driver.config.schedule.tz
     for entry in rv.log():
         detail = entry.detail_text()

@@ -19,10 +19,12 @@ A login that goes through is never held back: sessions expire and processes rest
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta, tzinfo
 from typing import Any
 
+from engine.clock import local_time
 from engine.host_password import check_password, hash_secret
+from engine.i18n import _
 from engine.store import Store
 from engine.store.models import Board as BoardRow
 from forums.errors import CaptchaRequired, LoginFailed
@@ -38,17 +40,21 @@ class LoginHeld(LoginFailed):
     """The service does not log in now (a refused login, or one went wrong a moment ago)."""
 
 
-def held_reason(row: BoardRow, game_file: str | None = None) -> str | None:
-    """Why the service does not log in to this board on its own, for the host (None: it does)."""
+def held_reason(
+    row: BoardRow, game_file: str | None = None, tz: tzinfo | None = None
+) -> str | None:
+    """Why the service does not log in to this board on its own, for the host (None: it does);
+    its time in `tz` (the board's games' zone; UTC by default)."""
     if row.login_failed_at is None:
         return None
     how = f"forumgm board login {game_file}" if game_file else "forumgm board login GAME.toml"
-    return (
-        f"the board refused the login of {row.gm_user!r} at "
-        f"{row.login_failed_at:%Y-%m-%d %H:%M} UTC ({row.login_error}); forumgm logs in there no "
-        f"more until you act: check the password, then run `{how}` (or change the password "
-        "the game file points to and restart forumgm run)"
-    )
+    failed = row.login_failed_at
+    failed = failed if failed.tzinfo is not None else failed.replace(tzinfo=UTC)
+    return _(
+        "the board refused the login of {user!r} at {at} ({error}); forumgm logs in there no "
+        "more until you act: check the password, then run `{how}` (or change the password the "
+        "game file points to and restart forumgm run)"
+    ).format(user=row.gm_user, at=local_time(failed, tz or UTC), error=row.login_error, how=how)
 
 
 class LoginGuard:

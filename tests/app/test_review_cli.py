@@ -67,6 +67,7 @@ def test_fix_ignore_typed_then_publish_and_the_audit_log(review_game: ReviewGame
         assert re.search(rf"│ turn 1 │ {action}\s", result.output), action
     log = g.cli("host", "log").output
     assert "typed=голосую за Машу" in log and "status=" in log
+    assert " MSK " in log and "UTC" not in log  # in the game's zone, like every other time
     late = g.cli("review", str(g.path), "--fix", f"{ids['Коля']}=Маша")
     assert late.exit_code == 2 and "published" in late.output
 

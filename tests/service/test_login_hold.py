@@ -51,6 +51,7 @@ def test_a_refused_login_waits_for_the_host(tmp_path: Path) -> None:
         assert store.boards()[0].login_tried_at == tried
     status = cli("status", at="2026-12-01T21:01+03:00")
     assert "refused the login of 'Ведущий'" in status and "forumgm board login" in status
+    assert "at 2026-12-01 19:01 MSK" in status  # the game's zone, as its deadline
     refused = cli("board", "login", str(path), at="2026-12-01T21:02+03:00", code=1)
     assert "LoginFailed" in refused and "no more on its own" in refused
     assert b"not-the-password" not in (tmp_path / "store.sqlite").read_bytes()
