@@ -446,7 +446,7 @@ _SAID = {
         "over_title": "No room (waiting in case someone leaves)",
         "closes": "Sign-ups close {when}.",
         "closed": "Sign-ups are closed.",
-        "how": 'Sign up: "{join}", leave: "{leave}".',
+        "how": "Sign up: “{join}”, leave: “{leave}”.",
         "empty": "nobody yet",
     },
 }

@@ -71,7 +71,7 @@ WORDS: dict[str, dict[str, str]] = {
         "deadline": "Deadline",
         "deaths": "Out of the game, and why",
         "no_deaths": "Nobody is out yet.",
-        "vote_flow": "Who voted whom, and when",
+        "vote_flow": "Who voted for whom, and when",
         "final_count": "Final count",
         "no_votes": "There were no votes.",
         "secret_votes": "Votes are secret (PMs to the GM): only the published results show.",

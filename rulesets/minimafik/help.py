@@ -167,7 +167,7 @@ def _specs(state: GameState, p: PlayerState, coll: Collection) -> list[UsageSpec
             )
         )
     if p.role == CITIZEN:
-        specs.append(_spec("armor", ("даю броню", "give armor"), case="dat"))
+        specs.append(_spec("armor", ("даю броню", "give armour"), case="dat"))
     if p.faction == LAW:
         specs.append(
             _spec(

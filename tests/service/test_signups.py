@@ -280,7 +280,7 @@ def test_a_crash_after_the_board_took_the_answer_posts_nothing_twice(tmp_path: P
     posts = host.gm_said()
     assert sum("Вася — in (1)" in p for p in posts) == 1
     assert "Players (1/5)\n1. Вася" in posts[-1]
-    assert 'Sign up: "+", leave: "-".' in posts[-1]
+    assert "Sign up: “+”, leave: “-”." in posts[-1]
     # The next day's list, once.
     host.cli(at(29, 11, 10), "signup", "run", "--once")
     host.cli(at(29, 11, 20), "signup", "run", "--once")
