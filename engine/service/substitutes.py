@@ -15,6 +15,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from engine.publish import pm_draft, post_draft
+from engine.render import format_dt
 from engine.signup import word_key
 from engine.store import StoreError
 from engine.store.models import SubstituteOffer
@@ -43,10 +44,10 @@ def answer_of(text: str) -> str | None:
 
 def _offer_text(driver: GameDriver, offer: SubstituteOffer) -> tuple[str, str]:
     tz = driver.config.schedule.tz
-    until = offer.expires_at.astimezone(tz)
-    when = f"{until:%d.%m.%Y %H:%M} ({until.tzname()})"
     title = driver.config.title
     if driver.config.language == "ru":
+        until = offer.expires_at.astimezone(tz)
+        when = f"{until:%d.%m.%Y %H:%M} ({until.tzname()})"
         game = f" «{title}»" if title else ""
         return "Ведущий: предложение замены", (
             f"[b]{offer.candidate}[/b], в игре{game} освобождается место: игрок "
@@ -55,12 +56,13 @@ def _offer_text(driver: GameDriver, offer: SubstituteOffer) -> tuple[str, str]:
             "«нет» — если не можете, тогда место перейдёт следующему.\n"
             "Роль и всё о месте вы получите, когда согласитесь."
         )
-    game = f' "{title}"' if title else ""
+    game = f" “{title}”" if title else ""
+    when = format_dt(offer.expires_at, tz, "en")
     return "GM: a seat for you", (
         f"[b]{offer.candidate}[/b], a seat in the game{game} is free: "
         f"[b]{offer.leaving}[/b] is leaving, and you are first in the reserve.\n"
-        f'To take it, answer this message with the one word "accept" by {when}; '
-        '"decline" if you cannot, and the seat goes to the next.\n'
+        f"To take it, answer this message with the one word “accept” by {when}; "
+        "“decline” if you cannot, and the seat goes to the next in line.\n"
         "The role and everything about the seat come once you accept."
     )
 

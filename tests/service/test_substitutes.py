@@ -11,12 +11,15 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any, cast
 from zoneinfo import ZoneInfo
 
 import pytest
 
 from engine.config import load_config
 from engine.service.build import make_driver
+from engine.service.substitutes import _offer_text
 from engine.store import open_store
 from tests.service.helpers import ClockedGame, clocked_game
 
@@ -112,3 +115,19 @@ def test_the_host_chooses_whether_the_seats_history_goes_to_the_substitute(
     host.forumgm(START + timedelta(days=1, hours=2, minutes=1), "run", "--once")
     (handover,) = [pm for pm in host.inbox("Лёша") if "на замену" in pm]
     assert "Что ведущий сообщал этому месту" in handover and line in handover
+
+
+def test_the_english_offer_names_its_deadline_and_words_as_english_posts_do() -> None:
+    """The reserve's offer in an English game: the date as every English post writes it
+    (not 02.12.2026), the game and the words to answer in “…” like the other English texts."""
+    config = SimpleNamespace(schedule=SimpleNamespace(tz=MSK), title="Winter", language="en")
+    offer = SimpleNamespace(
+        candidate="Lesha",
+        leaving="Olya",
+        expires_at=datetime(2026, 12, 2, 16, 0, tzinfo=ZoneInfo("UTC")),
+    )
+    subject, body = _offer_text(cast(Any, SimpleNamespace(config=config)), cast(Any, offer))
+    assert subject == "GM: a seat for you"
+    assert "a seat in the game “Winter” is free: [b]Olya[/b] is leaving" in body
+    assert "the one word “accept” by 2 Dec 2026 19:00 MSK; “decline” if you cannot" in body
+    assert '"' not in body
