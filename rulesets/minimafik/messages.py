@@ -24,7 +24,7 @@ MESSAGES: dict[str, str] = {
     r.ROT_LOCKED: "Rot cannot be played, discarded or moved",
     r.CARD_IN_USE: "the card is already used by another order of this phase",
     r.TARGET_REQUIRED: "the card or order needs a target",
-    r.LEADER_NOT_VOTABLE: "nobody can vote for the Leader on the Вече",
+    r.LEADER_NOT_VOTABLE: "nobody can vote for the Leader at the Veche",
     r.CURRENT_LEADER: "the current Leader cannot be elected again",
     r.INSUFFICIENT_PAYMENT: "not enough points for the cost",
     r.BAD_PAYMENT: "the payment does not add up to the cost",
