@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from datetime import datetime, tzinfo
+from datetime import datetime, timedelta, tzinfo
 from types import SimpleNamespace
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -122,6 +122,22 @@ def format_dt(value: datetime | str, tz: tzinfo, lang: str = "ru") -> str:
     return f"{local:%d.%m.%Y %H:%M} {zone}"
 
 
+def span_words(span: timedelta, lang: str) -> str:
+    """ "1 д 6 ч" / "1 d 6 h": a shift as the players read it."""
+    seconds = abs(int(span.total_seconds()))
+    days, rest = divmod(seconds, 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes = rest // 60
+    ru = lang == "ru"
+    units = (("д", "d"), ("ч", "h"), ("мин", "min"))
+    words = [
+        f"{n} {unit[0] if ru else unit[1]}"
+        for n, unit in zip((days, hours, minutes), units, strict=True)
+        if n
+    ]
+    return " ".join(words)
+
+
 def by_count(totals: Mapping[str, float]) -> list[tuple[str, float]]:
     """Vote totals, most votes first; equal totals keep their given (seating) order."""
     return sorted(totals.items(), key=lambda item: -item[1])
@@ -216,6 +232,7 @@ class Renderer:
             plural_en=plural_en,
             number=self.number,
             dt=self.dt,
+            span=self.span,
             role_name=self.role_name,
             faction_name=self.faction_name,
             action_name=self.action_name,
@@ -301,6 +318,10 @@ class Renderer:
 
     def action_name(self, action: object) -> str:
         return self.term(action, "actions")
+
+    def span(self, value: timedelta) -> str:
+        """A length of time (a shift of the deadlines) in the game's language."""
+        return span_words(value, self.lang)
 
     def dt(self, value: datetime | str) -> str:
         return format_dt(value, self.tz, self.lang)

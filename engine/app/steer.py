@@ -30,6 +30,7 @@ from engine.core.events import Audience, Event
 from engine.core.model import GameState
 from engine.core.ruleset import PhaseInputs, RulesError
 from engine.publish import pm_draft, post_draft
+from engine.render import span_words
 from engine.service.driver import ENDED_BY_HOST, GameDriver
 from engine.service.posts import renderer_for
 from engine.session import apply_measure
@@ -56,22 +57,6 @@ def parse_span(text: str) -> timedelta:
     if seconds == 0:
         raise SteerError(f"{text!r} is no time at all")
     return timedelta(seconds=sign * seconds)
-
-
-def span_words(span: timedelta, lang: str) -> str:
-    """ "1 д 6 ч" / "1 d 6 h": a shift as the players read it."""
-    seconds = abs(int(span.total_seconds()))
-    days, rest = divmod(seconds, 86400)
-    hours, rest = divmod(rest, 3600)
-    minutes = rest // 60
-    ru = lang == "ru"
-    units = (("д", "d"), ("ч", "h"), ("мин", "min"))
-    words = [
-        f"{n} {unit[0] if ru else unit[1]}"
-        for n, unit in zip((days, hours, minutes), units, strict=True)
-        if n
-    ]
-    return " ".join(words)
 
 
 @dataclass
@@ -277,14 +262,13 @@ class Steer:
             old, new, phase = self._move_next(ph, at, moved)
         if shift is not None:
             self.store.shift_schedule(self.game_id, shift)
-        shifted = span_words(shift, self.lang) if shift is not None else None
         draft = self._post(
             "host_deadline",
             ("deadline", phase, now.isoformat()),
             phase=phase,
             deadline=new,
             old=old,
-            shifted=shifted,
+            shifted=shift,
         )
         items = self._queue([draft], approve)
         detail: dict[str, Any] = {"phase": phase, "deadline": new.isoformat()}

@@ -13,7 +13,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -590,7 +590,7 @@ GENERIC: list[Case] = [
         phase="turn 3",
         deadline=DEADLINE,
         old=AT,
-        shifted="1 д 6 ч",
+        shifted=timedelta(days=1, hours=6),
     ),
     _named("the game paused", "host_paused"),
     _named("the game goes on", "host_resumed", phase="night 2", deadline=DEADLINE),
