@@ -10,9 +10,11 @@ from typing import TYPE_CHECKING, Annotated, TypeVar
 import typer
 from rich.console import Console
 
+from engine import i18n
 from engine.app.console import console
 from engine.app.game_file import known_rulesets, load_game
 from engine.config import BOARD_ENGINES, ConfigError, ConfigProblem, GameConfig, url_problem
+from engine.i18n import _
 from engine.schedule import Schedule, ScheduleError, split_deadlines, zone
 
 if TYPE_CHECKING:
@@ -100,13 +102,20 @@ def validate(
             config = load_game(path, now=now, allow_past=allow_past)
         except ConfigError as exc:
             bad = True
-            out.print(f"{path}: {len(exc.problems)} problem(s)", style="bold red")
+            said = _("{path}: {n} problem(s)").format(path=path, n=len(exc.problems))
+            out.print(said, style="bold red")
             _print_problems(out, exc.problems)
             continue
-        out.print("OK", style="green", end=" ")
+        i18n.for_game(config.language)
+        out.print(_("OK"), style="green", end=" ")
         out.print(
-            f"{path}: {config.ruleset}, {len(config.players)} players, "
-            f"deadlines {config.schedule.describe()}, review {config.review}"
+            _("{path}: {ruleset}, {n} players, deadlines {deadlines}, review {review}").format(
+                path=path,
+                ruleset=config.ruleset,
+                n=len(config.players),
+                deadlines=config.schedule.describe(),
+                review=config.review,
+            )
         )
         _print_problems(out, config.warnings)
         if online:
@@ -370,7 +379,7 @@ def start(
     config_or_exit(path)  # every problem of the file first, before a store is made
     store = store_or_exit(db)
     if (game_id := _started_game(store, path)) is not None:
-        typer.echo(f"game {game_id} has already started")
+        typer.echo(_("game {id} has already started").format(id=game_id))
         raise typer.Exit(1)
     # Only a game yet to start is held to its start time: a past one would be resolved at once.
     config: GameConfig = config_or_exit(path, now=clock(), allow_past=allow_past)
@@ -383,11 +392,15 @@ def start(
     driver.start()
     drafts = driver.store.outbox(driver.game_id)
     waiting = sum(1 for i in drafts if i.status == "draft")
-    typer.echo(f"game {driver.game_id} started: {len(drafts)} posts and PMs queued")
+    typer.echo(
+        _("game {id} started: {n} posts and PMs queued").format(id=driver.game_id, n=len(drafts))
+    )
     if waiting:
         where = f" --db {db}" if db else ""
         typer.echo(
-            f"{waiting} wait for approval: forumgm review {path}{where} --preview, then --approve"
+            _("{n} wait for approval: {command} --preview, then --approve").format(
+                n=waiting, command=f"forumgm review {path}{where}"
+            )
         )
 
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from engine import i18n
-from tests.app.review_game import ReviewGame, review_game
+from engine.app.cli import app
+from tests.app.review_game import AFTER_DEADLINE, ReviewGame, review_game, runner
 
 __all__ = ["review_game"]
 
@@ -40,3 +41,13 @@ def test_the_games_language_when_the_host_names_none(
 def test_an_unknown_language_is_one_clear_line(review_game: ReviewGame) -> None:
     said = review_game.cli("--lang", "de", "status")
     assert said.exit_code == 2 and "language 'de': one of en, ru" in said.output
+
+
+def test_game_validate_and_start_in_russian(review_game: ReviewGame) -> None:
+    g = review_game
+    words = ["--lang", "ru", "game", "validate", str(g.path), "--allow-past"]
+    valid = runner.invoke(app, words, env={"FORUMGM_NOW": AFTER_DEADLINE})
+    assert valid.exit_code == 0, valid.output
+    assert f"OK {g.path}: classic, игроков: 5, дедлайны" in " ".join(valid.output.split())
+    again = g.cli("--lang", "ru", "game", "start", str(g.path))
+    assert again.exit_code == 1 and "игра 1 уже начата" in again.output
