@@ -189,7 +189,10 @@ def board_ready_or_exit(
         finally:
             await board.close()
         title = f" ({ready.title!r})" if ready.title else ""
-        found = f"; the {len(players)} players' accounts are there" if players else ""
+        checked = len(players) - len(ready.unchecked)
+        found = f"; the {checked} players' accounts are there" if players else ""
+        for name, why in ready.unchecked:
+            found += f"; could not look {name!r} up ({why}): make sure the account exists"
         return (
             f"logged in to the board as {ready.gm}; thread {config.thread}{title} is there{found}"
         )

@@ -12,7 +12,7 @@ from typing import Any
 
 from engine.service.logins import LoginHeld
 from forums.board import Board
-from forums.errors import BoardError, CaptchaRequired, LoginFailed, NotFound
+from forums.errors import BoardError, BoardUnavailable, CaptchaRequired, LoginFailed, NotFound
 
 
 class NotReady(Exception):
@@ -25,6 +25,9 @@ class Ready:
     """The GM's name as the board shows it."""
     title: str | None
     """The thread's title, where the adapter reads one."""
+    unchecked: tuple[tuple[str, str], ...] = ()
+    """(player, why) for each name the board could not look up (vBulletin searches names
+    of 3 letters or more): the host checks those accounts himself."""
 
 
 async def board_ready(
@@ -65,14 +68,20 @@ async def board_ready(
             f"cannot read thread {thread!r} on {url}: {type(exc).__name__}: {exc}"
         ) from None
     missing = []
+    unchecked: list[tuple[str, str]] = []
     for name in players:
         try:
             found = await board.find_user(name)
-        except BoardError as exc:
+        except BoardUnavailable as exc:
             raise NotReady(
                 f"cannot look player {name!r} up on {url} ({type(exc).__name__}: {exc}); try "
                 "again when the board answers"
             ) from None
+        except NotFound:
+            found = None
+        except BoardError as exc:  # this board cannot look the name up: the host checks it
+            unchecked.append((name, f"{type(exc).__name__}: {exc}"))
+            continue
         if found is None:
             missing.append(name)
     if missing:
@@ -81,7 +90,7 @@ async def board_ready(
             f"no account on {url} for {listed}: every player needs a board account; write "
             "each name in [players] as the board spells it"
         )
-    return Ready(me.name, title)
+    return Ready(me.name, title, tuple(unchecked))
 
 
 async def _first_page_title(board: Board, thread: str) -> str | None:
