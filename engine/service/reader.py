@@ -21,7 +21,7 @@ from engine.core import warnings as w
 from engine.core.orders import Channel, Order
 from engine.core.ruleset import Ruleset
 from engine.core.slots import Handover, Slots
-from engine.core.warnings import ParseWarning
+from engine.core.warnings import N_, ParseWarning
 from engine.service.inbox import UNCLEAR
 from engine.service.parsed import context_key, item_key, result_from_json, result_to_json
 from engine.service.replay import Incoming, Measure, Replay, board_order, start_replay
@@ -544,7 +544,7 @@ def _edited_after(item: StoredItem, until: datetime) -> str | None:
 
 _DEADLINE_MINUTE = (
     w.DEADLINE_MINUTE,
-    "the board dates this PM to the minute of the deadline only: it may have come just after",
+    N_("the board dates this PM to the minute of the deadline only: it may have come just after"),
 )
 
 
@@ -554,8 +554,10 @@ def _order(item: StoredItem) -> tuple[datetime, tuple[int, int | str]]:
 
 _OPENING_MINUTE = (
     w.OPENING_MINUTE,
-    "the board dates it to the minute the phase opened in, and nothing places it after the "
-    "opening: read for this phase (approve to count it, --ignore to drop it)",
+    N_(
+        "the board dates it to the minute the phase opened in, and nothing places it after the "
+        "opening: read for this phase (approve to count it, --ignore to drop it)"
+    ),
 )
 
 
@@ -587,24 +589,30 @@ def _post_doubts(
         out.append(
             (
                 w.DEADLINE_MINUTE,
-                f"posted at {post.at:%H:%M} UTC, the minute of the deadline (the board shows "
-                "minutes only): it may have come just after it",
+                N_(
+                    "posted at {at} UTC, the minute of the deadline (the board shows minutes "
+                    "only): it may have come just after it"
+                ).format(at=f"{post.at:%H:%M}"),
             )
         )
     if post.deleted_since is not None and post.deleted_since > until:
         out.append(
             (
                 w.DELETED_AFTER_DEADLINE,
-                f"first seen deleted at {post.deleted_since:%Y-%m-%d %H:%M} UTC, after the "
-                "deadline: it may have been deleted before; read as it was",
+                N_(
+                    "first seen deleted at {at} UTC, after the deadline: it may have been "
+                    "deleted before; read as it was"
+                ).format(at=f"{post.deleted_since:%Y-%m-%d %H:%M}"),
             )
         )
     if post.missing_since is not None and post.missing_since > until:
         out.append(
             (
                 w.VANISHED,
-                f"gone from the board since {post.missing_since:%Y-%m-%d %H:%M} UTC, after the "
-                "deadline: it may have gone before; read as it was",
+                N_(
+                    "gone from the board since {at} UTC, after the deadline: it may have gone "
+                    "before; read as it was"
+                ).format(at=f"{post.missing_since:%Y-%m-%d %H:%M}"),
             )
         )
     edit_at = post.edit.at if post.edit is not None else None
@@ -614,8 +622,10 @@ def _post_doubts(
         out.append(
             (
                 w.DEADLINE_MINUTE,
-                f"edited at {edit_at:%H:%M} UTC, the minute of the deadline (the board shows "
-                "minutes only): the edit may have come just after it",
+                N_(
+                    "edited at {at} UTC, the minute of the deadline (the board shows minutes "
+                    "only): the edit may have come just after it"
+                ).format(at=f"{edit_at:%H:%M}"),
             )
         )
     unseen = post.first_seen is not None and post.first_seen > until
@@ -625,8 +635,10 @@ def _post_doubts(
         out.append(
             (
                 w.EDITED_AFTER_DEADLINE,
-                "first read after the deadline, and it was the thread's last post: it may have "
-                "been edited after the deadline without an edit notice",
+                N_(
+                    "first read after the deadline, and it was the thread's last post: it may "
+                    "have been edited after the deadline without an edit notice"
+                ),
             )
         )
     return tuple(out)

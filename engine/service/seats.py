@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from engine.core.slots import Handover, Moment, Slots
+from engine.core.warnings import N_
 from engine.publish import Markers, marker_line, pm_draft
 from engine.render import Renderer
 from engine.service.posts import renderer_for
@@ -71,14 +72,13 @@ def speakers(
         else:
             holders = settled.holders(key)
             holder = settled.holder_at(key, Moment(at=at))
-            when = (
-                "no longer plays"
+            why = (
+                N_("{sender} no longer plays this seat: it is {holder}'s ({seat})")
                 if holders.index(author) < holders.index(holder)
-                else "does not yet play"
+                else N_("{sender} does not yet play this seat: it is {holder}'s ({seat})")
             )
-            out[author, at] = Speaker(
-                author, f"{author} {when} this seat: it is {holder}'s ({settled.label(key)})"
-            )
+            refused = why.format(sender=author, holder=holder, seat=settled.label(key))
+            out[author, at] = Speaker(author, refused)
     return settled, out
 
 
