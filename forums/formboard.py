@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import tzinfo
 from enum import Enum
 from typing import Any, ClassVar, TypeVar
 
@@ -249,6 +250,34 @@ class PagedBoard(FormLoginBoard):
     default_per_page: ClassVar[int] = 10
     """The engine's stock page size, until a full page shows the board's."""
     _per_page: int | None = None
+    default_date_order: ClassVar[str | None] = None
+    """How the engine's dates order day, month and year ("mdy", "ymd") until the board
+    shows its own; None where the pages say it (no `date_order` option then)."""
+    default_selectors: ClassVar[Any] = None
+    """The engine's selectors for its stock style (a `selectors=` option replaces them)."""
+
+    def __init__(
+        self,
+        base_url: str,
+        username: str,
+        password: str,
+        *,
+        tz: tzinfo | None = None,
+        date_order: str | None = None,
+        selectors: Any = None,
+        **options: Any,
+    ) -> None:
+        super().__init__(base_url, username, password, tz=tz, **options)
+        self._tz = tz
+        """The zone the host configured (None: the engine reads the board's)."""
+        if date_order is not None and self.default_date_order is None:
+            raise ValueError(f"{self.engine} reads the order of its dates from the board")
+        self.date_order = date_order or self.default_date_order or "ymd"
+        self._order_known = date_order is not None
+        """Whether the host gave the order (else the engine may read it from the board)."""
+        self.selectors = selectors if selectors is not None else self.default_selectors
+        self._members: dict[str, User] = {}
+        """Users found by name, by their name's casefold."""
 
     async def thread_page(self, thread: str, number: int = 1) -> Any:
         """Hook: page `number` (from 1) of the thread, parsed."""

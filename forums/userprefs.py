@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import urljoin
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
@@ -125,7 +126,12 @@ def option_label(tree: LexborHTMLParser, select: str, value: str) -> str | None:
 
 class OwnDateFormat:
     """What a form-login board adds to set the GM's own date format once after logging in
-    (`ensure_date_format`, the engine's); put before the board's base class."""
+    (`ensure_date_format`, the engine's); put before the board's base class. It takes the
+    host's `set_date_format` off the board's options."""
+
+    def __init__(self, *args: Any, set_date_format: bool = False, **options: Any) -> None:
+        super().__init__(*args, **options)
+        self.init_date_format(set_date_format)
 
     def init_date_format(self, wanted: bool) -> None:
         self.set_date_format = wanted

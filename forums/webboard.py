@@ -95,6 +95,8 @@ class WebBoard:
     """`thread_posts` returns only posts after the cursor (not the seen posts on the pages
     it read again)."""
     cursor_key: ClassVar[str] = "thread"
+    default_flood_wait: ClassVar[float] = 15.0
+    """Seconds waited when flood control names none: the engine's stock setting."""
 
     def __init__(
         self,
@@ -111,7 +113,7 @@ class WebBoard:
         max_tries: int = 4,
         deadline: float = DEADLINE,
         max_response_bytes: int = MAX_BYTES,
-        flood_wait: float = 15.0,
+        flood_wait: float | None = None,
         flood_retries: int = 2,
         allow_insecure_http: bool = False,
     ) -> None:
@@ -138,7 +140,7 @@ class WebBoard:
             raise ValueError(f"a session of {session.http.base_url} cannot serve {base_url}")
         self.session = session
         self._allow_insecure_http = allow_insecure_http
-        self.flood_wait = flood_wait
+        self.flood_wait = self.default_flood_wait if flood_wait is None else flood_wait
         self.flood_retries = flood_retries
         self._relogins_left = 1
 

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Collection, Mapping, Sequence
-from datetime import tzinfo
 from enum import Enum
 from typing import Any, ClassVar
 from urllib.parse import parse_qs, urlsplit
@@ -53,29 +52,17 @@ class FluxbbBoard(PagedBoard):
     login_path = "login.php"
     flood_margin = 1.0
     default_per_page = 25
+    default_flood_wait = 60.0
+    default_date_order = "ymd"
+    default_selectors = DEFAULT
+    selectors: FluxbbSelectors
     private_messages: ClassVar[bool] = False
     """FluxBB has no private messages (see the module's docstring)."""
 
-    def __init__(
-        self,
-        base_url: str,
-        username: str,
-        password: str,
-        *,
-        tz: tzinfo | None = None,
-        date_order: str | None = None,
-        flood_wait: float = 60.0,
-        selectors: FluxbbSelectors = DEFAULT,
-        **options: Any,
-    ) -> None:
-        super().__init__(base_url, username, password, tz=tz, flood_wait=flood_wait, **options)
-        self._tz = tz
-        """The zone the host configured (None: the GM's profile says)."""
-        self.date_order = date_order or "ymd"
-        self._order_known = date_order is not None
+    def __init__(self, base_url: str, username: str, password: str, **options: Any) -> None:
+        super().__init__(base_url, username, password, **options)
         self.zone: Zone | None = None
-        self.selectors = selectors
-        self._members: dict[str, User] = {}
+        """The GM profile's zone and date format, as read after the login."""
 
     # -- session ----------------------------------------------------------------------
 

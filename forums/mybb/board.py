@@ -78,28 +78,15 @@ class MybbBoard(OwnDateFormat, PagedBoard):
     login_path = "member.php?action=login"
     two_step_help = TWO_STEP_HELP
     flood_margin = 1.0
+    default_flood_wait = 30.0
+    default_date_order = "mdy"
+    default_selectors = DEFAULT
+    selectors: MybbSelectors
 
-    def __init__(
-        self,
-        base_url: str,
-        username: str,
-        password: str,
-        *,
-        tz: tzinfo | None = None,
-        date_order: str | None = None,
-        flood_wait: float = 30.0,
-        selectors: MybbSelectors = DEFAULT,
-        set_date_format: bool = False,
-        **options: Any,
-    ) -> None:
-        super().__init__(base_url, username, password, tz=tz, flood_wait=flood_wait, **options)
-        self.init_date_format(set_date_format)  # ISO dates, 24-hour times (`DATE_FORMAT`)
-        self._tz = tz
-        """The zone the host configured (None: read from each page's clock)."""
-        self.date_order = date_order or "mdy"
-        self._order_known = date_order is not None
-        self.selectors = selectors
-        self._members: dict[str, User] = {}
+    def __init__(self, base_url: str, username: str, password: str, **options: Any) -> None:
+        # `set_date_format` (ISO dates, 24-hour times: `DATE_FORMAT`) is `OwnDateFormat`'s;
+        # a configured `tz` is kept, else each page's clock says the zone.
+        super().__init__(base_url, username, password, **options)
         self._times: dict[str, datetime] = {}
         """When each post was made, as last seen: a deleted-post stub shows no time."""
         self.highest_post = 0

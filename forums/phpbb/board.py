@@ -73,12 +73,11 @@ class PhpbbBoard(OwnDateFormat, FormLoginBoard):
         password: str,
         *,
         form_min_age: float = 2.0,
-        set_date_format: bool = False,
         **options: Any,
     ) -> None:
+        # `set_date_format` (made `DATE_FORMAT`, `forums.userprefs`) is `OwnDateFormat`'s.
         super().__init__(base_url, username, password, **options)
         self.form_min_age = form_min_age
-        self.init_date_format(set_date_format)  # made `DATE_FORMAT` (`forums.userprefs`)
         self.page_lang: str | None = None
         """The language of the last page read (`<html lang>`)."""
         self.tz_found = False

@@ -20,11 +20,9 @@ never enforces the seconds between posts: its flood log's upsert always reports 
 
 from __future__ import annotations
 
-import contextlib
 import logging
 from collections.abc import Collection, Mapping, Sequence
 from datetime import datetime, tzinfo
-from email.utils import parsedate_to_datetime
 from enum import Enum
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -68,24 +66,12 @@ class SmfBoard(PagedBoard):
     login_path = "index.php?action=login"
     flood_margin = 1.0
     default_per_page = pages.DEFAULT_PER_PAGE
+    default_flood_wait = 6.0
+    default_selectors = DEFAULT
+    selectors: SmfSelectors
 
-    def __init__(
-        self,
-        base_url: str,
-        username: str,
-        password: str,
-        *,
-        tz: tzinfo | None = None,
-        flood_wait: float = 6.0,
-        selectors: SmfSelectors = DEFAULT,
-        **options: Any,
-    ) -> None:
-        super().__init__(base_url, username, password, tz=tz, flood_wait=flood_wait, **options)
-        self._tz = tz
-        """The zone the host configured (None: the GM profile's)."""
-        self.selectors = selectors
-        self._members: dict[str, User] = {}
-        self._per_page: int | None = None
+    def __init__(self, base_url: str, username: str, password: str, **options: Any) -> None:
+        super().__init__(base_url, username, password, **options)
         self._messages: dict[str, PrivateMessage] = {}
         """PMs a folder page showed in full, by id (no second request for them)."""
 
@@ -183,15 +169,10 @@ class SmfBoard(PagedBoard):
         return pages.message(html, self.selectors)
 
     def _reading(self, response: httpx.Response) -> tuple[tzinfo, datetime]:
-        """(zone, now) to read a page's times with."""
-        now = self._clock()
-        stamp = response.headers.get("Date")
-        if stamp:
-            with contextlib.suppress(TypeError, ValueError):
-                now = parsedate_to_datetime(stamp)
+        """(zone, now) to read a page's times with: the GM's zone, the page's `Date`."""
         if self.tz is None:
             raise LayoutChanged(redact(str(response.url)), "the GM's time zone is not known")
-        return self.tz, now
+        return self.tz, self.served_at(response)
 
     # -- thread ------------------------------------------------------------------------
 

@@ -82,21 +82,11 @@ class VbulletinBoard(PagedBoard):
     login_path = "login.php?do=login"
     flood_margin = 1.0
     default_per_page = 15
+    default_flood_wait = 30.0
+    default_date_order = "mdy"
 
-    def __init__(
-        self,
-        base_url: str,
-        username: str,
-        password: str,
-        *,
-        tz: tzinfo | None = None,
-        date_order: str | None = None,
-        flood_wait: float = 30.0,
-        **options: Any,
-    ) -> None:
-        super().__init__(base_url, username, password, tz=tz, flood_wait=flood_wait, **options)
-        self._tz = tz
-        self.date_order = date_order or "mdy"
+    def __init__(self, base_url: str, username: str, password: str, **options: Any) -> None:
+        super().__init__(base_url, username, password, **options)
         self.version: int | None = None
         self.charset = "utf-8"
         self._times: dict[str, Any] = {}
