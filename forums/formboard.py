@@ -5,7 +5,8 @@ is its selectors, its date and page readers and these hooks:
 
 - `login_path`: the login page (the browser login opens it too);
 - `_form_login()`: fetch the form, fill it, `post_login` it, say whom the board now shows
-  (`_logged_in`), translating the board's refusals (`captcha()`, `two_step()`);
+  (`greeted(user, after)`, or `_logged_in`), translating the board's refusals
+  (`refuse(kind)`, `captcha()`, `two_step()`);
 - `_after_browser_login()`: whom the board shows once Chromium handed its cookies over;
 - `_served(html, url, expect)`: what a page is (`Served`) — the kind of page the engine's
   reader sees, whether it shows the session gone — and `_said(html)`, the board's message;
@@ -165,11 +166,32 @@ class FormLoginBoard(WebBoard):
         """The account wants a one-time code after its password, which forumgm cannot give."""
         return LoginFailed(self.two_step_help.format(url=self.base_url, user=self.username))
 
+    def refuse(self, kind: Enum) -> None:
+        """A page that wants a CAPTCHA or a one-time code (`PageKind.CAPTCHA`, `TWO_STEP`):
+        what forumgm cannot do, said to the host."""
+        if kind is PageKind.CAPTCHA:
+            raise self.captcha()
+        if kind is PageKind.TWO_STEP:
+            raise self.two_step()
+
+    def is_gm(self, shown: str | None) -> bool:
+        """Whether a page's greeting names the GM (any case)."""
+        return shown is not None and shown.casefold() == self.username.casefold()
+
     def not_the_gm(self, shown: str | None, after: str) -> LoginFailed | None:
         """LoginFailed unless the board shows the GM (by name, any case) after `after`."""
-        if shown is not None and shown.casefold() == self.username.casefold():
+        if self.is_gm(shown):
             return None
         return LoginFailed(f"{self.base_url}: after {after} the board shows {shown or 'a guest'}")
+
+    def greeted(self, user: User | None, after: str) -> User:
+        """The GM logged in, when the page read `after` a login greets him as `user`; else
+        `LoginFailed` (a login the board took but kept no session of: cookies refused?)."""
+        refused = self.not_the_gm(user.name if user is not None else None, after)
+        if refused is not None:
+            raise LoginFailed(f"{refused} (cookies refused?)")
+        assert user is not None
+        return self._logged_in(user)
 
     # -- members' pages ----------------------------------------------------------------
 

@@ -81,7 +81,7 @@ class FluxbbBoard(PagedBoard):
         kind = pages.classify(html, url, self.selectors)
         if kind is not PageKind.LOGIN_FORM:
             shown = pages.logged_in_as(tree, self.selectors)
-            if shown is not None and shown.casefold() == self.username.casefold():
+            if self.is_gm(shown):
                 return await self._session_user("an earlier login")  # its cookies still work
             raise LayoutChanged(redact(url), f"expected the login form, got a {kind.value} page")
         form = filled_form(tree, "req_password", url)
@@ -109,11 +109,8 @@ class FluxbbBoard(PagedBoard):
         response = await self.http.get(self.http.url("index.php"))
         tree = pages.tree_of(response.text)
         shown = pages.logged_in_as(tree, self.selectors)
-        refused = self.not_the_gm(shown, after)
-        if refused is not None:
-            raise LoginFailed(f"{refused} (cookies refused?)")
         uid = pages.my_id(tree, self.selectors) or ""
-        user = self._logged_in(User(id=uid, name=shown or self.username))
+        user = self.greeted(User(id=uid, name=shown) if shown else None, after)
         if self._tz is None and uid:
             await self._read_zone(uid)
         return user

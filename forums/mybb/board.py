@@ -145,7 +145,7 @@ class MybbBoard(OwnDateFormat, PagedBoard):
         self.refuse(kind)
         if kind not in (PageKind.LOGIN_FORM, PageKind.LOGIN_FAILED):
             user = forms.logged_in_user(html, self.selectors)
-            if user is not None and user.name.casefold() == self.username.casefold():
+            if user is not None and self.is_gm(user.name):
                 return self._logged_in(user)  # the cookies of an earlier login still work
             raise LayoutChanged(redact(url), f"expected the login form, got a {kind.value} page")
         form = forms.login_form(html, url)
@@ -177,19 +177,7 @@ class MybbBoard(OwnDateFormat, PagedBoard):
         """Whom the board's index now shows: the GM, or the login failed."""
         response = await self.http.get(self.http.url("index.php"))
         self.refuse(forms.classify(response.text, str(response.url), self.selectors))
-        user = forms.logged_in_user(response.text, self.selectors)
-        refused = self.not_the_gm(user.name if user else None, after)
-        if refused is not None:
-            raise LoginFailed(f"{refused} (cookies refused?)")
-        assert user is not None
-        return self._logged_in(user)
-
-    def refuse(self, kind: PageKind) -> None:
-        """A CAPTCHA or a one-time code: what forumgm cannot do, said to the host."""
-        if kind is PageKind.CAPTCHA:
-            raise self.captcha()
-        if kind is PageKind.TWO_STEP:
-            raise self.two_step()
+        return self.greeted(forms.logged_in_user(response.text, self.selectors), after)
 
     def _served(self, html: str, url: str, expect: Collection[Enum]) -> Served:
         kind = forms.classify(html, url, self.selectors)

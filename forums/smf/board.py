@@ -92,7 +92,7 @@ class SmfBoard(PagedBoard):
             html, url = response.text, str(response.url)
             user = pages.logged_in_user(html, self.selectors)
             if user is not None:
-                if user.name.casefold() == self.username.casefold():
+                if self.is_gm(user.name):
                     return await self._logged_in_as(user)  # an earlier login's cookies
                 raise LoginFailed(f"{self.base_url}: the board shows {user.name}, not the GM")
             form = pages.login_form(html, url, self.selectors)

@@ -121,7 +121,7 @@ class VbulletinBoard(PagedBoard):
                 redact(url), "not a vBulletin page (no generator, no SECURITYTOKEN)"
             )
         shown = pages.logged_in_user(html)
-        if shown is not None and shown.name.casefold() == self.username.casefold():
+        if shown is not None and self.is_gm(shown.name):
             return self._logged_in(shown)  # the cookies of an earlier login still work
         token = pages.security_token(html) or "guest"
         name = self.encode(self.username)
@@ -155,15 +155,7 @@ class VbulletinBoard(PagedBoard):
         user = pages.logged_in_user(response.text)
         token = pages.security_token(response.text)
         self._last_token = token if token and token != "guest" else None
-        refused = self.not_the_gm(user.name if user else None, after)
-        if refused is not None:
-            raise LoginFailed(f"{refused} (cookies refused?)")
-        assert user is not None
-        return self._logged_in(user)
-
-    def refuse(self, kind: PageKind) -> None:
-        if kind is PageKind.CAPTCHA:
-            raise self.captcha()
+        return self.greeted(user, after)
 
     def _served(self, html: str, url: str, expect: Collection[Enum]) -> Served:
         self._note_page(html)
