@@ -33,6 +33,7 @@ from engine.app.board_options import (
 from engine.app.console import console
 from engine.app.local_board_cmd import app as local_app
 from engine.app.saved_pages import PageRecorder, http_clients
+from engine.i18n import _, ngettext
 from forums import Board, BoardError
 from forums.client import DEADLINE, BoardClient
 from forums.detect import Detection, detect_engine
@@ -95,79 +96,134 @@ def _when(moment: datetime) -> str:
     return moment.isoformat(sep=" ", timespec="minutes")
 
 
+# The English of these counts stays as `board check` always printed it («1 posts», «1
+# page(s)»: hosts' notes and scripts read it); Russian has its three forms.
+
+
+def _posts(n: int | str) -> str:
+    """«12 posts» («?» when the board does not say)."""
+    if not isinstance(n, int):
+        return _("{n} posts").format(n=n)
+    return ngettext("{n} posts", "{n} posts", n).format(n=n)
+
+
+def _pages(n: int) -> str:
+    return ngettext("{n} page(s)", "{n} page(s)", n).format(n=n)
+
+
 async def _check(board: Board, thread: str, post_test: bool, out: Console) -> None:
     try:
         me = await board.login()
-        out.print(f"Logged in as {me.name} (user id {me.id or '?'})")
+        out.print(_("Logged in as {name} (user id {id})").format(name=me.name, id=me.id or "?"))
         first = await _first_page(board, thread)
         tz = getattr(board, "tz", None)
-        out.print(f"Time zone: {tz if tz is not None else 'not detected'}")
-        out.print(f"Times: {times_read(board)}")
+        out.print(_("Time zone: {zone}").format(zone=tz if tz is not None else _("not detected")))
+        out.print(_("Times: {how}").format(how=times_read(board)))
         out.print(
-            f"Thread {thread}: {first['title']!r}, {first['total']} posts on {first['pages']} "
-            f"page(s), {first['per_page']} per page"
+            _("Thread {thread}: {title}, {posts} on {pages}, {per_page} per page").format(
+                thread=thread,
+                title=repr(first["title"]),
+                posts=_posts(first["total"]),
+                pages=_pages(first["pages"]),
+                per_page=first["per_page"],
+            )
         )
-        out.print(f"  first page: {first['count']} posts")
+        out.print(_("  first page: {posts}").format(posts=_posts(first["count"])))
         last_page = first["last"]
-        out.print(f"  last page ({last_page.page}): {len(last_page.posts)} posts")
+        out.print(
+            _("  last page ({page}): {posts}").format(
+                page=last_page.page, posts=_posts(len(last_page.posts))
+            )
+        )
         last = last_page.posts[-1]
         out.print(
-            f"  last post: #{last.number} (id {last.id}) by {last.author} at {_when(last.posted_at)}"
-            + (" [deleted]" if last.deleted else "")
+            _("  last post: #{number} (id {id}) by {author} at {at}").format(
+                number=last.number, id=last.id, author=last.author, at=_when(last.posted_at)
+            )
+            + (_(" [deleted]") if last.deleted else "")
         )
         out.print(f"    {_snippet(last.body.full_text())}")
         inbox = await board.inbox()
         if getattr(board, "private_messages", True) is False:
             out.print(
-                f"Inbox: none — {board.engine} has no private messages; a game there is "
-                "played in the open thread (votecount with thread votes)"
+                _(
+                    "Inbox: none — {engine} has no private messages; a game there is "
+                    "played in the open thread (votecount with thread votes)"
+                ).format(engine=board.engine)
             )
         else:
-            out.print(f"Inbox: {len(inbox.items)} private messages")
+            count = len(inbox.items)
+            out.print(
+                ngettext(
+                    "Inbox: {n} private messages", "Inbox: {n} private messages", count
+                ).format(n=count)
+            )
         if inbox.items:
             pm = inbox.items[-1]
-            out.print(f"  newest: {pm.subject!r} from {pm.sender} at {_when(pm.sent_at)}")
+            out.print(
+                _("  newest: {subject} from {sender} at {at}").format(
+                    subject=repr(pm.subject), sender=pm.sender, at=_when(pm.sent_at)
+                )
+            )
         if post_test:
             post_id = await board.reply(thread, "forumgm board check: test post.")
-            out.print(f"Test post: id {post_id}")
+            out.print(_("Test post: id {id}").format(id=post_id))
         else:
-            out.print("Posted nothing (add --post-test to post a test reply).")
-        for note in ENGINE_NOTES.get(board.engine, ()):
+            out.print(_("Posted nothing (add --post-test to post a test reply)."))
+        for note in engine_notes(board.engine):
             out.print(note)
     finally:
         await board.close()
 
 
-ENGINE_NOTES: dict[str, tuple[str, ...]] = {
-    "fluxbb": (
-        "FluxBB makes a member wait between posts (the group's «Flood interval», 60 s for "
-        "Members by default): the bot waits as the board says. Moderators and "
-        "administrators are not held back: ask the admin to make the GM account a "
-        "moderator of the game's forum, or to lower the interval (Administration → "
-        "User groups → Members).",
-        "FluxBB has no private messages: forumgm runs only games played in the open thread "
-        "there (votecount with thread votes; no receipts, no role PMs).",
-    ),
-    "mybb": (
-        "MyBB appends a user's new post to his previous one within «Post Merge Time» (60 "
-        "minutes by default): ask the board's admin to put the GM's group in «Merge User "
-        "Groups to Ignore» (Admin CP → Configuration → Posting), or results land inside the "
-        "bot's previous post.",
-        "MyBB makes a user wait between posts and between PMs («Post Flood Time», «Private "
-        "Message Flood Time»): the bot waits as the board says, so twenty role PMs can take "
-        "twenty minutes. A moderator is not held back: ask the admin to make the GM account "
-        "a moderator of the game's forum, or to lower those times (Admin CP → Configuration).",
-    ),
-    "vbulletin": (
-        "vBulletin makes a member wait between posts («Minimum Time Between Posts», 30 s by "
-        "default) and between PMs («Floodcheck - Minimum Time Between Messages»): the bot waits as the "
-        "board says. A moderator of the game's forum is not held back for posts, nor any "
-        "moderator or administrator for PMs: ask the admin to make the GM account one.",
-        "vBulletin finds each PM the bot sent in its Sent Items: the GM account must be "
-        "allowed to keep copies of sent messages, with room in its PM quota.",
-    ),
-}
-"""What `board check` tells the host about an engine's settings the GM account cannot see."""
+def engine_notes(engine: str) -> tuple[str, ...]:
+    """What `board check` tells the host about an engine's settings the GM account cannot
+    see (in the host's language, so made when asked)."""
+    if engine == "fluxbb":
+        return (
+            _(
+                "FluxBB makes a member wait between posts (the group's «Flood interval», 60 s "
+                "for Members by default): the bot waits as the board says. Moderators and "
+                "administrators are not held back: ask the admin to make the GM account a "
+                "moderator of the game's forum, or to lower the interval (Administration → "
+                "User groups → Members)."
+            ),
+            _(
+                "FluxBB has no private messages: forumgm runs only games played in the open "
+                "thread there (votecount with thread votes; no receipts, no role PMs)."
+            ),
+        )
+    if engine == "mybb":
+        return (
+            _(
+                "MyBB appends a user's new post to his previous one within «Post Merge Time» "
+                "(60 minutes by default): ask the board's admin to put the GM's group in «Merge "
+                "User Groups to Ignore» (Admin CP → Configuration → Posting), or results land "
+                "inside the bot's previous post."
+            ),
+            _(
+                "MyBB makes a user wait between posts and between PMs («Post Flood Time», "
+                "«Private Message Flood Time»): the bot waits as the board says, so twenty role "
+                "PMs can take twenty minutes. A moderator is not held back: ask the admin to "
+                "make the GM account a moderator of the game's forum, or to lower those times "
+                "(Admin CP → Configuration)."
+            ),
+        )
+    if engine == "vbulletin":
+        return (
+            _(
+                "vBulletin makes a member wait between posts («Minimum Time Between Posts», 30 s "
+                "by default) and between PMs («Floodcheck - Minimum Time Between Messages»): the "
+                "bot waits as the board says. A moderator of the game's forum is not held back "
+                "for posts, nor any moderator or administrator for PMs: ask the admin to make "
+                "the GM account one."
+            ),
+            _(
+                "vBulletin finds each PM the bot sent in its Sent Items: the GM account must be "
+                "allowed to keep copies of sent messages, with room in its PM quota."
+            ),
+        )
+    return ()
 
 
 def times_read(board: Board) -> str:
@@ -177,13 +233,13 @@ def times_read(board: Board) -> str:
     if callable(said):
         return str(said())
     if board.engine == "xenforo":
-        return (
+        return _(
             "XenForo's own time stamps (<time data-time>, seconds since 1970): XenForo has no "
             "date format of an account's own to set"
         )
     if board.engine == "local":
-        return "the local board's own (it keeps times as they are)"
-    return "the board's own format"
+        return _("the local board's own (it keeps times as they are)")
+    return _("the board's own format")
 
 
 async def _first_page(board: Board, thread: str) -> dict[str, Any]:
@@ -191,7 +247,11 @@ async def _first_page(board: Board, thread: str) -> dict[str, Any]:
     topic_page = getattr(board, "topic_page", None)
     topic_id = getattr(board, "topic_id", None)
     if topic_page is None or topic_id is None:
-        raise BoardError(f"the {board.engine} adapter cannot read single pages of a thread")
+        raise BoardError(
+            _("the {engine} adapter cannot read single pages of a thread").format(
+                engine=board.engine
+            )
+        )
     tid = topic_id(thread)
     first = await topic_page(tid, 0)
     last = first if first.pages <= 1 else await topic_page(tid, (first.pages - 1) * first.per_page)
@@ -248,8 +308,13 @@ def check(
     def saved() -> None:
         if recorder is not None and recorder.count:
             out.print(
-                f"Saved {recorder.count} page(s) to {save_pages} (the GM's name and every "
-                "session id and form token removed; index.txt lists them)"
+                ngettext(
+                    "Saved {n} page(s) to {folder} (the GM's name and every session id and form "
+                    "token removed; index.txt lists them)",
+                    "Saved {n} page(s) to {folder} (the GM's name and every session id and form "
+                    "token removed; index.txt lists them)",
+                    recorder.count,
+                ).format(n=recorder.count, folder=save_pages)
             )
 
     def fail(message: str) -> typer.Exit:
@@ -261,7 +326,11 @@ def check(
         return typer.Exit(2)
 
     if board_url and url and board_url != url:
-        raise fail(f"two board URLs given ({board_url} and --url {url}): give one")
+        raise fail(
+            _("two board URLs given ({first} and --url {second}): give one").format(
+                first=board_url, second=url
+            )
+        )
     target = board_url or url
     missing = [
         flag
@@ -270,14 +339,20 @@ def check(
     ]
     if missing:
         raise fail(
-            f"board check needs {', '.join(missing)}: forumgm board check URL --user NAME --thread ID"
+            _(
+                "board check needs {missing}: forumgm board check URL --user NAME --thread ID"
+            ).format(missing=", ".join(missing))
         )
     assert target is not None
     refused = url_refused(engine, target, allow_insecure_http)
     if refused:
         raise fail(refused)
     if not os.environ.get(password_env) and api_key_env is None:
-        raise fail(f"set the GM's password in the environment variable {password_env}")
+        raise fail(
+            _("set the GM's password in the environment variable {variable}").format(
+                variable=password_env
+            )
+        )
     if engine is None:
         try:
             found = asyncio.run(
@@ -290,7 +365,9 @@ def check(
             )
         except BoardError as exc:
             out.print(
-                f"{type(exc).__name__}: cannot read {target} to find its engine: {exc}",
+                _("{error}: cannot read {url} to find its engine: {why}").format(
+                    error=type(exc).__name__, url=target, why=exc
+                ),
                 style="bold red",
             )
             raise typer.Exit(1) from None
@@ -298,7 +375,7 @@ def check(
             out.print(f"{target}: {found.describe()}.")
             saved()
             raise typer.Exit(2)
-        out.print(f"Detected {found.describe()}")
+        out.print(_("Detected {what}").format(what=found.describe()))
         engine = found.engine
     board = open_board(
         engine,
@@ -313,11 +390,15 @@ def check(
         deadline=timeout,
         set_date_format=set_date_format,
     )
-    how = " over its REST API" if api_key_env is not None else ""
+    how = _(" over its REST API") if api_key_env is not None else ""
     if recorder is not None:
         for client in http_clients(board):
             recorder.attach(client)
-    out.print(f"Checking {engine} board {target}{how} as {user}")
+    out.print(
+        _("Checking {engine} board {url}{how} as {user}").format(
+            engine=engine, url=target, how=how, user=user
+        )
+    )
     try:
         asyncio.run(_check(board, thread, post_test, out))
     except BoardError as exc:
@@ -360,7 +441,14 @@ def login(
     except BoardError as exc:
         out.print(f"{type(exc).__name__}: {exc}", style="bold red")
         out.print(
-            f"forumgm still logs in to {url} no more on its own: fix the password, then try again."
+            _(
+                "forumgm still logs in to {url} no more on its own: fix the password, then "
+                "try again."
+            ).format(url=url)
         )
         raise typer.Exit(1) from None
-    out.print(f"Logged in to {url} as {me.name}: forumgm logs in there on its own again.")
+    out.print(
+        _("Logged in to {url} as {name}: forumgm logs in there on its own again.").format(
+            url=url, name=me.name
+        )
+    )

@@ -22,6 +22,7 @@ from engine.app.console import out
 from engine.clock import Clock, local_time
 from engine.config import ConfigError, GameConfig
 from engine.credentials import CredentialsRef
+from engine.i18n import _, for_game, ngettext
 from forums.errors import BoardError, NotFound
 from forums.local import LocalBoard
 from forums.local import tables as t
@@ -58,6 +59,7 @@ class LocalGame:
     thread: str
     signup_thread: str | None
     tz: tzinfo
+    language: str
 
     @classmethod
     def of(cls, config: GameConfig) -> LocalGame:
@@ -75,6 +77,7 @@ class LocalGame:
             config.thread,
             signup,
             config.schedule.tz,
+            config.language,
         )
 
 
@@ -105,6 +108,7 @@ def _signup_stage(game: Path) -> LocalGame | None:
         str(thread),
         config.settings.thread,
         config.tz,
+        config.language,
     )
 
 
@@ -117,10 +121,13 @@ def _local_config(game: Path) -> LocalGame:
     except ConfigError:
         early = _signup_stage(game)
         config = early if early is not None else LocalGame.of(config_or_exit(game))
+    for_game(config.language)
     if config.engine != "local":
         raise _fail(
-            f"{game}: its board is {config.engine}, not a rehearsal board: `board local` "
-            'works on a game file with [board] engine = "local"'
+            _(
+                "{game}: its board is {engine}, not a rehearsal board: `board local` "
+                'works on a game file with [board] engine = "local"'
+            ).format(game=game, engine=config.engine)
         )
     return config
 
@@ -131,7 +138,7 @@ def _board(config: LocalGame, *, create: bool = False) -> tuple[LocalBoard, str]
     from engine.credentials import CredentialsError, resolve_password
 
     if config.password is None:  # only an API board goes without one; a local board has none
-        raise _fail("[board] password: a rehearsal board needs the GM's password (env:VARIABLE)")
+        raise _fail(_("[board] password: a rehearsal board needs the GM's password (env:VARIABLE)"))
     try:
         password = resolve_password(config.password, config.gm_user)
     except CredentialsError as exc:
@@ -139,7 +146,9 @@ def _board(config: LocalGame, *, create: bool = False) -> tuple[LocalBoard, str]
     board, made = _open(config.url, config.gm_user, password.reveal(), clock=command_clock())
     if not create and not made:
         raise _fail(
-            f"no rehearsal board at {config.url} yet: forumgm board local init {config.path}"
+            _("no rehearsal board at {url} yet: forumgm board local init {game}").format(
+                url=config.url, game=config.path
+            )
         )
     return board, password.reveal()
 
@@ -157,13 +166,30 @@ def _open(
         board = LocalBoard(url, user, password, clock=clock)
         return board, board.has_schema()
     except SQLAlchemyError as exc:
-        raise _fail(f"cannot open the local board {shown_url(url)}: {type(exc).__name__}") from None
+        raise _fail(
+            _("cannot open the local board {url}: {error}").format(
+                url=shown_url(url), error=type(exc).__name__
+            )
+        ) from None
+
+
+def _not_found(exc: NotFound) -> str:
+    """The board's «no thread '9'» / «no post '9'» / «no user 'X'» in the host's language."""
+    said = str(exc)
+    for english, translated in (
+        ("no thread ", _("no thread {what}")),
+        ("no post ", _("no post {what}")),
+        ("no user ", _("no user {what}")),
+    ):
+        if said.startswith(english):
+            return translated.format(what=said[len(english) :])
+    return said
 
 
 def _text(text: str) -> str:
     body = sys.stdin.read() if text == "-" else text
     if not body.strip():
-        raise _fail("the text is empty")
+        raise _fail(_("the text is empty"))
     return body
 
 
@@ -188,8 +214,9 @@ def init(
             board.authenticate(config.gm_user, password)
         except BoardError:
             raise _fail(
-                f"{config.gm_user} has another password on this board than the one in "
-                f"{config.password}"
+                _("{gm} has another password on this board than the one in {where}").format(
+                    gm=config.gm_user, where=config.password
+                )
             ) from None
     names = [*config.players, *config.replacements, *config.reserve, *(more or [])]
     added = list(dict.fromkeys(n for n in names if not board.user(n)))
@@ -200,24 +227,34 @@ def init(
         made = board.create_thread(config.title or "Мафия", config.gm_user)
         if made != thread:
             raise _fail(
-                f"the board's new game thread is {made}, but the game file says thread = "
-                f'"{thread}": write thread = "{made}" in {game}'
+                _(
+                    "the board's new game thread is {made}, but the game file says thread = "
+                    '"{thread}": write thread = "{made}" in {game}'
+                ).format(made=made, thread=thread, game=game)
             )
     signup = config.signup_thread
     if signup is not None and not board.has_thread(signup):
         made = board.create_thread(f"Набор: {config.title or 'Мафия'}", config.gm_user)
         if made != signup:
             raise _fail(
-                f"the board's new sign-up thread is {made}, but the game file says [signup] "
-                f'thread = "{signup}": write thread = "{made}" in {game}'
+                _(
+                    "the board's new sign-up thread is {made}, but the game file says [signup] "
+                    'thread = "{thread}": write thread = "{made}" in {game}'
+                ).format(made=made, thread=signup, game=game)
             )
-    out.print(
-        f"Rehearsal board {config.url}: GM {config.gm_user}, {len(added)} account(s) added, "
-        f"game thread {thread}" + (f", sign-up thread {signup}." if signup else ".")
+    # English keeps «account(s)», as `init` always printed it; Russian has its three forms.
+    accounts = ngettext("{n} account(s) added", "{n} account(s) added", len(added))
+    said = _("Rehearsal board {url}: GM {gm}, {accounts}, game thread {thread}").format(
+        url=config.url, gm=config.gm_user, accounts=accounts.format(n=len(added)), thread=thread
     )
+    if signup:
+        said += _(", sign-up thread {thread}").format(thread=signup)
+    out.print(said + ".")
     out.print(
-        f'Players write with: forumgm board local post {game} --as NAME "text" (thread), '
-        f'forumgm board local pm {game} --as NAME "text" (PM to the GM).'
+        _(
+            'Players write with: forumgm board local post {game} --as NAME "text" (thread), '
+            'forumgm board local pm {game} --as NAME "text" (PM to the GM).'
+        ).format(game=game)
     )
 
 
@@ -228,18 +265,28 @@ def _as_player(
 ) -> None:
     """Write on the game's board as a player; print `said(board id, local time, config)`."""
     config = _local_config(game)
-    board, _ = _board(config)
+    board, _password = _board(config)
     try:
         made = write(board, config)
     except NotFound as exc:
         if str(exc).startswith("no thread"):  # the board has no such thread: init makes it
             raise _fail(
-                f"{exc} on the rehearsal board {config.url}: forumgm board local init {game} "
-                "creates the game's threads (or the game file names another)"
+                _(
+                    "{error} on the rehearsal board {url}: forumgm board local init {game} "
+                    "creates the game's threads (or the game file names another)"
+                ).format(error=_not_found(exc), url=config.url, game=game)
             ) from None
         if str(exc).startswith("no post"):
-            raise _fail(f"{exc} on the rehearsal board {config.url}") from None
-        raise _fail(f"{exc}: forumgm board local init {game} --account NAME adds one") from None
+            raise _fail(
+                _("{error} on the rehearsal board {url}").format(
+                    error=_not_found(exc), url=config.url
+                )
+            ) from None
+        raise _fail(
+            _("{error}: forumgm board local init {game} --account NAME adds one").format(
+                error=_not_found(exc), game=game
+            )
+        ) from None
     out.print(said(made, local_time(board.clock(), config.tz), config))
 
 
@@ -260,14 +307,14 @@ def post(
         if not signup:
             return config.thread
         if config.signup_thread is None:
-            raise _fail(f"{game} has no [signup] thread")
+            raise _fail(_("{game} has no [signup] thread").format(game=game))
         return config.signup_thread
 
     _as_player(
         game,
         lambda board, config: board.post_as(author, thread(config), body),
-        lambda post_id, at, config: (
-            f"post {post_id} by {author} in thread {thread(config)} at {at}"
+        lambda post_id, at, config: _("post {id} by {author} in thread {thread} at {at}").format(
+            id=post_id, author=author, thread=thread(config), at=at
         ),
     )
 
@@ -286,11 +333,21 @@ def edit(
         owner = board.post_author(post_id)
         if t.name_key(owner) != t.name_key(author):
             # A player edits his own posts only, as on a real board; the GM's are his.
-            raise _fail(f"post {post_id} is {owner}'s: {author} can edit only his own posts")
+            raise _fail(
+                _("post {id} is {owner}'s: {author} can edit only his own posts").format(
+                    id=post_id, owner=owner, author=author
+                )
+            )
         board.edit_post(post_id, body, author)
         return post_id
 
-    _as_player(game, write, lambda pid, at, config: f"post {pid} edited by {author} at {at}")
+    _as_player(
+        game,
+        write,
+        lambda pid, at, config: _("post {id} edited by {author} at {at}").format(
+            id=pid, author=author, at=at
+        ),
+    )
 
 
 @app.command("pm")
@@ -312,7 +369,11 @@ def pm(
         return board.pm_as(author, sent, subject, body)
 
     _as_player(
-        game, send, lambda pm_id, at, _: f"PM {pm_id} from {author} to {', '.join(sent)} at {at}"
+        game,
+        send,
+        lambda pm_id, at, config: _("PM {id} from {author} to {to} at {at}").format(
+            id=pm_id, author=author, to=", ".join(sent), at=at
+        ),
     )
 
 
@@ -349,25 +410,34 @@ def show(
             raise _fail(f"--tz: {exc}") from None
     board, made = _open(url)
     if not made:
-        raise _fail(f"no local board at {url}")
+        raise _fail(_("no local board at {url}").format(url=url))
     if inbox is not None:
         user = board.user(inbox)
         if user is None:
-            raise _fail(f"no account {inbox!r} on this board")
+            raise _fail(_("no account {name} on this board").format(name=repr(inbox)))
         messages = board.pms_after(user, "inbox", 0)
         for m in messages[-last:] if last else messages:
-            out.print(f"--- PM {m.id} from {m.sender} at {local_time(m.sent_at, tz)}: {m.subject}")
+            out.print(
+                _("--- PM {id} from {sender} at {at}: {subject}").format(
+                    id=m.id, sender=m.sender, at=local_time(m.sent_at, tz), subject=m.subject
+                )
+            )
             out.print(m.raw if bbcode else m.body.full_text())
         if not messages:
-            out.print(f"{inbox} has no PMs")
+            out.print(_("{name} has no PMs").format(name=inbox))
         return
     try:
         posts = board.posts_after(thread, 0)
     except NotFound:
-        raise _fail(f"no thread {thread!r} on this board") from None
+        raise _fail(_("no thread {thread} on this board").format(thread=repr(thread))) from None
     for p in posts[-last:] if last else posts:
-        gone = " [deleted]" if p.deleted else ""
-        out.print(f"--- #{p.number} {p.author} at {local_time(p.posted_at, tz)}{gone}")
+        gone = _(" [deleted]") if p.deleted else ""
+        out.print(
+            _("--- #{number} {author} at {at}").format(
+                number=p.number, author=p.author, at=local_time(p.posted_at, tz)
+            )
+            + gone
+        )
         out.print(p.raw if bbcode else p.body.full_text())
 
 
@@ -380,5 +450,5 @@ def _target(target: str, thread: str | None) -> tuple[str, tzinfo, str]:
         return target, UTC, thread or "1"
     path = Path(target).expanduser()
     if not path.exists():
-        raise _fail(f"{target}: no such file")
+        raise _fail(_("{path}: no such file").format(path=target))
     return f"sqlite:///{path.resolve()}", UTC, thread or "1"
