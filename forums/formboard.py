@@ -10,8 +10,9 @@ is its selectors, its date and page readers and these hooks:
 - `_after_browser_login()`: whom the board shows once Chromium handed its cookies over;
 - `_served(html, url, expect)`: what a page is (`Served`) — the kind of page the engine's
   reader sees, whether it shows the session gone — and `_said(html)`, the board's message;
-- for PMs kept in folders listed newest first (phpBB, MyBB): `pm_listing(folder, number,
-  offset)` and `read_pm(item)`, and `read_pms` does the rest.
+- for PMs kept in folders listed newest first (phpBB, MyBB, SMF, vBulletin):
+  `inbox_folders` and `sent_folders`, `pm_listing(folder, number, offset)` and
+  `read_pm(item)`, and `read_pms` does the rest.
 
 With these, `page()` fetches a members' page through a lost session (log in again once,
 `forums.webboard`), a missing thread or message is `NotFound` and any other page
@@ -235,6 +236,14 @@ class FormLoginBoard(WebBoard):
             )
 
     # -- private messages in folders ---------------------------------------------------
+
+    inbox_folders: ClassVar[Sequence[str]] = ()
+    """The folders `inbox` reads (`pm_listing`'s folder ids)."""
+    sent_folders: ClassVar[Sequence[str]] = ()
+    """The folders `sent` reads: where the board keeps the GM's own messages."""
+
+    async def _messages(self, since: Cursor | None, mine: bool) -> PMPage:
+        return await self.read_pms(self.sent_folders if mine else self.inbox_folders, since)
 
     async def pm_listing(self, folder: str, number: int, offset: int) -> ListPage:
         """Hook: page `number` of a PM folder (`offset` items listed before it)."""

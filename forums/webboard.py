@@ -13,8 +13,9 @@ form) and fills a few hooks; the public verbs stay here:
   session logged in again once, anything else the board says a one-line `BoardError`;
 - the thread read from its cursor (`thread_posts`, with `forums.cursor`).
 
-Hooks: `login` (or `FormLoginBoard`'s), `topic_id`, `thread_view(thread, number)`, and
-where the engine's cursor differs `_resume` and `_thread_cursor`.
+Hooks: `login` (or `FormLoginBoard`'s), `topic_id`, `thread_view(thread, number)`,
+`_messages(since, mine)` for `inbox` and `sent`, and where the engine's cursor differs
+`_resume` and `_thread_cursor`.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 import httpx
 
-from forums.board import ThreadPage
+from forums.board import PMPage, ThreadPage
 from forums.client import DEADLINE, MAX_BYTES, BoardClient, Sleep
 from forums.cursor import Resume, ThreadView, read_thread, seen_posts
 from forums.errors import BoardError, FloodControl, NotFound, SessionExpired
@@ -219,6 +220,28 @@ class WebBoard:
                 raise NotFound(f"{self.base_url}: no user named {name!r}")
             users.append(user)
         return users
+
+    # -- private messages --------------------------------------------------------------
+
+    private_messages: ClassVar[bool] = True
+    """False where the board has no private messages (FluxBB): `inbox` and `sent` are
+    always empty (a board without messages has none to read)."""
+
+    async def inbox(self, since: Cursor | None = None) -> PMPage:
+        """Private messages to the GM after the cursor, oldest first."""
+        if not self.private_messages:
+            return PMPage(items=[], cursor=since or Cursor({"last_id": 0}))
+        return await self._messages(since, mine=False)
+
+    async def sent(self, since: Cursor | None = None) -> PMPage:
+        """The GM's own messages (as the board keeps them) after the cursor, oldest first."""
+        if not self.private_messages:
+            return PMPage(items=[], cursor=since or Cursor({"last_id": 0}))
+        return await self._messages(since, mine=True)
+
+    async def _messages(self, since: Cursor | None, mine: bool) -> PMPage:
+        """Hook: the GM's messages after the cursor (`mine`: those he sent), oldest first."""
+        raise NotImplementedError
 
     # -- submissions -------------------------------------------------------------------
 

@@ -423,12 +423,6 @@ class DiscourseBoard(WebBoard):
         items.sort(key=lambda pm: int(pm.id))
         return PMPage(items=items, cursor=state.cursor())
 
-    async def inbox(self, since: Cursor | None = None) -> PMPage:
-        return await self._messages(since, mine=False)
-
-    async def sent(self, since: Cursor | None = None) -> PMPage:
-        return await self._messages(since, mine=True)
-
     # -- users and posting -----------------------------------------------------------------
 
     async def find_user(self, name: str) -> User | None:

@@ -25,7 +25,6 @@ from enum import Enum
 from typing import Any, ClassVar
 from urllib.parse import parse_qs, urlsplit
 
-from forums.board import PMPage
 from forums.errors import LayoutChanged, LoginFailed, NoPrivateMessages, NotFound
 from forums.fluxbb import pages
 from forums.fluxbb.pages import PageKind, Zone
@@ -33,7 +32,7 @@ from forums.fluxbb.selectors import DEFAULT, FluxbbSelectors
 from forums.formboard import PagedBoard, Served, answer_to
 from forums.guard import redact
 from forums.pages import TopicPage
-from forums.records import Cursor, User
+from forums.records import User
 from forums.userprefs import FilledForm, filled_form
 from forums.webboard import Answer, Said
 
@@ -238,14 +237,6 @@ class FluxbbBoard(PagedBoard):
         return await self.submit(where, fresh, send)
 
     # -- private messages: none --------------------------------------------------------
-
-    async def inbox(self, since: Cursor | None = None) -> PMPage:
-        """Always empty: FluxBB has no private messages."""
-        return PMPage(items=[], cursor=since or Cursor({"last_id": 0}))
-
-    async def sent(self, since: Cursor | None = None) -> PMPage:
-        """Always empty: FluxBB has no private messages."""
-        return PMPage(items=[], cursor=since or Cursor({"last_id": 0}))
 
     async def send_pm(self, recipients: Sequence[str], subject: str, bbcode: str) -> str:
         raise NoPrivateMessages(NO_PMS.format(url=self.base_url))

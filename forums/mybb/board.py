@@ -28,7 +28,6 @@ from urllib.parse import parse_qs, urlsplit
 
 import httpx
 
-from forums.board import PMPage
 from forums.cursor import ThreadView
 from forums.errors import BoardError, LayoutChanged, LoginFailed, NotFound
 from forums.formboard import PagedBoard, Served
@@ -82,6 +81,9 @@ class MybbBoard(OwnDateFormat, PagedBoard):
     default_date_order = "mdy"
     default_selectors = DEFAULT
     selectors: MybbSelectors
+    inbox_folders = (INBOX,)
+    sent_folders = (SENT,)
+    """MyBB keeps a copy in Sent Items when "Save a Copy" is ticked (`posting.send_pm` ticks it)."""
 
     def __init__(self, base_url: str, username: str, password: str, **options: Any) -> None:
         # `set_date_format` (ISO dates, 24-hour times: `DATE_FORMAT`) is `OwnDateFormat`'s;
@@ -288,14 +290,6 @@ class MybbBoard(OwnDateFormat, PagedBoard):
         if pm.id != item.id:
             raise LayoutChanged(redact(url), f"asked for PM {item.id}, the page shows PM {pm.id}")
         return pm
-
-    async def inbox(self, since: Cursor | None = None) -> PMPage:
-        """PMs to the GM, oldest first, with an id above the cursor's."""
-        return await self.read_pms([INBOX], since)
-
-    async def sent(self, since: Cursor | None = None) -> PMPage:
-        """The GM's copies in "Sent Items" (MyBB keeps one when "Save a Copy" is ticked)."""
-        return await self.read_pms([SENT], since)
 
     # -- users -------------------------------------------------------------------------
 

@@ -22,7 +22,6 @@ from urllib.parse import parse_qs, urljoin, urlsplit
 
 import httpx
 
-from forums.board import PMPage
 from forums.cursor import Resume, ThreadView
 from forums.errors import BoardError, LayoutChanged, LoginFailed, NotFound
 from forums.formboard import CAPTCHA_HELP, FormLoginBoard, Served, answer_to
@@ -65,6 +64,9 @@ class PhpbbBoard(OwnDateFormat, FormLoginBoard):
     login_path = "ucp.php?mode=login"
     selectors = Selectors
     folders: Mapping[str, str] = {"inbox": "inbox", "outbox": "outbox", "sentbox": "sentbox"}
+    inbox_folders = ("inbox",)
+    sent_folders = ("outbox", "sentbox")
+    """What the GM sent: the outbox (unread by recipients) and the sentbox (read)."""
 
     def __init__(
         self,
@@ -298,14 +300,6 @@ class PhpbbBoard(OwnDateFormat, FormLoginBoard):
 
     async def pm_listing(self, folder: str, number: int, offset: int) -> PMFolder:
         return await self.pm_folder(folder, offset)
-
-    async def inbox(self, since: Cursor | None = None) -> PMPage:
-        """PMs to the GM, oldest first, with an id above the cursor's."""
-        return await self.read_pms(["inbox"], since)
-
-    async def sent(self, since: Cursor | None = None) -> PMPage:
-        """PMs the GM sent: the outbox (unread by recipients) and the sentbox (read)."""
-        return await self.read_pms(["outbox", "sentbox"], since)
 
     # -- users -------------------------------------------------------------------------
 

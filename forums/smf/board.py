@@ -29,12 +29,11 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import httpx
 
-from forums.board import PMPage
 from forums.errors import BoardError, FloodControl, LayoutChanged, LoginFailed, NotFound
 from forums.formboard import PagedBoard, Served, answer_to
 from forums.guard import redact
 from forums.pages import PageKind, PMListItem, TopicPage
-from forums.records import Cursor, PrivateMessage, User
+from forums.records import PrivateMessage, User
 from forums.smf import pages
 from forums.smf.pages import Form, PMFolder
 from forums.smf.selectors import DEFAULT, SmfSelectors
@@ -69,10 +68,13 @@ class SmfBoard(PagedBoard):
     default_flood_wait = 6.0
     default_selectors = DEFAULT
     selectors: SmfSelectors
+    inbox_folders = (INBOX,)
+    sent_folders = (SENT,)
+    """SMF keeps every message the GM sends in Sent Items."""
 
     def __init__(self, base_url: str, username: str, password: str, **options: Any) -> None:
         super().__init__(base_url, username, password, **options)
-        self._messages: dict[str, PrivateMessage] = {}
+        self._shown_pms: dict[str, PrivateMessage] = {}
         """PMs a folder page showed in full, by id (no second request for them)."""
 
     def times_read(self) -> str:
@@ -221,7 +223,7 @@ class SmfBoard(PagedBoard):
         listing = pages.parse_pm_folder(
             fetched.html, fetched.url, tz=tz, now=now, sel=self.selectors
         )
-        self._messages.update(listing.messages)
+        self._shown_pms.update(listing.messages)
         return listing
 
     async def pm_listing(self, folder: str, number: int, offset: int) -> PMFolder:
@@ -229,7 +231,7 @@ class SmfBoard(PagedBoard):
 
     async def read_pm(self, item: PMListItem) -> PrivateMessage:
         """The message a folder row lists: as its folder page showed it, else its own page."""
-        shown = self._messages.pop(item.id, None)
+        shown = self._shown_pms.pop(item.id, None)
         if shown is not None:
             return shown
         query = {"action": "pm", "f": SENT if item.recipients else INBOX, "pmsg": item.id}
@@ -239,14 +241,6 @@ class SmfBoard(PagedBoard):
         if item.id not in found:
             raise LayoutChanged(redact(fetched.url), f"PM {item.id} is not on its own page")
         return found[item.id]
-
-    async def inbox(self, since: Cursor | None = None) -> PMPage:
-        """PMs to the GM, oldest first, with an id above the cursor's."""
-        return await self.read_pms([INBOX], since)
-
-    async def sent(self, since: Cursor | None = None) -> PMPage:
-        """The GM's sent PMs (SMF keeps every one in Sent Items)."""
-        return await self.read_pms([SENT], since)
 
     # -- users -------------------------------------------------------------------------
 

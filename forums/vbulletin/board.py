@@ -33,12 +33,11 @@ from urllib.parse import urlsplit
 
 import httpx
 
-from forums.board import PMPage
 from forums.errors import BoardError, LayoutChanged, LoginFailed, NotFound
 from forums.formboard import Fetched, PagedBoard, Served, answer_to
 from forums.guard import redact
 from forums.pages import PageKind, TopicPage
-from forums.records import Cursor, PrivateMessage, User
+from forums.records import PrivateMessage, User
 from forums.userprefs import FilledForm as Form
 from forums.vbulletin import pages
 from forums.vbulletin.pms import INBOX, SENT, PMFolder, PMListItem, parse_pm_folder, parse_pm_view
@@ -84,6 +83,9 @@ class VbulletinBoard(PagedBoard):
     default_per_page = 15
     default_flood_wait = 30.0
     default_date_order = "mdy"
+    inbox_folders = (INBOX,)
+    sent_folders = (SENT,)
+    """The GM's copies ("save a copy", which the PM form is sent with)."""
 
     def __init__(self, base_url: str, username: str, password: str, **options: Any) -> None:
         super().__init__(base_url, username, password, **options)
@@ -276,12 +278,6 @@ class VbulletinBoard(PagedBoard):
         if zone is None:
             raise LayoutChanged(self.base_url, "the page names no time zone and none is configured")
         return zone
-
-    async def inbox(self, since: Cursor | None = None) -> PMPage:
-        return await self.read_pms([INBOX], since)
-
-    async def sent(self, since: Cursor | None = None) -> PMPage:
-        return await self.read_pms([SENT], since)
 
     # -- users ---------------------------------------------------------------------------
 

@@ -322,12 +322,6 @@ class XenforoApiBoard(WebBoard):
             )
         return state.result(self._me.name if self._me else self.username, mine)
 
-    async def inbox(self, since: Cursor | None = None) -> PMPage:
-        return await self._messages(since, mine=False)
-
-    async def sent(self, since: Cursor | None = None) -> PMPage:
-        return await self._messages(since, mine=True)
-
     # -- users and posting -------------------------------------------------------------
 
     async def _find(self, name: str) -> User | None:

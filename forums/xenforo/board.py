@@ -229,14 +229,6 @@ class XenforoBoard(FormLoginBoard):
             state.read(row.id, view.page, _unix(row.latest_at), row.replies)
         return state.result(self._me.name if self._me else self.username, mine)
 
-    async def inbox(self, since: Cursor | None = None) -> PMPage:
-        """Conversation messages to the GM (first messages and replies), oldest first."""
-        return await self._messages(since, mine=False)
-
-    async def sent(self, since: Cursor | None = None) -> PMPage:
-        """The GM's own conversation messages, oldest first."""
-        return await self._messages(since, mine=True)
-
     # -- users -------------------------------------------------------------------------
 
     async def find_user(self, name: str) -> User | None:
