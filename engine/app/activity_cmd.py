@@ -13,6 +13,7 @@ from rich.table import Table
 from engine.activity import ActivityTable, Sample, count, day_of_number, shown_date, time_of
 from engine.app.console import out
 from engine.clock import local_time
+from engine.i18n import _
 
 
 def activity(
@@ -45,7 +46,7 @@ def activity(
     """Activity per player and day: posts in the game thread, words, the last post's time,
     votes and orders sent; with [activity] thresholds, who is quiet in the current phase."""
     if (game is None) == (posts is None):
-        out.print("give a game file, or --posts with an exported thread")
+        out.print(_("give a game file, or --posts with an exported thread"))
         raise typer.Exit(2)
     if posts is not None:
         table = _exported(posts, engine, gm, day_ends)
@@ -71,14 +72,20 @@ def _exported(path: Path, engine: str, gm: str | None, day_ends: str | None) -> 
     from engine.app.tally_cmd import READERS
 
     if engine not in READERS:
-        out.print(f"--engine {engine}: post HTML of {', '.join(READERS)} can be read")
+        out.print(
+            _("--engine {engine}: post HTML of {engines} can be read").format(
+                engine=engine, engines=", ".join(READERS)
+            )
+        )
         raise typer.Exit(2)
     ends: list[int] = []
     if day_ends:
         try:
             ends = [int(n) for n in day_ends.split(",") if n.strip()]
         except ValueError:
-            out.print(f"--day-ends {day_ends}: post numbers separated by commas")
+            out.print(
+                _("--day-ends {given}: post numbers separated by commas").format(given=day_ends)
+            )
             raise typer.Exit(2) from None
     try:
         lines = [
@@ -127,13 +134,14 @@ def _show(
             rows.append(row)
         typer.echo(json.dumps(rows, ensure_ascii=False, indent=1))
         return
-    shown = Table(title="activity")
-    columns = ["day", "player", "posts", "words", "last post", "votes", "orders"]
+    shown = Table(title=_("activity"))
+    columns = [_("day"), _("player"), _("posts"), _("words"), _("last post"), _("votes")]
+    columns.append(_("orders"))
     missed = any(r.missed is not None for r in table.rows)
     if missed:
-        columns.append("missed vote")
+        columns.append(_("missed vote"))
     if quiet:
-        columns.append("quiet")
+        columns.append(_("quiet"))
     for c in columns:
         shown.add_column(c)
     for r in table.rows:
@@ -151,7 +159,7 @@ def _show(
             "" if r.orders is None else str(r.orders),
         ]
         if missed:
-            cells.append({True: "missed", False: "", None: "…"}[r.missed])
+            cells.append({True: _("missed"), False: "", None: "…"}[r.missed])
         if quiet:
             cells.append(quiet.get((r.player, r.day), ""))
         shown.add_row(*cells)

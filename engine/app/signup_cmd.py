@@ -15,6 +15,7 @@ from rich.table import Table
 from engine.app.console import out
 from engine.clock import Clock, local_time
 from engine.config import ConfigError, SignupConfig, load_signup_config
+from engine.i18n import _, for_game, ngettext
 from engine.service.signup import SignupKeeper
 
 app = typer.Typer(
@@ -33,10 +34,12 @@ def _config(path: Path) -> SignupConfig:
     import os
 
     try:
-        return load_signup_config(path, environ=os.environ)
+        config = load_signup_config(path, environ=os.environ)
     except ConfigError as exc:
         out.print(str(exc))
         raise typer.Exit(2) from None
+    for_game(config.language)
+    return config
 
 
 def _keeper(path: Path, db: str | None) -> tuple[SignupKeeper, Clock]:
@@ -67,32 +70,49 @@ def _run(keeper: SignupKeeper, work: object) -> object:
 def _print_list(keeper: SignupKeeper, now: datetime) -> None:
     current = keeper.current()
     tz = keeper.config.tz
-    table = Table(title=f"sign-ups: thread {keeper.config.settings.thread}")
-    for column in ("status", "#", "player", "joined"):
+    table = Table(title=_("sign-ups: thread {thread}").format(thread=keeper.config.settings.thread))
+    for column in (_("status"), "#", _("player"), _("joined")):
         table.add_column(column)
+    shown = _statuses()
     for status in ("in", "reserve", "pending", "over", "left", "refused"):
         for e in sorted(current.of(status), key=lambda e: e.place):
             joined = local_time(e.joined_at, tz) if e.joined_at else ""
-            table.add_row(status, str(e.place or ""), e.name, joined)
+            table.add_row(shown[status], str(e.place or ""), e.name, joined)
     out.print(table)
     closes = keeper.closes()
     if keeper.closed(now):
-        out.print(f"closed at {local_time(closes, tz)}" if closes else "closed")
+        out.print(_("closed at {at}").format(at=local_time(closes, tz)) if closes else _("closed"))
     elif closes is not None:
-        out.print(f"open until {local_time(closes, tz)}")
+        out.print(_("open until {at}").format(at=local_time(closes, tz)))
     else:
-        out.print("open (no closing time: forumgm signup close ends it)")
+        out.print(_("open (no closing time: forumgm signup close ends it)"))
     for note in keeper.host_notes():
         if note.kind == "lookalike":
             out.print(
-                f"warning: {note.name!r} reads like {note.other!r}: two board accounts; both "
-                "stay on the list — refuse one (forumgm signup refuse) if it is the same person"
+                _(
+                    "warning: {name} reads like {other}: two board accounts; both stay on the "
+                    "list — refuse one (forumgm signup refuse) if it is the same person"
+                ).format(name=repr(note.name), other=repr(note.other))
             )
         else:
             out.print(
-                f"warning: {note.name} wants out of the closed list (post {note.post_id}): "
-                f"forumgm game sub {keeper.config.path} {note.name} offers the seat to the reserve"
+                _(
+                    "warning: {name} wants out of the closed list (post {post}): forumgm game "
+                    "sub {game} {name} offers the seat to the reserve"
+                ).format(name=note.name, post=note.post_id, game=keeper.config.path)
             )
+
+
+def _statuses() -> dict[str, str]:
+    """A sign-up's status as the host reads it in the list."""
+    return {
+        "in": _("in"),
+        "reserve": _("reserve"),
+        "pending": _("pending"),
+        "over": _("over"),
+        "left": _("left"),
+        "refused": _("refused"),
+    }
 
 
 @app.command("run")
@@ -120,8 +140,16 @@ def run(
                     if keeper.closed(now):
                         return await _write(keeper, game)
                 except BoardError as exc:  # the board is down, slow, or refused the login
-                    again = "run again to retry" if once else f"tried again in {every} s"
-                    out.print(f"the board: {one_line(exc)}; nothing was lost: {again}")
+                    again = (
+                        _("run again to retry")
+                        if once
+                        else _("tried again in {seconds} s").format(seconds=every)
+                    )
+                    out.print(
+                        _("the board: {error}; nothing was lost: {then}").format(
+                            error=one_line(exc), then=again
+                        )
+                    )
                     if once:
                         return 1
                 if once:
@@ -137,7 +165,7 @@ async def _write(keeper: SignupKeeper, game: Path, *, force: bool = False) -> in
     """Write the closed list into the game file once; 0 when written (or already)."""
     row = keeper.row()
     if row.written_at is not None and not force:
-        out.print(f"[players] of {game} was written at the close already")
+        out.print(_("[players] of {game} was written at the close already").format(game=game))
         return 0
     current = keeper.current()
     players, reserve = current.names("in"), current.names("reserve")
@@ -145,19 +173,27 @@ async def _write(keeper: SignupKeeper, game: Path, *, force: bool = False) -> in
     missing = [m.name for m in checked if m.account is None]
     if missing:
         out.print(
-            f"not written: no board member named {', '.join(missing)} (renamed or deleted?): "
-            f"forumgm signup refuse {game} NAME takes one off, then signup close again"
+            _(
+                "not written: no board member named {names} (renamed or deleted?): forumgm "
+                "signup refuse {game} NAME takes one off, then signup close again"
+            ).format(names=", ".join(missing), game=game)
         )
         return 1
     accounts = {m.name: m.account or m.name for m in checked}
     players = [accounts[n] for n in players]
     reserve = [accounts[n] for n in reserve]
     if keeper.config.settings.cap and len(players) < keeper.config.settings.cap:
-        out.print(f"warning: {len(players)} players for {keeper.config.settings.cap} places")
+        out.print(
+            _("warning: {n} players for {cap} places").format(
+                n=len(players), cap=keeper.config.settings.cap
+            )
+        )
     if keeper.config.players and keeper.config.players != players and not force:
         out.print(
-            f"not written: [players] of {game} already lists {', '.join(keeper.config.players)}; "
-            "forumgm signup close --force replaces it"
+            _(
+                "not written: [players] of {game} already lists {names}; forumgm signup close "
+                "--force replaces it"
+            ).format(game=game, names=", ".join(keeper.config.players))
         )
         return 1
     from engine.app.game_file import write_players
@@ -165,21 +201,28 @@ async def _write(keeper: SignupKeeper, game: Path, *, force: bool = False) -> in
     try:
         write_players(game, players, reserve)
     except OSError as exc:
-        out.print(f"{game}: cannot write it ({exc.strerror or exc})")
+        out.print(
+            _("{game}: cannot write it ({error})").format(game=game, error=exc.strerror or exc)
+        )
         return 1
     keeper.store.set_signup_times(keeper.signup_id, written_at=keeper.clock())
-    out.print(
-        f"{game}: [players] now lists {len(players)} player(s)"
-        + (f" and {len(reserve)} in reserve" if reserve else "")
-        + f"; next: forumgm game start {game}"
-    )
+    listed = ngettext(
+        "{game}: [players] now lists {n} player(s)",
+        "{game}: [players] now lists {n} player(s)",
+        len(players),
+    ).format(game=game, n=len(players))
+    if reserve:
+        listed += _(" and {n} in reserve").format(n=len(reserve))
+    out.print(listed + _("; next: forumgm game start {game}").format(game=game))
     from engine.app.game_file import load_game
     from engine.config import ConfigError
 
     try:
         load_game(game)
     except ConfigError as exc:  # e.g. a [deal] for more players than signed up
-        out.print(f"the game file needs attention before game start ({len(exc.problems)}):")
+        out.print(
+            _("the game file needs attention before game start ({n}):").format(n=len(exc.problems))
+        )
         for problem in exc.problems:
             out.print(f"  {problem}")
     return 0

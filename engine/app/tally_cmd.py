@@ -28,6 +28,7 @@ from engine.core.orders import Channel, Source
 from engine.core.ruleset import RulesError, Ruleset, Seat
 from engine.core.slots import Moment
 from engine.core.warnings import ParseWarning
+from engine.i18n import _, ngettext, warning_text
 from engine.players_file import PLAYERS_HELP, PlayersFileError, load_players
 from engine.session import GameSession
 from forums import Board, BoardError
@@ -99,7 +100,7 @@ def _time(value: Any) -> datetime | None:
     if value is None:
         return None
     if not isinstance(value, str):
-        raise ValueError(f"time {value!r} is not a date and time")
+        raise ValueError(_("time {value} is not a date and time").format(value=repr(value)))
     try:
         moment = datetime.fromisoformat(value)
     except ValueError:
@@ -107,8 +108,10 @@ def _time(value: Any) -> datetime | None:
     else:
         if moment.tzinfo is None:  # `forumgm export` writes the offset: without it, no moment
             raise ValueError(
-                f"time {value!r} has no UTC offset: write it as forumgm export does "
-                "(2026-12-01T19:05:00+03:00)"
+                _(
+                    "time {value} has no UTC offset: write it as forumgm export does "
+                    "(2026-12-01T19:05:00+03:00)"
+                ).format(value=repr(value))
             )
         return moment
     for form in DISPLAY_TIMES:
@@ -118,25 +121,31 @@ def _time(value: Any) -> datetime | None:
             continue
         return None
     raise ValueError(
-        f"time {value!r} is not a date and time: write it as forumgm export does "
-        "(2026-12-01T19:05:00+03:00)"
+        _(
+            "time {value} is not a date and time: write it as forumgm export does "
+            "(2026-12-01T19:05:00+03:00)"
+        ).format(value=repr(value))
     )
 
 
 def _post(doc: Any) -> ThreadPost:
     if not isinstance(doc, dict):
-        raise ValueError("expected a JSON object {number, id, user, content, …}")
+        raise ValueError(_("expected a JSON object {{number, id, user, content, …}}").format())
     missing = [key for key in REQUIRED if key not in doc]
     if missing:
         others = [k for k in doc if k not in (*REQUIRED, *OPTIONAL)]
-        hint = f" (it has {', '.join(others)})" if others else ""
+        hint = _(" (it has {keys})").format(keys=", ".join(others)) if others else ""
         raise ValueError(
-            f"no {', '.join(missing)}{hint}: a post needs {', '.join(REQUIRED)} "
-            f"({', '.join(OPTIONAL)} optional)"
+            _("no {missing}{hint}: a post needs {required} ({optional} optional)").format(
+                missing=", ".join(missing),
+                hint=hint,
+                required=", ".join(REQUIRED),
+                optional=", ".join(OPTIONAL),
+            )
         )
     number = doc["number"]
     if isinstance(number, bool) or not isinstance(number, int | str) or not str(number).isdigit():
-        raise ValueError(f"number {number!r} is not a post number")
+        raise ValueError(_("number {number} is not a post number").format(number=repr(number)))
     return ThreadPost(
         number=int(number),
         id=str(doc["id"]),
@@ -156,9 +165,11 @@ def read_posts(lines: Iterable[str]) -> list[ThreadPost]:
         try:
             posts.append(_post(json.loads(line)))
         except json.JSONDecodeError as exc:
-            raise ValueError(f"line {index}: not JSON ({exc.msg})") from exc
+            raise ValueError(
+                _("line {n}: not JSON ({error})").format(n=index, error=exc.msg)
+            ) from exc
         except ValueError as exc:
-            raise ValueError(f"line {index}: {exc}") from exc
+            raise ValueError(_("line {n}: {error}").format(n=index, error=exc)) from exc
     return sorted(posts, key=lambda p: p.number)
 
 
@@ -321,7 +332,7 @@ def tally_posts(
 
 
 def _fail(message: str) -> typer.Exit:
-    typer.echo(f"error: {message}", err=True)
+    typer.echo(_("error: {message}").format(message=message), err=True)
     return typer.Exit(2)
 
 
@@ -354,33 +365,44 @@ def export(
         try:
             out.write_text(text, encoding="utf-8")
         except OSError as exc:
-            raise _fail(f"cannot write {out}: {exc.strerror or exc}") from None
-        typer.echo(f"{len(lines)} posts written to {out}", err=True)
+            raise _fail(
+                _("cannot write {path}: {error}").format(path=out, error=exc.strerror or exc)
+            ) from None
+        typer.echo(
+            ngettext(
+                "{n} posts written to {path}", "{n} posts written to {path}", len(lines)
+            ).format(n=len(lines), path=out),
+            err=True,
+        )
 
 
 def _table(result: Tally, out: Console) -> None:
-    table = Table(title=f"Votes as of post {result.last_post}")
-    table.add_column("Voter")
-    table.add_column("Votes for")
+    table = Table(title=_("Votes as of post {n}").format(n=result.last_post))
+    table.add_column(_("Voter"))
+    table.add_column(_("Votes for"))
     for voter, target in result.votes.items():
         table.add_row(result.label(voter), result.label(target))
     out.print(table)
-    out.print("Totals:")
+    out.print(_("Totals:"))
     for target, count in sorted(result.totals.items(), key=lambda item: -item[1]):
         voters = [result.label(v) for v, t in result.votes.items() if t == target]
         out.print(f"  {result.label(target)} — {count:g} ({', '.join(voters)})")
     if not result.totals:
-        out.print("  no votes")
+        out.print(_("  no votes"))
     not_voting = ", ".join(result.label(v) for v in result.not_voting)
-    out.print(f"Not voting: {not_voting or 'nobody'}")
-    out.print(f"Majority: {result.majority}")
-    out.print(
-        f"Leader: {result.label(result.leader) if result.leader else 'none (tie or no votes)'}"
-    )
+    out.print(_("Not voting: {names}").format(names=not_voting or _("nobody")))
+    out.print(_("Majority: {n}").format(n=result.majority))
+    leader = result.label(result.leader) if result.leader else _("none (tie or no votes)")
+    out.print(_("Leader: {name}").format(name=leader))
     for item in result.warnings:
         w = item.warning
-        choices = f" — choices: {', '.join(w.choices)}" if w.choices else ""
-        out.print(f"  warning #{item.number} {item.post.user}: {w.code}: {w.message}{choices}")
+        choices = _(" — choices: {names}").format(names=", ".join(w.choices)) if w.choices else ""
+        out.print(
+            _("  warning #{n} {user}: {code}: {message}").format(
+                n=item.number, user=item.post.user, code=w.code, message=warning_text(w.message)
+            )
+            + choices
+        )
 
 
 def tally(
@@ -408,7 +430,11 @@ def tally(
 ) -> None:
     """Print the vote count as of a post of an exported thread (exit 2 on bad input)."""
     if engine not in READERS:
-        raise _fail(f"--engine {engine}: post HTML of {', '.join(READERS)} can be read")
+        raise _fail(
+            _("--engine {engine}: post HTML of {engines} can be read").format(
+                engine=engine, engines=", ".join(READERS)
+            )
+        )
     try:
         cast = load_players(players)
         rules = find(ruleset)
@@ -416,13 +442,21 @@ def tally(
     except (PlayersFileError, RulesError, KeyError, ValueError, OSError) as exc:
         raise _fail(str(exc)) from exc
     if first is not None and until is not None and first > until:
-        raise _fail(f"--from {first} comes after --until {until}: nothing to count")
+        raise _fail(
+            _("--from {first} comes after --until {until}: nothing to count").format(
+                first=first, until=until
+            )
+        )
     if not any(
         (first is None or p.number >= first) and (until is None or p.number <= until)
         for p in thread
     ):
-        numbers = f"{thread[0].number}–{thread[-1].number}" if thread else "none: it is empty"
-        raise _fail(f"{posts}: no post in that range (its posts: {numbers})")
+        numbers = f"{thread[0].number}–{thread[-1].number}" if thread else _("none: it is empty")
+        raise _fail(
+            _("{path}: no post in that range (its posts: {numbers})").format(
+                path=posts, numbers=numbers
+            )
+        )
     if gm is None and thread and thread[0].user not in cast.roster:
         gm = thread[0].user
     result = tally_posts(
@@ -433,4 +467,4 @@ def tally(
         return
     _table(result, console())
     if gm:
-        typer.echo(f"Posts by {gm} (the host) were not read.")
+        typer.echo(_("Posts by {gm} (the host) were not read.").format(gm=gm))

@@ -4,7 +4,9 @@ local`, `signup`, `activity`, `tally`, `simulate` and `report` speak Russian to 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -15,6 +17,9 @@ from engine.app import board_cmd
 from engine.app.cli import app
 from tests.app.rehearsal import Rehearsal
 from tests.forums.phpbb.helpers_http import BASE, PASSWORD, USER, FakePhpbb, board_maker
+from tests.service.helpers import GM_PASSWORD, PASSWORD_ENV
+from tests.service.test_signups import Host as SignupHost
+from tests.service.test_signups import at as signup_at
 
 AT = "2026-12-01T12:00+03:00"
 
@@ -102,3 +107,96 @@ def test_board_check_refusals_in_russian(fake: FakePhpbb, monkeypatch: pytest.Mo
     assert "Задайте пароль ведущего в переменной окружения FORUMGM_GM_PASSWORD." in (
         no_password.output
     )
+
+
+# -- sign-ups -------------------------------------------------------------------------------
+
+
+def test_the_sign_up_list_and_its_close_in_russian(tmp_path: Path) -> None:
+    host = SignupHost(tmp_path)  # made in English (the suite's FORUMGM_LANG)
+    for n, who in enumerate(["Вася", "Петя", "Маша"]):
+        host.post(who, "+", signup_at(28, 10, n))
+
+    def signup(when: datetime, *words: str, code: int = 0) -> str:
+        env = {"FORUMGM_NOW": when.isoformat(), PASSWORD_ENV: GM_PASSWORD, "COLUMNS": "200"}
+        args = ["signup", words[0], str(host.path), *words[1:], "--db", host.db]
+        said = CliRunner().invoke(app, args, env={**env, i18n.ENV: None})  # the game's ru
+        assert said.exit_code == code, said.output
+        return said.output
+
+    listed = signup(signup_at(28, 11), "list")
+    assert "набор: тема 2" in listed and "состояние" in listed and "записался" in listed
+    assert listed.count("в списке") == 3 and "открыт до 2026-11-30 19:00" in listed
+    closed = " ".join(signup(signup_at(29, 14), "close").split())
+    assert "предупреждение: игроков 3, а мест 5" in closed
+    assert f"{host.path}: в [players] теперь 3 игрока; дальше: forumgm game start" in closed
+    assert "файл игры нужно поправить перед game start (1):" in closed  # [deal] is for 5
+    again = signup(signup_at(29, 15), "close")
+    assert f"[players] в {host.path} уже записан при закрытии набора" in again
+
+
+# -- activity and tally over an exported thread ---------------------------------------------
+
+
+def _export(tmp_path: Path) -> tuple[Path, Path]:
+    """A short exported thread (the host's opening, three players' posts) and its players."""
+    lines = [
+        (1, "Ведущий", "День 1. Голосуем!"),
+        (2, "Вася", "голосую за Петю"),
+        (3, "Петя", "голосую за Генку"),
+        (4, "Маша", "голосую за Петю"),
+        (5, "Вася", "Петя, оправдывайся"),
+    ]
+    posts = tmp_path / "thread.jsonl"
+    posts.write_text(
+        "".join(
+            json.dumps(
+                {
+                    "number": n,
+                    "id": str(100 + n),
+                    "user": who,
+                    "user_id": None,
+                    "time": f"2026-12-01T1{n}:00:00+03:00",
+                    "content": text,
+                },
+                ensure_ascii=False,
+            )
+            + "\n"
+            for n, who, text in lines
+        ),
+        encoding="utf-8",
+    )
+    players = tmp_path / "players.yaml"
+    players.write_text('{"players": ["Вася", "Петя", "Маша"]}', encoding="utf-8")
+    return posts, players
+
+
+def test_tally_of_an_exported_thread_in_russian(tmp_path: Path) -> None:
+    posts, players = _export(tmp_path)
+    words = ["--lang", "ru", "tally", "--posts", str(posts), "--players", str(players)]
+    said = CliRunner().invoke(app, words)
+    assert said.exit_code == 0, said.output
+    out = said.output
+    assert "Голоса по состоянию на сообщение №5" in out and "Голосующий" in out
+    assert "Итого:" in out and "Петя — 2 (Вася, Маша)" in out
+    assert "Не голосуют: Петя" in out and "Лидер: Петя" in out
+    assert "предупреждение №3 Петя:" in out and "голос: «Генку» — нет такого игрока" in out
+    assert "Сообщения ведущего (Ведущий) не читались." in out
+    wrong = CliRunner().invoke(app, [*words, "--from", "5", "--until", "2"])
+    assert wrong.exit_code == 2 and "ошибка: --from 5 идёт после --until 2: считать нечего" in (
+        wrong.output
+    )
+    english = CliRunner().invoke(app, words[2:])
+    assert "Votes as of post 5" in english.output and "Лидер" not in english.output
+
+
+def test_activity_of_an_exported_thread_in_russian(tmp_path: Path) -> None:
+    posts, _ = _export(tmp_path)
+    said = CliRunner(env={"COLUMNS": "200"}).invoke(
+        app, ["--lang", "ru", "activity", "--posts", str(posts)]
+    )
+    assert said.exit_code == 0, said.output
+    assert "активность" in said.output and "последнее сообщение" in said.output
+    refused = CliRunner().invoke(app, ["--lang", "ru", "activity"])
+    assert refused.exit_code == 2
+    assert "укажите файл игры или --posts с выгруженной темой" in refused.output
