@@ -16,6 +16,7 @@ from engine.clock import local_time
 from engine.core.ruleset import RulesError, Ruleset, Seat
 from engine.core.slots import Handover, SlotError, Slots
 from engine.credentials import CredentialsError, CredentialsRef
+from engine.i18n import _, ngettext
 from engine.schedule import Schedule, ScheduleError, zone
 from engine.signup import SignupSettings, parse_settings
 from engine.wording import parse_gender
@@ -110,12 +111,18 @@ class ConfigProblem:
     warning: bool = False
 
     def __str__(self) -> str:
-        kind = "warning: " if self.warning else ""
+        """The problem as the host reads it, in the current language (the message was made
+        in it where the file was read)."""
+        message = (
+            _("warning: {message}").format(message=self.message) if self.warning else (self.message)
+        )
         if self.line:
-            return f"line {self.line}: {kind}{self.message}"
+            return _("line {line}: {message}").format(line=self.line, message=message)
         if self.table and not self.message.startswith(f"[{self.table}]"):
-            return f"[{self.table}] (not in the file): {kind}{self.message}"
-        return f"{kind}{self.message}"
+            return _("[{table}] (not in the file): {message}").format(
+                table=self.table, message=message
+            )
+        return message
 
 
 class ConfigError(Exception):
@@ -259,10 +266,35 @@ def parse_vote_count(text: str) -> timedelta | None:
         return None
     match = _INTERVAL.match(text)
     if not match or int(match.group(1) or 1) < 1:
-        raise ValueError(f'{text!r}: write "off" or e.g. "every 12 hours", "every day"')
+        raise ValueError(
+            _('{text!r}: write "off" or e.g. "every 12 hours", "every day"').format(text=text)
+        )
     count = int(match.group(1) or 1)
     daily = match.group(2).casefold().startswith(("day", "д"))
     return timedelta(days=count) if daily else timedelta(hours=count)
+
+
+def _cannot_read(exc: OSError) -> ConfigProblem:
+    return ConfigProblem(None, _("cannot read: {error}").format(error=exc.strerror or exc))
+
+
+def _language_problem(language: object) -> str:
+    return _("[game] language: ru or en, got {value!r}").format(value=language)
+
+
+def _kind_words(kind: type | tuple[type, ...]) -> str:
+    """The type a key expects, as the host reads it: `int`, `str or list` in English, «целое
+    число», «строка или список» in Russian."""
+    words = {
+        "str": _("str"),
+        "int": _("int"),
+        "bool": _("bool"),
+        "list": _("list"),
+        "dict": _("dict"),
+    }
+    kinds = (kind,) if isinstance(kind, type) else kind
+    said = [words.get(k.__name__, k.__name__) for k in kinds]
+    return _(" or ").join(said)
 
 
 class _Lines:
@@ -315,9 +347,7 @@ def load_config(
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as exc:
-        raise ConfigError(
-            name, [ConfigProblem(None, f"cannot read: {exc.strerror or exc}")]
-        ) from exc
+        raise ConfigError(name, [_cannot_read(exc)]) from exc
     return parse_config(text, name, rulesets=rulesets, checks=checks)
 
 
@@ -332,8 +362,9 @@ def parse_config(
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         found = re.search(r"line (\d+)", str(exc))
+        line = int(found.group(1)) if found else None
         raise ConfigError(
-            name, [ConfigProblem(int(found.group(1)) if found else None, f"not valid TOML: {exc}")]
+            name, [ConfigProblem(line, _("not valid TOML: {error}").format(error=exc))]
         ) from exc
     checks = checks or Checks()
     if rulesets is not None:
@@ -357,39 +388,40 @@ class _Checker:
     def get(self, table: str, key: str, kind: type | tuple[type, ...], default: Any = ...) -> Any:
         value = self.raw.get(table, {}).get(key, default)
         if value is ...:
-            self.problem(f"[{table}] needs `{key}`", table)
+            self.problem(_("[{table}] needs `{key}`").format(table=table, key=key), table)
             return None
         if value is not default and not isinstance(value, kind):
-            names = (
-                kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
+            said = _("[{table}] {key}: expected {kind}, got {value!r}").format(
+                table=table, key=key, kind=_kind_words(kind), value=value
             )
-            self.problem(f"[{table}] {key}: expected {names}, got {value!r}", table, key)
+            self.problem(said, table, key)
             return None
         return value
 
     def run(self) -> GameConfig:
         for table, value in self.raw.items():
             if table not in TABLES:
-                self.problem(f"unknown table [{table}] (known: {', '.join(TABLES)})", table)
+                said = _("unknown table [{table}] (known: {known})")
+                self.problem(said.format(table=table, known=", ".join(TABLES)), table)
             elif not isinstance(value, dict):
-                self.problem(f"`{table}` must be a table [{table}]", table)
+                self.problem(_("`{table}` must be a table [{table}]").format(table=table), table)
             elif TABLES[table] is not None:
                 for key in value:
                     if key not in TABLES[table]:  # type: ignore[operator]
                         known = ", ".join(sorted(TABLES[table] or ()))
-                        self.problem(
-                            f"unknown key `{key}` in [{table}] (known: {known})", table, key
-                        )
+                        said = _("unknown key `{key}` in [{table}] (known: {known})")
+                        self.problem(said.format(key=key, table=table, known=known), table, key)
         ruleset_id = self.get("game", "ruleset", str)
         seed = self.get("game", "seed", int, 0)
         title = self.get("game", "title", str, "")
         receipts = self.get("game", "receipts", bool, True)
         language = self.get("game", "language", str, "ru")
         if language not in ("ru", "en"):
-            self.problem(f"[game] language: ru or en, got {language!r}", "game", "language")
+            self.problem(_language_problem(language), "game", "language")
         review = self.get("game", "review", str, "warnings")
         if review not in REVIEW_MODES:
-            self.problem(f"[game] review: one of {', '.join(REVIEW_MODES)}", "game", "review")
+            said = _("[game] review: one of {modes}").format(modes=", ".join(REVIEW_MODES))
+            self.problem(said, "game", "review")
         vote_count = self._vote_count()
         hosts = self._hosts()
         notify = self._notify(hosts)
@@ -414,10 +446,12 @@ class _Checker:
         deal = {k: v for k, v in self._plain("deal").items()}
         for who in roles:
             if who not in players:
-                self.problem(f"[roles] {who!r} is not in players", "roles", who)
+                said = _("[roles] {name!r} is not in players").format(name=who)
+                self.problem(said, "roles", who)
         for role, count in deal.items():
             if not isinstance(count, int) or isinstance(count, bool) or count < 0:
-                self.problem(f"[deal] {role}: expected a count, got {count!r}", "deal", role)
+                said = _("[deal] {role}: expected a count, got {value!r}")
+                self.problem(said.format(role=role, value=count), "deal", role)
         genders = self._genders(players)
         visible = self._player_map("visible_roles", players)
         options = self._plain("options")
@@ -437,17 +471,27 @@ class _Checker:
         closes = signup.closes if signup is not None else None
         if closes is not None and schedule is not None and start is not None and closes > start:
             self.problem(
-                f"[signup] closes {local_time(closes, schedule.tz)} is after the game's start "
-                f"{local_time(start, schedule.tz)}: the list must close before the game opens",
+                _(
+                    "[signup] closes {closes} is after the game's start {start}: the list must "
+                    "close before the game opens"
+                ).format(
+                    closes=local_time(closes, schedule.tz), start=local_time(start, schedule.tz)
+                ),
                 "signup",
                 "closes",
             )
         if schedule is not None and schedule.explicit:
             last = schedule.explicit[-1]
             self.problem(
-                f"[schedule] deadlines: the list ends at {local_time(last, schedule.tz)} "
-                f"({len(schedule.explicit)} phase(s)): if the game goes on after it, no phase "
-                "opens until more deadlines are added to the list (forumgm status says so)",
+                ngettext(
+                    "[schedule] deadlines: the list ends at {at} ({n} phase): if the game goes "
+                    "on after it, no phase opens until more deadlines are added to the list "
+                    "(forumgm status says so)",
+                    "[schedule] deadlines: the list ends at {at} ({n} phases): if the game goes "
+                    "on after it, no phase opens until more deadlines are added to the list "
+                    "(forumgm status says so)",
+                    len(schedule.explicit),
+                ).format(at=local_time(last, schedule.tz), n=len(schedule.explicit)),
                 "schedule",
                 "deadlines",
                 warning=True,
@@ -513,7 +557,8 @@ class _Checker:
     ) -> None:
         """On a board without private messages, refuse what needs them (receipts are off
         there: `[game] receipts = true` is refused)."""
-        why = NO_PM_ENGINES[engine]
+        # The reason in the host's language (steer.py says it to the host in English).
+        why = {"fluxbb": _("FluxBB has no private messages")}.get(engine) or NO_PM_ENGINES[engine]
         ruleset = self.rulesets.get(ruleset_id) if self.rulesets and ruleset_id else None
         if ruleset is not None:
             try:
@@ -522,29 +567,37 @@ class _Checker:
                 needed = None  # the options' own problem is reported by the ruleset check
             if needed is not None:
                 self.problem(
-                    f"[game] ruleset {ruleset_id!r} cannot run on {engine}: {why} and {needed} "
-                    '(only a game played in the open thread can: ruleset "votecount" with '
-                    'vote_channel = "thread")',
+                    _(
+                        "[game] ruleset {ruleset!r} cannot run on {engine}: {why} and {needed} "
+                        '(only a game played in the open thread can: ruleset "votecount" with '
+                        'vote_channel = "thread")'
+                    ).format(ruleset=ruleset_id, engine=engine, why=why, needed=needed),
                     "game",
                     "ruleset",
                 )
         if self.get("game", "receipts", bool, False):
             self.problem(
-                f"[game] receipts: {why}, so no receipt can be sent; remove the key",
+                _("[game] receipts: {why}, so no receipt can be sent; remove the key").format(
+                    why=why
+                ),
                 "game",
                 "receipts",
             )
         if hosts:
             self.problem(
-                f"[game] hosts: {why} to tell the hosts by; remove the key (for e-mail "
-                "notices set [notify] smtp and email_to)",
+                _(
+                    "[game] hosts: {why} to tell the hosts by; remove the key (for e-mail "
+                    "notices set [notify] smtp and email_to)"
+                ).format(why=why),
                 "game",
                 "hosts",
             )
         if activity is not None and (activity.prod or activity.substitute):
             self.problem(
-                f"[activity] prod and substitute send private messages, and {why}; "
-                "set them to false (quiet players are still reported to the host)",
+                _(
+                    "[activity] prod and substitute send private messages, and {why}; "
+                    "set them to false (quiet players are still reported to the host)"
+                ).format(why=why),
                 "activity",
                 "prod" if activity.prod else "substitute",
             )
@@ -555,7 +608,7 @@ class _Checker:
             return []
         if not all(isinstance(n, str) and n.strip() for n in names):
             self.problem(
-                '[game] hosts: a list of board accounts, e.g. ["Ведущий2"]', "game", "hosts"
+                _('[game] hosts: a list of board accounts, e.g. ["Ведущий2"]'), "game", "hosts"
             )
             return []
         return [str(n).strip() for n in names]
@@ -571,8 +624,10 @@ class _Checker:
                 smtp = CredentialsRef.parse(smtp_text)
             except CredentialsError:
                 self.problem(
-                    "[notify] smtp must say where the SMTP server's URL is (env:VARIABLE "
-                    "holding smtp://user:password@host:port); never the URL itself here",
+                    _(
+                        "[notify] smtp must say where the SMTP server's URL is (env:VARIABLE "
+                        "holding smtp://user:password@host:port); never the URL itself here"
+                    ),
                     "notify",
                     "smtp",
                 )
@@ -580,22 +635,21 @@ class _Checker:
         addresses = [to] if isinstance(to, str) else list(to or [])
         if not all(isinstance(a, str) and "@" in a for a in addresses):
             self.problem(
-                '[notify] email_to: e-mail addresses, e.g. ["host@example.org"]',
+                _('[notify] email_to: e-mail addresses, e.g. ["host@example.org"]'),
                 "notify",
                 "email_to",
             )
             addresses = []
         if smtp is not None and not addresses:
-            self.problem("[notify] smtp needs email_to: whom to write", "notify", "email_to")
+            self.problem(_("[notify] smtp needs email_to: whom to write"), "notify", "email_to")
         sender = self.get("notify", "email_from", str, "forumgm@localhost")
         span = self.get("notify", "failed_after", str, "30m")
         failed_after = timedelta(minutes=30)
         if span is not None:
             found = re.fullmatch(r"\s*(\d+)\s*(m|min|h|d)\s*", span)
             if found is None or int(found.group(1)) == 0:
-                self.problem(
-                    '[notify] failed_after: a length such as "30m", "2h"', "notify", "failed_after"
-                )
+                said = _('[notify] failed_after: a length such as "30m", "2h"')
+                self.problem(said, "notify", "failed_after")
             else:
                 unit = {"m": 60, "min": 60, "h": 3600, "d": 86400}[found.group(2)]
                 failed_after = timedelta(seconds=int(found.group(1)) * unit)
@@ -611,7 +665,7 @@ class _Checker:
     def _tag(self) -> str | None:
         tag = self.get("game", "tag", str, None)
         if tag is not None and not 1 <= len(tag.strip()) <= 40:
-            self.problem('[game] tag: 1 to 40 characters, e.g. "М12"', "game", "tag")
+            self.problem(_('[game] tag: 1 to 40 characters, e.g. "М12"'), "game", "tag")
             return None
         return tag.strip() if tag is not None else None
 
@@ -620,16 +674,25 @@ class _Checker:
         wanted = bool(self.get("board", "set_date_format", bool, False))
         if wanted and engine in BOARD_ENGINES and engine not in DATE_FORMAT_ENGINES:
             why = {
-                "xenforo": "XenForo has no date format of an account's own (its pages carry "
-                "machine-readable times already)",
-                "fluxbb": "forumgm reads the FluxBB GM's own zone and date format from his "
-                "profile after each login, so there is nothing to set",
-                "smf": "forumgm reads the SMF GM's times in whatever format his profile "
-                "chose, in the zone his profile names, so there is nothing to set",
-            }.get(engine, f"the {engine} board has no date format of an account's own")
+                "xenforo": _(
+                    "XenForo has no date format of an account's own (its pages carry "
+                    "machine-readable times already)"
+                ),
+                "fluxbb": _(
+                    "forumgm reads the FluxBB GM's own zone and date format from his "
+                    "profile after each login, so there is nothing to set"
+                ),
+                "smf": _(
+                    "forumgm reads the SMF GM's times in whatever format his profile "
+                    "chose, in the zone his profile names, so there is nothing to set"
+                ),
+            }.get(engine) or _("the {engine} board has no date format of an account's own").format(
+                engine=engine
+            )
             self.problem(
-                f"[board] set_date_format: {why}; it changes nothing there (only "
-                f"{', '.join(DATE_FORMAT_ENGINES)})",
+                _(
+                    "[board] set_date_format: {why}; it changes nothing there (only {engines})"
+                ).format(why=why, engines=", ".join(DATE_FORMAT_ENGINES)),
                 "board",
                 "set_date_format",
                 warning=True,
@@ -645,8 +708,10 @@ class _Checker:
             self.problem(refused, "board", "url")
         elif allowed and isinstance(url, str) and url.lower().startswith("http://"):
             self.problem(
-                f"{url}: plain http, allowed by allow_insecure_http: the GM's password and "
-                "session travel unencrypted",
+                _(
+                    "{url}: plain http, allowed by allow_insecure_http: the GM's password and "
+                    "session travel unencrypted"
+                ).format(url=url),
                 "board",
                 "allow_insecure_http",
                 warning=True,
@@ -657,7 +722,9 @@ class _Checker:
         engine: str | None = self.get("board", "engine", str)
         if engine is not None and engine not in BOARD_ENGINES:
             self.problem(
-                f"[board] engine: one of {', '.join(BOARD_ENGINES)}, got {engine!r}",
+                _("[board] engine: one of {engines}, got {value!r}").format(
+                    engines=", ".join(BOARD_ENGINES), value=engine
+                ),
                 "board",
                 "engine",
             )
@@ -668,16 +735,19 @@ class _Checker:
         browser = bool(self.get("board", "browser", bool, False))
         if browser and engine in BOARD_ENGINES and engine not in BROWSER_ENGINES:
             self.problem(
-                f"[board] browser: the {engine} board cannot log in through a browser "
-                f"(only {', '.join(BROWSER_ENGINES)})",
+                _(
+                    "[board] browser: the {engine} board cannot log in through a browser "
+                    "(only {engines})"
+                ).format(engine=engine, engines=", ".join(BROWSER_ENGINES)),
                 "board",
                 "browser",
             )
         given = isinstance(self.raw.get("board", {}).get("api_key"), str)
         if given and engine in BOARD_ENGINES and engine not in API_KEY_ENGINES:
             self.problem(
-                f"[board] api_key: the {engine} board has no API forumgm uses "
-                f"(only {', '.join(API_KEY_ENGINES)})",
+                _(
+                    "[board] api_key: the {engine} board has no API forumgm uses (only {engines})"
+                ).format(engine=engine, engines=", ".join(API_KEY_ENGINES)),
                 "board",
                 "api_key",
             )
@@ -693,23 +763,26 @@ class _Checker:
             return None
         if engine in BOARD_ENGINES and engine not in API_USER_ENGINES:
             self.problem(
-                f"[board] api_user: the {engine} board's key names no user "
-                f"(only {', '.join(API_USER_ENGINES)})",
+                _(
+                    "[board] api_user: the {engine} board's key names no user (only {engines})"
+                ).format(engine=engine, engines=", ".join(API_USER_ENGINES)),
                 "board",
                 "api_user",
             )
         elif not name.strip():
-            self.problem("[board] api_user is empty", "board", "api_user")
+            self.problem(_("[board] api_user is empty"), "board", "api_user")
         elif api_key is None and "api_key" not in self.raw.get("board", {}):
             self.problem(
-                "[board] api_user names whom the API key acts as: set api_key too",
+                _("[board] api_user names whom the API key acts as: set api_key too"),
                 "board",
                 "api_user",
             )
         elif gm_user is not None and name.strip().casefold() != gm_user.strip().casefold():
             self.problem(
-                f"[board] api_user: the key must act as the GM account {gm_user!r}, not "
-                f"{name!r} (forumgm knows the GM's own posts by gm_user)",
+                _(
+                    "[board] api_user: the key must act as the GM account {gm_user!r}, not "
+                    "{name!r} (forumgm knows the GM's own posts by gm_user)"
+                ).format(gm_user=gm_user, name=name),
                 "board",
                 "api_user",
             )
@@ -725,11 +798,10 @@ class _Checker:
             if trouble:
                 self.problem(f"[board] url: {trouble}", "board", "url")
         if thread is not None and (not str(thread).strip() or " " in str(thread).strip()):
-            self.problem(
-                f"[board] thread: expected the thread's id, got {thread!r}", "board", "thread"
-            )
+            said = _("[board] thread: expected the thread's id, got {value!r}")
+            self.problem(said.format(value=thread), "board", "thread")
         if gm_user is not None and not gm_user.strip():
-            self.problem("[board] gm_user is empty", "board", "gm_user")
+            self.problem(_("[board] gm_user is empty"), "board", "gm_user")
         return engine, url, str(thread) if thread is not None else "", gm_user
 
     def _secret(self, key: str, what: str, *, required: bool) -> CredentialsRef | None:
@@ -743,8 +815,10 @@ class _Checker:
         except CredentialsError:
             # Never echo the value: it may be the secret itself.
             self.problem(
-                f"[board] {key} must say where the {what} is (env:VARIABLE or "
-                f"keyring:SERVICE); never put the {what} itself in this file",
+                _(
+                    "[board] {key} must say where the {what} is (env:VARIABLE or "
+                    "keyring:SERVICE); never put the {what} itself in this file"
+                ).format(key=key, what=_("password") if what == "password" else _("key")),
                 "board",
                 key,
             )
@@ -752,8 +826,10 @@ class _Checker:
         environ = self.checks.environ
         if ref.kind == "env" and environ is not None and not environ.get(ref.name):
             self.problem(
-                f"[board] {key}: the environment variable {ref.name} is not set; "
-                "`game start` and `run` need it",
+                _(
+                    "[board] {key}: the environment variable {name} is not set; "
+                    "`game start` and `run` need it"
+                ).format(key=key, name=ref.name),
                 "board",
                 key,
                 warning=True,
@@ -770,7 +846,8 @@ class _Checker:
             try:
                 zone(tz)
             except ScheduleError as exc:
-                self.problem(f"[schedule] timezone: {exc}", "schedule", "timezone")
+                said = _("[schedule] timezone: {error}").format(error=exc)
+                self.problem(said, "schedule", "timezone")
                 zone_ok = False
         if rule is not None:
             # With a zone that is wrong the deadlines are still read (in UTC) for their own
@@ -778,16 +855,16 @@ class _Checker:
             try:
                 parsed = Schedule.parse(rule, tz if zone_ok and tz is not None else "UTC")
             except ScheduleError as exc:
-                self.problem(f"[schedule] deadlines: {exc}", "schedule", "deadlines")
+                said = _("[schedule] deadlines: {error}").format(error=exc)
+                self.problem(said, "schedule", "deadlines")
             else:
                 schedule = parsed if zone_ok else None
         if start_text is not None:
             try:
                 start = datetime.fromisoformat(start_text)
             except ValueError:
-                self.problem(
-                    f"[schedule] start: {start_text!r} is not a date and time", "schedule", "start"
-                )
+                said = _("[schedule] start: {value!r} is not a date and time")
+                self.problem(said.format(value=start_text), "schedule", "start")
             else:
                 if schedule is None:
                     return None, None
@@ -798,7 +875,9 @@ class _Checker:
         value = self.get("game", "max_post_chars", int, None)
         if value is not None and not 500 <= value <= 1_000_000:
             self.problem(
-                f"[game] max_post_chars: a number of characters from 500 to 1000000, got {value}",
+                _(
+                    "[game] max_post_chars: a number of characters from 500 to 1000000, got {value}"
+                ).format(value=value),
                 "game",
                 "max_post_chars",
             )
@@ -814,7 +893,10 @@ class _Checker:
                 continue
             if isinstance(value, bool) or not 1 <= value <= 10_000:
                 self.problem(
-                    f"[answers] {key}: a number of answers per hour from 1 to 10000, got {value!r}",
+                    _(
+                        "[answers] {key}: a number of answers per hour from 1 to 10000, "
+                        "got {value!r}"
+                    ).format(key=key, value=value),
                     "answers",
                     key,
                 )
@@ -829,7 +911,8 @@ class _Checker:
         try:
             return parse_vote_count(text)
         except ValueError as exc:
-            self.problem(f"[game] vote_count: {exc}", "game", "vote_count")
+            said = _("[game] vote_count: {error}").format(error=exc)
+            self.problem(said, "game", "vote_count")
             return None
 
     def _signup(self, schedule: Schedule | None) -> SignupSettings | None:
@@ -859,7 +942,9 @@ class _Checker:
         for n in names:
             if n.casefold() in {p.casefold() for p in players} or n.casefold() in seen:
                 self.problem(
-                    f"[players] reserve: {n!r} is listed twice or plays already",
+                    _("[players] reserve: {name!r} is listed twice or plays already").format(
+                        name=n
+                    ),
                     "players",
                     "reserve",
                 )
@@ -871,19 +956,22 @@ class _Checker:
         if not players:
             if players == [] and isinstance(self.raw.get("signup"), dict):
                 self.problem(
-                    "[players] players is empty: the sign-ups fill it when they close "
-                    "(forumgm signup run, or signup close)",
+                    _(
+                        "[players] players is empty: the sign-ups fill it when they close "
+                        "(forumgm signup run, or signup close)"
+                    ),
                     "players",
                     "players",
                 )
             elif players == []:
-                self.problem("[players] players is empty", "players", "players")
+                self.problem(_("[players] players is empty"), "players", "players")
             return []
         names = [str(p) for p in players]
         seen: set[str] = set()
         for n in names:
             if n.casefold() in seen:
-                self.problem(f"[players] {n!r} is listed twice", "players", "players")
+                said = _("[players] {name!r} is listed twice").format(name=n)
+                self.problem(said, "players", "players")
             seen.add(n.casefold())
         return names
 
@@ -892,7 +980,8 @@ class _Checker:
         names = [str(v) for v in value or []]
         for n in names:
             if n not in players:
-                self.problem(f"[players] {key}: {n!r} is not in players", "players", key)
+                said = _("[players] {key}: {name!r} is not in players").format(key=key, name=n)
+                self.problem(said, "players", key)
         return names
 
     def _replacements(self, players: list[str]) -> tuple[Handover, ...]:
@@ -906,16 +995,20 @@ class _Checker:
                 at = value.get("at")
                 if unknown or not isinstance(value.get("replaces"), str):
                     self.problem(
-                        f'[players] replacements: {new}: write {new} = "old name" or '
-                        f'{{replaces = "old name", at = 2026-12-03T12:00:00+03:00}}',
+                        _(
+                            '[players] replacements: {new}: write {new} = "old name" or '
+                            '{{replaces = "old name", at = 2026-12-03T12:00:00+03:00}}'
+                        ).format(new=new),
                         "players",
                         "replacements",
                     )
                     continue
                 if at is not None and (not isinstance(at, datetime) or at.tzinfo is None):
                     self.problem(
-                        f"[players] replacements: {new}: at must be a date and time with an "
-                        "offset (2026-12-03T12:00:00+03:00)",
+                        _(
+                            "[players] replacements: {new}: at must be a date and time with an "
+                            "offset (2026-12-03T12:00:00+03:00)"
+                        ).format(new=new),
                         "players",
                         "replacements",
                     )
@@ -937,9 +1030,11 @@ class _Checker:
 
         for a, b in lookalike_pairs(names):
             self.problem(
-                f"[players] {a!r} and {b!r} look the same to readers ({difference(a, b)}): "
-                "one of them must go by another name (ask the player to choose a name "
-                "written in one alphabet, without invisible characters)",
+                _(
+                    "[players] {a!r} and {b!r} look the same to readers ({difference}): "
+                    "one of them must go by another name (ask the player to choose a name "
+                    "written in one alphabet, without invisible characters)"
+                ).format(a=a, b=b, difference=difference(a, b)),
                 "players",
                 "players",
             )
@@ -949,7 +1044,8 @@ class _Checker:
         if key is not None:
             value = value.get(key, {}) if isinstance(value, dict) else {}
         if not isinstance(value, dict):
-            self.problem(f"{table}{'.' + key if key else ''} must be a table", table, *(key or "",))
+            said = _("{table} must be a table").format(table=table + ("." + key if key else ""))
+            self.problem(said, table, *(key or "",))
             return {}
         return dict(value)
 
@@ -965,16 +1061,18 @@ class _Checker:
                 isinstance(f, str) and f.strip() for f in forms
             ):
                 self.problem(
-                    f'[players] aliases: {name}: expected a list of names, e.g. ["Васёк", "Вася П"]',
+                    _(
+                        '[players] aliases: {name}: expected a list of names, e.g. ["Васёк", '
+                        '"Вася П"]'
+                    ).format(name=name),
                     "players",
                     "aliases",
                 )
                 continue
             seat = name if name in players or name in holders else self._other_names.get(name)
             if seat is None:
-                self.problem(
-                    f"[players] aliases: {name!r} is not a player of the game", "players", "aliases"
-                )
+                said = _("[players] aliases: {name!r} is not a player of the game")
+                self.problem(said.format(name=name), "players", "aliases")
                 continue
             out.setdefault(seat, []).extend(f for f in forms if f not in out.get(seat, []))
         return out
@@ -999,7 +1097,8 @@ class _Checker:
             try:
                 genders[name] = parse_gender(given)
             except ValueError as exc:
-                self.problem(f"[players] gender: {name!r}: {exc}", "players", "gender")
+                said = _("[players] gender: {name!r}: {error}").format(name=name, error=exc)
+                self.problem(said, "players", "gender")
         return genders
 
     def _player_map(self, key: str, players: list[str]) -> dict[str, str]:
@@ -1010,13 +1109,13 @@ class _Checker:
             else {}
         )
         if not isinstance(value, dict):
-            self.problem(
-                f'[players] {key}: expected a table such as {{ "Маша" = "…" }}', "players", key
-            )
+            said = _('[players] {key}: expected a table such as {{ "Маша" = "…" }}')
+            self.problem(said.format(key=key), "players", key)
             return {}
         for name in value:
             if name not in players:
-                self.problem(f"[players] {key}: {name!r} is not in players", "players", key)
+                said = _("[players] {key}: {name!r} is not in players").format(key=key, name=name)
+                self.problem(said, "players", key)
         return {str(k): str(v) for k, v in value.items()}
 
     def _timing(self, schedule: Schedule, start: datetime) -> None:
@@ -1027,25 +1126,32 @@ class _Checker:
         first = schedule.deadline_after(start)
         if first is None:
             self.problem(
-                f"[schedule] deadlines: none after the start {local_time(start, schedule.tz)}",
+                _("[schedule] deadlines: none after the start {start}").format(
+                    start=local_time(start, schedule.tz)
+                ),
                 "schedule",
                 "deadlines",
             )
             return
-        hint = "" if self.checks.allow_past else "; move it, or pass --allow-past"
-        said = "" if not self.checks.allow_past else " (allowed by --allow-past)"
+        hint = "" if self.checks.allow_past else _("; move it, or pass --allow-past")
+        said = "" if not self.checks.allow_past else _(" (allowed by --allow-past)")
+        times = {"now": local_time(now, schedule.tz), "tail": said + hint}
         if first <= now:
             self.problem(
-                f"[schedule] the first deadline {local_time(first, schedule.tz)} is already past "
-                f"(now {local_time(now, schedule.tz)}): turn 1 would be resolved at once{said}{hint}",
+                _(
+                    "[schedule] the first deadline {first} is already past (now {now}): turn 1 "
+                    "would be resolved at once{tail}"
+                ).format(first=local_time(first, schedule.tz), **times),
                 "schedule",
                 "start",
                 warning=self.checks.allow_past,
             )
         elif start < now - START_GRACE:
             self.problem(
-                f"[schedule] start {local_time(start, schedule.tz)} is already past (now "
-                f"{local_time(now, schedule.tz)}): the first phase is shorter than planned{said}{hint}",
+                _(
+                    "[schedule] start {start} is already past (now {now}): the first phase is "
+                    "shorter than planned{tail}"
+                ).format(start=local_time(start, schedule.tz), **times),
                 "schedule",
                 "start",
                 warning=self.checks.allow_past,
@@ -1065,13 +1171,13 @@ class _Checker:
         ruleset = self.rulesets.get(ruleset_id)
         if ruleset is None:
             known = ", ".join(sorted(self.rulesets))
-            self.problem(
-                f"[game] unknown ruleset {ruleset_id!r} (known: {known})", "game", "ruleset"
-            )
+            said = _("[game] unknown ruleset {ruleset!r} (known: {known})")
+            self.problem(said.format(ruleset=ruleset_id, known=known), "game", "ruleset")
             return "roles"
         deal_option = ruleset.deal_option
         if deal and deal_option is None:
-            self.problem(f"[deal] {ruleset_id} deals no roles; remove [deal]", "deal")
+            said = _("[deal] {ruleset} deals no roles; remove [deal]").format(ruleset=ruleset_id)
+            self.problem(said, "deal")
             return "roles"
         deal_option = deal_option or "roles"
         known_roles = ruleset.role_ids
@@ -1079,31 +1185,42 @@ class _Checker:
             role = key.partition("@")[0]
             if known_roles and role not in known_roles and key not in ruleset.deal_groups:
                 groups = ", ".join(ruleset.deal_groups)
+                said = (
+                    _("[deal] unknown role {role!r} for {ruleset} (roles: {roles}; teams: {teams})")
+                    if groups
+                    else _("[deal] unknown role {role!r} for {ruleset} (roles: {roles})")
+                )
                 self.problem(
-                    f"[deal] unknown role {key!r} for {ruleset_id} (roles: {', '.join(known_roles)}"
-                    + (f"; teams: {groups})" if groups else ")"),
+                    said.format(
+                        role=key, ruleset=ruleset_id, roles=", ".join(known_roles), teams=groups
+                    ),
                     "deal",
                     key,
                 )
         for who, role in roles.items():
             if known_roles and role not in known_roles:
                 self.problem(
-                    f"[roles] {who}: unknown role {role!r} for {ruleset_id} "
-                    f"(roles: {', '.join(known_roles)})",
+                    _(
+                        "[roles] {name}: unknown role {role!r} for {ruleset} (roles: {roles})"
+                    ).format(name=who, role=role, ruleset=ruleset_id, roles=", ".join(known_roles)),
                     "roles",
                     who,
                 )
         if visible and not ruleset.visible_role_ids:
             self.problem(
-                f"[players] visible_roles: {ruleset_id} has no visible roles",
+                _("[players] visible_roles: {ruleset} has no visible roles").format(
+                    ruleset=ruleset_id
+                ),
                 "players",
                 "visible_roles",
             )
         for who, role in visible.items():
             if ruleset.visible_role_ids and role not in ruleset.visible_role_ids:
                 self.problem(
-                    f"[players] visible_roles: {who}: unknown visible role {role!r} "
-                    f"(known: {', '.join(ruleset.visible_role_ids)})",
+                    _(
+                        "[players] visible_roles: {name}: unknown visible role {role!r} "
+                        "(known: {known})"
+                    ).format(name=who, role=role, known=", ".join(ruleset.visible_role_ids)),
                     "players",
                     "visible_roles",
                 )
@@ -1113,8 +1230,10 @@ class _Checker:
         for role, given in holders.items():
             if len(given) > 1:
                 self.problem(
-                    f"[players] visible_roles: {role} is given to {' and '.join(given)}: one "
-                    "player per visible role",
+                    _(
+                        "[players] visible_roles: {role} is given to {names}: one player per "
+                        "visible role"
+                    ).format(role=role, names=_(" and ").join(given)),
                     "players",
                     "visible_roles",
                 )
@@ -1131,8 +1250,13 @@ class _Checker:
             # Before the deal: a short deal's «needs 12 players for 10 open seats» would
             # hide the rule's own minimum.
             self.problem(
-                f"[players] {ruleset_id} needs at least {least} players, the file lists "
-                f"{len(players)} (option min_players)",
+                ngettext(
+                    "[players] {ruleset} needs at least {least} player, the file lists {n} "
+                    "(option min_players)",
+                    "[players] {ruleset} needs at least {least} players, the file lists {n} "
+                    "(option min_players)",
+                    least,
+                ).format(ruleset=ruleset_id, least=least, n=len(players)),
                 "players",
                 "players",
             )
@@ -1141,15 +1265,17 @@ class _Checker:
         needs_roles = ruleset.deal_option is not None and not dealt_by_default
         if needs_roles and not deal and len(roles) < len(players):
             self.problem(
-                "no roles are given: add a [deal] table (role = count) or a [roles] table "
-                "(name = role)",
+                _(
+                    "no roles are given: add a [deal] table (role = count) or a [roles] table "
+                    "(name = role)"
+                ),
                 "deal",
             )
             return deal_option
         if players and not self.problems:
             seats = [Seat(n, roles.get(n), visible_role=visible.get(n)) for n in players]
             try:
-                state, _ = ruleset.setup(seats, merged, 0)
+                state, _rest = ruleset.setup(seats, merged, 0)
                 self._other_names = {
                     other: name
                     for name, others in ruleset.name_aliases(state).items()
@@ -1170,7 +1296,8 @@ class _Checker:
                     if deal and where[:2] == ("options", deal_option):
                         where = ("deal", *where[2:])
                 if where[0] in ("deal", "roles"):
-                    self.problem(f"[{where[0]}] the ruleset cannot deal this game: {exc}", *where)
+                    said = _("[{table}] the ruleset cannot deal this game: {error}")
+                    self.problem(said.format(table=where[0], error=exc), *where)
                 else:  # an option or a [players] table: its own line, its own name
                     self.problem(f"[{where[0]}] {exc}", *where)
         return deal_option
@@ -1191,11 +1318,15 @@ def url_problem(engine: str | None, url: str) -> str | None:
     if engine == "local":
         # The local board lives in a database: its URL is the database's.
         if not re.match(r"^(sqlite|postgresql)(\+\w+)?://", text):
-            return f"{url!r}: the local board's url is its database, e.g. sqlite:///board.sqlite"
+            return _(
+                "{url!r}: the local board's url is its database, e.g. sqlite:///board.sqlite"
+            ).format(url=url)
         return None
     parts = urlsplit(text)
     if parts.scheme not in ("http", "https") or not parts.hostname or " " in text:
-        return f"{url!r} is not a board address; write e.g. https://forum.example.org/"
+        return _("{url!r} is not a board address; write e.g. https://forum.example.org/").format(
+            url=url
+        )
     return None
 
 
@@ -1238,13 +1369,12 @@ def load_signup_config(
         text = Path(path).read_text(encoding="utf-8")
         raw = tomllib.loads(text)
     except OSError as exc:
-        raise ConfigError(
-            name, [ConfigProblem(None, f"cannot read: {exc.strerror or exc}")]
-        ) from exc
+        raise ConfigError(name, [_cannot_read(exc)]) from exc
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(name, [ConfigProblem(None, f"not valid TOML: {exc}")]) from exc
+        said = _("not valid TOML: {error}").format(error=exc)
+        raise ConfigError(name, [ConfigProblem(None, said)]) from exc
     checker = _Checker(raw, _Lines(text), name, Checks(environ=environ))
-    engine, url, _, gm_user = checker._board()
+    engine, url, _thread, gm_user = checker._board()
     insecure = checker._insecure_http()
     browser, api_key = checker._access(engine)
     password = checker._secret("password", "password", required=api_key is None)
@@ -1253,15 +1383,17 @@ def load_signup_config(
     try:
         tz: tzinfo = zone(tz_name)
     except ScheduleError as exc:
-        checker.problem(f"[schedule] timezone: {exc}", "schedule", "timezone")
+        said = _("[schedule] timezone: {error}").format(error=exc)
+        checker.problem(said, "schedule", "timezone")
         tz = zone("Europe/Moscow")
     language = checker.get("game", "language", str, "ru")
     if language not in ("ru", "en"):
-        checker.problem(f"[game] language: ru or en, got {language!r}", "game", "language")
+        checker.problem(_language_problem(language), "game", "language")
     title = checker.get("game", "title", str, "") or ""
     settings = None
     if not isinstance(raw.get("signup"), dict):
-        checker.problem('[signup] is needed: thread = "…" names the sign-up thread', "signup")
+        said = _('[signup] is needed: thread = "…" names the sign-up thread')
+        checker.problem(said, "signup")
     else:
         settings, problems = parse_settings(raw["signup"], tz)
         for message in problems:

@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from datetime import datetime, time, timedelta, tzinfo
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from engine.i18n import _, ngettext
+
 _EVERY = re.compile(
     r"^\s*(?:every|каждые|каждый)\s+(?:(\d+)\s+)?(day|days|день|дня|дней|hour|hours|час|часа|часов)"
     r"(?:\s+(?:at\s+|в\s+)?(\d{1,2})[:.](\d{2}))?\s*$",
@@ -35,7 +37,9 @@ def zone(name: str) -> tzinfo:
     try:
         return ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError):
-        raise ScheduleError(f"unknown time zone {name!r} (e.g. Europe/Moscow)") from None
+        raise ScheduleError(
+            _("unknown time zone {name!r} (e.g. Europe/Moscow)").format(name=name)
+        ) from None
 
 
 @dataclass(frozen=True)
@@ -57,7 +61,7 @@ class Schedule:
         if not isinstance(rule, str):
             moments = tuple(sorted(_moment(text, tz) for text in rule))
             if not moments:
-                raise ScheduleError("the list of deadlines is empty")
+                raise ScheduleError(_("the list of deadlines is empty"))
             return cls(tz, explicit=moments)
         daily = _DAILY.match(rule)
         if daily:
@@ -65,19 +69,23 @@ class Schedule:
         match = _EVERY.match(rule)
         if not match:
             raise ScheduleError(
-                f"cannot read the schedule {rule!r}: write e.g. 'every day 19:00', "
-                "'every 2 days 21:30' or 'every 12 hours', or give a list of deadlines"
+                _(
+                    "cannot read the schedule {rule!r}: write e.g. 'every day 19:00', "
+                    "'every 2 days 21:30' or 'every 12 hours', or give a list of deadlines"
+                ).format(rule=rule)
             )
         count = int(match.group(1) or 1)
         if count < 1:
-            raise ScheduleError(f"{rule!r}: the period must be at least 1")
+            raise ScheduleError(_("{rule!r}: the period must be at least 1").format(rule=rule))
         unit = match.group(2).lower()
         if unit.startswith(("day", "д")):
             if match.group(3) is None:
-                raise ScheduleError(f"{rule!r}: say at what time, e.g. 'every day 19:00'")
+                said = _("{rule!r}: say at what time, e.g. 'every day 19:00'")
+                raise ScheduleError(said.format(rule=rule))
             return cls(tz, timedelta(days=count), _clock(match.group(3), match.group(4), rule))
         if match.group(3) is not None:
-            raise ScheduleError(f"{rule!r}: an hourly schedule takes no time of day")
+            said = _("{rule!r}: an hourly schedule takes no time of day")
+            raise ScheduleError(said.format(rule=rule))
         return cls(tz, timedelta(hours=count))
 
     def deadline_after(
@@ -112,7 +120,7 @@ class Schedule:
             return (local + (self.every or timedelta(hours=1))).replace(second=0, microsecond=0)
         candidate = local.replace(hour=self.at.hour, minute=self.at.minute, second=0, microsecond=0)
         candidate = candidate if candidate > local else _same_clock_next_day(candidate, self.tz)
-        for _ in range(max(0, (self.every or timedelta(days=1)).days - 1)):
+        for _day in range(max(0, (self.every or timedelta(days=1)).days - 1)):
             candidate = _same_clock_next_day(candidate, self.tz)
         return candidate
 
@@ -122,9 +130,13 @@ class Schedule:
         assert self.every is not None
         if self.at is not None:
             days = self.every.days
-            period = "every day" if days == 1 else f"every {days} days"
-            return f"{period} {self.at:%H:%M} {self.tz}"
-        return f"every {int(self.every.total_seconds() // 3600)} hours"
+            if days == 1:
+                said = _("every day {at} {zone}")
+            else:
+                said = ngettext("every {n} day {at} {zone}", "every {n} days {at} {zone}", days)
+            return said.format(n=days, at=f"{self.at:%H:%M}", zone=self.tz)
+        hours = int(self.every.total_seconds() // 3600)
+        return ngettext("every {n} hour", "every {n} hours", hours).format(n=hours)
 
 
 def _same_clock_next_day(moment: datetime, tz: tzinfo) -> datetime:
@@ -136,7 +148,8 @@ def _same_clock_next_day(moment: datetime, tz: tzinfo) -> datetime:
 def _clock(hours: str, minutes: str, rule: str) -> time:
     h, m = int(hours), int(minutes)
     if not (0 <= h < 24 and 0 <= m < 60):
-        raise ScheduleError(f"{rule!r}: {hours}:{minutes} is not a time of day")
+        said = _("{rule!r}: {hours}:{minutes} is not a time of day")
+        raise ScheduleError(said.format(rule=rule, hours=hours, minutes=minutes))
     return time(h, m)
 
 
@@ -144,5 +157,6 @@ def _moment(text: str, tz: tzinfo) -> datetime:
     try:
         value = datetime.fromisoformat(str(text).strip())
     except ValueError:
-        raise ScheduleError(f"{text!r} is not a date and time such as 2026-12-02 19:00") from None
+        said = _("{text!r} is not a date and time such as 2026-12-02 19:00")
+        raise ScheduleError(said.format(text=text)) from None
     return value.replace(tzinfo=tz) if value.tzinfo is None else value

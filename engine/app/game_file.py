@@ -24,7 +24,10 @@ def load_game(
     """The checked game file; `now` also refuses a past start (unless `allow_past`).
 
     Raises ConfigError with every problem; the config's `warnings` say what is not fatal.
+    The problems and warnings are made in the host's language (`--lang`, FORUMGM_LANG), else
+    in the file's own `language`, read first: a Russian game's file is checked in Russian.
     """
+    speak_its_language(path)
     checks = Checks(
         rulesets=known_rulesets(),
         now=now,
@@ -32,6 +35,26 @@ def load_game(
         environ=os.environ,
     )
     return load_config(path, checks=checks)
+
+
+def speak_its_language(path: Path | str) -> None:
+    """Speak the game file's `[game] language` from here on, unless the host chose his own
+    (`i18n.for_game`): the language of its problems must be known before they are made, so
+    the language is read before the rest is checked. A file that cannot be read, or names no
+    language forumgm speaks, leaves the language as it was (its problems say why)."""
+    import tomllib
+
+    from engine import i18n
+
+    try:
+        game = tomllib.loads(Path(path).read_text(encoding="utf-8")).get("game")
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return
+    language = game.get("language", "ru") if isinstance(game, dict) else "ru"
+    try:
+        i18n.for_game(str(language))
+    except i18n.UnknownLanguage:
+        return
 
 
 def write_replacement(path: Path | str, substitute: str, replaced: str, at: datetime) -> None:
@@ -57,7 +80,14 @@ def write_replacement(path: Path | str, substitute: str, replaced: str, at: date
     file.write_text(tomlkit.dumps(doc), encoding="utf-8")
 
 
-__all__ = ["ConfigError", "known_rulesets", "load_game", "write_players", "write_replacement"]
+__all__ = [
+    "ConfigError",
+    "known_rulesets",
+    "load_game",
+    "speak_its_language",
+    "write_players",
+    "write_replacement",
+]
 
 
 def write_players(path: Path | str, players: list[str], reserve: list[str]) -> None:

@@ -1,0 +1,114 @@
+"""`forumgm game …` in the host's language: `--lang` (FORUMGM_LANG), else the game file's own
+`language`, read before the rest of the file is checked; each problem `validate` finds is
+made in that language, with Russian's plural forms."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner, Result
+
+from engine import i18n
+from engine.app.cli import app
+from tests.engine.test_config import GOOD
+
+NOW = "2026-11-30T12:00+03:00"
+runner = CliRunner(env={"COLUMNS": "200"})
+
+
+@pytest.fixture(autouse=True)
+def _no_language_chosen(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No FORUMGM_LANG (tests/conftest.py sets en): the game file's language speaks."""
+    monkeypatch.delenv(i18n.ENV, raising=False)
+
+
+def _validate(path: Path, *lang: str, now: str = NOW) -> Result:
+    return runner.invoke(app, [*lang, "game", "validate", str(path)], env={"FORUMGM_NOW": now})
+
+
+def _lines(result: Result) -> str:
+    return " ".join(result.output.split())
+
+
+BROKEN = (
+    GOOD.replace('timezone = "Europe/Moscow"', 'timezone = "Europe/Mosow"')
+    .replace('deadlines = "every day 19:00"', 'deadlines = "every blue moon"')
+    .replace('"Лена"]', '"Лена", "петя"]')
+    .replace("seed = 7", 'seed = 7\nlanguag = "ru"')
+)
+
+
+def test_a_russian_files_problems_are_said_in_russian_each_on_its_line(tmp_path: Path) -> None:
+    path = tmp_path / "game.toml"
+    path.write_text(BROKEN, encoding="utf-8")  # no `language`: a game is Russian by default
+    said = _validate(path)
+    assert said.exit_code == 1, said.output
+    text = _lines(said)
+    assert f"{path}: проблем: 4" in text
+    assert "строка 4: неизвестный ключ `languag` в [game] (известные: hosts, language," in text
+    assert (
+        "строка 14: [schedule] timezone: неизвестный часовой пояс 'Europe/Mosow' "
+        "(пример: Europe/Moscow)"
+    ) in text
+    # A wrong zone hides no wrong deadlines: both, each in Russian.
+    assert (
+        "строка 15: [schedule] deadlines: не удаётся прочитать расписание 'every blue moon': "
+        "напишите, например, 'каждый день 19:00', 'каждые 2 дня 21:30' или 'каждые 12 часов'"
+    ) in text
+    assert "строка 19: [players] 'петя' указан дважды" in text
+    assert "unknown" not in text and "line " not in text
+
+
+def test_the_hosts_lang_wins_over_the_files_language(tmp_path: Path) -> None:
+    path = tmp_path / "game.toml"
+    path.write_text(BROKEN, encoding="utf-8")
+    said = _validate(path, "--lang", "en")
+    assert said.exit_code == 1 and f"{path}: 4 problem(s)" in said.output
+    assert "line 19: [players] 'петя' is listed twice" in said.output
+    english = tmp_path / "english.toml"
+    english.write_text(BROKEN.replace("seed = 7", 'seed = 7\nlanguage = "en"'), encoding="utf-8")
+    assert "line 20: [players] 'петя' is listed twice" in _validate(english).output
+    russian = _validate(english, "--lang", "ru")
+    assert "строка 20: [players] 'петя' указан дважды" in russian.output, russian.output
+
+
+@pytest.mark.parametrize(
+    ("players", "said"),
+    [
+        (7, "для yakuza нужно не меньше 18 игроков, а в файле их 7 (опция min_players)"),
+        (1, "для yakuza нужно не меньше 18 игроков, а в файле их 1 (опция min_players)"),
+    ],
+)
+def test_a_ruleset_minimum_is_counted_in_russian(tmp_path: Path, players: int, said: str) -> None:
+    names = ", ".join(f'"Игрок{n}"' for n in range(players))
+    text = GOOD.replace('ruleset = "classic"', 'ruleset = "yakuza"').split("[deal]")[0]
+    text = text.replace('dead = ["Гена"]\naliases = {"Вася" = ["Васек"]}\n', "")
+    path = tmp_path / "yakuza.toml"
+    path.write_text(
+        text.replace('["Вася", "Петя", "Маша", "Коля", "Оля", "Гена", "Лена"]', f"[{names}]"),
+        encoding="utf-8",
+    )
+    result = _validate(path)
+    assert result.exit_code == 1 and said in _lines(result), result.output
+
+
+def test_a_valid_russian_file_and_its_warnings_read_in_russian(tmp_path: Path) -> None:
+    path = tmp_path / "game.toml"
+    path.write_text(GOOD.replace('"every day 19:00"', '"every 2 days 21:00"'), encoding="utf-8")
+    said = _validate(path, now="2026-12-01T21:30+03:00")  # the start is past: refused
+    assert said.exit_code == 1
+    assert (
+        "[schedule] начало 2026-12-01 19:00 MSK уже прошло (сейчас 2026-12-01 21:30 MSK): "
+        "первая фаза будет короче задуманного; перенесите его или добавьте --allow-past"
+    ) in _lines(said), said.output
+    allowed = runner.invoke(
+        app,
+        ["game", "validate", "--allow-past", str(path)],
+        env={"FORUMGM_NOW": "2026-12-01T21:30+03:00"},
+    )
+    assert allowed.exit_code == 0, allowed.output
+    text = _lines(allowed)
+    assert f"OK {path}: classic, игроков: 7, дедлайны каждые 2 дня 21:00 Europe/Moscow" in text
+    assert "строка 10: предупреждение: [board] password: переменная окружения " in text
+    assert "(разрешено через --allow-past)" in text
