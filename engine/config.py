@@ -63,6 +63,7 @@ TABLES = {
         "browser",
         "api_key",
         "api_user",
+        "api_key_kind",
         "set_date_format",
     },
     "schedule": {"timezone", "deadlines", "start"},
@@ -91,6 +92,8 @@ BROWSER_ENGINES = ("mybb", "phpbb", "xenforo")
 """Engines whose adapter can log in through a real browser (`[board] browser = true`)."""
 API_KEY_ENGINES = ("discourse", "xenforo")
 """Engines with a REST API that takes a key instead of the GM's login (`[board] api_key`)."""
+API_KEY_KINDS = ("admin", "user")
+"""`[board] api_key_kind` (Discourse): an administrator's API key, or a user API key."""
 API_USER_ENGINES = ("discourse",)
 """Engines whose API key names the account it acts as in the request (`[board] api_user`:
 Discourse's `Api-Username`)."""
@@ -212,6 +215,9 @@ class GameConfig:
     """Where the board's REST API key is (XenForo, Discourse): the adapter uses the API."""
     api_user: str | None = None
     """`[board] api_user`: the account a Discourse key acts as (`Api-Username`); the GM's."""
+    api_key_kind: str = "admin"
+    """`[board] api_key_kind`: a Discourse administrator's key ("admin") or a user API key
+    the GM account made ("user", sent as `User-Api-Key`)."""
     genders: dict[str, str] = field(default_factory=dict)
     """`[players] gender`: name → "m" or "f", for texts that agree with a player."""
     visible_roles: dict[str, str] = field(default_factory=dict)
@@ -433,6 +439,7 @@ class _Checker:
         # A board used through its REST API needs only the key (`[board] api_key`).
         password = self._secret("password", "password", required=api_key is None)
         api_user = self._api_user(engine, api_key, gm_user)
+        api_key_kind = self._api_key_kind(engine, api_key, api_user)
         schedule, start = self._schedule()
         players = self._players()
         dead = self._names("dead", players)
@@ -536,6 +543,7 @@ class _Checker:
             browser=browser,
             api_key=api_key,
             api_user=api_user,
+            api_key_kind=api_key_kind,
             genders=genders,
             visible_roles=visible,
             deal_option=deal_option,
@@ -787,6 +795,45 @@ class _Checker:
                 "api_user",
             )
         return name.strip() or None
+
+    def _api_key_kind(
+        self, engine: str, api_key: CredentialsRef | None, api_user: str | None
+    ) -> str:
+        """`[board] api_key_kind`: "admin" (an administrator's key, the default) or "user"
+        (a user API key the GM account made: it acts as that account, so no api_user)."""
+        kind = self.get("board", "api_key_kind", str, None)
+        if kind is None:
+            return "admin"
+        if engine in BOARD_ENGINES and engine not in API_USER_ENGINES:
+            self.problem(
+                f"[board] api_key_kind: the {engine} board has one kind of key "
+                f"(only {', '.join(API_USER_ENGINES)} has two)",
+                "board",
+                "api_key_kind",
+            )
+            return "admin"
+        if kind not in API_KEY_KINDS:
+            self.problem(
+                f'[board] api_key_kind: "admin" (an administrator\'s API key) or "user" (a user '
+                f"API key the GM account made), got {kind!r}",
+                "board",
+                "api_key_kind",
+            )
+            return "admin"
+        if api_key is None and "api_key" not in self.raw.get("board", {}):
+            self.problem(
+                "[board] api_key_kind says what kind api_key is: set api_key too",
+                "board",
+                "api_key_kind",
+            )
+        elif kind == "user" and api_user is not None:
+            self.problem(
+                "[board] api_user: a user API key acts as the account that made it; api_user "
+                "is for an administrator's key (leave it out)",
+                "board",
+                "api_user",
+            )
+        return kind
 
     def _board(self) -> tuple[str, str, str, str]:
         engine = self._engine()
@@ -1343,6 +1390,7 @@ class BoardAccess:
     browser: bool = False
     api_key: CredentialsRef | None = None
     api_user: str | None = None
+    api_key_kind: str = "admin"
 
 
 @dataclass(frozen=True)
@@ -1379,6 +1427,7 @@ def load_signup_config(
     browser, api_key = checker._access(engine)
     password = checker._secret("password", "password", required=api_key is None)
     api_user = checker._api_user(engine, api_key, gm_user)
+    api_key_kind = checker._api_key_kind(engine, api_key, api_user)
     tz_name = checker.get("schedule", "timezone", str, "Europe/Moscow") or "Europe/Moscow"
     try:
         tz: tzinfo = zone(tz_name)
@@ -1407,7 +1456,9 @@ def load_signup_config(
     assert settings is not None
     return SignupConfig(
         path=name,
-        board=BoardAccess(engine, url, gm_user, password, insecure, browser, api_key, api_user),
+        board=BoardAccess(
+            engine, url, gm_user, password, insecure, browser, api_key, api_user, api_key_kind
+        ),
         settings=settings,
         title=title,
         language=language if language in ("ru", "en") else "ru",

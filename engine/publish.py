@@ -107,6 +107,11 @@ def one_line(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
+LIMIT_WAIT = timedelta(minutes=10)
+"""A flood refusal asking for longer is a limit of the account (Discourse's personal
+messages a day), not a pause between sends: the step fails saying so (`Publisher.publish`)."""
+
+
 def retry_delay(attempts: int) -> timedelta:
     """Backoff before sending a failed item again: at once, then 1, 2, 4… minutes (at most 30)."""
     if attempts <= 1:
@@ -262,7 +267,11 @@ class Publisher:
         already = await self.look(unsure) if unsure else dict(self._seen)
         sent = 0
         kinds = dict.fromkeys(OutboxKind, 0)
+        limited: list[tuple[FloodControl, int]] = []
+        """A limit of hours met this round, and how many items of its kind wait for it."""
         for item in due:
+            if self._not_before.get(item.marker, moment) > moment:
+                continue  # its kind met a limit earlier in this round
             if item.marker in already:
                 self.store.mark_posted(item.marker, already[item.marker])
                 if item.kind == OutboxKind.POST:
@@ -280,6 +289,9 @@ class Publisher:
                     to = list(dict.fromkeys(self.recipient(r) for r in item.recipients))
                     board_id = await self.board.send_pm(to, subject, bbcode)
             except FloodControl as exc:
+                if timedelta(seconds=exc.retry_after) > LIMIT_WAIT:
+                    limited.append((exc, self._limit(item, due, moment, exc)))
+                    continue
                 # The board wants a pause (MyBB's 60 s between PMs): what is left waits for the
                 # next round in the same order. The refused send is no failed attempt; it was
                 # started, so the next round first looks for it on the board, as after a crash.
@@ -325,4 +337,35 @@ class Publisher:
         if self._sent_cursor is not None and self._sent_cursor != sent_box:
             # What this look found is recorded above: the next process reads on from here.
             self.store.save_sent_cursor(self.game_id, self._sent_cursor)
+        if limited:
+            # Everything else went out; the step fails with the board's line, so the host
+            # sees it in `run` (and is told when it goes on, [notify] failed_after).
+            limit, waiting = limited[0]
+            raise FloodControl(
+                f"{limit}; {waiting} {'item waits' if waiting == 1 else 'items wait'} for it, "
+                "kept and sent when it lifts",
+                limit.retry_after,
+            )
         return sent
+
+    def _limit(
+        self, item: OutboxItem, due: Sequence[OutboxItem], moment: datetime, exc: FloodControl
+    ) -> int:
+        """The board refuses `item` for longer than a pause (`LIMIT_WAIT`): it and the rest
+        of its kind wait until the limit lifts, in their order (like a flood refusal it is no
+        failed attempt, which would send it after the newer ones); the other kind goes on (a
+        day's PMs spent does not hold the thread's results). How many items wait."""
+        until = moment + timedelta(seconds=exc.retry_after)
+        waiting = [i for i in due[due.index(item) :] if i.kind is item.kind]
+        for rest in waiting:
+            self._not_before[rest.marker] = until
+        self.failures.append(f"sending a {item.kind.value} failed ({one_line(exc)})")
+        log.warning(
+            "game %s: the board refuses %ss for %.0f s (%s); %d wait for it",
+            self.game_id,
+            item.kind.value,
+            exc.retry_after,
+            one_line(exc),
+            len(waiting),
+        )
+        return len(waiting)

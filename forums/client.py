@@ -197,6 +197,8 @@ class BoardClient:
                 self.requests += 1
                 log.debug("%s %s -> %d", method, redact(url), response.status_code)
                 self.note(response)
+                if self.hands_back(response):
+                    return response
                 if response.status_code in retry_statuses:
                     pass
                 elif response.status_code in RETRY_STATUSES:
@@ -324,6 +326,11 @@ class BoardClient:
         if server_now is None:
             return 0.0
         return max(0.0, min((when - server_now).total_seconds(), self.max_backoff))
+
+    def hands_back(self, response: httpx.Response) -> bool:
+        """Hook: an answer the engine reads itself instead of it being retried here
+        (Discourse: a 429 asking for hours is a limit to report, not a pause to wait)."""
+        return False
 
     def note(self, response: httpx.Response) -> None:
         """Hook: see every answer the board gave (phpBB takes its session id from it)."""

@@ -9,7 +9,10 @@ answer has the shape of a real one: `/t/{id}.json` is a real topic envelope with
 real `topic_list`. What no public capture shows (the session routes, the error bodies, a
 personal-message topic's `details.allowed_users`) follows Discourse's API documentation.
 
-The GM comes with an API key (`Api-Key`, `Api-Username`) or logs in with a password:
+The GM comes with an administrator's API key (`Api-Key`, `Api-Username`), a user API key
+(`User-Api-Key`: it acts as its account, within its scopes — "read" allows GETs, "write"
+GETs and POSTs, "session_info" `/session/current.json` — and a revoked or unknown one is
+refused as Discourse refuses it, 403 `invalid_access`) or logs in with a password:
 `GET /session/csrf`, then `POST /session` with the token in `X-CSRF-Token`; a cookie
 session's POSTs need the token too ("BAD CSRF" otherwise). `queue` puts answers (a 429, a
 500) before what the board would say; every request is recorded.
@@ -35,6 +38,8 @@ BASE = "https://forum.example.org/"
 GM = "Ведущий_GM"
 PASSWORD = "gm-Пароль-77"
 KEY = "0f3c5d-discourse-api-key-91ab"
+USER_KEY = "5e1a0c7b9d2f4e6a8b0c1d2e3f4a5b6c"
+"""A user API key: 32 hexadecimal digits, as Discourse makes them (`SecureRandom.hex`)."""
 
 
 def fixture(name: str) -> Any:
@@ -75,17 +80,29 @@ INVALID_ACCESS = (
 NOT_LOGGED_IN = ("You are not permitted to view the requested resource.",)
 
 
-def rate_limited(seconds: int) -> httpx.Response:
-    """Discourse's 429 (RateLimiter::LimitExceeded): the wait in the header and the body."""
+def rate_limited(
+    seconds: int, *, retry_after: bool = True, code: str | None = None
+) -> httpx.Response:
+    """Discourse's 429 (RateLimiter::LimitExceeded): the wait in the header and the body,
+    said in seconds, minutes or hours as its `time_left` is; `code` is the request-wide
+    limiters' `Discourse-Rate-Limit-Error-Code` (user_api_key_limiter_1_day…)."""
+    if seconds < 60:
+        left = f"{seconds} seconds"
+    elif seconds < 3600:
+        left = f"{seconds // 60} minutes"
+    else:
+        left = f"{seconds // 3600} hours"
     body = {
         "errors": [
-            f"You’ve performed this action too many times. Please wait {seconds} seconds "
-            "before trying again."
+            f"You’ve performed this action too many times. Please wait {left} before trying again."
         ],
         "error_type": "rate_limit",
-        "extras": {"wait_seconds": seconds, "time_left": f"{seconds} seconds"},
+        "extras": {"wait_seconds": seconds, "time_left": left},
     }
-    return json_answer(body, 429, {"Retry-After": str(seconds)})
+    headers = {"Retry-After": str(seconds)} if retry_after else {}
+    if code is not None:
+        headers["Discourse-Rate-Limit-Error-Code"] = code
+    return json_answer(body, 429, headers)
 
 
 @dataclass
@@ -111,6 +128,11 @@ class FakeDiscourse:
         self.chunk_size = chunk_size
         self.users: dict[str, tuple[int, str]] = {}
         self.passwords: dict[str, str] = {GM.casefold(): PASSWORD}
+        self.user_keys: dict[str, tuple[str, set[str]]] = {}
+        """A user API key → (its account, its scopes); `revoke` takes one away."""
+        self.pms_per_day: int | None = None
+        """`max_personal_messages_per_day` for the GM (None: no limit, as for staff)."""
+        self.pms_today = 0
         self.topics: dict[int, FakeTopic] = {}
         self.requests: list[httpx.Request] = []
         self.queued: list[tuple[Callable[[httpx.Request], bool], httpx.Response]] = []
@@ -190,6 +212,14 @@ class FakeDiscourse:
         """A moderator deleted it: a member no longer gets its id."""
         self.find(post_id)["deleted_at"] = iso(self.now)
 
+    def add_user_key(self, key: str, user: str, scopes: str = "write") -> None:
+        """A user API key `user` made for an app, with `scopes` (comma-separated)."""
+        self.user_keys[key] = (self.user(user)[1], set(scopes.split(",")))
+
+    def revoke(self, key: str) -> None:
+        """The account revoked the app's key (Preferences → Security → Apps)."""
+        del self.user_keys[key]
+
     def queue(self, when: Callable[[httpx.Request], bool], response: httpx.Response) -> None:
         self.queued.append((when, response))
 
@@ -211,7 +241,7 @@ class FakeDiscourse:
             return self._csrf(request)
         if path == "/session" and request.method == "POST":
             return self._login(request, form)
-        who = self._who(request)
+        who = self._who(request, path)
         if isinstance(who, httpx.Response):
             return who
         if request.method == "POST":
@@ -242,8 +272,14 @@ class FakeDiscourse:
         token = request.headers.get("Cookie", "").partition("_t=")[2].split(";")[0]
         return self.sessions.get(token) if token else None
 
-    def _who(self, request: httpx.Request) -> str | httpx.Response | None:
+    def _who(self, request: httpx.Request, path: str) -> str | httpx.Response | None:
         """The user a request acts as; a refused key is Discourse's 403."""
+        user_key = request.headers.get("User-Api-Key")
+        if user_key is not None:
+            found = self.user_keys.get(user_key)
+            if found is None or not _permits(found[1], request.method, path):
+                return errors(403, "invalid_access", *NOT_LOGGED_IN)
+            return found[0]
         key = request.headers.get("Api-Key")
         if key is not None:
             name = request.headers.get("Api-Username", "")
@@ -368,6 +404,9 @@ class FakeDiscourse:
             unknown = [n for n in names if n.casefold() not in self.users]
             if not names or unknown:
                 return errors(422, "invalid_parameters", f"{', '.join(unknown)} not found")
+            if self.pms_per_day is not None and self.pms_today >= self.pms_per_day:
+                return rate_limited(20 * 3600)  # the day's first PM leaves the window then
+            self.pms_today += 1
             made = self.pm(who, names, form.get("title", ""), raw)
         else:
             tid = form.get("topic_id", "")
@@ -375,6 +414,16 @@ class FakeDiscourse:
                 return errors(404, "not_found", *NOT_FOUND)
             made = self.post(int(tid), who, raw)
         return json_answer(made)
+
+
+def _permits(scopes: set[str], method: str, path: str) -> bool:
+    """Whether a user API key's scopes allow the request (Discourse's UserApiKeyScope:
+    "read" any GET, "write" any GET or POST, "session_info" the current session)."""
+    if "write" in scopes:
+        return True
+    if method == "GET" and "read" in scopes:
+        return True
+    return method == "GET" and path == "/session/current.json" and "session_info" in scopes
 
 
 def _cook(raw: str) -> str:

@@ -21,6 +21,7 @@ import forums.phpbb  # noqa: F401  (registers the "phpbb" engine)
 from engine.app.board_options import (
     DEFAULT_PASSWORD_ENV,
     ApiKeyEnv,
+    ApiKeyKind,
     BoardMaker,
     Browser,
     Insecure,
@@ -280,6 +281,7 @@ def check(
     allow_insecure_http: Insecure = False,
     browser: Browser = False,
     api_key_env: ApiKeyEnv = None,
+    api_key_kind: ApiKeyKind = None,
     save_pages: Annotated[
         Path | None,
         typer.Option(
@@ -387,10 +389,13 @@ def check(
         allow_insecure_http=allow_insecure_http,
         browser=browser,
         api_key_env=api_key_env,
+        api_key_kind=api_key_kind,
         deadline=timeout,
         set_date_format=set_date_format,
     )
     how = _(" over its REST API") if api_key_env is not None else ""
+    if api_key_kind == "user":
+        how = _(" over its API with a user API key")
     if recorder is not None:
         for client in http_clients(board):
             recorder.attach(client)

@@ -43,6 +43,14 @@ ApiKeyEnv = Annotated[
         "the pages (Discourse: a key acting as --user).",
     ),
 ]
+ApiKeyKind = Annotated[
+    str | None,
+    typer.Option(
+        "--api-key-kind",
+        help='Discourse: "admin" (an administrator\'s API key, the default) or "user" (a user '
+        "API key the GM account made), as [board] api_key_kind.",
+    ),
+]
 
 Timeout = Annotated[
     float | None,
@@ -77,6 +85,7 @@ def open_board(
     allow_insecure_http: bool = False,
     browser: bool = False,
     api_key_env: str | None = None,
+    api_key_kind: str | None = None,
     deadline: float | None = None,
     set_date_format: bool = False,
 ) -> Board:
@@ -108,6 +117,19 @@ def open_board(
             f"--api-key-env: the {engine} board has no API forumgm uses "
             f"(only {', '.join(API_KEY_ENGINES)})"
         )
+    if api_key_kind is not None:
+        from engine.config import API_KEY_KINDS, API_USER_ENGINES
+
+        if engine not in API_USER_ENGINES:
+            raise fail(
+                f"--api-key-kind: the {engine} board has one kind of key "
+                f"(only {', '.join(API_USER_ENGINES)} has two)"
+            )
+        if api_key_kind not in API_KEY_KINDS:
+            raise fail(f"--api-key-kind: admin or user, got {api_key_kind!r}")
+        if api_key_env is None:
+            raise fail("--api-key-kind says what kind the key is: give --api-key-env too")
+        options["api_key_kind"] = api_key_kind
     if api_key_env is not None:
         # The key replaces the login: no password is needed (nor sent).
         key = os.environ.get(api_key_env)

@@ -93,6 +93,8 @@ def make_board(
         options["api_key"] = key
         if getattr(config, "api_user", None):
             options["api_user"] = config.api_user
+        if getattr(config, "api_key_kind", "admin") != "admin":
+            options["api_key_kind"] = config.api_key_kind
     if shared is not None:
         options["session"] = shared
     return factory(config.url, config.gm_user, password, **options)

@@ -3,12 +3,17 @@
 Discourse serves its pages as a JavaScript app; its data comes from the same JSON API any
 client uses, so nothing here parses a page (`forums.discourse.topic` reads the answers).
 
-- The GM's access: an API key (`[board] api_key`; headers `Api-Key` and `Api-Username`,
-  the account named by `api_user`, else the GM's), or the GM's password where the site
-  allows logins by password: `GET /session/csrf`, then `POST /session` with the token. The
-  key or password goes to the configured board only (`forums.client.BoardClient` is pinned
-  to its origin); a cookie session sends the CSRF token with every POST, fetched fresh
-  once when Discourse answers "BAD CSRF".
+- The GM's access: an administrator's API key (`[board] api_key`; headers `Api-Key` and
+  `Api-Username`, the account named by `api_user`, else the GM's), a user API key the GM
+  account made for forumgm (`api_key_kind = "user"`: header `User-Api-Key`, and
+  `User-Api-Client-Id`; the key acts as its own account and needs the scope "write", which
+  covers reading too), or the GM's password where the site allows logins by password:
+  `GET /session/csrf`, then `POST /session` with the token. The key or password goes to
+  the configured board only (`forums.client.BoardClient` is pinned to its origin); a
+  cookie session sends the CSRF token with every POST, fetched fresh once when Discourse
+  answers "BAD CSRF". Discourse answers a key it does not know, a revoked one and one
+  whose scopes do not cover the request alike (403 `invalid_access`): `LoginFailed`,
+  saying which it can be.
 - The thread: `GET /t/{id}.json` lists every post id; the posts not in its first chunk come
   from `GET /t/{id}/posts.json?post_ids[]=…`, `chunk_size` at a time. A poll's cursor is
   the highest post id seen (Discourse numbers posts board-wide, in the order they were
@@ -19,9 +24,13 @@ client uses, so nothing here parses a page (`forums.discourse.topic` reads the a
   a thread. The PM cursor keeps each topic's highest post number and last post id.
 - Replies: `POST /posts.json` with `topic_id` and `raw`; a new PM the same with `title`,
   `archetype=private_message` and `target_recipients`. Each is confirmed by reading it back.
-- Rate limits: a 429 is waited out as its `Retry-After` says, a bounded number of times,
-  then `BoardUnavailable` (`forums.client`); Discourse's own refusals (422 "errors") are
-  one-line `BoardError`s.
+- Rate limits: a 429 asking for a minute or less is waited out as its `Retry-After` says,
+  a bounded number of times, then `BoardUnavailable` (`forums.client`). A longer one is a
+  limit, not a pause (a day's personal messages, a new account's topics, a user API key's
+  requests a day): it is not waited here but raised at once as `FloodControl` with the
+  wait and a line naming the limit and what the site's administrator can change
+  (`engine.publish` keeps what was not sent for later). Discourse's own refusals (422
+  "errors") are one-line `BoardError`s.
 """
 
 from __future__ import annotations
@@ -34,7 +43,10 @@ from datetime import UTC
 from typing import Any, ClassVar
 from urllib.parse import quote, urlencode
 
+import httpx
+
 from forums.board import PMPage, ThreadPage
+from forums.client import BoardClient
 from forums.discourse.topic import (
     PMTopicRow,
     Topic,
@@ -44,7 +56,7 @@ from forums.discourse.topic import (
     read_posts,
     read_topic,
 )
-from forums.errors import BoardError, LayoutChanged, LoginFailed, NotFound
+from forums.errors import BoardError, FloodControl, LayoutChanged, LoginFailed, NotFound
 from forums.formboard import TWO_STEP_HELP
 from forums.guard import redact
 from forums.pages import TopicPage
@@ -73,6 +85,79 @@ class ApiError(BoardError):
         self.error_type = str(data.get("error_type") or "")
         self.text = "; ".join(texts)
         super().__init__(f"{redact(url)}: HTTP {status}: {self.text or 'no error text'}")
+
+
+LONG_WAIT = 60.0
+"""Seconds of a 429's wait beyond which it is a limit to report, not a pause to wait out
+(the client waits at most its `max_backoff`, a minute, at a time)."""
+
+USER_KEY_SCOPES = "write"
+"""The scope a user API key needs: "write" lets it GET and POST ("read" only GETs); no
+other is used (`session_info` adds nothing a "write" key lacks)."""
+
+KEY_KINDS = ("admin", "user")
+"""`[board] api_key_kind`: an administrator's key (`Api-Key`, `Api-Username`) or a user API
+key (`User-Api-Key`)."""
+
+
+def limit_wait(response: httpx.Response) -> float:
+    """Seconds a 429 asks to wait: its `Retry-After`, else Discourse's `extras.wait_seconds`
+    (0 when neither says)."""
+    value = response.headers.get("Retry-After", "").strip()
+    if value.isdigit():
+        return float(value)
+    try:
+        body = json.loads(response.text)
+    except ValueError:
+        return 0.0
+    extras = body.get("extras") if isinstance(body, dict) else None
+    wait = extras.get("wait_seconds") if isinstance(extras, dict) else None
+    return float(wait) if isinstance(wait, int | float) and wait > 0 else 0.0
+
+
+class _DiscourseClient(BoardClient):
+    """The board's client, handing back a 429 that asks for more than `LONG_WAIT`."""
+
+    def hands_back(self, response: httpx.Response) -> bool:
+        return response.status_code == 429 and limit_wait(response) > LONG_WAIT
+
+
+def span(seconds: float) -> str:
+    """A wait as a host reads it: 45 s, 12 min, 7 h 30 min."""
+    whole = round(seconds)
+    if whole < 60:
+        return f"{whole} s"
+    if whole < 3600:
+        return f"{round(whole / 60)} min"
+    hours, minutes = divmod(round(whole / 60), 60)
+    return f"{hours} h" + (f" {minutes} min" if minutes else "")
+
+
+def limit_help(code: str, action: str, user_key: bool) -> str:
+    """What the site's administrator can change for a long 429: by Discourse's error code
+    (`Discourse-Rate-Limit-Error-Code`, for the request-wide limits) or by what was sent."""
+    if code.startswith("user_api_key_limiter"):
+        return (
+            "the user API key's requests (max_user_api_reqs_per_day, 2880 a day on a stock "
+            "server, max_user_api_reqs_per_minute, 20): the server's administrator raises them "
+            "(DISCOURSE_MAX_USER_API_REQS_PER_DAY in app.yml), or the GM uses an "
+            'administrator\'s API key instead (api_key_kind = "admin")'
+        )
+    if code:
+        return f"Discourse's request limit {code!r} (the server's settings, for its administrator)"
+    if action == "pm":
+        return (
+            "the GM account's personal messages a day (site setting "
+            "max_personal_messages_per_day, 20 on a stock forum): an administrator raises it, "
+            "or makes the GM account staff (a moderator), which Discourse does not limit"
+        )
+    if action == "reply":
+        return (
+            "the GM account's posts (a new account's first-day limits, max_replies_in_first_day "
+            "and the trust level 0 limits): an administrator raises the account's trust level "
+            "or makes it staff (a moderator), which Discourse does not limit"
+        )
+    return "Discourse's limits of the GM account (its trust level; staff are not limited)"
 
 
 class _LoggedOut(ApiError):
@@ -125,6 +210,7 @@ class DiscourseBoard(WebBoard):
     """Every edit makes a revision (`version`): no post changes without it showing
     (`forums.board.edits_without_notice`)."""
     form_word = "CSRF token"
+    client_class = _DiscourseClient
 
     def __init__(
         self,
@@ -134,20 +220,27 @@ class DiscourseBoard(WebBoard):
         *,
         api_key: str | None = None,
         api_user: str | None = None,
+        api_key_kind: str = "admin",
         browser: bool = False,
         set_date_format: bool = False,
         **options: Any,
     ) -> None:
+        if api_key_kind not in KEY_KINDS:
+            raise ValueError(f"api_key_kind: one of {', '.join(KEY_KINDS)}, got {api_key_kind!r}")
         super().__init__(base_url, username, api_key or password, **options)
         if self.tz is None:
             self.tz = UTC  # Discourse's times are UTC's, to the millisecond
         if browser:
             log.warning("Discourse is read through its API: [board] browser changes nothing")
         self.by_key = bool(api_key)
-        self.api_user = (api_user or username).strip()
+        self.user_key = self.by_key and api_key_kind == "user"
+        """A user API key: it acts as the account that made it (no `Api-Username`)."""
+        self.api_user = username.strip() if self.user_key else (api_user or username).strip()
         headers = self.http.http.headers
         headers["Accept"] = "application/json"
-        if api_key:
+        if api_key and self.user_key:
+            headers["User-Api-Key"] = api_key
+        elif api_key:
             headers["Api-Key"] = api_key
             headers["Api-Username"] = self.api_user
         else:
@@ -176,16 +269,62 @@ class DiscourseBoard(WebBoard):
         status = response.status_code
         if status == 403 and body == ["BAD CSRF"]:
             raise _BadCsrf(status, body, url)
+        if status == 429:
+            raise self._limited(response, body, url, method, data)
         if status >= 400:
             error_type = body.get("error_type") if isinstance(body, dict) else None
             if status in (401, 403) and error_type == "not_logged_in":
                 raise _LoggedOut(status, body, url)
+            if status == 403 and error_type == "invalid_access" and self.user_key:
+                raise LoginFailed(self._key_refused(method))
             if status == 404:
                 raise NotFound(f"{redact(url)}: not found (HTTP 404)")
             raise ApiError(status, body, url)
         if not isinstance(body, dict):
             raise LayoutChanged(redact(url), "a JSON answer that is not an object")
         return body
+
+    def _limited(
+        self,
+        response: httpx.Response,
+        body: Any,
+        url: str,
+        method: str,
+        data: Mapping[str, Any] | None,
+    ) -> FloodControl:
+        """A 429 the client handed back (a wait longer than it waits): one line naming the
+        limit, the wait, and what the site can change."""
+        wait = limit_wait(response) or LONG_WAIT
+        code = response.headers.get("Discourse-Rate-Limit-Error-Code", "").strip()
+        if method != "POST":
+            action = "read"
+        elif (data or {}).get("archetype") == "private_message":
+            action = "pm"
+        else:
+            action = "reply"
+        said = ApiError(429, body, url).text or "too many requests"
+        what = {"pm": "a personal message", "reply": "a post", "read": "a request"}[action]
+        return FloodControl(
+            f"{self.base_url}: Discourse refuses {what} for {span(wait)} (HTTP 429: {said}); "
+            f"the limit is {limit_help(code, action, self.user_key)}",
+            retry_after=wait,
+        )
+
+    def _key_refused(self, method: str) -> str:
+        """Discourse's 403 to a user API key: unknown, revoked, or without the scope."""
+        if method == "POST":
+            return (
+                f"{self.base_url}: Discourse refused the user API key a post (HTTP 403, "
+                f"invalid_access): it lacks the scope {USER_KEY_SCOPES!r} (a key made with "
+                '"read" only reads) or was revoked; make a new one with the scope '
+                f"{USER_KEY_SCOPES!r} as the GM account {self.username!r}"
+            )
+        return (
+            f"{self.base_url}: Discourse refused the user API key (HTTP 403, invalid_access): "
+            "it was revoked (the account's Preferences → Security → Apps), is for another "
+            f"site, or lacks the scope {USER_KEY_SCOPES!r}; make a new one as the GM account "
+            f"{self.username!r}"
+        )
 
     async def _get(self, path: str, query: Sequence[tuple[str, str | int]] = ()) -> JSON:
         """GET a members' answer through a lost cookie session (logged in again once)."""
@@ -252,7 +391,7 @@ class DiscourseBoard(WebBoard):
             if error.status in (401, 403):
                 raise LoginFailed(
                     f"{self.base_url}: Discourse refused the API key for {self.api_user!r} "
-                    f"({error.text or error.status})"
+                    f"({error.text or error.status}){self._kind_hint()}"
                 ) from None
             raise
         user = current if isinstance(current, dict) else {}
@@ -264,11 +403,26 @@ class DiscourseBoard(WebBoard):
                 "(cookies refused? the account suspended?)"
             )
         if name.casefold() != self.username.casefold():
+            whose = (
+                "the user API key must be made by the GM account (logged in as it)"
+                if self.user_key
+                else "the key must act as the GM account (api_user)"
+            )
             raise LoginFailed(
-                f"{self.base_url}: Discourse serves {name!r}, not the GM {self.username!r}: "
-                "the key must act as the GM account (api_user)"
+                f"{self.base_url}: Discourse serves {name!r}, not the GM {self.username!r}: {whose}"
             )
         return self._logged_in(User(id=str(user["id"]), name=name))
+
+    def _kind_hint(self) -> str:
+        """A refused administrator's key of a user API key's length (32 hexadecimal digits;
+        an administrator's has 64): the host likely set the wrong kind."""
+        key = self._secret.reveal()
+        if self.user_key or len(key) != 32 or any(c not in "0123456789abcdef" for c in key):
+            return ""
+        return (
+            '; the key looks like a user API key (32 digits): set api_key_kind = "user" '
+            "(board check: --api-key-kind user)"
+        )
 
     async def _password_login(self) -> None:
         await self._csrf()

@@ -125,3 +125,78 @@ def test_pms_go_out_in_the_order_the_game_needs_through_a_flood_limit(tmp_path: 
         asyncio.run(publisher.publish(now))
         now += timedelta(seconds=61)
     assert board.sent_to == ["Аня", "Боря", "Вера", "Гена", "Даша"]
+
+
+class LimitedBoard(MergingBoard):
+    """A Discourse whose GM account has sent its day's personal messages: every PM is
+    refused for 20 hours (`max_personal_messages_per_day`); posts still go out."""
+
+    engine = "discourse"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tries = 0
+        self.limit_lifted = False
+        self.sent_to: list[str] = []
+
+    async def reply(self, thread: str, bbcode: str) -> str:
+        self.posted.append(bbcode)
+        return str(100 + len(self.posted))
+
+    async def send_pm(self, recipients: Sequence[str], subject: str, bbcode: str) -> str:
+        from forums.errors import FloodControl
+
+        self.tries += 1
+        if not self.limit_lifted:
+            raise FloodControl(
+                "Discourse refuses a personal message for 20 h (HTTP 429); the limit is "
+                "max_personal_messages_per_day",
+                20 * 3600.0,
+            )
+        self.sent_to.append(recipients[0])
+        return str(200 + len(self.sent_to))
+
+
+def test_a_limit_of_hours_fails_the_step_in_one_line_and_keeps_the_pms_for_later(
+    tmp_path: Path,
+) -> None:
+    """A day's personal messages spent (Discourse): the round does not wait for hours nor
+    try each PM, the thread's post still goes out, the step fails with the board's line, the
+    PMs stay queued in their order and go out once it lifts."""
+    from datetime import UTC, datetime, timedelta
+
+    from engine.publish import pm_draft
+    from engine.store.models import OutboxStatus
+    from forums.errors import FloodControl
+
+    store = open_store(f"sqlite:///{tmp_path / 'game.sqlite'}")
+    board_row = store.create_board("discourse", "https://forum.example.org/", "Ведущий")
+    game = store.create_game(board_row.id, "2", "classic", seed=1)
+    names = ("Аня", "Боря", "Вера")
+    drafts = [pm_draft(n, "Ваша роль", "роль", f"{n}role".ljust(24, "r")) for n in names]
+    store.enqueue(game.id, None, [*drafts, post_draft("Игра начинается", "p" * 24)])
+    store.approve(game.id, None)
+    board = LimitedBoard()
+    publisher = Publisher(store, board, game.id, "2", "Ведущий")  # type: ignore[arg-type]
+    now = datetime(2026, 12, 1, 5, 0, tzinfo=UTC)
+
+    with pytest.raises(FloodControl) as limited:
+        asyncio.run(publisher.publish(now))
+    said = str(limited.value)
+    assert "max_personal_messages_per_day" in said and "3 items wait for it" in said
+    assert "\n" not in said
+    assert board.tries == 1  # one refusal, not one per PM
+    assert len(board.posted) == 1  # the opening post is not held by the PMs' limit
+    pending = store.pending(game.id)
+    assert [i.marker[:3] for i in pending] == ["Аня", "Бор", "Вер"]
+    assert all(i.status is OutboxStatus.APPROVED and i.attempts == 0 for i in pending)
+    assert publisher.failures and "20 h" in publisher.failures[0]
+
+    # An hour later the limit still holds: nothing is tried, nothing fails.
+    assert asyncio.run(publisher.publish(now + timedelta(hours=1))) == 0
+    assert board.tries == 1
+    # When it lifts, every PM goes out in the order the game needs.
+    board.limit_lifted = True
+    assert asyncio.run(publisher.publish(now + timedelta(hours=20, minutes=1))) == 3
+    assert board.sent_to == list(names)
+    assert store.pending(game.id) == []

@@ -17,7 +17,16 @@ from engine.config import parse_config
 from engine.service.build import login_secret, make_board
 from forums.discourse.board import DiscourseBoard
 from tests.adapter_helpers import FakeTime
-from tests.discourse_board import BASE, GM, KEY, PASSWORD, FakeDiscourse, fixture, real_posts
+from tests.discourse_board import (
+    BASE,
+    GM,
+    KEY,
+    PASSWORD,
+    USER_KEY,
+    FakeDiscourse,
+    fixture,
+    real_posts,
+)
 
 runner = CliRunner(env={"FORUMGM_NOW": "2026-11-30T12:00+03:00", "COLUMNS": "300"})
 ARGS = ["board", "check", BASE, "--user", GM, "--thread", "2144"]
@@ -146,3 +155,55 @@ def test_the_game_file_makes_the_discourse_board() -> None:
     )
     assert isinstance(by_password, DiscourseBoard) and not by_password.by_key
     assert "Api-Key" not in by_password.http.http.headers
+
+
+USER_KEYED = 'api_key = "env:DISCOURSE_KEY"\napi_key_kind = "user"\n'
+
+
+def test_board_check_with_a_user_api_key(
+    fake: FakeDiscourse, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake.add_user_key(USER_KEY, GM, "read,write")
+    monkeypatch.setenv("DISCOURSE_KEY", USER_KEY)
+    monkeypatch.delenv("FORUMGM_GM_PASSWORD")
+    args = [*ARGS, "--engine", "discourse", "--api-key-env", "DISCOURSE_KEY"]
+    result = runner.invoke(app, [*args, "--api-key-kind", "user", "--post-test"])
+    assert result.exit_code == 0, result.output
+    assert "over its API with a user API key" in result.output
+    assert "Test post: id" in result.output
+    assert all(r.headers.get("User-Api-Key") == USER_KEY for r in fake.requests)
+    # Said as an administrator's key, the user key is refused with the hint to say so.
+    result = runner.invoke(app, args)
+    assert result.exit_code == 1
+    assert 'looks like a user API key (32 digits): set api_key_kind = "user"' in result.output
+    assert USER_KEY not in result.output
+    fake.revoke(USER_KEY)
+    result = runner.invoke(app, [*args, "--api-key-kind", "user"])
+    assert result.exit_code == 1 and "refused the user API key" in result.output
+    wrong = runner.invoke(app, [*args, "--api-key-kind", "bot"])
+    assert wrong.exit_code == 2 and "--api-key-kind: admin or user, got 'bot'" in wrong.output
+
+
+def test_game_validate_knows_the_kind_of_key(tmp_path: Path) -> None:
+    good = _validate(tmp_path, "discourse", USER_KEYED)
+    assert good.exit_code == 0 and "warning:" not in good.output, good.output
+    named = _validate(tmp_path, "discourse", USER_KEYED + 'api_user = "Ведущий_GM"\n')
+    assert named.exit_code == 1
+    assert "a user API key acts as the account that made it" in named.output
+    odd = _validate(tmp_path, "discourse", KEYED + 'api_key_kind = "bot"\n')
+    assert odd.exit_code == 1 and 'api_key_kind: "admin"' in odd.output
+    keyless = _validate(tmp_path, "discourse", 'password = "env:GM_PW"\napi_key_kind = "user"\n')
+    assert keyless.exit_code == 1 and "set api_key too" in keyless.output
+    xenforo = _validate(tmp_path, "xenforo", USER_KEYED)
+    assert xenforo.exit_code == 1 and "has one kind of key" in xenforo.output
+
+
+def test_the_game_file_makes_a_board_with_a_user_api_key() -> None:
+    env = {"DISCOURSE_KEY": USER_KEY}
+    config = parse_config(GAME.format(engine="discourse", extra=USER_KEYED))
+    assert config.api_key_kind == "user"
+    board = make_board(config, env)
+    assert isinstance(board, DiscourseBoard) and board.user_key
+    headers = board.http.http.headers
+    assert headers["User-Api-Key"] == USER_KEY and "Api-Key" not in headers
+    assert "Api-Username" not in headers
