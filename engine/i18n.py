@@ -94,6 +94,8 @@ def use(lang: str) -> Iterator[str]:
 
 _chosen: list[str] = []
 """The language the host chose for this process (`forumgm --lang`, FORUMGM_LANG), if any."""
+_given: list[str] = []
+"""The language the host named on this command line (`forumgm --lang`), if he did."""
 
 
 def choose(lang: str | None) -> None:
@@ -101,6 +103,7 @@ def choose(lang: str | None) -> None:
     wins over a game's language (`for_game`)."""
     picked = checked(lang) if lang else from_env()
     _chosen[:] = [picked] if picked else []
+    _given[:] = [picked] if lang and picked else []
     if picked:
         _current.set(picked)
 
@@ -108,6 +111,13 @@ def choose(lang: str | None) -> None:
 def chosen() -> str | None:
     """The host's own choice for this process, if he made one (`choose`, else FORUMGM_LANG)."""
     return _chosen[0] if _chosen else from_env()
+
+
+def given() -> str | None:
+    """The language the host named on this command line (`forumgm --lang`), FORUMGM_LANG
+    aside: what a page made for the game's players (a report, a map) follows over the
+    game's language, where the host's standing choice for his terminal does not."""
+    return _given[0] if _given else None
 
 
 def for_game(language: str) -> str:

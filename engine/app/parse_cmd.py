@@ -11,6 +11,7 @@ import typer
 
 from engine.core.orders import Channel, Order
 from engine.core.ruleset import RulesError
+from engine.i18n import _, warning_text
 from engine.players_file import PLAYERS_HELP, PlayersFileError, load_players
 from forums.bbcode import parse_bbcode
 from rulesets import find
@@ -72,7 +73,7 @@ def parse(
         options = rules.options({})
         where = Channel(channel)
     except (PlayersFileError, RulesError, KeyError, ValueError) as exc:
-        typer.echo(f"error: {exc}", err=True)
+        typer.echo(_("error: {message}").format(message=exc), err=True)
         raise typer.Exit(2) from exc
     body_text = sys.stdin.read() if text == "-" else text
     who = sender or cast.players[0]
@@ -104,21 +105,34 @@ def parse(
         }
         typer.echo(json.dumps(payload, ensure_ascii=False, indent=2))
         return
-    assumed = "" if sender else " (no --sender given: read as the first player's)"
-    typer.echo(f"{ruleset}, {where.value}, from {who}{assumed}:")
+    assumed = "" if sender else _(" (no --sender given: read as the first player's)")
+    typer.echo(
+        _("{ruleset}, {channel}, from {sender}{assumed}:").format(
+            ruleset=ruleset, channel=where.value, sender=who, assumed=assumed
+        )
+    )
     if not result.orders:
-        typer.echo("  no orders")
+        typer.echo(_("  no orders"))
     for order in result.orders:
         parts = [order.kind.value]
         if order.action:
             parts.append(order.action)
         if len(order.candidates) > 1:
-            parts.append(f"(one of {', '.join(order.candidates)})")
+            parts.append(_("(one of {names})").format(names=", ".join(order.candidates)))
         if order.targets:
             parts.append("→ " + ", ".join(order.targets))
-        line = f" [line {order.source.line}]" if order.source and order.source.line else ""
-        typer.echo("  order: " + " ".join(parts) + line)
+        line = ""
+        if order.source and order.source.line:
+            line = _(" [line {n}]").format(n=order.source.line)
+        typer.echo(_("  order: {order}").format(order=" ".join(parts)) + line)
     for warning in warnings:
-        choices = f" — choices: {', '.join(warning.choices)}" if warning.choices else ""
-        state = " (accepted)" if warning.accepted else ""
-        typer.echo(f"  warning {warning.code}{state}: {warning.message}{choices}")
+        choices = ""
+        if warning.choices:
+            choices = _(" — choices: {names}").format(names=", ".join(warning.choices))
+        state = _(" (accepted)") if warning.accepted else ""
+        typer.echo(
+            _("  warning {code}{state}: {message}").format(
+                code=warning.code, state=state, message=warning_text(warning.message)
+            )
+            + choices
+        )

@@ -13,8 +13,10 @@ from typing import Annotated
 
 import typer
 
+from engine import i18n
 from engine.app.console import out
 from engine.app.service_cmd import Db, command_clock, config_or_exit, store_or_exit, write_or_exit
+from engine.i18n import _, ngettext
 
 
 def report(
@@ -36,7 +38,12 @@ def report(
             "full once it is over).",
         ),
     ] = None,
-    lang: Annotated[str | None, typer.Option(help="ru or en (default: the game's).")] = None,
+    lang: Annotated[
+        str | None,
+        typer.Option(
+            help="The page's language, ru or en (default: forumgm --lang, else the game's)."
+        ),
+    ] = None,
     png: Annotated[
         Path | None,
         typer.Option(
@@ -59,29 +66,41 @@ def report(
         board = store.find_board(config.url, config.gm_user)
         found = store.find_game(board.id, config.thread) if board is not None else None
         if found is None:
-            out.print(f"{game}: the game has not started in this store (forumgm game start {game})")
+            out.print(
+                _(
+                    "{game}: the game has not started in this store (forumgm game start {game})"
+                ).format(game=game)
+            )
             raise typer.Exit(1)
     else:
         games = store.games()
         if len(games) != 1:
-            listed = "; ".join(f"{g.title or g.thread_id} ({g.ruleset})" for g in games) or "none"
+            listed = "; ".join(f"{g.title or g.thread_id} ({g.ruleset})" for g in games)
             out.print(
-                f"the store holds {len(games)} games ({listed}): name the game file, "
-                "forumgm report GAME.toml --db …"
+                ngettext(
+                    "the store holds {n} games ({listed}): name the game file, forumgm report "
+                    "GAME.toml --db …",
+                    "the store holds {n} games ({listed}): name the game file, forumgm report "
+                    "GAME.toml --db …",
+                    len(games),
+                ).format(n=len(games), listed=listed or _("none"))
             )
             raise typer.Exit(2)
         found = games[0]
     state = store.load_state(found.id)
     finished = found.status is GameStatus.FINISHED or bool(state and state.finished)
     public_mode = (not finished) if public is None else public
-    html = report_html(store, found.id, public=public_mode, now=command_clock()(), lang=lang)
+    page_lang = lang or i18n.given()  # else the game's (report_html)
+    html = report_html(store, found.id, public=public_mode, now=command_clock()(), lang=page_lang)
     write_or_exit(out_file, html)
     if public_mode:
-        out.print("public facts only: safe to post as a file or a link")
+        out.print(_("public facts only: safe to post as a file or a link"))
     elif not finished:
-        out.print("FULL report of a running game: roles, votes and orders. Host only, do not post.")
+        out.print(
+            _("FULL report of a running game: roles, votes and orders. Host only, do not post.")
+        )
     else:
-        out.print("full report: every role, vote and order (the game is over)")
+        out.print(_("full report: every role, vote and order (the game is over)"))
     if png is not None:
         _png(out_file, png, width)
 
@@ -92,7 +111,7 @@ def _png(page: Path, picture: Path, width: int) -> None:
 
     chromium = find_chromium()
     if chromium is None:
-        out.print("--png needs Chromium (apt-get install chromium, or FORUMGM_CHROMIUM=…)")
+        out.print(_("--png needs Chromium (apt-get install chromium, or FORUMGM_CHROMIUM=…)"))
         raise typer.Exit(2)
     from playwright.sync_api import sync_playwright
 
@@ -112,4 +131,4 @@ def _png(page: Path, picture: Path, width: int) -> None:
             tab.screenshot(path=str(picture), full_page=True)
         finally:
             browser.close()
-    out.print(f"wrote {picture}")
+    out.print(_("wrote {path}").format(path=picture))

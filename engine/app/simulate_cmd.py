@@ -17,8 +17,10 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table as RichTable
 
+from engine import i18n
 from engine.app.console import console, out
 from engine.app.service_cmd import config_or_exit
+from engine.i18n import _, ngettext
 
 
 def simulate(
@@ -129,7 +131,7 @@ def _with_progress(total: int, show: bool, work: Any) -> Any:
         auto_refresh=False,  # no refresh thread: the worker processes fork from this one
     )
     with progress:
-        task = progress.add_task("games", total=total)
+        task = progress.add_task(_("games"), total=total)
 
         def advance(n: int) -> None:
             progress.advance(task, n)
@@ -157,6 +159,21 @@ def _policy_lines(
     return out_lines
 
 
+def _unit(unit: str) -> str:
+    """What a game's length counts (engine.sim.play.kind_of), in the host's language."""
+    return {
+        "turns": _("turns"),
+        "phases (days and nights)": _("phases (days and nights)"),
+        "turns (turn 0 included)": _("turns (turn 0 included)"),
+        "phases (the draft, days and nights)": _("phases (the draft, days and nights)"),
+    }.get(unit, unit)
+
+
+def _count(n: int) -> str:
+    """10,000 in English, «10 000» in Russian (where a comma is the decimal mark)."""
+    return f"{n:,}" if i18n.current() == "en" else f"{n:,}".replace(",", "\u00a0")
+
+
 def _pct(x: float) -> str:
     return f"{100 * x:.1f}%"
 
@@ -164,20 +181,37 @@ def _pct(x: float) -> str:
 def _print(report: dict[str, Any], deal: dict[str, int]) -> None:
     setups = report["setups"]
     c = console()
-    dealt = ", ".join(f"{role} {n}" for role, n in deal.items()) if deal else "roles as given"
+    dealt = ", ".join(f"{role} {n}" for role, n in deal.items()) if deal else _("roles as given")
+    # English keeps «worker(s)» as it always printed; Russian has its three forms.
+    players = ngettext("{n} players", "{n} players", report["players"])
+    workers = ngettext("{n} worker(s)", "{n} worker(s)", report["workers"])
     c.print(
-        f"{report['file']}: {report['ruleset']}, {report['players']} players ({dealt}); "
-        f"{report['games']:,} games per setup, seed {report['seed']}, "
-        f"{report['workers']} worker(s), {report['seconds']:.1f} s"
+        _(
+            "{file}: {ruleset}, {players} ({dealt}); {games} games per setup, seed {seed}, "
+            "{workers}, {seconds} s"
+        ).format(
+            file=report["file"],
+            ruleset=report["ruleset"],
+            players=players.format(n=report["players"]),
+            dealt=dealt,
+            games=_count(report["games"]),
+            seed=report["seed"],
+            workers=workers.format(n=report["workers"]),
+            seconds=f"{report['seconds']:.1f}",
+        )
     )
     policy = report["policy"]
     if len(setups) == 1 and setups[0]["changes"]:
-        c.print(f"Setup varied: {setups[0]['label']}")
-    c.print(f"Players: --policy {policy['name']}, after {policy['source']}")
+        c.print(_("Setup varied: {label}").format(label=setups[0]["label"]))
+    c.print(
+        _("Players: --policy {name}, after {source}").format(
+            name=policy["name"], source=policy["source"]
+        )
+    )
     for side, line in policy["sides"].items():
         c.print(f"  {side} — {line}")
     c.print()
-    wins = _table("Win rate (95% interval), games won", "side", setups, True)
+    wins = _table(_("Win rate (95% interval), games won"), _("side"), setups, True)
     sides: list[str] = []
     for s in setups:
         sides += [side for side in s["wins"] if side not in sides]
@@ -189,20 +223,24 @@ def _print(report: dict[str, Any], deal: dict[str, int]) -> None:
                 cells.append("0")
                 continue
             low, high = w["interval95"]
-            cells.append(f"{_pct(w['rate'])}  ({_pct(low)}–{_pct(high)})  {w['games']:,}")
+            cells.append(f"{_pct(w['rate'])}  ({_pct(low)}–{_pct(high)})  {_count(w['games'])}")
         wins.add_row(_side_label(side, report), *cells)
     c.print(wins)
-    length = _table(f"Length, {report['length_unit']}", "", setups, False)
+    length = _table(
+        _("Length, {unit}").format(unit=_unit(report["length_unit"])), "", setups, False
+    )
     rows = [
-        ("mean ± sd", lambda g: f"{g['mean']:.2f} ± {g['sd']:.2f}"),
-        ("median", lambda g: str(g["median"])),
-        ("90% of games within", lambda g: str(g["p90"])),
-        ("shortest – longest", lambda g: f"{g['min']} – {g['max']}"),
+        (_("mean ± sd"), lambda g: f"{g['mean']:.2f} ± {g['sd']:.2f}"),
+        (_("median"), lambda g: str(g["median"])),
+        (_("90% of games within"), lambda g: str(g["p90"])),
+        (_("shortest – longest"), lambda g: f"{g['min']} – {g['max']}"),
     ]
     for label, cell in rows:
         length.add_row(label, *(cell(s["length"]) for s in setups))
     c.print(length)
-    survival = _table("Survived to the end (of the players dealt the role)", "role", setups, True)
+    survival = _table(
+        _("Survived to the end (of the players dealt the role)"), _("role"), setups, True
+    )
     roles: list[str] = []
     for s in setups:
         roles += [r for r in s["survival"] if r not in roles]
@@ -210,7 +248,11 @@ def _print(report: dict[str, Any], deal: dict[str, int]) -> None:
         cells = []
         for s in setups:
             got = s["survival"].get(role)
-            cells.append(f"{_pct(got['rate'])}  of {got['dealt']:,}" if got else "—")
+            cells.append(
+                _("{rate}  of {dealt}").format(rate=_pct(got["rate"]), dealt=_count(got["dealt"]))
+                if got
+                else "—"
+            )
         survival.add_row(role, *cells)
     c.print(survival)
 
@@ -227,5 +269,6 @@ def _table(title: str, first: str, setups: list[dict[str, Any]], header: bool) -
 
 def _side_label(side: str, report: dict[str, Any]) -> str:
     if side == "none":
-        return f"no winner in {report['max_phases']} phases"
+        n = report["max_phases"]
+        return ngettext("no winner in {n} phases", "no winner in {n} phases", n).format(n=n)
     return side

@@ -200,3 +200,54 @@ def test_activity_of_an_exported_thread_in_russian(tmp_path: Path) -> None:
     refused = CliRunner().invoke(app, ["--lang", "ru", "activity"])
     assert refused.exit_code == 2
     assert "укажите файл игры или --posts с выгруженной темой" in refused.output
+
+
+# -- simulate, parse, report ----------------------------------------------------------------
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"
+
+
+def test_simulate_speaks_the_games_russian(russian: None) -> None:
+    classic = EXAMPLES / "classic.toml"  # language = "ru"
+    said = CliRunner(env={"COLUMNS": "200"}).invoke(
+        app, ["simulate", str(classic), "--games", "200", "--workers", "1"]
+    )
+    assert said.exit_code == 0, said.output
+    out = said.output
+    assert "classic, 9 игроков (mafioso 2, commissar 1, doctor 1, citizen 5)" in out
+    assert "партий на расстановку: 200, seed 1, 1 процесс" in out
+    assert "Доля побед (95% интервал), выиграно партий" in out and "медиана" in out
+    assert "Длина партии, ходы" in out and "из 400" in out  # two mafiosi in 200 games
+    refused = CliRunner().invoke(app, ["simulate", str(classic), "--policy", "clever"])
+    assert refused.exit_code == 2 and "Traceback" not in refused.output
+
+
+def test_parse_in_russian(tmp_path: Path) -> None:
+    players = tmp_path / "players.yaml"
+    players.write_text('{"players": ["Вася", "Петя", "Маша"]}', encoding="utf-8")
+    words = ["--lang", "ru", "parse", "голосую за Петю\nголосую за Генку"]
+    said = CliRunner().invoke(app, [*words, "--players", str(players)])
+    assert said.exit_code == 0, said.output
+    out = said.output
+    assert "votecount, thread, от Вася (--sender не указан: прочитано как сообщение" in out
+    assert "приказ: vote → Петя [строка 1]" in out
+    assert "предупреждение unknown_target: голос: «Генку» — нет такого игрока" in out
+
+
+def test_the_report_of_a_russian_game_in_russian_unless_the_host_names_english(
+    russian: None, tmp_path: Path
+) -> None:
+    from engine.app.demo.run import run_demo
+
+    db = tmp_path / "demo.sqlite"
+    assert run_demo(2, 10, "ru", db, quiet=True).winner is not None
+    page = tmp_path / "report.html"
+    words = ["report", "--db", str(db), "--out", str(page)]
+    said = CliRunner().invoke(app, words)
+    assert said.exit_code == 0, said.output
+    assert "полный отчёт: все роли, голоса и приказы (игра окончена)" in said.output
+    assert "<title>" in (html := page.read_text(encoding="utf-8")) and "Отчёт об игре" in html
+    english = CliRunner().invoke(app, ["--lang", "en", *words, "--public"])
+    assert english.exit_code == 0, english.output
+    assert "public facts only: safe to post as a file or a link" in english.output
+    assert "Game report" in page.read_text(encoding="utf-8")
