@@ -30,6 +30,7 @@ BOARD_ENGINES = (
     "phpbb",
     "smf",
     "vbulletin",
+    "vbulletin5",
     "xenforo",
 )
 """The board engines a game file may name: each is an adapter registered under that name

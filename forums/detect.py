@@ -5,7 +5,7 @@ Each engine leaves marks in every page it serves (a body id, a form key in the p
 script, template comments, a "Powered by" line, the shape of its links). `SIGNATURES` lists
 them as data with a weight: a page is an engine's when its marks add up to at least
 `ENOUGH` and outweigh every other engine's. Engines forumgm does not support (phpBB 2 and
-its forks such as TorrentPier, vBulletin 5, Invision, SMF, PunBB 1.3+, uCoz,
+its forks such as TorrentPier, Invision, SMF, PunBB 1.3+, uCoz,
 NodeBB) are recognised too, so the host hears "TorrentPier is not supported" rather than
 "phpBB" (a phpBB 2 fork shares phpBB 3's viewtopic.php and posting.php) or "unknown".
 Pure: the caller fetches the page.
@@ -88,8 +88,8 @@ SIGNATURES: tuple[Signature, ...] = (
     _sig("XenForo 1", "xenforo", r"\bXenForo\.[A-Z][A-Za-z]+", 2, "XenForo scripts"),
     _sig("XenForo", "xenforo", r"name=\"_xfToken\"", 2, "_xfToken"),
     _sig("XenForo", "xenforo", r"Forum software by XenForo", 3, "“Forum software by XenForo”"),
-    # vBulletin 3 and 4 are read and written; vBulletin 5 (its `node` pages and AJAX forms)
-    # is named, not supported: its marks outweigh the scripts every version shares.
+    # vBulletin 3 and 4 are one engine, vBulletin 5 (its `node` pages and AJAX forms)
+    # another: its marks outweigh the scripts every version shares.
     _sig(
         "vBulletin",
         "vbulletin",
@@ -108,12 +108,14 @@ SIGNATURES: tuple[Signature, ...] = (
     _sig("vBulletin", "vbulletin", r"\bSECURITYTOKEN\b", 1, "SECURITYTOKEN"),
     _sig(
         "vBulletin 5",
-        None,
-        r'<meta name="generator" content="(vBulletin 5[^"]*)"',
+        "vbulletin5",
+        r'<meta name="generator" content="(vBulletin [56][^"]*)"',
         9,
         "generator “{0}”",
     ),
-    _sig("vBulletin 5", None, r"\bdata-node-id=|\bpageData\s*=", 2, "vBulletin 5 node pages"),
+    _sig(
+        "vBulletin 5", "vbulletin5", r"\bdata-node-id=|\bpageData\s*=", 2, "vBulletin 5 node pages"
+    ),
     _sig(
         "Discourse",
         "discourse",
@@ -180,7 +182,16 @@ SIGNATURES: tuple[Signature, ...] = (
     ),
 )
 ENOUGH = 3
-SUPPORTED = ("discourse", "fluxbb", "mybb", "phpbb", "smf", "vbulletin", "xenforo")
+SUPPORTED = (
+    "discourse",
+    "fluxbb",
+    "mybb",
+    "phpbb",
+    "smf",
+    "vbulletin",
+    "vbulletin5",
+    "xenforo",
+)
 
 _DISCOURSE_JSON = ("post_stream", "topic_list", "latest_posts", "user_badges", "private_message")
 _DISCOURSE_POST = frozenset({"cooked", "avatar_template", "post_number", "topic_slug"})

@@ -224,6 +224,20 @@ def engine_notes(engine: str) -> tuple[str, ...]:
                 "allowed to keep copies of sent messages, with room in its PM quota."
             ),
         )
+    if engine == "vbulletin5":
+        return (
+            _(
+                "vBulletin 5 makes a member wait between posts and between PMs (the AdminCP "
+                "options floodchecktime and pm_floodchecktime): the bot waits as the board says. "
+                "Ask the admin to exempt the GM account (a moderator or administrator is not "
+                "held back)."
+            ),
+            _(
+                "vBulletin 5's login, replies and PMs are built from vBulletin's source, not yet "
+                "tried on a live vBulletin 5 board: run this check with --post-test once, and "
+                "watch the first night's PMs (docs/research/vbulletin5.md)."
+            ),
+        )
     return ()
 
 

@@ -52,6 +52,7 @@ READERS: dict[str, Callable[[str], PostBody]] = {
     "mybb": mybb_html_to_postbody,
     "smf": smf_html_to_postbody,
     "vbulletin": vb_html_to_postbody,
+    "vbulletin5": vb_html_to_postbody,
 }
 """How each engine's exported post HTML (`Post.raw`) is read."""
 

@@ -1,8 +1,8 @@
-"""vBulletin 3 and 4 adapter (vBulletin 5 thread pages are read too): page parsing (pure)
-and, beside it, the HTTP client and `Board`.
+"""vBulletin adapters: 3 and 4 (`vbulletin`, `VbulletinBoard`) and 5 (`vbulletin5`,
+`Vb5Board`, `forums.vbulletin.vb5board`): page parsing (pure) and, beside it, the HTTP
+clients and `Board`s.
 
-The HTTP side (`VbulletinBoard`, httpx) is imported when first used: reading a saved page
-needs none of it.
+The HTTP side (httpx) is imported when first used: reading a saved page needs none of it.
 """
 
 from typing import TYPE_CHECKING, Any
@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from forums.vbulletin.board import VbulletinBoard
 
 register_engine("vbulletin", "forums.vbulletin.board:VbulletinBoard")
+register_engine("vbulletin5", "forums.vbulletin.vb5board:Vb5Board")
 
 
 def __getattr__(name: str) -> Any:

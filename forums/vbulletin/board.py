@@ -14,9 +14,8 @@
   again once (`forums.webboard`).
 - A board in a legacy charset (ISO-8859-1, windows-1251: vB3's defaults) gets every
   character outside ASCII as `&#N;`, which vBulletin stores and shows as that character.
-- vBulletin 5 (`node` pages, AJAX forms) is recognised and refused with a clear line:
-  its thread pages are read by `forums.vbulletin.thread`, but its login, reply and PM
-  calls could not be checked against a real board.
+- vBulletin 5 (`node` pages, AJAX forms) is its own engine, `vbulletin5`
+  (`forums.vbulletin.vb5board`): this one names it and stops.
 """
 
 from __future__ import annotations
@@ -49,9 +48,8 @@ log = logging.getLogger("forums.vbulletin")
 __all__ = ["VB5_REFUSED", "VbulletinBoard", "md5_fields"]
 
 VB5_REFUSED = (
-    "{url} runs vBulletin 5, whose login, replies and private messages go through AJAX calls "
-    "forumgm could not check against a real vBulletin 5 board; it reads and writes vBulletin "
-    "3 and 4 boards. (A saved vBulletin 5 thread page can be read: forums.vbulletin.thread.)"
+    '{url} runs vBulletin 5, which the "vbulletin" engine (vBulletin 3 and 4) does not speak: '
+    'set engine = "vbulletin5" in the [board] table.'
 )
 LOGIN_KINDS = frozenset({PageKind.LOGIN_FORM, PageKind.NOT_LOGGED_IN, PageKind.LOGIN_FAILED})
 _BUTTONS = ("preview", "sbutton_preview", "advanced")

@@ -18,6 +18,7 @@ SETS = {
     "xenforo/xenforo.com": "xenforo",  # XenForo 2
     "xenforo/sufficientvelocity": "xenforo",  # XenForo 1
     "vbulletin/real": "vbulletin",  # vBulletin 3.8 and 4.2
+    "vbulletin/real-vb5": "vbulletin5",  # vBulletin 5.5.2
 }
 
 
@@ -48,7 +49,7 @@ def test_every_set_has_its_pages() -> None:
     assert counts["mybb/1.8.37"] >= 49 and counts["phpbb/3.3.10/ru"] >= 45
     assert counts["phpbb/real"] == 2 and counts["xenforo/xenforo.com"] == 1
     assert counts["xenforo/sufficientvelocity"] == 1
-    assert counts["vbulletin/real"] == 2
+    assert counts["vbulletin/real"] == 2 and counts["vbulletin/real-vb5"] == 1
 
 
 @pytest.mark.parametrize(("name", "engine"), PAGES)
@@ -71,7 +72,6 @@ def test_xenforo_versions_and_what_was_seen() -> None:
 @pytest.mark.parametrize(
     ("name", "product"),
     [
-        ("vbulletin/vBulletin5.html", "vBulletin 5.5.2"),
         # Issue 26: real pages of engines that share phpBB 3's script names, and others.
         ("phpbb2/ftowa_viewtopic_p1000.html", "phpBB 2"),
         ("torrentpier/rutracker_viewtopic_3.html", "TorrentPier"),

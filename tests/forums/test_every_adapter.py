@@ -1,5 +1,5 @@
 """What every web board adapter owes the board and the GM, checked on each one alike:
-phpBB, MyBB, FluxBB, SMF, vBulletin, XenForo over its pages and XenForo over its REST API,
+phpBB, MyBB, FluxBB, SMF, vBulletin 3/4 and 5, XenForo over its pages and XenForo over its REST API,
 Discourse over its JSON API with the GM's password or with an API key.
 
 - The GM's password, session and API key go only to the configured board: a redirect to
@@ -35,6 +35,7 @@ ADAPTERS = {
     "mybb": {},
     "smf": {},
     "vbulletin": {},
+    "vbulletin5": {},
     "xenforo": {},
     "xenforo-api": {"api_key": KEY},
     "discourse": {},

@@ -100,7 +100,6 @@ def test_login_failure_is_one_line_without_the_password(fake: FakeMybb) -> None:
 @pytest.mark.parametrize(
     ("name", "kind", "said"),
     [
-        ("vbulletin/vBulletin5.html", "text/html", "vBulletin 5.5.2 — not a supported engine"),
         # Issue 26: phpBB 2 forks answer to viewtopic.php like phpBB 3; no login is tried.
         (
             "torrentpier/rutracker_viewtopic_3.html",

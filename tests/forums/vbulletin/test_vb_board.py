@@ -118,7 +118,7 @@ def test_a_refused_login_says_the_boards_words(answer: str, said: str) -> None:
 
 def test_vbulletin_5_is_refused_with_a_clear_line() -> None:
     adapter, sent, _ = fake_board(lambda r: html(page(VB5)))
-    with pytest.raises(LoginFailed, match=r"runs vBulletin 5.*could not check"):
+    with pytest.raises(LoginFailed, match=r"runs vBulletin 5.*engine = \"vbulletin5\""):
         run(adapter, lambda b: b.login())
     assert all(r.method == "GET" for r in sent)  # nothing posted, no password sent
 

@@ -1,6 +1,6 @@
 """`forumgm board check` on a vBulletin 3.8 board: the engine and its version found from the
-board's page with no credentials, then the board read as the GM; vBulletin 5 named and
-left alone."""
+board's page with no credentials, then the board read as the GM; vBulletin 5 found and read
+with its own engine (`vbulletin5`)."""
 
 from __future__ import annotations
 
@@ -15,6 +15,9 @@ from typer.testing import CliRunner
 from engine.app import board_cmd
 from engine.app.cli import app
 from tests.forums.vbulletin.helpers_vb import BOARD, GM, PASSWORD, VB3, VB5, fake_board, html, page
+from tests.forums.vbulletin.helpers_vb5 import BOARD as VB5_BOARD
+from tests.forums.vbulletin.helpers_vb5 import GM_ID, THREAD, vb5_board
+from tests.forums.vbulletin.helpers_vb5 import PASSWORD as VB5_PASSWORD
 from tests.forums.vbulletin.test_vb_board import Board
 
 runner = CliRunner()
@@ -58,22 +61,36 @@ def test_check_finds_vbulletin_3_and_reads_the_board_as_the_gm(fake: Board) -> N
     assert fake.made == ["vbulletin"]  # type: ignore[attr-defined]
 
 
-def test_check_names_vbulletin_5_and_sends_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
-    sent: list[httpx.Request] = []
+def test_check_finds_vbulletin_5_and_reads_it_with_its_own_engine(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    visited: list[httpx.Request] = []
+    made: list[str] = []
 
     def visitor() -> httpx.AsyncClient:
         def answer(request: httpx.Request) -> httpx.Response:
-            sent.append(request)
+            visited.append(request)
             return html(page(VB5))
 
         return httpx.AsyncClient(transport=httpx.MockTransport(answer))
 
+    def make(engine: str, url: str, user: str, password: str, **options: Any) -> Any:
+        made.append(engine)
+        board, _, _, _ = vb5_board(username=user, password=password)
+        return board
+
+    monkeypatch.setattr(board_cmd, "make_board", make)
     monkeypatch.setattr(board_cmd, "detect_client", visitor)
-    monkeypatch.setenv("FORUMGM_GM_PASSWORD", PASSWORD)
-    result = runner.invoke(app, ARGS)
-    assert result.exit_code == 2
-    assert "vBulletin 5.5.2 — not a supported engine" in result.output
-    assert [r.method for r in sent] == ["GET"]
+    monkeypatch.setenv("FORUMGM_GM_PASSWORD", VB5_PASSWORD)
+    result = runner.invoke(app, ["board", "check", VB5_BOARD, "--user", GM, "--thread", THREAD])
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "Detected vBulletin 5.5.2 (generator “vBulletin 5.5.2”" in out
+    assert f"Logged in as {GM} (user id {GM_ID})" in out
+    assert "each post's Unix time" in out
+    assert "16 posts on 2 page(s), 15 per page" in out
+    assert "Inbox: 0 private messages" in out
+    assert made == ["vbulletin5"] and [r.method for r in visited] == ["GET"]
 
 
 GAME = """\

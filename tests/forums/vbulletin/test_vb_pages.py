@@ -233,4 +233,4 @@ def test_detection_names_the_version() -> None:
     assert detect_engine(page(VB3)).describe().startswith("vBulletin 3.8.11 (")
     assert detect_engine(page(VB4)).engine == "vbulletin"
     vb5 = detect_engine(page(VB5))
-    assert (vb5.engine, vb5.product) == (None, "vBulletin 5.5.2")
+    assert (vb5.engine, vb5.product) == ("vbulletin5", "vBulletin 5.5.2")
