@@ -138,7 +138,7 @@ class Vb5Board(PagedBoard):
         self._token_value = None
         data, _ = await self._home()
         shown = self._user(data)
-        if shown is not None and shown.name.casefold() == self.username.casefold():
+        if shown is not None and self.is_gm(shown.name):
             return self._logged_in(shown)  # the cookies of an earlier login still work
 
         def fill(password: str) -> dict[str, str]:
@@ -164,12 +164,7 @@ class Vb5Board(PagedBoard):
 
     async def _session_user(self, after: str) -> User:
         data, _ = await self._home()
-        user = self._user(data)
-        refused = self.not_the_gm(user.name if user else None, after)
-        if refused is not None:
-            raise LoginFailed(f"{refused} (cookies refused?)")
-        assert user is not None
-        return self._logged_in(user)
+        return self.greeted(self._user(data), after)
 
     def _served(self, html: str, url: str, expect: Collection[Enum]) -> Served:
         kind = vb5.classify(html)
@@ -466,7 +461,7 @@ class Vb5Board(PagedBoard):
                 return found
             number += 1
 
-    async def _pms(self, since: Cursor | None, *, mine: bool) -> PMPage:
+    async def _messages(self, since: Cursor | None, mine: bool) -> PMPage:
         """The GM's messages (`mine`) or those to him, with an id above the cursor's."""
         self.begin()
         await self.ensure_login()
@@ -527,12 +522,6 @@ class Vb5Board(PagedBoard):
             url=self.http.url(f"privatemessage/view/{item['conversation']}"),
             raw=text,
         )
-
-    async def inbox(self, since: Cursor | None = None) -> PMPage:
-        return await self._pms(since, mine=False)
-
-    async def sent(self, since: Cursor | None = None) -> PMPage:
-        return await self._pms(since, mine=True)
 
 
 class _NotJson:
