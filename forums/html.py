@@ -389,6 +389,21 @@ def query_param(url: str, name: str) -> str | None:
     return values[0] if values else None
 
 
+_REFRESH_URL = re.compile(r"url\s*=\s*['\"]?([^'\"]+)", re.I)
+
+
+def redirect_target(tree: LexborHTMLParser, url: str, links: str) -> str | None:
+    """Where a board's "you are being redirected" page (served at `url`) sends the reader:
+    its meta refresh, else the first link matching the CSS `links` (the "click here if your
+    browser does not" link)."""
+    refresh = tree.css_first("meta[http-equiv=refresh], meta[http-equiv=Refresh]")
+    found = _REFRESH_URL.search(refresh.attributes.get("content") or "") if refresh else None
+    if found:
+        return urljoin(url, found.group(1).strip())
+    link = tree.css_first(links)
+    return urljoin(url, link.attributes.get("href") or "") if link is not None else None
+
+
 def page_tree(html: str) -> LexborHTMLParser:
     """The page's tree, as `parse_html`, shared by the readers of one page: an adapter asks
     what kind of page it was served, who is logged in, its time zone, then its posts — one

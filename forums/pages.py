@@ -16,7 +16,25 @@ from enum import Enum
 from forums.errors import LayoutChanged
 from forums.records import Post, User
 
-__all__ = ["MemberList", "PMListItem", "PageKind", "TopicPage", "Undated", "place_undated"]
+__all__ = [
+    "MemberList",
+    "PMListItem",
+    "PageKind",
+    "TopicPage",
+    "Undated",
+    "page_size",
+    "place_undated",
+]
+
+
+def page_size(shown: int, page: int, pages: int, known: int | None, default: int) -> int:
+    """How many posts a page of the thread holds, as page `page` of `pages` showing `shown`
+    posts tells it: a page before the last is full; the last holds at most a page, so the
+    size is what a full page showed before (`known`), else the engine's stock `default`
+    (or what the last page shows, when that is more)."""
+    if page < pages:
+        return shown
+    return known or max(default, shown)
 
 
 class PageKind(Enum):
@@ -71,6 +89,24 @@ class TopicPage:
     start: int
     total_posts: int | None
     logged_in_as: str | None
+
+    @classmethod
+    def numbered(
+        cls,
+        url: str,
+        thread_id: str,
+        title: str,
+        posts: list[Post],
+        page: tuple[int, int, int],
+        logged_in_as: str | None,
+    ) -> TopicPage:
+        """Page `number` of `pages` of a thread whose pages hold `size` posts, `page` being
+        `(number, pages, size)`: its first post is the ((number - 1) × size + 1)th, and on
+        the last page the thread's total is what it shows after those."""
+        number, pages, size = page
+        start = (number - 1) * size
+        total = start + len(posts) if number == pages else None
+        return cls(url, thread_id, title, posts, number, pages, size, start, total, logged_in_as)
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from selectolax.lexbor import LexborNode as Node
 
 from forums.errors import LayoutChanged
 from forums.html import query_param, tree_of
+from forums.html import redirect_target as shared_redirect_target
 from forums.mybb.selectors import DEFAULT, MybbSelectors
 from forums.pages import MemberList, PageKind
 from forums.records import User
@@ -323,16 +324,7 @@ def flood_wait(said: str, default: float) -> float:
 
 def redirect_target(html: str | HTMLParser, url: str) -> str | None:
     """Where a "friendly redirect" page sends the browser (its meta refresh, else its link)."""
-    tree = tree_of(html)
-    refresh = tree.css_first("meta[http-equiv=refresh]")
-    if refresh is not None:
-        found = re.search(
-            r"url\s*=\s*['\"]?([^'\"]+)", refresh.attributes.get("content") or "", re.I
-        )
-        if found:
-            return urljoin(url, found.group(1).strip())
-    link = tree.css_first("td.trow2 a[href]")
-    return urljoin(url, link.attributes.get("href") or "") if link is not None else None
+    return shared_redirect_target(tree_of(html), url, "td.trow2 a[href]")
 
 
 def post_id_from(url: str) -> str | None:

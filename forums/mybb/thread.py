@@ -30,7 +30,7 @@ from forums.mybb import forms
 from forums.mybb.dates import node_time, parse_mybb_time
 from forums.mybb.html import mybb_postbody
 from forums.mybb.selectors import DEFAULT, MybbSelectors
-from forums.pages import TopicPage, Undated, place_undated
+from forums.pages import TopicPage, Undated, page_size, place_undated
 from forums.records import EditInfo, Post, PostBody, User
 from forums.structure import EngineMarks, Skeleton, choose_content, containers, read_skeleton
 
@@ -94,9 +94,7 @@ def parse_thread_page(
         tree.css_first("title")
     )
     page, pages = forms.pagination(tree, sel)
-    if page < pages:
-        per_page = len(nodes)
-    size = per_page or (DEFAULT_PER_PAGE if len(nodes) <= DEFAULT_PER_PAGE else len(nodes))
+    size = page_size(len(nodes), page, pages, per_page, DEFAULT_PER_PAGE)
     start = (page - 1) * size
     clock = _Clock(tz, now, order)
     try:
@@ -122,18 +120,8 @@ def parse_thread_page(
     else:
         posts = place_undated(parsed, known_times or {}, url)
     me = forms.logged_in_user(tree, sel)
-    return TopicPage(
-        url=url,
-        thread_id=thread_id,
-        title=title,
-        posts=posts,
-        page=page,
-        pages=pages,
-        per_page=size,
-        start=start,
-        total_posts=start + len(posts) if page == pages else None,
-        logged_in_as=me.name if me is not None else None,
-    )
+    shown = me.name if me is not None else None
+    return TopicPage.numbered(url, thread_id, title, posts, (page, pages, size), shown)
 
 
 def _why_no_posts(tree: LexborHTMLParser, url: str, sel: MybbSelectors) -> str:
@@ -366,9 +354,7 @@ def _structural_page(
         raise LayoutChanged(url, "no thread id (no tid= in the URL or the page's links)")
     skeletons = structural_posts(tree, order=order, tz=tz, now=now, url=url)
     page, pages = forms.pagination(tree, DEFAULT)
-    size = per_page or (DEFAULT_PER_PAGE if len(skeletons) <= DEFAULT_PER_PAGE else len(skeletons))
-    if page < pages:
-        size = len(skeletons)
+    size = page_size(len(skeletons), page, pages, per_page, DEFAULT_PER_PAGE)
     start = (page - 1) * size
     clock = _Clock(tz, now, order)
     parsed = [
@@ -376,15 +362,6 @@ def _structural_page(
     ]
     posts = place_undated(parsed, {}, url)
     me = forms.logged_in_user(tree, DEFAULT)
-    return TopicPage(
-        url=url,
-        thread_id=thread_id,
-        title=forms.text_of(tree.css_first("title")),
-        posts=posts,
-        page=page,
-        pages=pages,
-        per_page=size,
-        start=start,
-        total_posts=start + len(posts) if page == pages else None,
-        logged_in_as=me.name if me is not None else None,
-    )
+    title = forms.text_of(tree.css_first("title"))
+    shown = me.name if me is not None else None
+    return TopicPage.numbered(url, thread_id, title, posts, (page, pages, size), shown)

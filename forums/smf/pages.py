@@ -29,7 +29,7 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 from forums.dates import parse_board_time
 from forums.errors import LayoutChanged
 from forums.html import fixed_postbody, fixed_postbody_of_html, parse_html, tree_of
-from forums.pages import PageKind, PMListItem, TopicPage
+from forums.pages import PageKind, PMListItem, TopicPage, page_size
 from forums.records import EditInfo, Post, PostBody, PrivateMessage, User
 from forums.smf.selectors import DEFAULT, SmfSelectors
 from forums.structure import text_of
@@ -398,25 +398,16 @@ def parse_topic_page(
     if not nodes:
         raise LayoutChanged(url, "a thread page with no posts")
     if size is None:
-        size = len(nodes) if page < pages else max(DEFAULT_PER_PAGE, len(nodes))
+        size = page_size(len(nodes), page, pages, None, DEFAULT_PER_PAGE)
     start = (page - 1) * size
     posts = [
         _post(node, post_id, topic, url, start + index + 1, tz=tz, now=now, sel=sel)
         for index, (post_id, node) in enumerate(nodes)
     ]
     user = logged_in_user(tree, sel)
-    return TopicPage(
-        url=url,
-        thread_id=topic,
-        title=_text(tree.css_first(sel.title)),
-        posts=posts,
-        page=page,
-        pages=pages,
-        per_page=size,
-        start=start,
-        total_posts=start + len(posts) if page == pages else None,
-        logged_in_as=user.name if user else None,
-    )
+    title = _text(tree.css_first(sel.title))
+    shown = user.name if user else None
+    return TopicPage.numbered(url, topic, title, posts, (page, pages, size), shown)
 
 
 def _post(

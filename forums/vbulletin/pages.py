@@ -26,6 +26,7 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from forums.errors import LayoutChanged
 from forums.html import query_param, tree_of
+from forums.html import redirect_target as shared_redirect_target
 from forums.pages import PageKind
 from forums.records import User
 from forums.structure import text_of
@@ -314,18 +315,8 @@ def redirect_target(response_url: str, html: str, location: str | None) -> str |
     """Where an accepted submission leads: the `Location` header, else the page's refresh or link."""
     if location:
         return urljoin(response_url, location)
-    tree = tree_of(html)
-    refresh = tree.css_first("meta[http-equiv=Refresh], meta[http-equiv=refresh]")
-    if refresh is not None:
-        found = re.search(
-            r"url\s*=\s*['\"]?([^'\"]+)", refresh.attributes.get("content") or "", re.I
-        )
-        if found:
-            return urljoin(response_url, found.group(1).strip())
-    link = tree.css_first(
-        "td.panelsurround a[href], div.standard_error a[href], div.blockrow a[href]"
-    )
-    return urljoin(response_url, link.attributes.get("href") or "") if link is not None else None
+    links = "td.panelsurround a[href], div.standard_error a[href], div.blockrow a[href]"
+    return shared_redirect_target(tree_of(html), response_url, links)
 
 
 _POST_ID = re.compile(r"[?&](?:amp;)?p=(\d+)|#post(\d+)")

@@ -26,7 +26,7 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from forums.errors import LayoutChanged
 from forums.html import parse_html
-from forums.pages import TopicPage, Undated, place_undated
+from forums.pages import TopicPage, Undated, page_size, place_undated
 from forums.records import EditInfo, Post, PostBody
 from forums.vbulletin import pages
 from forums.vbulletin.body import vb_body
@@ -119,9 +119,7 @@ def parse_thread_page(
             )
         zone = UTC
     page, pages_count = pages.page_numbers(tree)
-    if page < pages_count:
-        per_page = len(nodes)
-    size = per_page or max(DEFAULT_PER_PAGE[version], len(nodes))
+    size = page_size(len(nodes), page, pages_count, per_page, DEFAULT_PER_PAGE[version])
     start = (page - 1) * size
     parsed = [
         _parse_post(node, sel, url, thread_id, start + i + 1, zone, now, order)
@@ -132,18 +130,8 @@ def parse_thread_page(
     title = pages.text_of(
         tree.css_first("span.threadtitle, h1.main-title, td.navbar strong, title")
     )
-    return TopicPage(
-        url=url,
-        thread_id=thread_id,
-        title=title,
-        posts=posts,
-        page=page,
-        pages=pages_count,
-        per_page=size,
-        start=start,
-        total_posts=start + len(posts) if page == pages_count else None,
-        logged_in_as=me.name if me is not None else None,
-    )
+    shown = me.name if me is not None else None
+    return TopicPage.numbered(url, thread_id, title, posts, (page, pages_count, size), shown)
 
 
 def _post_id(node: LexborNode, sel: Marks) -> str | None:
