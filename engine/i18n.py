@@ -100,12 +100,12 @@ _given: list[str] = []
 
 def choose(lang: str | None) -> None:
     """The host's own choice for this process (`--lang`; None: FORUMGM_LANG, if set): it
-    wins over a game's language (`for_game`)."""
+    wins over a game's language (`for_game`). Without one a command starts in English, not
+    in the language an earlier command of the same process (a test's) left behind."""
     picked = checked(lang) if lang else from_env()
     _chosen[:] = [picked] if picked else []
     _given[:] = [picked] if lang and picked else []
-    if picked:
-        _current.set(picked)
+    _current.set(picked or DEFAULT)
 
 
 def chosen() -> str | None:

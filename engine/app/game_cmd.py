@@ -14,7 +14,7 @@ from engine import i18n
 from engine.app.console import console
 from engine.app.game_file import known_rulesets, load_game
 from engine.config import BOARD_ENGINES, ConfigError, ConfigProblem, GameConfig, url_problem
-from engine.i18n import _
+from engine.i18n import _, ngettext
 from engine.schedule import Schedule, ScheduleError, split_deadlines, zone
 
 if TYPE_CHECKING:
@@ -144,7 +144,8 @@ def _ask(question: str, check: Callable[[str], T], default: str | None = None) -
 def _one_of(choices: list[str]) -> Callable[[str], str]:
     def check(answer: str) -> str:
         if answer not in choices:
-            raise ValueError(f"{answer!r}: one of {', '.join(choices)}")
+            said = _("{answer!r}: one of {choices}")
+            raise ValueError(said.format(answer=answer, choices=", ".join(choices)))
         return answer
 
     return check
@@ -158,16 +159,23 @@ def _counts(text: str, known: tuple[str, ...], groups: tuple[str, ...]) -> dict[
             continue
         role, sep, number = (x.strip() for x in part.partition("="))
         if not sep or not number.isdigit():
-            raise ValueError(f"{part!r}: write role=count, e.g. mafioso=2")
+            raise ValueError(_("{part!r}: write role=count, e.g. mafioso=2").format(part=part))
         if known and role.partition("@")[0] not in known and role not in groups:
-            raise ValueError(f"unknown role {role!r} (roles: {', '.join((*groups, *known))})")
+            said = _("unknown role {role!r} (roles: {roles})")
+            raise ValueError(said.format(role=role, roles=", ".join((*groups, *known))))
         counts[role] = counts.get(role, 0) + int(number)
     return counts
 
 
 @app.command("new")
 def new(path: Annotated[Path, typer.Argument(help="Where to write the game file.")]) -> None:
-    """Write a game file by answering questions; each answer is checked as it is given."""
+    """Write a game file by answering questions; each answer is checked as it is given.
+
+    It speaks the host's language (`--lang`, FORUMGM_LANG), else English; once the host has
+    answered the game's language, and chose none of his own, the rest (the last question, the
+    file's check and its problems) is in the game's language: the file is checked as
+    `game validate` checks it, in its own language, and the lines around its problems
+    should not be in another."""
     from engine.app.paths import writable
     from engine.app.service_cmd import command_clock
 
@@ -175,17 +183,23 @@ def new(path: Annotated[Path, typer.Argument(help="Where to write the game file.
     if trouble is not None:
         typer.echo(trouble)
         raise typer.Exit(2)
-    if path.exists() and not typer.confirm(f"{path} exists. Overwrite?", default=False):
+    if path.exists() and not typer.confirm(
+        _("{path} exists. Overwrite?").format(path=path), default=False
+    ):
         raise typer.Exit(1)
     now = command_clock()()
     known = known_rulesets()
-    ruleset_id = _ask(f"Ruleset ({', '.join(known)})", _one_of(list(known)), "classic")
+    asked = _("Ruleset ({choices})").format(choices=", ".join(known))
+    ruleset_id = _ask(asked, _one_of(list(known)), "classic")
     ruleset = known[ruleset_id]
-    title = typer.prompt("Title", default="Мафия")
+    title = typer.prompt(_("Title"), default="Мафия")
     engines = list(BOARD_ENGINES)
-    engine = _ask(f"Board engine ({', '.join(engines)})", _one_of(engines), "phpbb")
+    asked = _("Board engine ({choices})").format(choices=", ".join(engines))
+    engine = _ask(asked, _one_of(engines), "phpbb")
     if engine == "local":
-        typer.echo("The local board is a rehearsal board: `forumgm board local init` creates it.")
+        typer.echo(
+            _("The local board is a rehearsal board: `forumgm board local init` creates it.")
+        )
 
     def board_url(answer: str) -> str:
         trouble = url_problem(engine, answer)
@@ -194,43 +208,54 @@ def new(path: Annotated[Path, typer.Argument(help="Where to write the game file.
         return answer
 
     local_default = "sqlite:///rehearsal-board.sqlite" if engine == "local" else None
-    url = _ask("Board URL", board_url, local_default)
-    thread = _ask("Game thread id", _nonempty("the thread id"), "1" if engine == "local" else None)
-    gm_user = _ask("GM account name", _nonempty("the GM account"), None)
-    env = typer.prompt(
-        "Environment variable holding the GM password", default="FORUMGM_GM_PASSWORD"
+    url = _ask(_("Board URL"), board_url, local_default)
+    thread = _ask(
+        _("Game thread id"), _nonempty(_("the thread id")), "1" if engine == "local" else None
     )
-    timezone = _ask("Time zone", _zone, "Europe/Moscow")
-    deadlines = _ask("Deadlines", lambda a: (Schedule.parse(a, timezone), a)[1], "every day 19:00")
+    gm_user = _ask(_("GM account name"), _nonempty(_("the GM account")), None)
+    env = typer.prompt(
+        _("Environment variable holding the GM password"), default="FORUMGM_GM_PASSWORD"
+    )
+    timezone = _ask(_("Time zone"), _zone, "Europe/Moscow")
+    deadlines = _ask(
+        _("Deadlines"), lambda a: (Schedule.parse(a, timezone), a)[1], _("every day 19:00")
+    )
     schedule = Schedule.parse(deadlines, timezone)
 
     def start_time(answer: str) -> str:
         try:
             when = datetime.fromisoformat(answer)
         except ValueError:
-            raise ValueError(f"{answer!r}: write YYYY-MM-DD HH:MM, e.g. 2026-12-05 19:00") from None
+            said = _("{answer!r}: write YYYY-MM-DD HH:MM, e.g. 2026-12-05 19:00")
+            raise ValueError(said.format(answer=answer)) from None
         when = when.replace(tzinfo=schedule.tz) if when.tzinfo is None else when
         if when < now:
-            raise ValueError(f"{answer} is already past: give a time to come")
+            raise ValueError(
+                _("{answer} is already past: give a time to come").format(answer=answer)
+            )
         return answer
 
-    start = _ask("First phase opens at (YYYY-MM-DD HH:MM)", start_time)
-    names = _ask("Players, comma-separated", _names)
+    start = _ask(_("First phase opens at (YYYY-MM-DD HH:MM)"), start_time)
+    names = _ask(_("Players, comma-separated"), _names)
     deal_lines, visible_lines = "", ""
     if ruleset.deal_option is not None:
         deal_lines = _deal(ruleset, names)
     if ruleset.visible_role_ids:
         visible_lines = _visible(ruleset.visible_role_ids, names)
+    seed = _ask(_("Seed"), _whole_number, "1")
+    language = _ask(_("Language (ru, en)"), _one_of(["ru", "en"]), "ru")
+    i18n.for_game(language)  # the rest in the game's language, unless the host chose his own
+    review = _ask(
+        _("Review (always, warnings, auto)"), _one_of(["always", "warnings", "auto"]), "warnings"
+    )
     text = TEMPLATE.format(
         path=path,
         options=ruleset.game_file_options(names),
         ruleset=ruleset_id,
         title=title.replace('"', "'"),
-        seed=typer.prompt("Seed", default=1, type=int),
-        language=_ask("Language (ru, en)", _one_of(["ru", "en"]), "ru"),
-        review=_ask(
-            "Review (always, warnings, auto)", _one_of(["always", "warnings", "auto"]), "warnings"
-        ),
+        seed=seed,
+        language=language,
+        review=review,
         engine=engine,
         url=url,
         thread=thread,
@@ -246,19 +271,20 @@ def new(path: Annotated[Path, typer.Argument(help="Where to write the game file.
     try:
         path.write_text(text, encoding="utf-8")
     except OSError as exc:  # the answers are not lost: the file is printed whole
-        typer.echo(f"cannot write {path} ({exc.strerror or exc}); here is the game file:\n")
+        said = _("cannot write {path} ({error}); here is the game file:")
+        typer.echo(said.format(path=path, error=exc.strerror or exc) + "\n")
         typer.echo(text)
-        typer.echo("Save it to a file of yours, then: forumgm game validate FILE")
+        typer.echo(_("Save it to a file of yours, then: forumgm game validate FILE"))
         raise typer.Exit(1) from None
-    typer.echo(f"Wrote {path}.")
+    typer.echo(_("Wrote {path}.").format(path=path))
     try:
         config = load_game(path, now=now)
     except ConfigError as exc:
-        typer.echo("It needs attention:")
+        typer.echo(_("It needs attention:"))
         for problem in exc.problems:
             typer.echo(f"  {problem}")
         raise typer.Exit(1) from None
-    typer.echo("It is valid.")
+    typer.echo(_("It is valid."))
     for warning in config.warnings:
         typer.echo(f"  {warning}")
 
@@ -277,10 +303,17 @@ def _quoted(name: str) -> str:
 def _nonempty(what: str) -> Callable[[str], str]:
     def check(answer: str) -> str:
         if not answer:
-            raise ValueError(f"{what} is needed")
+            raise ValueError(_("{what} is needed").format(what=what))
         return answer
 
     return check
+
+
+def _whole_number(answer: str) -> int:
+    try:
+        return int(answer)
+    except ValueError:
+        raise ValueError(_("{answer!r}: a whole number, e.g. 1").format(answer=answer)) from None
 
 
 def _zone(answer: str) -> str:
@@ -294,13 +327,15 @@ def _zone(answer: str) -> str:
 def _names(answer: str) -> list[str]:
     names = [n.strip() for n in answer.split(",") if n.strip()]
     if len(names) < 2:
-        raise ValueError("a game needs at least two players, separated by commas")
+        raise ValueError(_("a game needs at least two players, separated by commas"))
     seen: dict[str, str] = {}
     for name in names:
         if name.casefold() in seen:
             twice = seen[name.casefold()]
-            same = f"{twice!r}" if twice == name else f"{twice!r} and {name!r}"
-            raise ValueError(f"{same}: a name is listed twice (one name per player)")
+            same = repr(twice) if twice == name else _(" and ").join((repr(twice), repr(name)))
+            raise ValueError(
+                _("{names}: a name is listed twice (one name per player)").format(names=same)
+            )
         seen[name.casefold()] = name
     return names
 
@@ -315,25 +350,33 @@ def _deal(ruleset: object, names: list[str]) -> str:
         counts = _counts(answer, role_ids, groups)
         total = sum(counts.values())
         if total > len(names):
-            raise ValueError(f"{total} roles for {len(names)} players")
+            raise ValueError(_roles_for(total, len(names)))
         if filler is None and total and total != len(names):
-            raise ValueError(f"{total} roles for {len(names)} players: give one role per player")
+            said = _("{roles}: give one role per player")
+            raise ValueError(said.format(roles=_roles_for(total, len(names))))
         return counts
 
     named = [r for r in role_ids if r != filler]
     if {"mafioso", "commissar"} <= set(role_ids):
         example = "mafioso=2, commissar=1"
     else:  # the ruleset's own roles: «manager=1, guarantor=1» for twelve-rooms
-        example = ", ".join(f"{r}=1" for r in named[:2]) or "role=count"
-    counts = _ask(
-        f"Roles to deal, e.g. {example} (the other seats: {filler or 'none'}; empty: none)",
-        check,
-        "",
-    )
+        example = ", ".join(f"{r}=1" for r in named[:2]) or _("role=count")
+    if filler is not None:
+        asked = _("Roles to deal, e.g. {example} (the other seats: {filler}; empty: none)")
+    else:
+        asked = _("Roles to deal, e.g. {example} (the other seats: none; empty: none)")
+    counts = _ask(asked.format(example=example, filler=filler), check, "")
     if counts and filler is not None and sum(counts.values()) < len(names):
         counts[filler] = counts.get(filler, 0) + len(names) - sum(counts.values())
-        typer.echo(f"The other seats are dealt as {filler}: {counts[filler]} in all.")
+        said = _("The other seats are dealt as {role}: {n} in all.")
+        typer.echo(said.format(role=filler, n=counts[filler]))
     return "\n".join(f"{_quoted(k) if '@' in k else k} = {v}" for k, v in counts.items())
+
+
+def _roles_for(roles: int, players: int) -> str:
+    """«6 roles for 5 players», each count in its own plural form."""
+    said = ngettext("{n} role", "{n} roles", roles).format(n=roles)
+    return said + " " + ngettext("for {n} player", "for {n} players", players).format(n=players)
 
 
 def _visible(visible_ids: tuple[str, ...], names: list[str]) -> str:
@@ -344,18 +387,19 @@ def _visible(visible_ids: tuple[str, ...], names: list[str]) -> str:
                 continue
             who, sep, role = (x.strip() for x in part.partition("="))
             if not sep or who not in names:
-                raise ValueError(f"{part!r}: write player=visible_role for a listed player")
+                said = _("{part!r}: write player=visible_role for a listed player")
+                raise ValueError(said.format(part=part))
             if role not in visible_ids:
-                raise ValueError(f"unknown visible role {role!r} (known: {', '.join(visible_ids)})")
+                said = _("unknown visible role {role!r} (known: {known})")
+                raise ValueError(said.format(role=role, known=", ".join(visible_ids)))
             holder = next((p for p, r in chosen.items() if r == role), None)
             if holder is not None:
-                raise ValueError(
-                    f"{role} is given to {holder} and {who}: one player per visible role"
-                )
+                said = _("{role} is given to {first} and {second}: one player per visible role")
+                raise ValueError(said.format(role=role, first=holder, second=who))
             chosen[who] = role
         return chosen
 
-    chosen = _ask("Visible roles, player=role, comma-separated (empty: none)", check, "")
+    chosen = _ask(_("Visible roles, player=role, comma-separated (empty: none)"), check, "")
     pairs = ", ".join(f"{_quoted(k)} = {_quoted(v)}" for k, v in chosen.items())
     return f"visible_roles = {{ {pairs} }}\n" if chosen else "visible_roles = {}\n"
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from engine.i18n import _
+
 
 def file_problem(path: Path) -> str | None:
     """What stands in the way of writing the file `path` (None: nothing seen). Its folder
@@ -14,16 +16,18 @@ def file_problem(path: Path) -> str | None:
     path = path.expanduser()
     parent = path.parent if str(path.parent) else Path(".")
     if path.is_dir():
-        return f"{path} is a folder: name a file in it"
+        return _("{path} is a folder: name a file in it").format(path=path)
     for folder in (parent, *parent.parents):
         if folder.exists() and not folder.is_dir():
-            return f"{folder} is a file, not a folder"
+            return _("{folder} is a file, not a folder").format(folder=folder)
         if folder.exists():
             break
     if not parent.exists():
-        return f"there is no folder {parent}: create it first, or name a file in a folder that is there"
+        return _(
+            "there is no folder {folder}: create it first, or name a file in a folder that is there"
+        ).format(folder=parent)
     if not os.access(parent, os.W_OK | os.X_OK):
-        return f"the folder {parent} is not writable"
+        return _("the folder {folder} is not writable").format(folder=parent)
     return None
 
 
@@ -41,5 +45,6 @@ def writable(path: Path) -> str | None:
         if not existed:
             target.unlink()
     except OSError as exc:
-        return f"cannot write {path} ({exc.strerror or exc}): name a file in a folder of yours"
+        said = _("cannot write {path} ({error}): name a file in a folder of yours")
+        return said.format(path=path, error=exc.strerror or exc)
     return None

@@ -112,3 +112,76 @@ def test_a_valid_russian_file_and_its_warnings_read_in_russian(tmp_path: Path) -
     assert f"OK {path}: classic, игроков: 7, дедлайны каждые 2 дня 21:00 Europe/Moscow" in text
     assert "строка 10: предупреждение: [board] password: переменная окружения " in text
     assert "(разрешено через --allow-past)" in text
+
+
+NEW_ANSWERS = [
+    "classic", "Мафия", "local", "", "", "Ведущий", "", "", "", "not a date",
+    "2026-11-01 19:00", "2026-12-05 19:00", "Вася", "Вася, Петя, вася", "Вася, Петя, Маша, Коля, Оля",
+    "mafioso=2, commissar=1", "", "{language}", "",
+]  # fmt: skip
+
+
+def _new(path: Path, *lang: str, language: str = "ru") -> Result:
+    answers = "\n".join(NEW_ANSWERS).replace("{language}", language) + "\n"
+    return runner.invoke(
+        app, [*lang, "game", "new", str(path)], input=answers, env={"FORUMGM_NOW": NOW}
+    )
+
+
+def test_game_new_asks_checks_and_answers_in_russian(tmp_path: Path) -> None:
+    path = tmp_path / "new.toml"
+    said = _new(path, "--lang", "ru")
+    assert said.exit_code == 0, said.output
+    text = _lines(said)
+    for question in (
+        "Правила (classic,",
+        "Название [Мафия]:",
+        "Движок форума (discourse, fluxbb, local,",
+        "Локальный форум — форум для репетиций: его создаёт `forumgm board local init`.",
+        "Адрес форума [sqlite:///rehearsal-board.sqlite]:",
+        "Часовой пояс [Europe/Moscow]:",
+        "Дедлайны [каждый день 19:00]:",
+        "Первая фаза открывается (ГГГГ-ММ-ДД ЧЧ:ММ):",
+        "Роли для раздачи, например mafioso=2, commissar=1 (остальные места: citizen;",
+        "Язык игры (ru, en) [ru]:",
+        "Проверка ведущим (always, warnings, auto) [warnings]:",
+    ):
+        assert question in text, question
+    assert "'not a date': напишите ГГГГ-ММ-ДД ЧЧ:ММ, например 2026-12-05 19:00" in text
+    assert "2026-11-01 19:00 уже прошло: укажите время, которое ещё не наступило" in text
+    assert "в игре нужны хотя бы два игрока, через запятую" in text
+    assert "'Вася' и 'вася': имя указано дважды (у каждого игрока одно имя)" in text
+    assert "Остальные места раздаются как citizen: всего 2." in text
+    assert f"Файл {path} записан." in text and "Файл в порядке." in text
+    # The file is checked as `validate` checks it: its warning in Russian too.
+    assert "предупреждение: [board] password: переменная окружения FORUMGM_GM_PASSWORD" in text
+    assert "Ruleset" not in text and "It is valid" not in text
+    written = path.read_text(encoding="utf-8")
+    assert 'deadlines = "каждый день 19:00"' in written and 'language = "ru"' in written
+    checked = _validate(path)
+    assert checked.exit_code == 0 and "дедлайны каждый день 19:00 Europe/Moscow" in _lines(checked)
+
+
+def test_game_new_speaks_the_games_language_once_it_is_answered(tmp_path: Path) -> None:
+    """No language of the host's own: English until the game's language is given, then the
+    game's (the file's check speaks it, so the lines around it do too); --lang wins."""
+    said = _new(tmp_path / "ru.toml")
+    assert said.exit_code == 0, said.output
+    text = _lines(said)
+    assert "Ruleset (classic," in text and "Language (ru, en) [ru]:" in text
+    assert "'Вася' and 'вася': a name is listed twice (one name per player)" in text
+    assert "Проверка ведущим (always, warnings, auto) [warnings]:" in text
+    assert "Файл в порядке." in text and "It is valid." not in text
+    english = _lines(_new(tmp_path / "en.toml", language="en"))
+    assert "Review (always, warnings, auto)" in english and "It is valid." in english
+    assert "line 19: warning: [board] password: the environment variable" in english
+    chosen = _lines(_new(tmp_path / "chosen.toml", "--lang", "en"))  # the game's is ru
+    assert "Review (always, warnings, auto)" in chosen and "It is valid." in chosen
+    assert "line 19: warning: [board] password: the environment variable" in chosen
+
+
+def test_game_new_refuses_a_missing_folder_in_russian_before_asking(tmp_path: Path) -> None:
+    said = _new(tmp_path / "none" / "new.toml", "--lang", "ru")
+    assert said.exit_code == 2
+    assert f"папки {tmp_path / 'none'} нет: сначала создайте её" in said.output
+    assert "Правила" not in said.output
