@@ -8,10 +8,12 @@ docs/research/vbulletin5.md), and the thread page of a real 5.5.2 board
 
 - every page sets `var pageData = {…}` with `"userid"` ("0" for a guest), `"username"` and
   `"securitytoken"` ("guest" for a guest);
-- `POST /auth/login` (`username`, `password`) answers the `login_redirect` page
-  (`html#idLoginRedirectHtml`) and sets the session's cookies, or the `login_form` page again
-  (`form#idLoginForm`) with each error in a `div.error` ("You have entered an invalid
-  username or password…", "…You have used up your failed login quota!…");
+- `POST /auth/ajax-login` (`username`, `password`; 5.3 and later) answers `{"success":
+  true, "newtoken": …}` and sets the session's cookies, or `{"errors": [[phrase, …]]}`
+  (`badlogin_strikes…`, `strikes`, `badmfa`); the older `POST /auth/login` (5.0–5.2, gone
+  in 6) answers the `login_redirect` page (`html#idLoginRedirectHtml`), or the `login_form`
+  page again (`form#idLoginForm`) with each error in a `div.error` ("You have entered an
+  invalid username or password…", "…You have used up your failed login quota!…");
 - an API call (`POST /ajax/api/{controller}/{method}`, its arguments by name, with the
   session's `securitytoken`) answers JSON: the method's return, or `{"errors": [[phrase id,
   argument…], …]}` — flood control is `["postfloodcheck", 30, 12]` (a PM's
@@ -40,11 +42,13 @@ from forums.structure import text_of
 
 __all__ = [
     "ApiError",
+    "answer_user",
     "api_errors",
     "classify",
     "editor_text",
     "flood_wait",
     "login_errors",
+    "login_refusal",
     "page_data",
     "unescape",
 ]
@@ -69,6 +73,16 @@ GUEST_REFUSALS = LOGGED_OUT_PHRASES | {"no_create_permissions", "no_permission"}
 """Refusals that mean a lost session when the answer names user 0 (vBulletin's own script
 asks for a login on these)."""
 MISSING_PHRASES = frozenset({"invalid_node_id", "invalid_page", "no_permission"})
+
+
+def login_refusal(phrase: str) -> str:
+    """What a login's refusal says (`vB_Api_User::login2`: `badlogin_strikes_logintype…`
+    with the strikes so far, `strikes` once the name is locked out), "" when not known."""
+    if phrase.startswith("badlogin"):
+        return "wrong user name or password"
+    if phrase == "strikes":
+        return "too many failed logins: vBulletin locks the name out for 15 minutes"
+    return ""
 
 
 def page_data(html: str) -> dict[str, str]:

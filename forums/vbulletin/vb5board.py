@@ -5,9 +5,11 @@ vBulletin 5 keeps everything in nodes: a thread is its first post's node, a repl
 under it, a private message a node in the PM channel. Its pages are read like vB3/4's; what
 a member does goes through its AJAX calls, which answer JSON (`forums.vbulletin.vb5`):
 
-- Login: the login page's form (`POST /auth/login`, `username` and `password`; vBulletin 5
-  takes the password itself, no digest), then the home page's `pageData` must name the GM;
-  its `securitytoken` goes with every later call.
+- Login: the login dialog's call (`POST /auth/ajax-login`, `username` and `password`:
+  vBulletin 5 takes the password itself, no digest), which answers JSON (5.3 and later; 6
+  has no other), else the login page's form (`POST /auth/login`, 5.0–5.2), which answers
+  a page; then the home page's `pageData` must name the GM; its `securitytoken` goes with
+  every later call.
 - Reading: the thread's node (`/node/N`, `/node/N/pageM`: the board redirects to the
   thread's own address), read by `forums.vbulletin.thread`, with the page cursor of
   `forums.cursor`. Each post carries its Unix time (`data-node-publishdate`).
@@ -140,6 +142,45 @@ class Vb5Board(PagedBoard):
         shown = self._user(data)
         if shown is not None and self.is_gm(shown.name):
             return self._logged_in(shown)  # the cookies of an earlier login still work
+        token = data.get("securitytoken") or "guest"
+
+        def fill(password: str) -> dict[str, str]:
+            return {
+                "username": self.username,
+                "password": password,
+                "rememberme": "1",
+                "securitytoken": token,
+            }
+
+        response = await self.post_login(self.http.url("auth/ajax-login"), fill)
+        try:
+            answer = json.loads(response.text)
+        except ValueError:
+            answer = _NOT_JSON
+        if answer is _NOT_JSON:
+            await self._page_login()  # a board older than the dialog's call (before 5.3)
+        else:
+            self._check_login(answer)
+        return await self._session_user(f"logging in as {self.username!r}")
+
+    def _check_login(self, answer: Any) -> None:
+        """The dialog's answer: `{"success": true, …}`, else the login's refusal."""
+        errors = vb5.api_errors(answer)
+        if not errors and isinstance(answer, Mapping) and answer.get("success"):
+            return
+        phrases = [e.phrase for e in errors]
+        if any(p.startswith("humanverify") for p in phrases):
+            raise self.captcha()
+        if any(p in ("badmfa", "mfa_required") for p in phrases):
+            raise self.two_step()
+        said = vb5.login_refusal(phrases[0]) if phrases else ""
+        raise LoginFailed(
+            f"{self.base_url}: login as {self.username!r} failed: "
+            + (f"{said} ({', '.join(phrases)})" if said else ", ".join(phrases) or repr(answer))
+        )
+
+    async def _page_login(self) -> None:
+        """vBulletin 5.0–5.2: the login page's form (`/auth/login`), which answers a page."""
 
         def fill(password: str) -> dict[str, str]:
             return {
@@ -152,12 +193,9 @@ class Vb5Board(PagedBoard):
             }
 
         response = await self.post_login(self.http.url("auth/login"), fill)
-        if not response.is_redirect:
-            kind = vb5.classify(response.text)
-            if kind in LOGIN_KINDS:
-                said = " ".join(vb5.login_errors(response.text)) or "the login form came back"
-                raise LoginFailed(f"{self.base_url}: login as {self.username!r} failed: {said}")
-        return await self._session_user(f"logging in as {self.username!r}")
+        if not response.is_redirect and vb5.classify(response.text) in LOGIN_KINDS:
+            said = " ".join(vb5.login_errors(response.text)) or "the login form came back"
+            raise LoginFailed(f"{self.base_url}: login as {self.username!r} failed: {said}")
 
     async def _after_browser_login(self) -> User:
         return await self._session_user("the browser login")

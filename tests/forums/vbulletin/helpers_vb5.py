@@ -91,6 +91,8 @@ class Vb5Fake:
 
     logged_in: bool = False
     logins: int = 0
+    old_login: bool = False
+    """A board before 5.3: no `/auth/ajax-login`, only the login page's form."""
     token: str = TOKEN
     page2: list[str] = field(default_factory=list)
     next_node: int = 731800
@@ -166,6 +168,18 @@ class Vb5Fake:
 
     def post(self, request: httpx.Request, path: str) -> httpx.Response:
         data = form(request)
+        if path == "/auth/ajax-login":
+            if self.old_login:
+                return html("<html><body>Invalid Page URL.</body></html>", 404)
+            self.logins += 1
+            if (
+                data.get("username", "").casefold() == GM.casefold()
+                and data.get("password") == PASSWORD
+            ):
+                self.logged_in = True
+                return json_answer({"success": True, "newtoken": self.token})
+            lostpw = BOARD + "lostpw"
+            return json_answer({"errors": [["badlogin_strikes_logintypeusername", lostpw, 1]]})
         if path == "/auth/login":
             self.logins += 1
             if (

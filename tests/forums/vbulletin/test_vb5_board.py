@@ -10,7 +10,14 @@ from datetime import UTC, datetime, timedelta
 import httpx
 import pytest
 
-from forums.errors import BoardError, BoardUnavailable, FloodControl, LoginFailed, NotFound
+from forums.errors import (
+    BoardError,
+    BoardUnavailable,
+    CaptchaRequired,
+    FloodControl,
+    LoginFailed,
+    NotFound,
+)
 from forums.records import Cursor
 from forums.vbulletin.vb5board import Vb5Board
 from tests.adapter_helpers import run
@@ -30,31 +37,71 @@ from tests.forums.vbulletin.helpers_vb5 import (
 SHIROHIGE = ("250472", "Shirohige")
 
 
-def test_login_posts_the_form_to_the_board_and_the_home_page_must_name_the_gm() -> None:
+def test_login_posts_the_dialogs_call_to_the_board_and_the_home_page_must_name_the_gm() -> None:
     board, _fake, sent, _ = vb5_board()
     me = run(board, lambda b: b.login())
     assert (me.id, me.name) == (GM_ID, GM)
     posts = [r for r in sent if r.method == "POST"]
-    assert [str(r.url) for r in posts] == ["https://fandompost.vbulletin.net/auth/login"]
+    assert [str(r.url) for r in posts] == ["https://fandompost.vbulletin.net/auth/ajax-login"]
     data = form(posts[0])
     assert (data["username"], data["password"]) == (GM, PASSWORD)
-    assert data["vb_login_md5password"] == data["vb_login_md5password_utf"] == ""
+    assert data["securitytoken"] == "guest" and data["rememberme"] == "1"
     assert [r.url.path for r in sent if r.method == "GET"] == ["/", "/"]
     assert board._token_value == TOKEN
 
 
-def test_a_wrong_password_says_the_boards_words_and_is_not_tried_again() -> None:
-    board, fake, _sent, _ = vb5_board(password="wrong")
-    with pytest.raises(LoginFailed, match="invalid username or password") as caught:
+@pytest.mark.parametrize(
+    ("answer", "said"),
+    [
+        (
+            {"errors": [["badlogin_strikes_logintypeusername", "https://x/lostpw", 2]]},
+            r"wrong user name or password \(badlogin_strikes_logintypeusername\)",
+        ),
+        ({"errors": [["strikes", "https://x/lostpw"]]}, "locks the name out for 15 minutes"),
+        ({"errors": [["badmfa"]]}, "one-time code"),
+        ({"errors": [["humanverify_missing"]]}, "wants a CAPTCHA"),
+        ({"errors": [["something_new"]]}, "failed: something_new"),
+    ],
+)
+def test_a_refused_login_says_why_and_is_not_tried_again(
+    answer: dict[str, object], said: str
+) -> None:
+    fake = Vb5Fake()
+    fake.queue("/auth/ajax-login", answer)
+    board, _, sent, _ = vb5_board(fake)
+    with pytest.raises((LoginFailed, CaptchaRequired), match=said) as caught:
         run(board, lambda b: b.login())
-    assert "wrong" not in str(caught.value)
+    assert PASSWORD not in str(caught.value)
+    assert sum(r.method == "POST" for r in sent) == 1
+
+
+def test_a_wrong_password_is_said_and_not_tried_again() -> None:
+    board, fake, _, _ = vb5_board(password="wrong")
+    with pytest.raises(LoginFailed, match="wrong user name or password") as caught:
+        run(board, lambda b: b.login())
+    assert "wrong" not in str(caught.value).replace("wrong user name", "")
+    assert fake.logins == 1
+
+
+def test_a_board_before_5_3_is_logged_in_with_the_login_pages_form() -> None:
+    board, _fake, sent, _ = vb5_board(Vb5Fake(old_login=True))
+    me = run(board, lambda b: b.login())
+    assert me.name == GM
+    posts = [r.url.path for r in sent if r.method == "POST"]
+    assert posts == ["/auth/ajax-login", "/auth/login"]
+    data = form(next(r for r in sent if r.url.path == "/auth/login"))
+    assert (data["username"], data["password"]) == (GM, PASSWORD)
+
+    board, fake, _, _ = vb5_board(Vb5Fake(old_login=True), password="wrong")
+    with pytest.raises(LoginFailed, match="invalid username or password"):
+        run(board, lambda b: b.login())
     assert fake.logins == 1
 
 
 def test_a_login_the_home_page_does_not_confirm_is_refused() -> None:
     fake = Vb5Fake()
     board, _, _, _ = vb5_board(fake)
-    fake.queue("/auth/login", httpx.Response(200, text="<html><body>ok</body></html>"))
+    fake.queue("/auth/ajax-login", {"success": True, "newtoken": "guest"})
     with pytest.raises(LoginFailed, match="shows a guest"):
         run(board, lambda b: b.login())
 
