@@ -7,7 +7,9 @@ from typing import Annotated
 
 import typer
 
+from engine import i18n
 from engine.app.demo.run import run_demo
+from engine.i18n import _
 
 
 def demo(
@@ -39,6 +41,14 @@ def demo(
     trouble = writable(database)
     if trouble is not None:
         raise typer.BadParameter(trouble, param_hint="--db")
-    result = run_demo(seed, players, lang, database, quiet=quiet, ruleset=ruleset)
+    # The game as it goes is shown in its own language (as its posts), unless the host named
+    # his on this command line (`forumgm --lang`); his own lines follow his language.
+    result = run_demo(
+        seed, players, lang, database, quiet=quiet, ruleset=ruleset, show_lang=i18n.given()
+    )
     if quiet:
-        typer.echo(f"winner: {result.winner} after {result.turns} turns")
+        typer.echo(
+            _("winner: {winner} after {turns} turns").format(
+                winner=result.winner, turns=result.turns
+            )
+        )

@@ -87,6 +87,7 @@ def report(
             )
             raise typer.Exit(2)
         found = games[0]
+        i18n.for_game(found.language)  # no game file: the store's game says its language
     state = store.load_state(found.id)
     finished = found.status is GameStatus.FINISHED or bool(state and state.finished)
     public_mode = (not finished) if public is None else public

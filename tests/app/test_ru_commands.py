@@ -24,12 +24,19 @@ from tests.service.test_signups import at as signup_at
 AT = "2026-12-01T12:00+03:00"
 
 
+@pytest.fixture(autouse=True)
+def english_after() -> Iterator[None]:
+    """A command run here leaves its language in the process (`--lang ru`, a Russian game):
+    the next test of this worker starts in the suite's English (FORUMGM_LANG, restored
+    by then)."""
+    yield
+    i18n.choose(None)
+
+
 @pytest.fixture
-def russian(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+def russian(monkeypatch: pytest.MonkeyPatch) -> None:
     """The host names no language: the game file's (ru, the default) is spoken."""
     monkeypatch.delenv(i18n.ENV)
-    yield
-    i18n.choose(None)  # the process's choice back to FORUMGM_LANG (the suite's en)
 
 
 def test_the_rehearsal_board_in_the_games_russian(russian: None, tmp_path: Path) -> None:
@@ -77,7 +84,6 @@ def fake(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakePhpbb]:
     monkeypatch.setattr(board_cmd, "make_board", board_maker(fake))
     monkeypatch.setenv("FORUMGM_GM_PASSWORD", PASSWORD)
     yield fake
-    i18n.choose(None)
 
 
 CHECK = ["board", "check", "--engine", "phpbb", "--url", BASE, "--user", USER, "--thread", "2"]
@@ -251,3 +257,17 @@ def test_the_report_of_a_russian_game_in_russian_unless_the_host_names_english(
     assert english.exit_code == 0, english.output
     assert "public facts only: safe to post as a file or a link" in english.output
     assert "Game report" in page.read_text(encoding="utf-8")
+
+
+def test_the_demo_shows_its_russian_game_in_the_hosts_english(tmp_path: Path) -> None:
+    words = ["demo", "--seed", "2", "--db", str(tmp_path / "demo.sqlite")]
+    shown = CliRunner(env={"COLUMNS": "200"}).invoke(app, ["--lang", "en", *words])
+    assert shown.exit_code == 0, shown.output
+    out = shown.output
+    assert "Demo: classic mafia, 10 players" in out and "Turn 1 — deadline" in out
+    assert "Итоги" in out  # the results posts are the game's, in Russian
+    russian = CliRunner(env={"COLUMNS": "200"}).invoke(app, words)  # FORUMGM_LANG=en: no
+    assert "Демо: классическая мафия, 10 игроков" in russian.output  # override of the game's
+    assert "Игра окончена. Победитель:" in russian.output
+    quiet = CliRunner().invoke(app, ["--lang", "ru", *words, "--quiet"])
+    assert quiet.exit_code == 0 and "победитель: " in quiet.output and ", ходов: " in quiet.output

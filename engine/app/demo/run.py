@@ -73,21 +73,24 @@ def run_demo(
     width: int | None = None,
     gm_password: str | None = None,
     ruleset: str = "classic",
+    show_lang: str | None = None,
 ) -> DemoResult:
+    """One demo game; what it shows the host is in `show_lang`, else the posts' `lang`."""
+    shows = show_lang or lang
     if ruleset == "twelve-rooms":
         from engine.app.demo.twelve_bots import TwelveShow, play_twelve
 
-        twelve = TwelveShow(quiet=quiet, width=width, lang=lang)
+        twelve = TwelveShow(quiet=quiet, width=width, lang=shows)
         return asyncio.run(play_twelve(seed, lang, database, twelve, gm_password=gm_password))
     if ruleset == "minimafik":
         from engine.app.demo.minimafik_bots import play_minimafik
 
-        shown: Show = MinimafikShow(quiet=quiet, width=width, lang=lang)
+        shown: Show = MinimafikShow(quiet=quiet, width=width, lang=shows)
         return asyncio.run(play_minimafik(seed, lang, database, shown, gm_password=gm_password))
     if ruleset == "yakuza":
         from engine.app.demo.yakuza_bots import play_yakuza
 
-        show: Show = YakuzaShow(quiet=quiet, width=width, lang=lang)
+        show: Show = YakuzaShow(quiet=quiet, width=width, lang=shows)
         return asyncio.run(play_yakuza(seed, lang, database, show, gm_password=gm_password))
-    show = Show(quiet=quiet, width=width, lang=lang)
+    show = Show(quiet=quiet, width=width, lang=shows)
     return asyncio.run(play(seed, players, lang, database, show, gm_password=gm_password))

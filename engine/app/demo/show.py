@@ -10,64 +10,32 @@ from rich.panel import Panel
 from rich.rule import Rule
 from rich.table import Table as RichTable
 
+from engine import i18n
 from engine.core.model import GameState
 from engine.core.ruleset import VoteView
+from engine.i18n import _
 from engine.store import Store
 
-_WORDS = {
-    "ru": {
-        "intro": "Демо: классическая мафия, {n} игроков, локальный форум, SQLite",
-        "yakuza_intro": "Демо: Мафия против Якудзы, 18 игроков, локальный форум, SQLite",
-        "minimafik_intro": "Демо: Минимафик, 8 персонажей, колоды карт, локальный форум, SQLite",
-        "turn": "Ход {n} — дедлайн {deadline}",
-        "votes": "Голоса в личке ведущему (видит только ведущий)",
-        "voter": "Игрок",
-        "target": "Голос",
-        "none": "—",
-        "results": "Итоги, опубликованные в теме",
-        "rating": "Рейтинг по запросу игрока",
-        "post": "Пост ведущего в теме",
-        "no_lynch": "не судить",
-        "warnings": "предупреждений парсера за ход: {n}",
-        "winner": "Игра окончена. Победитель: {w}. Ходов: {t}. Сообщений ведущего: {p}.",
-        "winner_phases": "Игра окончена. Победитель: {w}. Фаз: {t}. Сообщений ведущего: {p}.",
-        "draw": "Игра окончена вничью. Фаз: {t}. Сообщений ведущего: {p}.",
-        "mafia": "мафия",
-        "town": "мирные",
-        "law": "Закон",
-        "yakuza": "Якудза",
-        "neutral": "нейтралы",
-        "maniac": "Маньяк",
-        "psycho": "Псих",
-    },
-    "en": {
-        "intro": "Demo: classic mafia, {n} players, local board, SQLite",
-        "yakuza_intro": "Demo: Mafia vs Yakuza, 18 players, local board, SQLite",
-        "minimafik_intro": "Demo: Minimafik, 8 characters with card decks, local board, SQLite",
-        "turn": "Turn {n} — deadline {deadline}",
-        "votes": "Votes sent to the GM by PM (only the GM sees them)",
-        "voter": "Player",
-        "target": "Vote",
-        "none": "—",
-        "results": "Results posted to the thread",
-        "rating": "Vote rating on a player's request",
-        "post": "The GM's post in the thread",
-        "no_lynch": "no lynch",
-        "warnings": "parser warnings this turn: {n}",
-        "winner": "Game over. Winner: {w}. Turns: {t}. GM posts and PMs: {p}.",
-        "winner_phases": "Game over. Winner: {w}. Phases: {t}. GM posts and PMs: {p}.",
-        "draw": "Game over: a draw. Phases: {t}. GM posts and PMs: {p}.",
-        "law": "the Law",
-        "yakuza": "the Yakuza",
-        "neutral": "the Neutrals",
-        "maniac": "the Maniac",
-        "psycho": "the Psycho",
-    },
-}
+
+def _winner(code: str | None) -> str:
+    """The winning side as the show names it (a side it does not know: its code)."""
+    names = {
+        "mafia": _("mafia"),
+        "town": _("town"),
+        "law": _("the Law"),
+        "yakuza": _("the Yakuza"),
+        "neutral": _("the Neutrals"),
+        "maniac": _("the Maniac"),
+        "psycho": _("the Psycho"),
+    }
+    return names.get(str(code), str(code))
 
 
 class Show:
-    """The classic demo's view: what the thread shows, plus the GM's secret vote table."""
+    """The classic demo's view: what the thread shows, plus the GM's secret vote table.
+
+    It speaks the game's language (`lang`, as the posts it shows), in the words of the
+    gettext catalogue; English is the code's."""
 
     shows_votes = True
     other_posts = "rating"
@@ -76,16 +44,21 @@ class Show:
 
     def __init__(self, *, quiet: bool, width: int | None, lang: str) -> None:
         self.console = Console(quiet=quiet, width=width, highlight=False, soft_wrap=False)
-        self.words = _WORDS.get(lang, _WORDS["en"])
+        self.lang = lang if lang in i18n.LANGUAGES else i18n.DEFAULT
         self.turns = 0
 
     def intro(self, state: GameState, players: int) -> None:
-        self.console.print(Rule(self.words["intro"].format(n=players)))
+        with i18n.use(self.lang):
+            said = _("Demo: classic mafia, {n} players, local board, SQLite").format(n=players)
+        self.console.print(Rule(said))
 
     def turn_header(self, turn: int, phase: str, deadline: datetime) -> None:
         self.turns = turn
         self.console.print()
-        title = self.words["turn"].format(n=turn, deadline=f"{deadline:%d.%m %H:%M}")
+        with i18n.use(self.lang):
+            title = _("Turn {n} — deadline {deadline}").format(
+                n=turn, deadline=f"{deadline:%d.%m %H:%M}"
+            )
         self.console.print(Rule(f"[bold]{title}"))
 
     def thread_post(self, author: str, text: str) -> None:
@@ -93,30 +66,42 @@ class Show:
         self.console.print(f"  [cyan]{escape(author)}[/]: {escape(first)}")
 
     def rating(self, post: str) -> None:
-        title = self.words[self.other_posts]
+        with i18n.use(self.lang):
+            if self.other_posts == "rating":
+                title = _("Vote rating on a player's request")
+            else:
+                title = _("The GM's post in the thread")
         self.console.print(Panel(_bbcode(post), title=title, expand=False))
 
     def votes(self, view: VoteView) -> None:
-        self.console.print(f"  [bold]{self.words['votes']}[/]")
+        with i18n.use(self.lang):
+            heading = _("Votes sent to the GM by PM (only the GM sees them)")
+            voter, vote, no_lynch = _("Player"), _("Vote"), _("no lynch")
+        self.console.print(f"  [bold]{heading}[/]")
         table = RichTable(show_lines=False)
-        table.add_column(self.words["voter"])
-        table.add_column(self.words["target"])
-        for voter, target in view.votes.items():
-            shown = self.words["no_lynch"] if target == "no_lynch" else target
-            table.add_row(voter, shown or self.words["none"])
+        table.add_column(voter)
+        table.add_column(vote)
+        for name, target in view.votes.items():
+            shown = no_lynch if target == "no_lynch" else target
+            table.add_row(name, shown or "—")
         self.console.print(table)
 
     def results(self, post: str, warnings: int) -> None:
-        self.console.print(Panel(_bbcode(post), title=self.words["results"], expand=False))
-        self.console.print(f"  [dim]{self.words['warnings'].format(n=warnings)}[/]")
+        with i18n.use(self.lang):
+            title = _("Results posted to the thread")
+            # English keeps «parser warnings this turn: 1» as the demo always printed it.
+            counted = _("parser warnings this turn: {n}").format(n=warnings)
+        self.console.print(Panel(_bbcode(post), title=title, expand=False))
+        self.console.print(f"  [dim]{counted}[/]")
 
     def finish(self, state: GameState, store: Store, game_id: int) -> None:
         posts = len(store.outbox(game_id))  # the GM's posts and PMs
-        winner = self.words.get(str(state.winner), state.winner)
+        with i18n.use(self.lang):
+            line = _("Game over. Winner: {w}. Turns: {t}. GM posts and PMs: {p}.").format(
+                w=_winner(state.winner), t=self.turns, p=posts
+            )
         self.console.print()
-        self.console.print(
-            Rule(f"[bold green]{self.words['winner'].format(w=winner, t=self.turns, p=posts)}")
-        )
+        self.console.print(Rule(f"[bold green]{line}"))
 
 
 class YakuzaShow(Show):
@@ -125,7 +110,9 @@ class YakuzaShow(Show):
     shows_votes = False
 
     def intro(self, state: GameState, players: int) -> None:
-        self.console.print(self.words["yakuza_intro"])
+        with i18n.use(self.lang):
+            said = _("Demo: Mafia vs Yakuza, 18 players, local board, SQLite")
+        self.console.print(said)
 
     def turn_header(self, turn: int, phase: str, deadline: datetime) -> None:
         self.turns = turn
@@ -134,11 +121,15 @@ class YakuzaShow(Show):
 
     def finish(self, state: GameState, store: Store, game_id: int) -> None:
         posts = len(store.outbox(game_id))
-        if state.winner == "draw":
-            line = self.words["draw"].format(t=self.turns, p=posts)
-        else:
-            winner = self.words.get(str(state.winner), str(state.winner))
-            line = self.words["winner_phases"].format(w=winner, t=self.turns, p=posts)
+        with i18n.use(self.lang):
+            if state.winner == "draw":
+                line = _("Game over: a draw. Phases: {t}. GM posts and PMs: {p}.").format(
+                    t=self.turns, p=posts
+                )
+            else:
+                line = _("Game over. Winner: {w}. Phases: {t}. GM posts and PMs: {p}.").format(
+                    w=_winner(state.winner), t=self.turns, p=posts
+                )
         self.console.print()
         self.console.print(f"[bold green]{escape(line)}[/]")
 
@@ -150,7 +141,9 @@ class MinimafikShow(YakuzaShow):
     other_posts = "post"
 
     def intro(self, state: GameState, players: int) -> None:
-        self.console.print(self.words["minimafik_intro"])
+        with i18n.use(self.lang):
+            said = _("Demo: Minimafik, 8 characters with card decks, local board, SQLite")
+        self.console.print(said)
 
 
 def _bbcode(post: str) -> str:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
+from engine import i18n
 from engine.app.demo.bots import Message
 from engine.app.demo.play import DemoResult, demo_config, demo_table, play_game
 from engine.app.demo.show import Show
@@ -20,6 +21,7 @@ from engine.app.demo.speech import decline
 from engine.core.events import Audience, Event
 from engine.core.model import GameState
 from engine.core.phases import PhaseId
+from engine.i18n import _
 
 NAMES = ["Вася", "Петя", "Маша", "Коля", "Оля", "Гена", "Лена", "Орёл", "Катя", "Серёга"]
 MAX_PHASES = 60
@@ -161,12 +163,9 @@ class TwelveShow(Show):
         super().turn_header(number, phase, deadline)
 
     def intro(self, state: GameState, players: int) -> None:
-        words = {
-            "ru": "Демо: «12 комнат», {n} игроков, карта 3×4, локальный форум, SQLite",
-            "en": "Demo: 12 Rooms, {n} players, a 3×4 map, local board, SQLite",
-        }
-        lang = "ru" if self.words.get("turn", "").startswith("Ход") else "en"
-        self.console.print(words[lang].format(n=players))
+        with i18n.use(self.lang):
+            said = _("Demo: 12 Rooms, {n} players, a 3×4 map, local board, SQLite")
+        self.console.print(said.format(n=players))
 
 
 async def play_twelve(
