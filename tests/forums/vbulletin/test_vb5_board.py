@@ -19,6 +19,7 @@ from forums.errors import (
     NotFound,
 )
 from forums.records import Cursor
+from forums.vbulletin import vb5board
 from forums.vbulletin.vb5board import Vb5Board
 from tests.adapter_helpers import run
 from tests.forums.vbulletin.helpers_vb5 import (
@@ -335,3 +336,42 @@ def test_a_pm_the_board_cannot_find_is_not_found() -> None:
 
     with pytest.raises(NotFound, match="invalid_node_id"):
         run(board, go)
+
+
+def test_a_session_lost_before_reading_pms_is_logged_in_again() -> None:
+    fake = Vb5Fake()
+    fake.add_message(SHIROHIGE, "vote Kinematics", "Vote", recipients=[GM])
+    board, _, _, _ = vb5_board(fake)
+
+    async def go(b: Vb5Board) -> int:
+        await b.login()
+        fake.logged_in = False  # the API now answers as to a guest: {"userid": 0, "errors"…}
+        return len((await b.inbox()).items)
+
+    assert run(board, go) == 1
+    assert fake.logins == 2
+
+
+def test_a_poll_reads_folder_pages_only_down_to_the_cursors_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(vb5board, "PM_PAGE", 2)
+    fake = Vb5Fake()
+    talks = [fake.add_message(SHIROHIGE, f"msg {i}", f"T{i}", recipients=[GM]) for i in range(5)]
+    board, _, sent, _ = vb5_board(fake)
+
+    async def go(b: Vb5Board) -> tuple[object, object]:
+        first = await b.inbox()
+        fake.add_message(SHIROHIGE, "late", to=talks[1])
+        return first, await b.inbox(first.cursor)
+
+    first, second = run(board, go)
+    assert [m.body.full_text() for m in first.items] == [f"msg {i}" for i in range(5)]  # type: ignore[attr-defined]
+    assert [m.body.full_text() for m in second.items] == ["late"]  # type: ignore[attr-defined]
+    pages = [
+        form(r)["data[pageNum]"]
+        for r in sent
+        if r.url.path.endswith("listMessages") and form(r)["data[folderid]"] == "11"
+    ]
+    # All of it, then down to the first conversation quiet since the last poll's newest.
+    assert pages == ["1", "2", "3", "1", "2"]
