@@ -32,11 +32,11 @@ import httpx
 from forums.board import PMPage
 from forums.browser import BrowserLogin, hand_over_session
 from forums.cursor import ListPage, Resume, newer_items
-from forums.errors import CaptchaRequired, LayoutChanged, LoginFailed, NotFound
+from forums.errors import BoardError, CaptchaRequired, LayoutChanged, LoginFailed, NotFound
 from forums.guard import redact
 from forums.pages import PageKind
 from forums.records import Cursor, PrivateMessage, User
-from forums.webboard import Answer, Said, WebBoard
+from forums.webboard import Answer, Said, WebBoard, log
 
 __all__ = ["CAPTCHA_HELP", "Fetched", "FormLoginBoard", "PagedBoard", "Served", "answer_to"]
 
@@ -244,6 +244,36 @@ class FormLoginBoard(WebBoard):
 
     async def _messages(self, since: Cursor | None, mine: bool) -> PMPage:
         return await self.read_pms(self.sent_folders if mine else self.inbox_folders, since)
+
+    async def newest_sent(self) -> int:
+        """The highest message id in Sent Items (the first of `sent_folders`) before a PM is
+        sent, so that the GM's copy of it is found after."""
+        listing = await self.pm_listing(self.sent_folders[0], 1, 0)
+        return max((int(i.id) for i in listing.items), default=0)
+
+    async def sent_copy(
+        self, before: int, subject: str, names: Collection[str] | None, why_not: str
+    ) -> str:
+        """The id of the GM's copy of the PM just sent, which confirms it: the first message
+        in Sent Items above `before` with its subject, to (some of) `names` where the folder
+        names the recipients (None: it does not). None there is a `BoardError` saying
+        `why_not` it may be missing."""
+        listing = await self.pm_listing(self.sent_folders[0], 1, 0)
+        wanted = {n.casefold() for n in names} if names is not None else None
+        new = [
+            item
+            for item in listing.items
+            if int(item.id) > before
+            and item.subject == subject.strip()
+            and (wanted is None or {r.casefold() for r in item.recipients} <= wanted)
+        ]
+        if not new:
+            raise BoardError(
+                f"{self.base_url}: the PM {subject!r} was sent but is not in Sent Items ({why_not})"
+            )
+        pm_id: str = min(new, key=lambda i: int(i.id)).id
+        log.info("sent PM %s to %s", pm_id, ", ".join(names or ()))
+        return pm_id
 
     async def pm_listing(self, folder: str, number: int, offset: int) -> ListPage:
         """Hook: page `number` of a PM folder (`offset` items listed before it)."""

@@ -243,6 +243,16 @@ class WebBoard:
         """Hook: the GM's messages after the cursor (`mine`: those he sent), oldest first."""
         raise NotImplementedError
 
+    def posted(self, posts: Sequence[Post], post_id: str, url: str, thread: str) -> str:
+        """The new post's id, once the thread page read after the reply (`posts`, served at
+        `url`) shows it: a reply the board took but does not show is a `BoardError`."""
+        if not any(p.id == post_id for p in posts):
+            raise BoardError(
+                f"{redact(url)}: the reply was accepted but post {post_id} is not there"
+            )
+        log.info("posted %s in thread %s", post_id, thread)
+        return post_id
+
     # -- submissions -------------------------------------------------------------------
 
     async def submit(

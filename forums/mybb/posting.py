@@ -25,7 +25,6 @@ from forums.formboard import answer_to
 from forums.guard import redact
 from forums.mybb import forms
 from forums.mybb.forms import Form, PageKind
-from forums.mybb.pms import SENT
 from forums.mybb.thread import parse_thread_page
 from forums.webboard import Answer, Said
 
@@ -98,9 +97,8 @@ async def reply(board: MybbBoard, thread: str, bbcode: str) -> str:
     html, url, page_response = await board.fetch("showthread.php", params, {PageKind.TOPIC})
     tz, order, now = board.reading(html, page_response)
     view = parse_thread_page(html, url, tz=tz, now=now, order=order, selectors=board.selectors)
-    post = next((p for p in view.posts if p.id == post_id), None)
-    if post is None:
-        raise BoardError(f"{redact(url)}: the reply was accepted but post {post_id} is not there")
+    board.posted(view.posts, post_id, url, tid)
+    post = next(p for p in view.posts if p.id == post_id)
     if int(post_id) <= before or post.edit is not None:
         log.warning(
             "%s merged the reply into the GM's post %s (posted %s): MyBB joins a user's "
@@ -109,7 +107,6 @@ async def reply(board: MybbBoard, thread: str, bbcode: str) -> str:
             post_id,
             post.posted_at.isoformat(timespec="minutes"),
         )
-    log.info("posted %s in thread %s", post_id, tid)
     return post_id
 
 
@@ -120,8 +117,7 @@ async def send_pm(board: MybbBoard, recipients: Sequence[str], subject: str, bbc
             raise BoardError(f"{user.name!r}: MyBB's PM form cannot address a name with a comma")
         names.append(user.name)
     board.begin()
-    listed = await board.pm_folder(SENT)
-    before = max((int(i.id) for i in listed.items), default=0)
+    before = await board.newest_sent()
 
     def fill(form: Form) -> dict[str, str]:
         data = form.data(to=", ".join(names), bcc="", subject=subject, message=bbcode)
@@ -133,20 +129,4 @@ async def send_pm(board: MybbBoard, recipients: Sequence[str], subject: str, bbc
         return data
 
     await submit(board, "private.php", {"action": "send"}, fill)
-    listed = await board.pm_folder(SENT)
-    wanted = {n.casefold() for n in names}
-    new = [
-        item
-        for item in listed.items
-        if int(item.id) > before
-        and item.subject == subject
-        and {r.casefold() for r in item.recipients} <= wanted
-    ]
-    if not new:
-        raise BoardError(
-            f"{board.base_url}: the PM {subject!r} was sent but is not in Sent Items "
-            "(is 'Save a Copy' disabled on this board?)"
-        )
-    pm_id = min(new, key=lambda i: int(i.id)).id
-    log.info("sent PM %s to %s", pm_id, ", ".join(names))
-    return pm_id
+    return await board.sent_copy(before, subject, names, "is 'Save a Copy' disabled on this board?")

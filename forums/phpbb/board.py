@@ -392,12 +392,7 @@ class PhpbbBoard(OwnDateFormat, FormLoginBoard):
             )
         html, url = await self._page("viewtopic.php", {"p": post_id}, {PageKind.TOPIC})
         page = parse_topic_page(html, url, tz=self._tz(html, url), now=self._clock())
-        if not any(p.id == post_id for p in page.posts):
-            raise BoardError(
-                f"{redact(url)}: the reply was accepted but post {post_id} is not there"
-            )
-        log.info("posted %s in topic %s", post_id, topic)
-        return post_id
+        return self.posted(page.posts, post_id, url, topic)
 
     async def send_pm(self, recipients: Sequence[str], subject: str, bbcode: str) -> str:
         """Send a PM; its id once it is listed in the GM's outbox or sentbox."""

@@ -377,13 +377,7 @@ class VbulletinBoard(PagedBoard):
                 redact(target), "the reply was accepted without naming the new post"
             )
         fetched = await self.page("showthread.php", {PageKind.TOPIC}, {"p": post_id})
-        view = self._read_thread(fetched)
-        if not any(p.id == post_id for p in view.posts):
-            raise BoardError(
-                f"{redact(fetched.url)}: the reply was accepted but post {post_id} is not there"
-            )
-        log.info("posted %s in thread %s", post_id, tid)
-        return post_id
+        return self.posted(self._read_thread(fetched).posts, post_id, fetched.url, tid)
 
     async def send_pm(self, recipients: Sequence[str], subject: str, bbcode: str) -> str:
         """Send a PM (vBulletin checks the names: one it does not know is `NotFound`); its
@@ -396,8 +390,7 @@ class VbulletinBoard(PagedBoard):
                 raise BoardError(f"{name!r}: vBulletin's PM form cannot address a name with a ';'")
         self.begin()
         await self.ensure_login()
-        listed = await self.pm_folder(SENT)
-        before = max((int(i.id) for i in listed.items), default=0)
+        before = await self.newest_sent()
 
         async def fresh() -> Form:
             fetched = await self.page("private.php", {PageKind.POSTING_FORM}, {"do": "newpm"})
@@ -417,16 +410,8 @@ class VbulletinBoard(PagedBoard):
             return data
 
         await self._send(self.http.url("private.php", {"do": "insertpm"}), fresh, fill)
-        listed = await self.pm_folder(SENT)
-        new = [i for i in listed.items if int(i.id) > before and i.subject == subject]
-        if not new:
-            raise BoardError(
-                f"{self.base_url}: the PM {subject!r} was sent but is not in Sent Items "
-                "(may the GM keep a copy of sent messages?)"
-            )
-        pm_id = min(new, key=lambda i: int(i.id)).id
-        log.info("sent PM %s to %s", pm_id, ", ".join(names))
-        return pm_id
+        why_not = "may the GM keep a copy of sent messages?"
+        return await self.sent_copy(before, subject, None, why_not)
 
     async def fetch(
         self, path: str, params: Mapping[str, str | int], expect: set[PageKind]

@@ -309,10 +309,7 @@ class XenforoBoard(FormLoginBoard):
             )
         html, url = await self._page(f"posts/{post_id}/", {PageKind.THREAD})
         view = parse_thread_page(html, url, tz=self.tz, now=self._clock())
-        if not any(p.id == post_id for p in view.posts):
-            raise BoardError(f"{url}: the reply was accepted but post {post_id} is not there")
-        log.info("posted %s in thread %s", post_id, topic)
-        return post_id
+        return self.posted(view.posts, post_id, url, topic)
 
     async def send_pm(self, recipients: Sequence[str], subject: str, bbcode: str) -> str:
         """Start a conversation with one or several users; the id of its first message
