@@ -469,16 +469,18 @@ def _account_or_exit(driver: GameDriver, name: str) -> None:
     try:
         found = asyncio.run(look())
     except BoardError as exc:
-        typer.echo(
-            f"cannot look {name!r} up on {url} ({type(exc).__name__}: {exc}): the seat did not "
-            "change; try again when the board answers"
+        said = _(
+            "cannot look {name!r} up on {url} ({error}): the seat did not change; try again "
+            "when the board answers"
         )
+        typer.echo(said.format(name=name, url=url, error=f"{type(exc).__name__}: {exc}"))
         raise typer.Exit(1) from None
     if found is None:
-        typer.echo(
-            f"no account {name!r} on {url}: the substitute needs a board account (write the "
+        said = _(
+            "no account {name!r} on {url}: the substitute needs a board account (write the "
             "name as the board spells it); the seat did not change"
         )
+        typer.echo(said.format(name=name, url=url))
         raise typer.Exit(1)
 
 
@@ -515,7 +517,8 @@ def replace(
     from engine.store.repo.base import StoreError
 
     if history not in HISTORY:
-        raise typer.BadParameter(f"one of {', '.join(HISTORY)}", param_hint="--history")
+        said = _("one of {choices}").format(choices=", ".join(HISTORY))
+        raise typer.BadParameter(said, param_hint="--history")
     driver = driver_for(path, db, started=True)
     asked = driver.clock()  # the seat changes hands when the host asked, not after the lookup
     _account_or_exit(driver, new)
@@ -524,14 +527,17 @@ def replace(
     except StoreError as exc:
         typer.echo(str(exc))
         raise typer.Exit(1) from None
-    typer.echo(f"{driver.slots().label(seat)} now plays seat {seat}")
+    said = _("{name} now plays seat {seat}")
+    genders = driver.config.genders
+    label = driver.slots().label(seat)
+    typer.echo(said.format(name=label, new=new, seat=seat, seat_gen=_case(seat, "gen", genders)))
     item = driver.store.find_by_marker(driver.marker("handover", seat, new))
     if item is not None and item.status.value == "draft":
-        typer.echo("The PM to the substitute waits until the game's start is approved.")
+        typer.echo(_("The PM to the substitute waits until the game's start is approved."))
+    elif history == "results":
+        typer.echo(_("{name} gets the role PM and the seat history").format(name=new))
     else:
-        typer.echo(
-            f"{new} gets the role PM{' and the seat history' if history == 'results' else ''}"
-        )
+        typer.echo(_("{name} gets the role PM").format(name=new))
     from engine.app.game_file import write_replacement
 
     holders = driver.slots().holders(seat)
@@ -541,13 +547,19 @@ def replace(
     try:
         write_replacement(path, new, previous, since)
     except OSError as exc:
-        typer.echo(
-            f"{path}: cannot write it ({exc.strerror or exc}): the store has the substitute; "
-            f'add under [players] replacements: "{new}" = {{ replaces = "{previous}", '
+        said = _(
+            "{path}: cannot write it ({error}): the store has the substitute; add under "
+            "[players] replacements: {line}"
+        )
+        line = (
+            f'"{new}" = {{ replaces = "{previous}", '
             f"at = {since.replace(microsecond=0).isoformat()} }}"
         )
+        typer.echo(said.format(path=path, error=exc.strerror or exc, line=line))
         raise typer.Exit(1) from None
-    typer.echo(f"{path}: [players] replacements now says {new} replaces {previous}")
+    said = _("{path}: [players] replacements now says {new} replaces {previous}")
+    previous_acc = _case(previous, "acc", driver.config.genders)
+    typer.echo(said.format(path=path, new=new, previous=previous, previous_acc=previous_acc))
 
 
 @app.command("sub")
@@ -582,7 +594,29 @@ def sub(
     from engine.clock import local_time
 
     until = local_time(offer.expires_at, driver.config.schedule.tz)
-    typer.echo(
-        f"seat {offer.seat} ({offer.leaving}) offered to {offer.candidate} until {until}; "
-        f"forumgm run sends the PM and takes the answer"
+    said = _(
+        "seat {seat} ({leaving}) offered to {candidate} until {until}; forumgm run sends the PM "
+        "and takes the answer"
     )
+    genders = driver.config.genders
+    typer.echo(
+        said.format(
+            seat=offer.seat,
+            seat_gen=_case(offer.seat, "gen", genders),
+            leaving=offer.leaving,
+            candidate=offer.candidate,
+            candidate_dat=_case(offer.candidate, "dat", genders),
+            until=until,
+        )
+    )
+
+
+def _case(name: str, case: str, genders: dict[str, str]) -> str:
+    """A player's name in a Russian case where the line is Russian («на месте Оли»): a
+    translation may name the field `{seat_gen}` where the English has `{seat}`."""
+    if i18n.current() != "ru":
+        return name
+    from engine.wording import inflect_name
+
+    gender = genders.get(name)
+    return inflect_name(name, case, "f" if gender == "f" else "m" if gender == "m" else None)

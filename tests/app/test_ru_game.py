@@ -185,3 +185,31 @@ def test_game_new_refuses_a_missing_folder_in_russian_before_asking(tmp_path: Pa
     assert said.exit_code == 2
     assert f"папки {tmp_path / 'none'} нет: сначала создайте её" in said.output
     assert "Правила" not in said.output
+
+
+def test_game_start_replace_and_sub_answer_a_russian_game_in_russian(tmp_path: Path) -> None:
+    from tests.service.helpers import cli_game
+
+    names = ["Вася", "Петя", "Маша", "Коля", "Оля"]
+    roles = {"Вася": "commissar", "Петя": "mafioso", "Маша": "doctor", "Коля": "citizen"}
+    g = cli_game(tmp_path, names, others=["Лёша", "Дима"], roles={**roles, "Оля": "citizen"})
+    text = g.path.read_text(encoding="utf-8")
+    g.path.write_text(text.replace("[players]\n", '[players]\nreserve = ["Дима"]\n'), "utf-8")
+    at = "2026-12-01T18:00+03:00"
+    started = " ".join(g.cli("game", "start", str(g.path), at=at).split())
+    assert "игра 1 начата: в очереди постов и ЛС: 6" in started, started
+    assert "game 1 started" not in started
+    again = g.cli("game", "start", str(g.path), at=at, code=1)
+    assert "игра 1 уже начата" in again
+    g.cli("review", str(g.path), "--approve", at=at)
+    g.cli("run", str(g.path), "--once", at="2026-12-01T19:01+03:00")
+    later = "2026-12-01T20:00+03:00"
+    refused = g.cli("game", "replace", str(g.path), "Оля", "Новенький", at=later, code=1)
+    assert "нет аккаунта 'Новенький'" in refused and "место не изменилось" in refused, refused
+    replaced = " ".join(g.cli("game", "replace", str(g.path), "Оля", "Лёша", at=later).split())
+    assert "Лёша теперь играет на месте Оли" in replaced, replaced
+    assert "Лёша получит ЛС с ролью и историю места" in replaced
+    assert "в [players] replacements теперь записано, что Лёша заменяет Олю" in replaced
+    offered = " ".join(g.cli("game", "sub", str(g.path), "Петя", at=later).split())
+    assert "место Пети (сейчас играет Петя) предложено Диме до 2026-12-02 20:00 MSK" in offered
+    assert "ЛС отправит и ответ примет forumgm run" in offered, offered
