@@ -8,6 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
+from engine.i18n import _
 from forums import Board, board_factory
 
 DEFAULT_PASSWORD_ENV = "FORUMGM_GM_PASSWORD"
@@ -108,37 +109,52 @@ def open_board(
 
         if engine not in DATE_FORMAT_ENGINES:
             raise fail(
-                f"--set-date-format: forumgm sets no date format of an account's own on a "
-                f"{engine} board (only {', '.join(DATE_FORMAT_ENGINES)})"
+                _(
+                    "--set-date-format: forumgm sets no date format of an account's own on a "
+                    "{engine} board (only {engines})"
+                ).format(engine=engine, engines=", ".join(DATE_FORMAT_ENGINES))
             )
         options["set_date_format"] = True
     if api_key_env is not None and engine not in API_KEY_ENGINES:
         raise fail(
-            f"--api-key-env: the {engine} board has no API forumgm uses "
-            f"(only {', '.join(API_KEY_ENGINES)})"
+            _("--api-key-env: the {engine} board has no API forumgm uses (only {engines})").format(
+                engine=engine, engines=", ".join(API_KEY_ENGINES)
+            )
         )
     if api_key_kind is not None:
         from engine.config import API_KEY_KINDS, API_USER_ENGINES
 
         if engine not in API_USER_ENGINES:
             raise fail(
-                f"--api-key-kind: the {engine} board has one kind of key "
-                f"(only {', '.join(API_USER_ENGINES)} has two)"
+                _(
+                    "--api-key-kind: the {engine} board has one kind of key (only {engines} "
+                    "has two)"
+                ).format(engine=engine, engines=", ".join(API_USER_ENGINES))
             )
         if api_key_kind not in API_KEY_KINDS:
-            raise fail(f"--api-key-kind: admin or user, got {api_key_kind!r}")
+            raise fail(
+                _("--api-key-kind: admin or user, got {kind}").format(kind=repr(api_key_kind))
+            )
         if api_key_env is None:
-            raise fail("--api-key-kind says what kind the key is: give --api-key-env too")
+            raise fail(_("--api-key-kind says what kind the key is: give --api-key-env too"))
         options["api_key_kind"] = api_key_kind
     if api_key_env is not None:
         # The key replaces the login: no password is needed (nor sent).
         key = os.environ.get(api_key_env)
         if not key:
-            raise fail(f"set the API key in the environment variable {api_key_env}")
+            raise fail(
+                _("set the API key in the environment variable {variable}").format(
+                    variable=api_key_env
+                )
+            )
         options["api_key"] = key
     password = os.environ.get(password_env) or ""
     if not password and api_key_env is None:
-        raise fail(f"set the GM's password in the environment variable {password_env}")
+        raise fail(
+            _("set the GM's password in the environment variable {variable}").format(
+                variable=password_env
+            )
+        )
     if maker is not None:
         return maker(engine, url, user, password, **options)
     from engine.service.build import load_adapters  # the service's imports, only when used

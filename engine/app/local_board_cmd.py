@@ -186,9 +186,10 @@ def _not_found(exc: NotFound) -> str:
     return said
 
 
-def _text(text: str) -> str:
+def _text(text: str, game: Path) -> str:
     body = sys.stdin.read() if text == "-" else text
     if not body.strip():
+        _local_config(game)  # said in the game's language (and a wrong file said first)
         raise _fail(_("the text is empty"))
     return body
 
@@ -301,7 +302,7 @@ def post(
 ) -> None:
     """Post to the game thread (or the sign-up thread) as a player, at the command's clock
     (`FORUMGM_NOW`)."""
-    body = _text(text)
+    body = _text(text, game)
 
     def thread(config: LocalGame) -> str:
         if not signup:
@@ -327,7 +328,7 @@ def edit(
     author: As,
 ) -> None:
     """Edit a post as its author, at the command's clock (the board shows the edit)."""
-    body = _text(text)
+    body = _text(text, game)
 
     def write(board: LocalBoard, config: LocalGame) -> str:
         owner = board.post_author(post_id)
@@ -361,7 +362,7 @@ def pm(
     subject: Annotated[str, typer.Option(help="The PM's subject.")] = "ход",
 ) -> None:
     """Send a PM as a player (to the GM unless --to), at the command's clock."""
-    body = _text(text)
+    body = _text(text, game)
     sent: list[str] = []
 
     def send(board: LocalBoard, config: LocalGame) -> str:

@@ -113,6 +113,9 @@ def test_board_check_refusals_in_russian(fake: FakePhpbb, monkeypatch: pytest.Mo
     assert "Задайте пароль ведущего в переменной окружения FORUMGM_GM_PASSWORD." in (
         no_password.output
     )
+    api = CliRunner().invoke(app, [*CHECK, "--allow-insecure-http", "--api-key-env", "KEY"])
+    assert api.exit_code == 2
+    assert "--api-key-env: у форума phpbb нет API, которым пользуется forumgm" in api.output
 
 
 # -- sign-ups -------------------------------------------------------------------------------
