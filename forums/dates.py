@@ -19,7 +19,7 @@ from datetime import UTC, date, datetime, timedelta, timezone, tzinfo
 
 from forums.datewords import lookup, words_for
 
-__all__ = ["parse_board_time"]
+__all__ = ["DAY_MONTH_ORDERS", "parse_board_time", "shown_time"]
 
 _MONTHS_EN = {
     "jan": 1,
@@ -112,6 +112,22 @@ _HOURS_AGO = re.compile(r"^(\d+)\s*(час(?:а|ов)?|hours?)\s*(назад|ago
 
 
 _SPACES = re.compile(r"\s+")
+
+
+DAY_MONTH_ORDERS = ("mdy", "dmy")
+"""How an engine whose all-numeric dates are ambiguous (MyBB's and vBulletin's 04-09-2019)
+is told which comes first."""
+
+
+def shown_time(text: str, order: str, strip: str) -> str:
+    """A time as an engine of `DAY_MONTH_ORDERS` prints it, its white space folded and the
+    characters of `strip` trimmed; ValueError for an order not one of those, or no text."""
+    if order not in DAY_MONTH_ORDERS:
+        raise ValueError(f"date order must be one of {DAY_MONTH_ORDERS}, not {order!r}")
+    norm = " ".join(text.replace("\xa0", " ").split()).strip(strip)
+    if not norm:
+        raise ValueError(f"not a board time: {text!r}")
+    return norm
 
 
 def _normalise(text: str) -> str:

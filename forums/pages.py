@@ -18,6 +18,7 @@ from forums.records import Post, User
 
 __all__ = [
     "MemberList",
+    "PMFolder",
     "PMListItem",
     "PageKind",
     "TopicPage",
@@ -119,6 +120,19 @@ class PMListItem:
     sent_at: datetime
     url: str
     unread: bool
+
+
+@dataclass(frozen=True)
+class PMFolder:
+    """One page of a PM folder as the board lists it (newest first)."""
+
+    url: str
+    folder: str
+    """The folder as the engine names it (MyBB's id "0", phpBB's "inbox", …)."""
+    items: list[PMListItem]
+    page: int
+    pages: int
+    logged_in_as: str | None
 
 
 @dataclass(frozen=True)

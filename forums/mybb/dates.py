@@ -20,11 +20,11 @@ from datetime import UTC, date, datetime, timedelta, timezone, tzinfo
 
 from selectolax.lexbor import LexborNode
 
-from forums.dates import parse_board_time
+from forums.dates import DAY_MONTH_ORDERS, parse_board_time, shown_time
 
 __all__ = ["BoardClock", "node_time", "parse_mybb_time", "read_clock"]
 
-ORDERS = ("mdy", "dmy")
+ORDERS = DAY_MONTH_ORDERS
 
 _NUMERIC = re.compile(r"(?<!\d)(\d{1,4})([-./])(\d{1,2})\2(\d{2,4})(?!\d)")
 _TIME = re.compile(r"(?<!\d)(\d{1,2}):(\d{2})(?::(\d{2}))?\s*([ap]\.?m\.?)?(?![\w])", re.I)
@@ -69,11 +69,7 @@ def _clock_time(text: str) -> tuple[int, int, int] | None:
 
 def parse_mybb_time(text: str, *, tz: tzinfo, now: datetime, order: str = "mdy") -> datetime:
     """A time as MyBB prints it, aware in `tz`; ValueError (naming the text) if unreadable."""
-    if order not in ORDERS:
-        raise ValueError(f"date order must be one of {ORDERS}, not {order!r}")
-    norm = " ".join(text.replace("\xa0", " ").split()).strip(" ,()")
-    if not norm:
-        raise ValueError(f"not a board time: {text!r}")
+    norm = shown_time(text, order, " ,()")
     local_now = (now if now.tzinfo is not None else now.replace(tzinfo=UTC)).astimezone(tz)
     if _LESS_THAN_MINUTE.match(norm):
         return local_now.replace(second=0, microsecond=0)

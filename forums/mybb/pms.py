@@ -8,7 +8,6 @@ MyBB keeps one copy per recipient and, when "Save a Copy" is ticked, one in the 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from datetime import datetime, tzinfo
 from urllib.parse import urljoin
 
@@ -21,6 +20,7 @@ from forums.mybb.dates import node_time
 from forums.mybb.html import mybb_postbody
 from forums.mybb.selectors import DEFAULT, MybbSelectors
 from forums.mybb.thread import author_of, signed_body, structural_posts
+from forums.pages import PMFolder as FolderPage
 from forums.pages import PMListItem
 from forums.records import PrivateMessage, User
 
@@ -33,15 +33,8 @@ _EMPTY = re.compile(
 )
 
 
-@dataclass(frozen=True)
-class PMFolder:
-    url: str
-    folder: str
-    """The folder id ("0" inbox, "2" sent items, …)."""
-    items: list[PMListItem]
-    page: int
-    pages: int
-    logged_in_as: str | None
+class PMFolder(FolderPage):
+    """A page of a MyBB folder, whose `folder` is its id ("0" inbox, "2" sent items, …)."""
 
     @property
     def name(self) -> str:

@@ -7,7 +7,6 @@ every recipient: phpBB moves a PM to the sentbox when its recipient opens their 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from datetime import datetime, tzinfo
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
@@ -15,7 +14,7 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 from forums.dates import parse_board_time
 from forums.errors import LayoutChanged
 from forums.html import concat_bodies, html_to_postbody, page_tree
-from forums.pages import PMListItem
+from forums.pages import PMFolder, PMListItem
 from forums.phpbb.selectors import PM_PROSILVER, PMSelectors
 from forums.phpbb.topic import (
     PHPBB_MARKS,
@@ -33,16 +32,6 @@ from forums.structure import Skeleton, as_signature, choose_content, mark_blocks
 from forums.visibility import PHPBB
 
 __all__ = ["PMFolder", "PMListItem", "parse_pm_folder", "parse_pm_view"]
-
-
-@dataclass(frozen=True)
-class PMFolder:
-    url: str
-    folder: str
-    items: list[PMListItem]
-    page: int
-    pages: int
-    logged_in_as: str | None
 
 
 FOLDER_NAMES = {"0": "inbox", "-1": "sentbox", "-2": "outbox"}

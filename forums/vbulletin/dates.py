@@ -17,22 +17,18 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime, timedelta, timezone, tzinfo
 
-from forums.dates import parse_board_time
+from forums.dates import DAY_MONTH_ORDERS, parse_board_time, shown_time
 
 __all__ = ["ORDERS", "footer_zone", "parse_vb_time"]
 
-ORDERS = ("mdy", "dmy")
+ORDERS = DAY_MONTH_ORDERS
 _DASHED = re.compile(r"(?<![\d-])(\d{1,2})-(\d{1,2})-(\d{4}|\d{2})(?![\d-])")
 _ZONE = re.compile(r"(?:GMT|UTC)\s*(?:([+-])\s*(\d{1,2})(?:[.:,](\d{1,2}))?)?(?!\w)", re.I)
 
 
 def parse_vb_time(text: str, *, tz: tzinfo, now: datetime, order: str = "mdy") -> datetime:
     """A time as vBulletin prints it, aware in `tz`; ValueError (naming the text) if not one."""
-    if order not in ORDERS:
-        raise ValueError(f"date order must be one of {ORDERS}, not {order!r}")
-    norm = " ".join(text.replace("\xa0", " ").split()).strip(" ,.")
-    if not norm:
-        raise ValueError(f"not a board time: {text!r}")
+    norm = shown_time(text, order, " ,.")
     dashed = _DASHED.search(norm)
     if dashed is not None:
         a, b, year = int(dashed.group(1)), int(dashed.group(2)), int(dashed.group(3))

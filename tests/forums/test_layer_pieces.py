@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 import pytest
 
 from forums.board import PMPage
+from forums.dates import shown_time
 from forums.errors import CaptchaRequired, LoginFailed
 from forums.fluxbb.board import FluxbbBoard
 from forums.html import parse_html, redirect_target
@@ -120,3 +121,11 @@ def test_a_redirect_page_leads_where_its_refresh_says_else_to_its_link() -> None
     linked = parse_html("<div class='go'><a href='/t/9'>here</a></div>")
     assert redirect_target(linked, BASE + "post.php", "div.go a[href]") == BASE + "t/9"
     assert redirect_target(parse_html("<p>done</p>"), BASE, "div.go a[href]") is None
+
+
+def test_a_shown_time_is_folded_and_trimmed_and_a_day_month_order_is_checked() -> None:
+    assert shown_time(" (06-15-2016,\xa0 03:03 PM) ", "mdy", " ,()") == "06-15-2016, 03:03 PM"
+    with pytest.raises(ValueError, match="date order must be one of"):
+        shown_time("06-15-2016", "ymd", " ")
+    with pytest.raises(ValueError, match="not a board time"):
+        shown_time(" , ", "dmy", " ,")
