@@ -62,17 +62,17 @@ def made_post(node: str, author: str, author_id: str, stamp: int, number: int, t
     """A post of the page: the real post 727754's markup with another id, author, time,
     number and message (test-made)."""
     _, posts, _ = _blocks(page(VB5))
-    block = next(p for p in posts if 'data-node-id="727754"' in p)
-    start = block.index('itemprop="text">') + len('itemprop="text">')
-    stop = block.index("</div>", start)
-    block = block[:start] + text + block[stop:]
-    return (
-        block.replace("727754", node)
+    block = (
+        next(p for p in posts if 'data-node-id="727754"' in p)
+        .replace("727754", node)
         .replace("1554828939", str(stamp))
         .replace("1712-buckeye", f"{author_id}-{author.lower()}")
         .replace("Buckeye", author)
         .replace(">#2<", f">#{number}<")
     )
+    start = block.index('itemprop="text">') + len('itemprop="text">')
+    stop = block.index("</div>", start)
+    return block[:start] + text + block[stop:]
 
 
 @dataclass
