@@ -10,6 +10,7 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
+from engine import i18n
 from engine.activity import ActivityTable, Sample, count, day_of_number, shown_date, time_of
 from engine.app.console import out
 from engine.clock import local_time
@@ -114,6 +115,16 @@ def _exported(path: Path, engine: str, gm: str | None, day_ends: str | None) -> 
     return count(samples)
 
 
+def _day(day: str) -> str:
+    """A game's phase as the host reads it («Ход 1» in Russian; English keeps «turn 1» as
+    the table always showed it); an exported thread's date as it is."""
+    if i18n.current() == i18n.DEFAULT:
+        return day
+    from engine.report.words import phase_label
+
+    return phase_label(i18n.current(), day)
+
+
 def _show(
     table: ActivityTable,
     as_json: bool,
@@ -150,7 +161,7 @@ def _show(
             aware = tz is not None and r.last.tzinfo is not None
             last = local_time(r.last, tz) if aware else f"{r.last:%Y-%m-%d %H:%M}"
         cells = [
-            r.day,
+            _day(r.day),
             labels.get(r.player, r.player),
             str(r.posts),
             str(r.words),

@@ -274,3 +274,17 @@ def test_the_demo_shows_its_russian_game_in_the_hosts_english(tmp_path: Path) ->
     assert "Игра окончена. Победитель:" in russian.output
     quiet = CliRunner().invoke(app, ["--lang", "ru", *words, "--quiet"])
     assert quiet.exit_code == 0 and "победитель: " in quiet.output and ", ходов: " in quiet.output
+
+
+def test_activity_of_a_running_russian_game(russian: None, tmp_path: Path) -> None:
+    game = Rehearsal(tmp_path)
+    game("2026-12-01T17:00+03:00", "board", "local", "init", "GAME")
+    game.host("2026-12-01T18:00+03:00", "game start")
+    game.host("2026-12-01T18:45+03:00", "review", "--approve")
+    game.host("2026-12-01T19:01+03:00", "run", "--once")
+    game.post("2026-12-01T19:30+03:00", "Коля", "Оля подозрительно молчит")
+    game.host("2026-12-01T19:40+03:00", "run", "--once")
+    shown = game.host("2026-12-01T20:00+03:00", "activity")
+    assert "активность" in shown and "последнее сообщение" in shown and "приказы" in shown
+    row = next(line for line in shown.splitlines() if "Коля" in line)
+    assert "Ход 1" in row and "2026-12-01 19:30" in row
