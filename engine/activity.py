@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+from engine.i18n import _
+from engine.table_problems import true_or_false, unknown_key
 from scraper.normalize import WORD_RE, lower
 
 ACTIVITY_KEYS = {
@@ -51,41 +53,43 @@ class ActivitySettings:
 
 
 def parse_activity(raw: Mapping[str, Any]) -> tuple[ActivitySettings | None, list[str]]:
-    problems = [
-        f"unknown key `{k}` (known: {', '.join(sorted(ACTIVITY_KEYS))})"
-        for k in raw
-        if k not in ACTIVITY_KEYS
-    ]
+    problems = [unknown_key(k, ACTIVITY_KEYS) for k in raw if k not in ACTIVITY_KEYS]
     min_posts = raw.get("min_posts")
     if min_posts is not None and (
         not isinstance(min_posts, int) or isinstance(min_posts, bool) or min_posts < 1
     ):
-        problems.append(f"`min_posts`: a number of posts, at least 1, got {min_posts!r}")
+        said = _("`min_posts`: a number of posts, at least 1, got {value!r}")
+        problems.append(said.format(value=min_posts))
     silent = raw.get("silent_hours")
     if silent is not None and (
         not isinstance(silent, int | float) or isinstance(silent, bool) or silent <= 0
     ):
-        problems.append(f"`silent_hours`: a number of hours, got {silent!r}")
+        problems.append(_("`silent_hours`: a number of hours, got {value!r}").format(value=silent))
     before = raw.get("check_before", 12)
     if not isinstance(before, int | float) or isinstance(before, bool) or before <= 0:
-        problems.append(f"`check_before`: hours before the deadline, got {before!r}")
+        said = _("`check_before`: hours before the deadline, got {value!r}")
+        problems.append(said.format(value=before))
         before = 12
     prod = raw.get("prod", False)
     if not isinstance(prod, bool):
-        problems.append(f"`prod`: true or false, got {prod!r}")
+        problems.append(true_or_false("prod", prod))
     substitute = raw.get("substitute", False)
     if not isinstance(substitute, bool):
-        problems.append(f"`substitute`: true or false, got {substitute!r}")
+        problems.append(true_or_false("substitute", substitute))
     hours = raw.get("offer_hours", 24)
     if not isinstance(hours, int | float) or isinstance(hours, bool) or hours <= 0:
-        problems.append(f"`offer_hours`: hours to accept an offered seat, got {hours!r}")
+        said = _("`offer_hours`: hours to accept an offered seat, got {value!r}")
+        problems.append(said.format(value=hours))
         hours = 24
     in_vote_count = raw.get("in_vote_count", False)
     if not isinstance(in_vote_count, bool):
-        problems.append(f"`in_vote_count`: true or false, got {in_vote_count!r}")
+        problems.append(true_or_false("in_vote_count", in_vote_count))
     if min_posts is None and silent is None and (prod or substitute):
         problems.append(
-            "`prod` and `substitute` need `min_posts` or `silent_hours`: what makes a player quiet"
+            _(
+                "`prod` and `substitute` need `min_posts` or `silent_hours`: what makes a player "
+                "quiet"
+            )
         )
     if problems:
         return None, problems

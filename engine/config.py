@@ -970,7 +970,7 @@ class _Checker:
         tz = schedule.tz if schedule is not None else zone("Europe/Moscow")
         settings, problems = parse_settings(raw, tz)
         for message in problems:
-            key = re.match(r"(?:unknown key )?`(\w+)`", message)
+            key = re.search(r"`(\w+)`", message)  # the key it names first
             self.problem(f"[signup] {message}", "signup", *(key.groups() if key else ()))
         return settings
 
@@ -980,7 +980,7 @@ class _Checker:
             return None
         settings, problems = parse_activity(raw)
         for message in problems:
-            key = re.match(r"(?:unknown key )?`(\w+)`", message)
+            key = re.search(r"`(\w+)`", message)  # the key it names first
             self.problem(f"[activity] {message}", "activity", *(key.groups() if key else ()))
         return settings
 
@@ -1447,7 +1447,7 @@ def load_signup_config(
     else:
         settings, problems = parse_settings(raw["signup"], tz)
         for message in problems:
-            key = re.match(r"(?:unknown key )?`(\w+)`", message)
+            key = re.search(r"`(\w+)`", message)  # the key it names first
             checker.problem(f"[signup] {message}", "signup", *(key.groups() if key else ()))
     players = (
         raw.get("players", {}).get("players", []) if isinstance(raw.get("players"), dict) else []

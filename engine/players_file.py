@@ -22,6 +22,7 @@ from typing import Any
 import yaml
 
 from engine.core.slots import Handover, SlotError
+from engine.i18n import _
 from scraper.reading import Cast
 
 PLAYERS_HELP = (
@@ -39,24 +40,27 @@ class PlayersFileError(ValueError):
 def _names(doc: Mapping[str, Any], key: str) -> list[str]:
     value = doc.get(key) or []
     if not isinstance(value, list) or not all(isinstance(v, str | int) for v in value):
-        raise PlayersFileError(f"{key}: expected a list of names")
+        raise PlayersFileError(_("{key}: expected a list of names").format(key=key))
     return [str(v) for v in value]
 
 
 def parse_players(doc: Any) -> Cast:
     """A `Cast` from the loaded YAML document."""
     if not isinstance(doc, Mapping):
-        raise PlayersFileError("expected a mapping with players:, dead:, replacements:, aliases:")
+        raise PlayersFileError(
+            _("expected a mapping with players:, dead:, replacements:, aliases:")
+        )
     unknown = set(doc) - {"players", "dead", "replacements", "aliases"}
     if unknown:
-        raise PlayersFileError(f"unknown keys: {', '.join(sorted(map(str, unknown)))}")
+        said = _("unknown keys: {keys}").format(keys=", ".join(sorted(map(str, unknown))))
+        raise PlayersFileError(said)
     players = _names(doc, "players")
     dead = _names(doc, "dead")
     if not players:
-        raise PlayersFileError("players: at least one player is needed")
+        raise PlayersFileError(_("players: at least one player is needed"))
     twice = {n for n in players + dead if (players + dead).count(n) > 1}
     if twice:
-        raise PlayersFileError(f"listed twice: {', '.join(sorted(twice))}")
+        raise PlayersFileError(_("listed twice: {names}").format(names=", ".join(sorted(twice))))
     handovers = _handovers(doc.get("replacements") or {})
     try:
         cast = Cast(tuple(players), tuple(dead), {h.new: h.old for h in handovers}, {}, handovers)
@@ -65,15 +69,15 @@ def parse_players(doc: Any) -> Cast:
         raise PlayersFileError(str(exc)) from None
     aliases = doc.get("aliases") or {}
     if not isinstance(aliases, Mapping):
-        raise PlayersFileError("aliases: expected a mapping name: [forms]")
+        raise PlayersFileError(_("aliases: expected a mapping name: [forms]"))
     everyone = set(cast.roster)
     clean: dict[str, tuple[str, ...]] = {}
     for name, forms in aliases.items():
         if str(name) not in everyone:
-            raise PlayersFileError(f"aliases: {name} is not a player")
+            raise PlayersFileError(_("aliases: {name} is not a player").format(name=name))
         forms = [forms] if isinstance(forms, str) else forms
         if not isinstance(forms, list):
-            raise PlayersFileError(f"aliases: {name}: expected a list of forms")
+            raise PlayersFileError(_("aliases: {name}: expected a list of forms").format(name=name))
         clean[str(name)] = tuple(str(f) for f in forms)
     return replace(cast, aliases=clean)
 
@@ -81,7 +85,7 @@ def parse_players(doc: Any) -> Cast:
 def _handovers(doc: Any) -> tuple[Handover, ...]:
     """`replacements:` as handovers: `new: old` or `new: {replaces: old, from_post: N}`."""
     if not isinstance(doc, Mapping):
-        raise PlayersFileError("replacements: expected a mapping new: old")
+        raise PlayersFileError(_("replacements: expected a mapping new: old"))
     out = []
     for new, value in doc.items():
         if isinstance(value, str | int):
@@ -89,17 +93,19 @@ def _handovers(doc: Any) -> tuple[Handover, ...]:
             continue
         if not isinstance(value, Mapping) or "replaces" not in value:
             raise PlayersFileError(
-                f"replacements: {new}: expected the name they replaced, or "
-                "{replaces: name, from_post: number}"
+                _(
+                    "replacements: {new}: expected the name they replaced, or "
+                    "{{replaces: name, from_post: number}}"
+                ).format(new=new)
             )
         unknown = set(value) - {"replaces", "from_post", "at"}
         if unknown:
-            raise PlayersFileError(
-                f"replacements: {new}: unknown keys {', '.join(sorted(unknown))}"
-            )
+            said = _("replacements: {new}: unknown keys {keys}")
+            raise PlayersFileError(said.format(new=new, keys=", ".join(sorted(unknown))))
         post, at = value.get("from_post"), value.get("at")
         if post is not None and (not isinstance(post, int) or isinstance(post, bool) or post < 0):
-            raise PlayersFileError(f"replacements: {new}: from_post must be a post number")
+            said = _("replacements: {new}: from_post must be a post number")
+            raise PlayersFileError(said.format(new=new))
         if at is not None:
             at = _moment(new, at)
         out.append(Handover(str(new), str(value["replaces"]), at=at, post=post))
@@ -113,11 +119,11 @@ def _moment(new: object, value: object) -> datetime:
         try:
             moment = datetime.fromisoformat(str(value))
         except ValueError:
-            raise PlayersFileError(
-                f"replacements: {new}: at {value!r} is not a date and time"
-            ) from None
+            said = _("replacements: {new}: at {value!r} is not a date and time")
+            raise PlayersFileError(said.format(new=new, value=value)) from None
     if moment.tzinfo is None:
-        raise PlayersFileError(f"replacements: {new}: at {value!r} needs a UTC offset (+03:00)")
+        said = _("replacements: {new}: at {value!r} needs a UTC offset (+03:00)")
+        raise PlayersFileError(said.format(new=new, value=value))
     return moment
 
 
@@ -129,7 +135,8 @@ def _mapping(loader: _UniqueKeys, node: yaml.MappingNode) -> dict[Any, Any]:
     keys = [loader.construct_object(k) for k, _ in node.value]
     twice = sorted({str(k) for k in keys if keys.count(k) > 1})
     if twice:
-        raise PlayersFileError(f"line {node.start_mark.line + 1}: {', '.join(twice)} given twice")
+        said = _("line {line}: {keys} given twice")
+        raise PlayersFileError(said.format(line=node.start_mark.line + 1, keys=", ".join(twice)))
     return loader.construct_mapping(node)
 
 
@@ -141,10 +148,11 @@ def load_players(path: str | Path) -> Cast:
     try:
         text = Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise PlayersFileError(
-            f"{path}: no such file; write one with the game's names, e.g. "
+        said = _(
+            "{path}: no such file; write one with the game's names, e.g. "
             "`players: [Вася, Петя, Маша]` (--help shows the whole format)"
-        ) from None
+        )
+        raise PlayersFileError(said.format(path=path)) from None
     except OSError as exc:
         raise PlayersFileError(f"{path}: {exc}") from exc
     try:

@@ -33,6 +33,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, tzinfo
 from typing import Any
 
+from engine.i18n import _
+from engine.table_problems import true_or_false, unknown_key
 from scraper.normalize import fold, lower, strip_invisible
 
 JOIN_WORDS = (
@@ -119,16 +121,19 @@ def parse_settings(raw: Mapping[str, Any], tz: tzinfo) -> tuple[SignupSettings |
     problems: list[str] = []
     for key in raw:
         if key not in SIGNUP_KEYS:
-            problems.append(f"unknown key `{key}` (known: {', '.join(sorted(SIGNUP_KEYS))})")
+            problems.append(unknown_key(key, SIGNUP_KEYS))
     thread = raw.get("thread")
     if not isinstance(thread, str | int) or isinstance(thread, bool) or not str(thread).strip():
-        problems.append("`thread`: the sign-up thread's id is needed")
+        problems.append(_("`thread`: the sign-up thread's id is needed"))
     cap = raw.get("cap")
     if cap is not None and (not isinstance(cap, int) or isinstance(cap, bool) or cap < 2):
-        problems.append(f"`cap`: the number of players, at least 2, got {cap!r}")
+        problems.append(
+            _("`cap`: the number of players, at least 2, got {value!r}").format(value=cap)
+        )
     reserve = raw.get("reserve", 0)
     if not isinstance(reserve, int) or isinstance(reserve, bool) or reserve < 0:
-        problems.append(f"`reserve`: a number of players (0: none), got {reserve!r}")
+        said = _("`reserve`: a number of players (0: none), got {value!r}")
+        problems.append(said.format(value=reserve))
     closes = raw.get("closes")
     when: datetime | None = None
     if isinstance(closes, datetime):
@@ -137,9 +142,9 @@ def parse_settings(raw: Mapping[str, Any], tz: tzinfo) -> tuple[SignupSettings |
         try:
             when = datetime.fromisoformat(closes)
         except ValueError:
-            problems.append(f'`closes`: {closes!r}: write "YYYY-MM-DD HH:MM"')
+            problems.append(_('`closes`: {value!r}: write "YYYY-MM-DD HH:MM"').format(value=closes))
     elif closes is not None:
-        problems.append(f'`closes`: write "YYYY-MM-DD HH:MM", got {closes!r}')
+        problems.append(_('`closes`: write "YYYY-MM-DD HH:MM", got {value!r}').format(value=closes))
     if when is not None and when.tzinfo is None:
         when = when.replace(tzinfo=tz)
     words: dict[str, tuple[str, ...]] = {}
@@ -150,19 +155,22 @@ def parse_settings(raw: Mapping[str, Any], tz: tzinfo) -> tuple[SignupSettings |
             or not given
             or not all(isinstance(w, str) and w.strip() for w in given)
         ):
-            problems.append(f'`{key}`: a list of words, e.g. ["+", "в игре", "/in"]')
+            problems.append(
+                _('`{key}`: a list of words, e.g. ["+", "в игре", "/in"]').format(key=key)
+            )
             given = default
         words[key] = tuple(given)
     both = {word_key(w) for w in words["join"]} & {word_key(w) for w in words["leave"]}
     if both:
-        problems.append(f"`join` and `leave` share {', '.join(sorted(both))}")
+        problems.append(_("`join` and `leave` share {words}").format(words=", ".join(sorted(both))))
     approve = raw.get("approve", False)
     if not isinstance(approve, bool):
-        problems.append(f"`approve`: true or false, got {approve!r}")
+        problems.append(true_or_false("approve", approve))
     every: timedelta | None = None
     post_list = raw.get("post_list", "off")
     if not isinstance(post_list, str):
-        problems.append(f'`post_list`: "off" or e.g. "every day", got {post_list!r}')
+        said = _('`post_list`: "off" or e.g. "every day", got {value!r}')
+        problems.append(said.format(value=post_list))
     else:
         try:
             every = parse_vote_count(post_list)

@@ -213,3 +213,31 @@ def test_game_start_replace_and_sub_answer_a_russian_game_in_russian(tmp_path: P
     offered = " ".join(g.cli("game", "sub", str(g.path), "Петя", at=later).split())
     assert "место Пети (сейчас играет Петя) предложено Диме до 2026-12-02 20:00 MSK" in offered
     assert "ЛС отправит и ответ примет forumgm run" in offered, offered
+
+
+def test_signup_and_activity_problems_are_russian_on_their_lines(tmp_path: Path) -> None:
+    path = tmp_path / "game.toml"
+    tables = (
+        '\n[signup]\nthread = "7"\ncap = 1\napprove = "да"\nwhen = 1\n'
+        "\n[activity]\nprod = true\noffer_hours = 0\n"
+    )
+    path.write_text(GOOD.replace("\n[deal]", tables + "\n[deal]"), encoding="utf-8")
+    said = _lines(_validate(path))
+    assert "строка 24: [signup] `cap`: число игроков, не меньше 2, а указано 1" in said, said
+    assert "строка 25: [signup] `approve`: true или false, а указано 'да'" in said
+    assert "строка 26: [signup] неизвестный ключ `when` (известные: approve, cap," in said
+    assert "строка 30: [activity] `offer_hours`: часы, за которые можно принять" in said
+    assert "строка 29: [activity] для `prod` и `substitute` нужен `min_posts` или" in said
+
+
+def test_a_players_file_tally_cannot_read_is_said_in_russian(tmp_path: Path) -> None:
+    posts = tmp_path / "posts.jsonl"
+    posts.write_text("", encoding="utf-8")
+    missing = tmp_path / "players.yaml"
+    words = ["tally", "--posts", str(posts), "--players", str(missing)]
+    said = runner.invoke(app, ["--lang", "ru", *words])
+    assert said.exit_code == 2
+    assert f"{missing}: такого файла нет; напишите его с именами игроков" in _lines(said)
+    missing.write_text("players: [Вася, Петя]\naliases: {Оля: [Оленька]}\n", encoding="utf-8")
+    said = runner.invoke(app, ["--lang", "ru", *words])
+    assert f"{missing}: aliases: Оля — не игрок" in _lines(said), said.output
