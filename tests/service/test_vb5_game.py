@@ -1,6 +1,7 @@
 """A `votecount` day on the fake vBulletin 5 board (tests/forums/vbulletin/helpers_vb5.py),
 end to end: the driver posts the opening post through `create-content/text`, reads the
-players' votes off the thread's node pages, and posts the vote count at the deadline."""
+players' votes off the thread's node pages (or, voting by PM, out of the GM's
+conversations), and posts the vote count at the deadline."""
 
 from __future__ import annotations
 
@@ -8,13 +9,15 @@ import asyncio
 from datetime import UTC, datetime
 from pathlib import Path
 
+import pytest
+
 from engine.config import parse_config
 from engine.service.driver import GameDriver
 from engine.store import open_store
 from forums.local import ManualClock
 from tests.forums.vbulletin.helpers_vb5 import GM, Vb5Fake, made_post, vb5_board
 
-GAME = f"""\
+GAME = """\
 [game]
 ruleset = "votecount"
 language = "en"
@@ -25,7 +28,7 @@ receipts = false
 engine = "vbulletin5"
 url = "https://fandompost.vbulletin.net/"
 thread = "727744"
-gm_user = "{GM}"
+gm_user = "Kinematics"
 password = "env:FORUMGM_TEST_GM"
 
 [schedule]
@@ -35,11 +38,16 @@ start = "2026-12-01 21:00"
 
 [players]
 players = ["Shirohige", "Buckeye", "Deo"]
+
+[options]
+vote_channel = "{channel}"
 """
 
 
-def test_a_day_is_read_and_counted_on_vbulletin_5(tmp_path: Path) -> None:
-    config = parse_config(GAME)
+@pytest.mark.parametrize("by_pm", [False, True], ids=["thread-votes", "pm-votes"])
+def test_a_day_is_read_and_counted_on_vbulletin_5(tmp_path: Path, by_pm: bool) -> None:
+    game = GAME.format(channel="pm" if by_pm else "thread")
+    config = parse_config(game)
     store = open_store(f"sqlite:///{tmp_path / 'game.sqlite'}")
     fake = Vb5Fake()
     board, _, _, _ = vb5_board(fake)
@@ -56,7 +64,11 @@ def test_a_day_is_read_and_counted_on_vbulletin_5(tmp_path: Path) -> None:
 
     def vote(node: int, who: str, uid: str, hhmm: str, text: str) -> None:
         stamp = int(datetime.fromisoformat(f"2026-12-01 {hhmm}").replace(tzinfo=UTC).timestamp())
-        fake.page2.append(made_post(str(node), who, uid, stamp, 16 + len(fake.page2), text))
+        if by_pm:  # a new conversation with the GM, sent at that time
+            fake.now = stamp - 60
+            fake.add_message((uid, who), text, "Vote", recipients=[GM])
+        else:
+            fake.page2.append(made_post(str(node), who, uid, stamp, 16 + len(fake.page2), text))
 
     async def day() -> list[str]:
         said = [await driver.step(at("21:01"))]  # the opening post goes out
