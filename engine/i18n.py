@@ -165,53 +165,61 @@ _FIELD = re.compile(r"\{(\w+)\}")
 
 
 @cache
-def _patterns(lang: str) -> tuple[tuple[re.Pattern[str], str], ...]:
-    """Each warning template of the `warnings` catalogue as a pattern of its English text,
-    with its translation; plain words (an action's name) are matched whole."""
+def _templates(lang: str) -> tuple[dict[str, str], tuple[tuple[re.Pattern[str], str], ...]]:
+    """The warnings catalogue of `lang`: its plain templates (an action's name, a ruleset's
+    fixed message) by their English text, and its templates with fields as patterns of their
+    English text, with their translations. The patterns are ordered by their own words, most
+    first, so that a template is tried before a shorter one whose fields could swallow its
+    words ("{action}: «{written}» is not a player" before a bare "{names}: …")."""
     from babel.messages.pofile import read_po
 
     path = LOCALE_DIR / lang / "LC_MESSAGES" / "warnings.po"
     with path.open("rb") as source:
         parsed = read_po(source, locale=lang, domain="warnings")
+    plain: dict[str, str] = {}
     found = []
     for message in parsed:
         if not message.id or not message.string or message.fuzzy:
             continue
         template, translated = str(message.id), str(message.string)
+        if not _FIELD.search(template):
+            plain[template] = translated
+            continue
         pattern, at = [], 0
         for field in _FIELD.finditer(template):
             pattern.append(re.escape(template[at : field.start()]))
             pattern.append(f"(?P<{field.group(1)}>.+?)")
             at = field.end()
         pattern.append(re.escape(template[at:]))
-        found.append((re.compile("".join(pattern), re.DOTALL), translated))
-    # The longest templates first: "vote: «X» is not a player" before a bare "{what}".
-    found.sort(key=lambda p: -len(_FIELD.sub("", p[0].pattern)))
-    return tuple(found)
+        words = len(_FIELD.sub("", template))
+        found.append((words, re.compile("".join(pattern), re.DOTALL), translated))
+    found.sort(key=lambda p: -p[0])
+    return plain, tuple((pattern, translated) for _, pattern, translated in found)
 
 
 def warning_text(message: str, lang: str | None = None) -> str:
     """A stored warning's English `message` in `lang` (the current language by default): the
     template it was made from, translated, with the same names; a message made from no
-    known template is shown as it is."""
+    known template is shown as it is.
+
+    A plain template is the whole message or nothing (a ruleset's "the ability is spent" is
+    never read inside another text); of the fields, only `{action}` is a word the catalogue
+    translates («vote» → «голос»): a name, a count or a player's words stay as written, even
+    one that reads like a command ("check", a player's nickname)."""
     lang = current() if lang is None else checked(lang)
     if lang == DEFAULT:
         return message
-    for pattern, translated in _patterns(lang):
+    plain, patterns = _templates(lang)
+    if message in plain:
+        return plain[message]
+    for pattern, translated in patterns:
         match = pattern.fullmatch(message)
         if match is not None:
-            fields = {k: _word(v, lang) for k, v in match.groupdict().items()}
+            fields = match.groupdict()
+            if "action" in fields:
+                fields["action"] = plain.get(fields["action"], fields["action"])
             return translated.format(**fields)
     return message
-
-
-def _word(value: str, lang: str) -> str:
-    """A field of a warning (an action's name, a name, a count) translated when the warnings
-    catalogue has it as a word of its own ("vote" → «голос»), else as it is."""
-    for pattern, translated in _patterns(lang):
-        if not pattern.groupindex and pattern.fullmatch(value):
-            return translated
-    return value
 
 
 def languages_of(names: Iterable[str]) -> str | None:

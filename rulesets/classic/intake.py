@@ -15,7 +15,7 @@ from engine.core.events import Event
 from engine.core.model import GameState, PlayerState
 from engine.core.orders import VOTE_KINDS, Channel, Order, OrderKind
 from engine.core.ruleset import IntakeResult, PhaseInputs
-from engine.core.warnings import ParseWarning
+from engine.core.warnings import N_, ParseWarning
 from rulesets.classic.help import orders_of, refusal
 from rulesets.classic.roles import ACTIONS
 from rulesets.classic.state import actions_of, in_play, is_clan
@@ -33,21 +33,22 @@ _REQUEST, _CANCEL = OrderKind.REQUEST, OrderKind.CANCEL
 _UNVOTE, _NO_LYNCH = OrderKind.UNVOTE, OrderKind.NO_LYNCH
 
 _MESSAGES = {
-    w.LATE: "sent after the deadline",
-    w.SENDER_NOT_IN_PLAY: "the sender is not in play",
-    w.TARGET_NOT_IN_PLAY: "the target is not in play",
-    w.UNKNOWN_TARGET: "the target is not on the roster",
-    w.TARGET_SELF: "this action may not target its user",
-    w.ACTION_NOT_AVAILABLE: "the sender's role does not have this action",
-    w.INVALID_TARGET: "not a valid target in this game",
-    w.THREAD_VOTE_IGNORED: "a vote in the thread does not count; votes count only by PM",
-    w.THREAD_ORDER_IGNORED: "an order in the thread is ignored; orders count only by PM",
-    w.BAD_PARAMETER: "the message is empty",
-    NONSTANDARD_VOTE_FORM: "non-standard vote wording, accepted",
-    INVALID_VOTE_FORM: "non-standard vote wording, rejected (strict vote forms)",
-    NOT_CLAN_MEMBER: "only clan members may ask for the target list",
-    RATING_RATE_LIMITED: "the player asked for a rating too recently",
-    ANON_RATE_LIMITED: "the player sent an anonymous message too recently",
+    w.LATE: N_("sent after the deadline"),
+    w.SENDER_NOT_IN_PLAY: N_("the sender is not in play"),
+    w.TARGET_NOT_IN_PLAY: N_("the target is not in play"),
+    w.UNKNOWN_TARGET: N_("the target is not on the roster"),
+    w.TARGET_SELF: N_("this action may not target its user"),
+    w.ACTION_NOT_AVAILABLE: N_("the sender's role does not have this action"),
+    w.INVALID_TARGET: N_("not a valid target in this game"),
+    w.THREAD_VOTE_IGNORED: N_("a vote in the thread does not count; votes count only by PM"),
+    w.THREAD_ORDER_IGNORED: N_("an order in the thread is ignored; orders count only by PM"),
+    w.UNKNOWN_COMMAND: N_("not a request of this game"),
+    w.BAD_PARAMETER: N_("the anonymous message has no text"),
+    NONSTANDARD_VOTE_FORM: N_("non-standard vote wording, accepted"),
+    INVALID_VOTE_FORM: N_("non-standard vote wording, rejected (strict vote forms)"),
+    NOT_CLAN_MEMBER: N_("only clan members may ask for the target list"),
+    RATING_RATE_LIMITED: N_("the player asked for a rating too recently"),
+    ANON_RATE_LIMITED: N_("the player sent an anonymous message too recently"),
 }
 
 
