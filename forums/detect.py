@@ -5,10 +5,12 @@ Each engine leaves marks in every page it serves (a body id, a form key in the p
 script, template comments, a "Powered by" line, the shape of its links). `SIGNATURES` lists
 them as data with a weight: a page is an engine's when its marks add up to at least
 `ENOUGH` and outweigh every other engine's. Engines forumgm does not support (phpBB 2 and
-its forks such as TorrentPier, Invision, SMF, PunBB 1.3+, uCoz,
+its forks such as TorrentPier, Invision, SMF, PunBB 1.3+, the mybb.ru hosts, uCoz,
 NodeBB) are recognised too, so the host hears "TorrentPier is not supported" rather than
 "phpBB" (a phpBB 2 fork shares phpBB 3's viewtopic.php and posting.php) or "unknown".
-Pure: the caller fetches the page.
+PunBB 1.2 (its layout is FluxBB's) is read as FluxBB; PunBB 1.3 and later (#brd-wrap)
+and the mybb.ru family of free Russian hosts (a PunBB fork of their own, not MyBB) are named
+and not supported, each with why (`WHY_NOT`). Pure: the caller fetches the page.
 """
 
 from __future__ import annotations
@@ -17,7 +19,15 @@ import json
 import re
 from dataclasses import dataclass
 
-__all__ = ["ENOUGH", "SIGNATURES", "SUPPORTED", "Detection", "Signature", "detect_engine"]
+__all__ = [
+    "ENOUGH",
+    "SIGNATURES",
+    "SUPPORTED",
+    "WHY_NOT",
+    "Detection",
+    "Signature",
+    "detect_engine",
+]
 
 
 @dataclass(frozen=True)
@@ -160,8 +170,9 @@ SIGNATURES: tuple[Signature, ...] = (
     ),
     _sig("TorrentPier", None, r"\btracker\.php\b|\bdl\.php\?t=\d", 1, "tracker.php links"),
     # FluxBB 1.x ("Powered by", «Работает на» in the Russian pack) and its PunBB 1.2 markup
-    # (#punwrap, #brdmenu, class "pun"), which FluxBB kept; PunBB 1.3+ has other markup
-    # (#brd-wrap) and its "Powered by PunBB" alone is not enough.
+    # (#punwrap, #brdmenu, class "pun"), which FluxBB kept. PunBB 1.2 itself says so in its
+    # footer (in English whatever the language pack: «Powered by PunBB», a link to
+    # punbb.org), and its thread pages read as FluxBB's (fixtures/punbb/1.2.50).
     _sig(
         "FluxBB",
         "fluxbb",
@@ -169,7 +180,13 @@ SIGNATURES: tuple[Signature, ...] = (
         3,
         "“Powered by {0}”",
     ),
-    _sig("FluxBB", "fluxbb", r"(?:Powered by|Работает на) (?:<a[^>]*>)?\s*(PunBB)", 1, "“{0}”"),
+    _sig(
+        "PunBB 1.2",
+        "fluxbb",
+        r'Powered by <a href="https?://(?:www\.)?punbb\.org/?">PunBB</a>',
+        1,
+        "“Powered by PunBB” (punbb.org)",
+    ),
     _sig(
         "FluxBB",
         "fluxbb",
@@ -177,11 +194,37 @@ SIGNATURES: tuple[Signature, ...] = (
         3,
         "PunBB markup",
     ),
+    # PunBB 1.3 and later print other pages (#brd-wrap, div.post with span.post-byline,
+    # fixtures/punbb/1.4.4), and link to punbb.informer.com ("Форум работает на" in Russian).
+    _sig("PunBB 1.3+", None, r'<div id="brd-wrap" class="brd', 3, "the #brd-wrap layout"),
+    _sig(
+        "PunBB 1.3+",
+        None,
+        r'(?:Powered by|работает на)(?:&nbsp;|\s)(?:<a href="https?://punbb\.informer\.com/?">)'
+        r"PunBB</a>",
+        1,
+        "“Powered by PunBB” (punbb.informer.com)",
+    ),
+    # The free Russian hosts of the mybb.ru family (mybb.ru, rusff, bbcity, …) run their
+    # own fork of PunBB — not MyBB: #pun, #pun-main and .punbb blocks, posts as div.post
+    # with li.pa-author (facts from public scripts written for those boards; no saved page).
+    _sig("MyBB.ru (a PunBB fork)", None, r'<div id="pun-main"|class="punbb\b', 3, "#pun-main"),
+    _sig("MyBB.ru (a PunBB fork)", None, r'class="pa-author"', 2, "li.pa-author posts"),
     _sig(
         "uCoz", None, r"//s\d+\.ucoz\.(?:net|ru)/|\bucoz\.(?:ru|net|com)\b|\bvar uCoz\b", 3, "uCoz"
     ),
 )
 ENOUGH = 3
+WHY_NOT = {
+    "PunBB 1.3+": (
+        "PunBB 1.3 and later print other pages than the PunBB 1.2 layout forumgm reads (FluxBB's)"
+    ),
+    "MyBB.ru (a PunBB fork)": (
+        "the mybb.ru hosts run a PunBB fork of their own (not MyBB), whose pages forumgm "
+        "does not read yet"
+    ),
+}
+"""Why an engine that looks close to a supported one is not supported, for the host."""
 SUPPORTED = (
     "discourse",
     "fluxbb",
@@ -214,9 +257,10 @@ class Detection:
             return f"{self.product} ({marks})"
         supported = ", ".join(SUPPORTED)
         if self.product is not None:
+            why = f": {WHY_NOT[self.product]}" if self.product in WHY_NOT else ""
             return (
-                f"{self.product} — not a supported engine (saw {marks}); forumgm supports "
-                f"{supported}"
+                f"{self.product} — not a supported engine{why} (saw {marks}); forumgm "
+                f"supports {supported}"
             )
         return f"not a supported engine: {marks}; forumgm supports {supported}"
 

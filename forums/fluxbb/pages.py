@@ -52,7 +52,9 @@ _EDIT = re.compile(r"^(.*?)\s*\(([^()]*)\)\s*$", re.S)
 _REFRESH = re.compile(
     r"""<meta[^>]+http-equiv=["']refresh["'][^>]+content=["']\d+;\s*URL=([^"']+)""", re.I
 )
-_SMILIE = re.compile(r"/img/smilies/([a-z_]+)\.(?:png|gif)$", re.I)
+_SMILIE = re.compile(r"(?:^|/)img/smilies/([a-z_]+)\.(?:png|gif)$", re.I)
+"""A smilie's image: FluxBB's absolute `…/img/smilies/smile.png`, PunBB 1.2's relative
+`img/smilies/smile.png`."""
 SMILIES = {
     "smile": ":)",
     "neutral": ":|",
@@ -135,10 +137,12 @@ def classify(html: str, url: str = "", selectors: FluxbbSelectors = DEFAULT) -> 
         return PageKind.LOGIN_FORM
     if tree.css_first(selectors.message) is not None:
         return PageKind.MESSAGE
+    if tree.css_first(selectors.post_form) is not None:
+        # Before the posts: PunBB 1.2's reply form shows the topic's last posts under it
+        # (`#postreview`); a topic's own quick-reply form is not one of these forms.
+        return PageKind.POSTING_FORM
     if tree.css_first(selectors.post) is not None:
         return PageKind.TOPIC
-    if tree.css_first(selectors.post_form) is not None:
-        return PageKind.POSTING_FORM
     if tree.css_first(selectors.zone) is not None:
         return PageKind.PREFERENCES
     if tree.css_first("#users1") is not None:
@@ -153,7 +157,8 @@ def classify(html: str, url: str = "", selectors: FluxbbSelectors = DEFAULT) -> 
 
 def fluxbb_postbody(node: LexborNode, *, base_url: str = "") -> PostBody:
     """The `PostBody` of a post's `div.postmsg` (a copy: the page stays as served). A quote
-    is `div.quotebox` with «Name wrote:» in its `cite` and the quote in its `blockquote`;
+    is `div.quotebox` with «Name wrote:» in its `cite` and the quote in its `blockquote`
+    (PunBB 1.2: `blockquote > div.incqbox` with «Name wrote:» in its `h4`);
     `[s]` is `span.bbs` (struck by the style sheet), `[u]` `span.bbu`; a smilie is read as
     the code typed, any other image dropped, the edit notice left out."""
     copy = node.clone()
@@ -169,6 +174,16 @@ def fluxbb_postbody(node: LexborNode, *, base_url: str = "") -> PostBody:
             cite.decompose()
         for named in (box, quote):
             if named is not None and author:
+                named.attrs["data-author"] = author
+    for box in copy.css("div.incqbox"):
+        # PunBB 1.2 (and boards on its templates): the heading names the quoted author.
+        heading = box.css_first("h4")
+        author = quote_author_from_cite(heading) if heading is not None else None
+        if heading is not None:
+            heading.decompose()
+        quote = box.parent if box.parent is not None and box.parent.tag == "blockquote" else box
+        for named in (quote, box):
+            if author:
                 named.attrs["data-author"] = author
     for struck in copy.css("span.bbs"):
         struck.attrs["style"] = "text-decoration: line-through"
@@ -226,6 +241,7 @@ def parse_topic_page(
     title_link = tree.css_first(selectors.title)
     thread = _query(title_link.attributes.get("href") or "", "id") if title_link else None
     thread = thread or _query(url, "id") or ""
+    title = _text(title_link) if title_link is not None else _plain_title(tree, selectors)
     posts: list[Post] = []
     for node in tree.css(selectors.post):
         pid = (node.attributes.get("id") or "")[1:]
@@ -242,7 +258,7 @@ def parse_topic_page(
     return TopicPage(
         url=url,
         thread_id=thread,
-        title=_text(title_link),
+        title=title,
         posts=posts,
         page=page,
         pages=pages,
@@ -251,6 +267,14 @@ def parse_topic_page(
         total_posts=None,
         logged_in_as=logged_in_as(tree, selectors),
     )
+
+
+def _plain_title(tree: LexborHTMLParser, selectors: FluxbbSelectors) -> str:
+    """The topic's title where the crumbs end in plain text, not a link (PunBB 1.2:
+    `Index » Forum » Title` in `div.linkst ul`)."""
+    crumbs = tree.css_first(selectors.plain_crumbs)
+    last = crumbs.css("li")[-1] if crumbs is not None and crumbs.css("li") else None
+    return _text(last).lstrip("»\xa0 ").strip()
 
 
 def _post(

@@ -1,5 +1,6 @@
 """CSS selectors for FluxBB 1.5 pages (its stock styles: Air, Earth, Fire, …, which share
-one template; PunBB 1.2/1.3 pages keep most of these ids), as data in one place.
+one template; PunBB 1.2's pages keep these ids, fixtures/punbb/1.2.50), as data in one
+place.
 
 A board whose style renames a block overrides one field
 (`dataclasses.replace(DEFAULT, post=…)`) and passes the result to the readers and to
@@ -41,6 +42,9 @@ class FluxbbSelectors:
     pages: str
     """The pagination line: the current page in `strong`, the others as links."""
     title: str
+    plain_crumbs: str
+    """Crumbs whose last item is the title as plain text (PunBB 1.2), when `title` finds no
+    link."""
     # -- forms ----------------------------------------------------------------------------
     login_form: str
     post_form: str
@@ -68,6 +72,7 @@ DEFAULT = FluxbbSelectors(
     edit_notice="p.postedit",
     pages="p.pagelink",
     title="ul.crumbs li strong a[href*='viewtopic.php']",
+    plain_crumbs="div.linkst ul",
     login_form="form#login",
     post_form="form#post, form#edit, form#delete",
     zone="select[name='form[timezone]'] option[selected]",

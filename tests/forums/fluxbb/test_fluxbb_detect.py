@@ -25,7 +25,8 @@ def test_a_punbb_12_page_with_fluxbbs_layout_is_read_as_fluxbb() -> None:
         "</div></div></body></html>"
     )
     found = detect_engine(punbb, "text/html")
-    assert found.engine == "fluxbb" and "“PunBB”" in found.seen, found
+    assert (found.engine, found.product) == ("fluxbb", "PunBB 1.2"), found
+    # Real PunBB 1.2.50 pages: tests/forums/fluxbb/test_punbb_pages.py.
 
 
 def test_punbb_13_and_later_are_not_taken_for_fluxbb() -> None:
@@ -36,3 +37,4 @@ def test_punbb_13_and_later_are_not_taken_for_fluxbb() -> None:
     )
     found = detect_engine(punbb13, "text/html")
     assert found.engine is None and "not a supported engine" in found.describe()
+    assert found.product == "PunBB 1.3+"
