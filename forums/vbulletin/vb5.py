@@ -53,7 +53,7 @@ __all__ = [
     "unescape",
 ]
 
-_PAGE_DATA = re.compile(r"\bpageData\s*=\s*\{(.*?)\n\s*\}", re.S)
+_PAGE_DATA = re.compile(r"\bpageData\s*=\s*\{")
 _PAIR = re.compile(r'"([A-Za-z_][A-Za-z0-9_]*)"\s*:\s*"((?:[^"\\]|\\.)*)"')
 
 FLOOD_PHRASES = frozenset({"postfloodcheck", "pmfloodcheck"})
@@ -85,13 +85,38 @@ def login_refusal(phrase: str) -> str:
     return ""
 
 
+def _object_at(text: str, start: int) -> str:
+    """The text of the JavaScript object whose `{` is at `start`, up to its `}` (strings
+    skipped, so a brace in a value does not end it; one line or many)."""
+    depth, quoted, escaped = 0, False, False
+    for i in range(start, len(text)):
+        c = text[i]
+        if quoted:
+            if escaped:
+                escaped = False
+            elif c == "\\":
+                escaped = True
+            elif c == '"':
+                quoted = False
+            continue
+        if c == '"':
+            quoted = True
+        elif c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+            if depth == 0:
+                return text[start + 1 : i]
+    return text[start + 1 :]
+
+
 def page_data(html: str) -> dict[str, str]:
     """The page's `pageData` strings ({} on a page without it)."""
     found = _PAGE_DATA.search(html)
     if found is None:
         return {}
     data: dict[str, str] = {}
-    for key, raw in _PAIR.findall(found.group(1)):
+    for key, raw in _PAIR.findall(_object_at(html, found.end() - 1)):
         try:
             data[key] = json.loads(f'"{raw}"')
         except ValueError:

@@ -375,3 +375,17 @@ def test_a_poll_reads_folder_pages_only_down_to_the_cursors_time(
     ]
     # All of it, then down to the first conversation quiet since the last poll's newest.
     assert pages == ["1", "2", "3", "1", "2"]
+
+
+def test_page_data_is_read_on_one_line_or_many_whatever_its_values_hold() -> None:
+    from forums.vbulletin.vb5 import page_data
+
+    one_line = (
+        '<script>var pageData = {"userid": "5", "username": "A \\"}\\" B", "x": "}"};</script>'
+    )
+    assert page_data(one_line) == {"userid": "5", "username": 'A "}" B', "x": "}"}
+    many = (
+        '<script>\n\tvar pageData = {\n\t\t"userid": "0",\n\t\t"username": "Guest"\n\t};\n</script>'
+    )
+    assert page_data(many) == {"userid": "0", "username": "Guest"}
+    assert page_data("<html><body>no data</body></html>") == {}
