@@ -383,13 +383,12 @@ class Vb5Board(PagedBoard):
         view = self._read_thread(fetched)
         if not any(p.id == post_id for p in view.posts) and view.page < view.pages:
             view = await self.thread_page(tid, view.pages)  # the board showed another page
-        if view.thread_id != tid or not any(p.id == post_id for p in view.posts):
+        if view.thread_id != tid:
             raise BoardError(
-                f"{redact(fetched.url)}: the reply was accepted but post {post_id} is not "
-                f"on thread {tid}"
+                f"{redact(fetched.url)}: the reply {post_id} was accepted but the board shows "
+                f"it on thread {view.thread_id}, not {tid}"
             )
-        log.info("posted %s in thread %s", post_id, tid)
-        return post_id
+        return self.posted(view.posts, post_id, fetched.url, tid)
 
     # -- users ---------------------------------------------------------------------------
 

@@ -253,7 +253,7 @@ def test_a_reply_the_thread_does_not_show_is_an_error() -> None:
     fake.queue("/create-content/text", json_answer({"nodeId": 731799}))
     fake.queue("/node/731799", httpx.Response(301, headers={"Location": CANONICAL}))
     board, _, _, _ = vb5_board(fake)
-    with pytest.raises(BoardError, match="post 731799 is not on thread"):
+    with pytest.raises(BoardError, match="post 731799 is not there"):
         run(board, lambda b: b.reply(THREAD, "text"))
 
 
