@@ -12,7 +12,7 @@ from engine.core.events import Event
 from engine.core.model import GameState
 from engine.core.orders import Channel, Order, OrderKind
 from engine.core.ruleset import IntakeResult, PhaseInputs
-from engine.core.warnings import ParseWarning
+from engine.core.warnings import N_, ParseWarning
 from rulesets.votecount.grammar import GRAMMAR
 from rulesets.votecount.help import refusal
 
@@ -21,15 +21,15 @@ HAMMER = "hammer"
 """`inputs.data` key: {player, post_id} once a target reached majority."""
 
 _MESSAGES = {
-    w.LATE: "sent after the end of the day (deadline or hammer)",
-    w.SENDER_NOT_IN_PLAY: "the sender is not a living player",
-    w.TARGET_NOT_IN_PLAY: "the target is not a living player",
-    w.UNKNOWN_TARGET: "the target is not on the roster",
-    w.INVALID_TARGET: "this target may not be voted for in this game",
-    w.NOT_ALLOWED: "this player may not vote (now)",
-    w.PM_VOTE_IGNORED: "votes count only in the game thread",
-    w.THREAD_VOTE_IGNORED: "votes count only by PM to the GM",
-    w.UNKNOWN_COMMAND: "votecount takes votes only",
+    w.LATE: N_("sent after the end of the day (deadline or hammer)"),
+    w.SENDER_NOT_IN_PLAY: N_("the sender is not a living player"),
+    w.TARGET_NOT_IN_PLAY: N_("the target is not a living player"),
+    w.UNKNOWN_TARGET: N_("the target is not on the roster"),
+    w.INVALID_TARGET: N_("this target may not be voted for in this game"),
+    w.NOT_ALLOWED: N_("this player may not vote, or not in this phase"),
+    w.PM_VOTE_IGNORED: N_("votes count only in the game thread"),
+    w.THREAD_VOTE_IGNORED: N_("votes count only by PM to the GM"),
+    w.UNKNOWN_COMMAND: N_("a votecount game takes votes only"),
 }
 
 

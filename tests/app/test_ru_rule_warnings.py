@@ -18,6 +18,7 @@ from engine import i18n
 from engine.app.game_file import load_game
 from engine.app.review import Review
 from rulesets.classic import intake as classic
+from rulesets.votecount import intake as votecount
 from tests.app.dashboard_client import client, log_in, make_dashboard, set_password
 from tests.app.review_game import ReviewGame
 from tests.service.helpers import local_board
@@ -27,6 +28,7 @@ EXAMPLES = ROOT / "docs" / "examples"
 BEFORE = "2027-01-10T12:00+03:00"
 TABLES = {
     "classic": classic._MESSAGES,
+    "votecount": votecount._MESSAGES,
 }
 """Each ruleset's messages by warning code."""
 
@@ -123,6 +125,15 @@ CASES = [
         "thread_vote_ignored",
         "a vote in the thread does not count; votes count only by PM",
         "голос в теме не засчитывается: голоса принимаются только в ЛС",
+    ),
+    (
+        "votecount",
+        "Carol",
+        False,
+        "голосую за Alice",
+        "pm_vote_ignored",
+        "votes count only in the game thread",
+        "голоса засчитываются только в игровой теме",
     ),
 ]
 
