@@ -713,8 +713,13 @@ class _Checker:
         allowed = self.get("board", "allow_insecure_http", bool, False)
         url = self.raw.get("board", {}).get("url")
         refused = insecure_url(url, bool(allowed)) if isinstance(url, str) else None
-        if refused:
-            self.problem(refused, "board", "url")
+        if refused:  # forums.guard's refusal, in the host's language
+            said = _(
+                "{url}: an http:// board would get the GM's password unencrypted; use https:// "
+                "or, if the board has no HTTPS, set allow_insecure_http = true in [board] "
+                "(--allow-insecure-http on the command line)"
+            )
+            self.problem(said.format(url=url), "board", "url")
         elif allowed and isinstance(url, str) and url.lower().startswith("http://"):
             self.problem(
                 _(
@@ -1144,9 +1149,9 @@ class _Checker:
         for name, given in self._player_map("gender", players).items():
             try:
                 genders[name] = parse_gender(given)
-            except ValueError as exc:
-                said = _("[players] gender: {name!r}: {error}").format(name=name, error=exc)
-                self.problem(said, "players", "gender")
+            except ValueError:  # parse_gender's own words, in the host's language
+                said = _("[players] gender: {name!r}: {value!r}: write m or f (м or ж)")
+                self.problem(said.format(name=name, value=given), "players", "gender")
         return genders
 
     def _player_map(self, key: str, players: list[str]) -> dict[str, str]:

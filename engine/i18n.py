@@ -108,6 +108,15 @@ def choose(lang: str | None) -> None:
     _current.set(picked or DEFAULT)
 
 
+def forget() -> None:
+    """No language chosen in this process and English spoken, as when it started: a test
+    suite runs many commands in one process, and one command's language must not reach the
+    next test (FORUMGM_LANG still counts: `chosen` reads it)."""
+    _chosen.clear()
+    _given.clear()
+    _current.set(DEFAULT)
+
+
 def chosen() -> str | None:
     """The host's own choice for this process, if he made one (`choose`, else FORUMGM_LANG)."""
     return _chosen[0] if _chosen else from_env()

@@ -22,9 +22,19 @@ from typing import Any
 import pytest
 from hypothesis import settings
 
+from engine import i18n
+
 # The suite's assertions read forumgm in English; a test of another language sets it itself
 # (FORUMGM_LANG is the host's language for every command, as `--lang`).
 os.environ["FORUMGM_LANG"] = "en"
+
+
+@pytest.fixture(autouse=True)
+def _language_of_no_earlier_test() -> None:
+    """Each test starts with no language chosen and English spoken: a CLI command run in this
+    process (`--lang ru`, a Russian game's file) leaves its language behind."""
+    i18n.forget()
+
 
 settings.register_profile("ci", derandomize=True, print_blob=True)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))

@@ -241,3 +241,17 @@ def test_a_players_file_tally_cannot_read_is_said_in_russian(tmp_path: Path) -> 
     missing.write_text("players: [Вася, Петя]\naliases: {Оля: [Оленька]}\n", encoding="utf-8")
     said = runner.invoke(app, ["--lang", "ru", *words])
     assert f"{missing}: aliases: Оля — не игрок" in _lines(said), said.output
+
+
+def test_a_plain_http_board_and_a_gender_nobody_writes_are_refused_in_russian(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "game.toml"
+    text = GOOD.replace("https://forum.example.org", "http://forum.example.org")
+    path.write_text(text.replace('dead = ["Гена"]', 'gender = { "Лена" = "she" }'), "utf-8")
+    said = _lines(_validate(path))
+    assert (
+        "строка 7: http://forum.example.org: на форум по http:// пароль ведущего уйдёт "
+        "незашифрованным; используйте https://"
+    ) in said, said
+    assert "строка 19: [players] gender: 'Лена': 'she': напишите m или f (м или ж)" in said
