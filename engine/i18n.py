@@ -17,12 +17,13 @@ from __future__ import annotations
 import gettext
 import os
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache
 from io import BytesIO
 from pathlib import Path
+from typing import overload
 
 from engine.core.warnings import N_
 
@@ -166,6 +167,90 @@ def ngettext(singular: str, plural: str, n: int) -> str:
     if lang == DEFAULT:
         return singular if n == 1 else plural
     return catalogue(lang).ngettext(singular, plural, n)
+
+
+class Said(str):
+    """A line for the host made from a marked English template (`L_`, `Ln_`): its value
+    is the English text, and `in_(lang)` says it again in `lang`.
+
+    What the service tells the host as it runs (`forumgm run`'s lines, its log) is made this
+    way, because one line has several readers: the terminal shows it in the host's language,
+    the log file and the store keep the English (one text to grep and to quote in a bug report,
+    whatever the host reads), and a notice to the hosts says it in the game's language. Being a
+    `str`, it goes wherever a line went before."""
+
+    _template: str | None = None
+    """None: a plain line (made as `Said(text)`, or unpickled): shown as it is."""
+    _plural: str | None = None
+    _n: int = 0
+    _fields: Mapping[str, object] = {}
+
+    @classmethod
+    def made(
+        cls,
+        template: str,
+        fields: Mapping[str, object],
+        plural: str | None = None,
+        count: int | None = None,
+    ) -> Said:
+        """The line `template` (or `plural`, by `count`) says with `fields`, in English."""
+        english = template if plural is None or count == 1 else plural
+        self = cls(english.format(**fields) if fields else english)
+        self._template, self._plural, self._n, self._fields = template, plural, count or 0, fields
+        return self
+
+    def field(self, name: str) -> object | None:
+        """One of the fields the line was made with (None: it has no such field)."""
+        return self._fields.get(name)
+
+    def in_(self, lang: str | None = None) -> str:
+        """This line in `lang` (the current language by default); its fields that are lines
+        of their own are said in `lang` too."""
+        lang = current() if lang is None else checked(lang)
+        if lang == DEFAULT or self._template is None:
+            return str.__str__(self)
+        texts = catalogue(lang)
+        if self._plural is None:
+            template = texts.gettext(self._template)
+        else:
+            template = texts.ngettext(self._template, self._plural, self._n)
+        if not self._fields:
+            return template
+        return template.format(**{k: shown(v, lang) for k, v in self._fields.items()})
+
+
+def L_(template: str, **fields: object) -> Said:
+    """A line for the host (`Said`): English now, any language when shown (`shown`). Marked
+    for the `forumgm` catalogue like `_()`."""
+    return Said.made(template, fields)
+
+
+def Ln_(singular: str, plural: str, n: int, **fields: object) -> Said:
+    """A counted line for the host (`Said`), its form chosen by `n` (which fills `{n}`)."""
+    return Said.made(singular, {"n": n, **fields}, plural, n)
+
+
+def joined(parts: Iterable[str], separator: str = "; ") -> Said:
+    """Lines said one after another (`L_` lines keep their translation)."""
+    fields = {f"p{i}": part for i, part in enumerate(parts)}
+    return Said.made(separator.join(f"{{{key}}}" for key in fields), fields)
+
+
+def said_of(exc: BaseException) -> str:
+    """What an error says: the line it was raised with when that is a `Said` (it keeps its
+    translation), else its text."""
+    first = exc.args[0] if len(exc.args) == 1 else None
+    return first if isinstance(first, Said) else str(exc)
+
+
+@overload
+def shown(text: str, lang: str | None = None) -> str: ...
+@overload
+def shown(text: object, lang: str | None = None) -> object: ...
+def shown(text: object, lang: str | None = None) -> object:
+    """`text` as the host reads it in `lang` (the current language by default): a `Said` line
+    translated, anything else as it is."""
+    return text.in_(lang) if isinstance(text, Said) else text
 
 
 # -- parse warnings ---------------------------------------------------------------------------

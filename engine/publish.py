@@ -18,6 +18,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime, timedelta
 
+from engine.i18n import L_, Ln_, Said
 from engine.store import OutboxDraft, Store
 from engine.store.models import OutboxItem, OutboxKind
 from forums.board import Board
@@ -226,12 +227,14 @@ class Publisher:
         if len(earlier) < 2:
             return
         log.warning(
-            "game %s: the board merged this post into post %s, the GM's earlier one: players "
-            "may not see it as new. On MyBB exempt the GM's group from merging (Admin CP → "
-            "Configuration → Posting → Merge User Groups to Ignore) or set Post Merge Time "
-            "to 0",
-            self.game_id,
-            board_id,
+            L_(
+                "game {game}: the board merged this post into post {post}, the GM's earlier one: "
+                "players may not see it as new. On MyBB exempt the GM's group from merging "
+                "(Admin CP → Configuration → Posting → Merge User Groups to Ignore) or set Post "
+                "Merge Time to 0",
+                game=self.game_id,
+                post=board_id,
+            )
         )
 
     async def publish(self, now: datetime | None = None) -> int:
@@ -254,7 +257,12 @@ class Publisher:
         if not due:
             return 0
         if not self.ready():
-            log.info("game %s: the start is not approved yet; nothing is published", self.game_id)
+            log.info(
+                L_(
+                    "game {game}: the start is not approved yet; nothing is published",
+                    game=self.game_id,
+                )
+            )
             return 0
         if await self.board.whoami() is None:
             # Log in before any item is marked as being sent: a login the board refuses
@@ -298,9 +306,11 @@ class Publisher:
                 for rest in due[due.index(item) :]:
                     self._not_before[rest.marker] = moment + timedelta(seconds=exc.retry_after)
                 log.info(
-                    "game %s: the board asks to wait %.0f s before the next send",
-                    self.game_id,
-                    exc.retry_after,
+                    L_(
+                        "game {game}: the board asks to wait {seconds} s before the next send",
+                        game=self.game_id,
+                        seconds=f"{exc.retry_after:.0f}",
+                    )
                 )
                 break
             except (LoginFailed, CaptchaRequired):
@@ -311,14 +321,15 @@ class Publisher:
             except Exception as exc:  # kept for a retry; the error shows in `forumgm status`
                 failed = self.store.mark_failed(item.marker, f"{type(exc).__name__}: {exc}")
                 self._not_before[item.marker] = moment + retry_delay(failed.attempts)
-                self.failures.append(f"sending a {item.kind.value} failed ({one_line(exc)})")
+                self.failures.append(_send_failed(item.kind, one_line(exc)))
                 if isinstance(exc, BOARD_DOWN):
                     raise  # the rest would fail the same way: the step fails, in one line
                 log.warning(
-                    "game %s: sending a %s failed (%s); it is tried again later",
-                    self.game_id,
-                    item.kind.value,
-                    one_line(exc),
+                    L_(
+                        "game {game}: {failed}; it is tried again later",
+                        game=self.game_id,
+                        failed=self.failures[-1],
+                    )
                 )
                 continue
             self.store.mark_posted(item.marker, board_id)
@@ -329,10 +340,12 @@ class Publisher:
             kinds[item.kind] += 1
         if sent:
             log.info(
-                "game %s: published %d post(s) and %d PM(s)",
-                self.game_id,
-                kinds[OutboxKind.POST],
-                kinds[OutboxKind.PM],
+                L_(
+                    "game {game}: published {posts} and {pms}",
+                    game=self.game_id,
+                    posts=Ln_("{n} post(s)", "{n} post(s)", kinds[OutboxKind.POST]),
+                    pms=Ln_("{n} PM(s)", "{n} PM(s)", kinds[OutboxKind.PM]),
+                )
             )
         if self._sent_cursor is not None and self._sent_cursor != sent_box:
             # What this look found is recorded above: the next process reads on from here.
@@ -342,8 +355,12 @@ class Publisher:
             # sees it in `run` (and is told when it goes on, [notify] failed_after).
             limit, waiting = limited[0]
             raise FloodControl(
-                f"{limit}; {waiting} {'item waits' if waiting == 1 else 'items wait'} for it, "
-                "kept and sent when it lifts",
+                Ln_(
+                    "{limit}; {n} item waits for it, kept and sent when it lifts",
+                    "{limit}; {n} items wait for it, kept and sent when it lifts",
+                    waiting,
+                    limit=str(limit),
+                ),
                 limit.retry_after,
             )
         return sent
@@ -359,13 +376,29 @@ class Publisher:
         waiting = [i for i in due[due.index(item) :] if i.kind is item.kind]
         for rest in waiting:
             self._not_before[rest.marker] = until
-        self.failures.append(f"sending a {item.kind.value} failed ({one_line(exc)})")
+        self.failures.append(_send_failed(item.kind, one_line(exc)))
+        fields = {
+            "game": self.game_id,
+            "seconds": f"{exc.retry_after:.0f}",
+            "why": one_line(exc),
+            "n": len(waiting),
+        }
         log.warning(
-            "game %s: the board refuses %ss for %.0f s (%s); %d wait for it",
-            self.game_id,
-            item.kind.value,
-            exc.retry_after,
-            one_line(exc),
-            len(waiting),
+            L_(
+                "game {game}: the board refuses posts for {seconds} s ({why}); {n} wait for it",
+                **fields,
+            )
+            if item.kind is OutboxKind.POST
+            else L_(
+                "game {game}: the board refuses pms for {seconds} s ({why}); {n} wait for it",
+                **fields,
+            )
         )
         return len(waiting)
+
+
+def _send_failed(kind: OutboxKind, why: str) -> Said:
+    """What a send that failed says (`Publisher.failures`, `run --once`'s line)."""
+    if kind is OutboxKind.POST:
+        return L_("sending a post failed ({why})", why=why)
+    return L_("sending a pm failed ({why})", why=why)

@@ -20,6 +20,8 @@ from io import TextIOWrapper
 from logging.handlers import RotatingFileHandler
 from pathlib import Path
 
+from engine import i18n
+
 SERVICE_LOGGER = "forumgm"
 ADAPTER_LOGGER = "forums"
 """The board adapters: their retries and logins go to the log file (and `--debug`)."""
@@ -53,6 +55,27 @@ def file_handler(path: Path) -> logging.Handler:
     return to_file
 
 
+class HostsLanguage(logging.Formatter):
+    """The console's lines in the host's language (`engine.i18n`, as the command chose it
+    when the formatter was made: the lines of worker threads too); a line made with
+    `engine.i18n.L_` is translated, its English kept for the log file (one text to grep
+    and to quote, whatever language the host reads)."""
+
+    def __init__(self, fmt: str, datefmt: str, lang: str | None = None) -> None:
+        super().__init__(fmt, datefmt)
+        self.lang = lang or i18n.current()
+
+    def format(self, record: logging.LogRecord) -> str:
+        args = record.args if isinstance(record.args, tuple) else ()
+        if self.lang != i18n.DEFAULT and (
+            isinstance(record.msg, i18n.Said) or any(isinstance(a, i18n.Said) for a in args)
+        ):
+            record = logging.makeLogRecord(record.__dict__)  # the file's handler reads the original
+            record.msg = i18n.shown(record.msg, self.lang)
+            record.args = tuple(i18n.shown(a, self.lang) for a in args) or None
+        return super().format(record)
+
+
 @contextmanager
 def service_logging(
     *, debug: bool = False, to_file: logging.Handler | None = None
@@ -65,7 +88,7 @@ def service_logging(
     console.setLevel(logging.DEBUG if debug else logging.INFO)
     # The machine's clock, labelled («12:27:28 UTC»): the times inside the lines are each
     # game's own zone, and say so.
-    console.setFormatter(logging.Formatter("%(asctime)s %(message)s", "%H:%M:%S %Z"))
+    console.setFormatter(HostsLanguage("%(asctime)s %(message)s", "%H:%M:%S %Z"))
     if not debug:
         console.addFilter(_service_lines)
     handlers.append(console)

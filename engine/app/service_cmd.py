@@ -22,7 +22,7 @@ from engine.config import ConfigError, GameConfig
 from engine.core.orders import Order, OrderKind
 from engine.core.warnings import UNREADABLE_MESSAGE
 from engine.credentials import CredentialsError
-from engine.i18n import _, ngettext, warning_text
+from engine.i18n import L_, Ln_, _, joined, ngettext, shown, warning_text
 from engine.publish import Markers
 from engine.service.build import database_url, make_driver, sqlite_file
 from engine.service.driver import GameDriver, next_deadline_missed
@@ -250,7 +250,7 @@ def run(
         pool = BoardPool()
         drivers = [_driver(config, store, clock, pool) for config in configs]
     except KeyboardInterrupt:
-        out.print("stopped (Ctrl-C) before any game was driven: nothing was changed")
+        out.print(_("stopped (Ctrl-C) before any game was driven: nothing was changed"))
         raise typer.Exit(130) from None
     from engine.service.notify import Notifier
 
@@ -260,7 +260,11 @@ def run(
     try:
         to_file = file_handler(log_file) if log_file is not None else None
     except OSError as exc:
-        out.print(f"--log-file {log_file}: cannot write it: {exc.strerror or exc}")
+        out.print(
+            _("--log-file {path}: cannot write it: {why}").format(
+                path=log_file, why=exc.strerror or exc
+            )
+        )
         raise typer.Exit(2) from None
     with service_logging(debug=debug, to_file=to_file):
         if once:
@@ -275,13 +279,16 @@ def run(
                     status = asyncio.run(drive_once(driver, owner, Cadence()))
                     sends = list(dict.fromkeys(driver.publisher.failures[before:]))
                     if sends and not failed(status):  # one rule: any step that failed is 1
-                        more = f" and {len(sends) - 1} more" if len(sends) > 1 else ""
-                        status += f"; {sends[0]}{more}"
+                        status = joined([status, _sends(sends)])
                     if failed(status) or sends:
                         trouble = True
-                        status += "; nothing was lost: run again to retry"
+                        status = L_("{status}; nothing was lost: run again to retry", status=status)
                     name = driver.config.title or driver.config.path
-                    out.print(f"game {driver.game_id} ({name}): {status}")
+                    out.print(
+                        _("game {id} ({name}): {status}").format(
+                            id=driver.game_id, name=name, status=shown(status)
+                        )
+                    )
                     done[driver.game_id] = status
             except KeyboardInterrupt:
                 _stopped(drivers, done, during_step=True)
@@ -314,19 +321,28 @@ def run(
         _stopped(drivers, service.last, during_step=False)
 
 
+def _sends(sends: list[str]) -> str:
+    """The sends of a step that failed: the first, and how many more."""
+    if len(sends) == 1:
+        return sends[0]
+    return Ln_("{failed} and {n} more", "{failed} and {n} more", len(sends) - 1, failed=sends[0])
+
+
 def _stopped(drivers: list[GameDriver], last: dict[int, str], *, during_step: bool) -> None:
     """What `forumgm run` says when stopped: each game's last finished step, and that
     nothing is lost (the store has everything; a send cut short is looked for on the board
     before it is sent again)."""
     for driver in drivers:
         name = driver.config.title or driver.config.path
-        done = last.get(driver.game_id, "no step finished")
-        out.print(f"stopped: game {driver.game_id} ({name}): {done}")
-    cut = "a step was cut short; " if during_step else ""
-    out.print(
-        f"{cut}nothing was lost: the store keeps every game as it stands, and "
-        "`forumgm run` goes on from there"
+        done = shown(last[driver.game_id]) if driver.game_id in last else _("no step finished")
+        out.print(
+            _("stopped: game {id} ({name}): {done}").format(id=driver.game_id, name=name, done=done)
+        )
+    kept = _(
+        "nothing was lost: the store keeps every game as it stands, and `forumgm run` goes on "
+        "from there"
     )
+    out.print(_("a step was cut short; {kept}").format(kept=kept) if during_step else kept)
 
 
 def grid(*columns: str, title: str | None = None) -> Table:
@@ -351,7 +367,12 @@ def _game_status(store: Store, game: Game, tz: tzinfo) -> str:
         return _("ended by the host: the final post waits")
     if game.paused_at is not None and game.status is GameStatus.RUNNING:
         return _("paused since {at}").format(at=local_time(game.paused_at, tz))
-    return game.status.value
+    words = {
+        GameStatus.SETUP: _("setup"),
+        GameStatus.RUNNING: _("running"),
+        GameStatus.FINISHED: _("finished"),
+    }
+    return words.get(game.status, game.status.value)
 
 
 def status(db: Db = None) -> None:
@@ -439,7 +460,7 @@ def status(db: Db = None) -> None:
         shared = zones.get(board.id, set())
         held = held_reason(board, tz=stored_zone(shared.pop()) if len(shared) == 1 else UTC)
         if held is not None:
-            notes.append(_("board {url}: {why}").format(url=board.base_url, why=held))
+            notes.append(_("board {url}: {why}").format(url=board.base_url, why=shown(held)))
     for note in notes:
         out.print(note, style="yellow")
     for game_id, item in failures:
@@ -658,7 +679,7 @@ def _show_review(rv: Review, *, orders: bool, votes: bool, preview: bool) -> Non
                 _("{n} warning(s) hold the results: fix, --ignore or --typed them").format(n=held)
             )
         for reason in rv.hold_reasons():
-            out.print(_("held: {reason}").format(reason=reason))
+            out.print(_("held: {reason}").format(reason=shown(reason)))
         missed = rv.missed_deadline()
         if missed is not None and ph.next_deadline is not None:
             tz = rv.driver.config.schedule.tz
@@ -766,7 +787,7 @@ def votes(game: Annotated[Path, typer.Argument(help="The game file.")], db: Db =
         key = slots.slot(name)
         return slots.label(key, Moment(at=order.at) if order.at else None) if key else name
 
-    table = grid("phase", "voter", "vote", "at", "source")
+    table = grid(_("phase"), _("voter"), _("vote"), _("at"), _("source"))
     tz = driver.config.schedule.tz
     for ph in driver.store.phases(driver.game_id):
         for stored in driver.store.parsed_orders(driver.game_id, ph.phase):

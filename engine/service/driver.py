@@ -27,6 +27,7 @@ from engine.core.phases import Phase
 from engine.core.ruleset import VOTED, Ruleset
 from engine.core.slots import Slots
 from engine.core.warnings import ParseWarning
+from engine.i18n import L_, Ln_, Said, joined
 from engine.publish import Markers, Publisher, pm_draft, post_draft
 from engine.render import Renderer
 from engine.service.activity import (
@@ -308,7 +309,13 @@ class GameDriver:
                 whole=thread_since is None,
             )
             if gone:
-                logger.warning("game %s: posts %s are gone from the board", self.game_id, gone)
+                logger.warning(
+                    L_(
+                        "game {game}: posts {posts} are gone from the board",
+                        game=self.game_id,
+                        posts=gone,
+                    )
+                )
                 self.reader.forget()
         fresh = {
             item_ref(Channel.THREAD, i)
@@ -376,11 +383,14 @@ class GameDriver:
             if recorded.pms.get(pm.id) is not Recorded.NEW:
                 continue
             logger.warning(
-                "game %s: PM %s from %s names none of their games (%s): asked which",
-                self.game_id,
-                pm.id,
-                pm.sender,
-                ", ".join(g.label for g in found.games),
+                L_(
+                    "game {game}: PM {pm} from {sender} names none of their games ({games}): "
+                    "asked which",
+                    game=self.game_id,
+                    pm=pm.id,
+                    sender=pm.sender,
+                    games=", ".join(g.label for g in found.games),
+                )
             )
             body = renderer_for(self.renderer, "which_game").render_post(
                 "which_game",
@@ -526,8 +536,13 @@ class GameDriver:
         if late is not None and late >= ph.deadline:
             tz = self.config.schedule.tz
             return [
-                f"{ph.phase} was opened on the board at {local_time(late, tz)}, after its "
-                f"deadline {local_time(ph.deadline, tz)}: the players had no time to act"
+                L_(
+                    "{phase} was opened on the board at {at}, after its deadline {deadline}: the "
+                    "players had no time to act",
+                    phase=ph.phase,
+                    at=local_time(late, tz),
+                    deadline=local_time(ph.deadline, tz),
+                )
             ]
         return []
 
@@ -537,7 +552,7 @@ class GameDriver:
 
     def say(self, message: str) -> None:
         """One line of what the service did, for the operator (`forumgm run` prints it)."""
-        logger.info("game %s: %s", self.game_id, message)
+        logger.info(L_("game {game}: {what}", game=self.game_id, what=message))
 
     def aliases(self) -> dict[str, list[str]]:
         return holder_aliases(self.slots(), self.config.aliases)
@@ -618,8 +633,8 @@ class GameDriver:
             events, _ = replay.answers.get(item_id, ([], []))
             allow = allowed.get(item_id, Allowed())
             held.update(allow.held_public)
-            held["repeated message(s)"] += allow.repeated
-            held["PM answer(s)"] += allow.held_private
+            held[REPEATED] += allow.repeated
+            held[PRIVATE] += allow.held_private
             posted: set[str] = set()  # one answer of a kind per message, whatever it asks
             for n, event in enumerate(events):
                 if event.audience is Audience.PUBLIC:
@@ -632,16 +647,23 @@ class GameDriver:
                     for to in event.to:
                         per_player[to].append(event)
         if +held:
+            ceilings = self.config.answers
             logger.warning(
-                "game %s: %s: not answered: %s (the game's [answers] ceilings per hour: "
-                "%s post(s) of each kind, %s receipt(s), %s refusal(s); a repeated message is "
-                "answered once)",
-                self.game_id,
-                ph.phase,
-                ", ".join(f"{n} {kind}" for kind, n in sorted((+held).items())),
-                self.config.answers.posts_per_hour,
-                self.config.answers.receipts_per_hour,
-                self.config.answers.refusals_per_hour,
+                L_(
+                    "game {game}: {phase}: not answered: {held} (the game's [answers] ceilings "
+                    "per hour: {posts}, {receipts}, {refusals}; a repeated message is answered "
+                    "once)",
+                    game=self.game_id,
+                    phase=ph.phase,
+                    held=joined((_held(kind, n) for kind, n in sorted((+held).items())), ", "),
+                    posts=Ln_(
+                        "{n} post(s) of each kind",
+                        "{n} post(s) of each kind",
+                        ceilings.posts_per_hour,
+                    ),
+                    receipts=Ln_("{n} receipt(s)", "{n} receipt(s)", ceilings.receipts_per_hour),
+                    refusals=Ln_("{n} refusal(s)", "{n} refusal(s)", ceilings.refusals_per_hour),
+                )
             )
         batch = ",".join(sorted(fresh))
         context = self.ruleset.render_context(replay.session.state)
@@ -655,8 +677,13 @@ class GameDriver:
         self.store.approve(self.game_id, ph.phase)
         posts = sum(1 for ref in fresh if ref.startswith(f"{Channel.THREAD.value}:"))
         self.say(
-            f"{ph.phase}: polled: {posts} new post(s), {len(fresh) - posts} new PM(s); "
-            f"{len(per_player)} receipt(s) queued"
+            L_(
+                "{phase}: polled: {posts}, {pms}; {receipts}",
+                phase=ph.phase,
+                posts=Ln_("{n} new post(s)", "{n} new post(s)", posts),
+                pms=Ln_("{n} new PM(s)", "{n} new PM(s)", len(fresh) - posts),
+                receipts=Ln_("{n} receipt(s) queued", "{n} receipt(s) queued", len(per_player)),
+            )
         )
         return len(fresh)
 
@@ -733,7 +760,15 @@ class GameDriver:
                 continue
             self._warned.add((ph.phase, q.seat))
             holder = self.holder(q.seat)
-            logger.warning("game %s: %s: %s is quiet: %s", self.game_id, ph.phase, holder, q.why)
+            logger.warning(
+                L_(
+                    "game {game}: {phase}: {player} is quiet: {why}",
+                    game=self.game_id,
+                    phase=ph.phase,
+                    player=holder,
+                    why=q.why,
+                )
+            )
             if settings.prod:
                 subject, body = prod_text(
                     holder, q, ph, self.config.language, self.config.schedule.tz
@@ -750,7 +785,7 @@ class GameDriver:
                             self, q.seat, reason="prodded", now=now, hours=settings.offer_hours
                         )
                     except StoreError as exc:
-                        logger.warning("game %s: %s", self.game_id, exc)
+                        logger.warning(L_("game {game}: {what}", game=self.game_id, what=exc))
         return found
 
     def prods(self, seat: str) -> int:
@@ -913,14 +948,20 @@ class GameDriver:
         """What `run` says while the host has to choose what the next deadline is."""
         tz = self.config.schedule.tz
         assert ph.next_deadline is not None
-        said = ", ".join(
-            f"--deadline {choice} (it ends {local_time(at, tz)})"
-            for choice, at in self.deadline_choices(ph, now).items()
+        choices = joined(
+            (
+                L_("--deadline {choice} (it ends {at})", choice=choice, at=local_time(at, tz))
+                for choice, at in self.deadline_choices(ph, now).items()
+            ),
+            ", ",
         )
-        return (
-            f"{ph.phase}: results wait for the host, and the next deadline they announce "
-            f"({local_time(ph.next_deadline, tz)}) passed meanwhile: choose with forumgm review "
-            f"{self.config.path} {said}"
+        return L_(
+            "{phase}: results wait for the host, and the next deadline they announce ({at}) "
+            "passed meanwhile: choose with forumgm review {path} {choices}",
+            phase=ph.phase,
+            at=local_time(ph.next_deadline, tz),
+            path=self.config.path,
+            choices=choices,
         )
 
     def _phase_done(self, ph: PhaseRecord) -> bool:
@@ -937,10 +978,13 @@ class GameDriver:
         if deadline is None or deadline <= now:
             if deadline is not None:  # published after what it announced (the board was slow)
                 logger.warning(
-                    "game %s: %s was published after the deadline it announced (%s)",
-                    self.game_id,
-                    ph.phase,
-                    deadline.isoformat(),
+                    L_(
+                        "game {game}: {phase} was published after the deadline it announced "
+                        "({deadline})",
+                        game=self.game_id,
+                        phase=ph.phase,
+                        deadline=deadline.isoformat(),
+                    )
                 )
             deadline = self.deadline_after(max(now, ph.deadline))
         if deadline is None:
@@ -971,7 +1015,7 @@ class GameDriver:
             await self.poll(ph, now)
             await self.publisher.publish(now)
         since = local_time(paused, self.config.schedule.tz)
-        return f"{ph.phase}: paused by the host since {since}"
+        return L_("{phase}: paused by the host since {at}", phase=ph.phase, at=since)
 
     def queue_opening(self, ph: PhaseRecord, previous: str | None = None) -> None:
         """Queue and approve the post that opens `ph` (not the first phase: `game start`
@@ -1004,16 +1048,17 @@ class GameDriver:
         await self.publisher.publish(now)
         game = self.store.get_game(self.game_id)
         if game.status is GameStatus.FINISHED:
-            return "finished"
+            return L_("finished")
         ended = self.store.ended_by_host(self.game_id)
         if ended is not None:
             final = self.store.find_by_marker(ended)
             if final is None or final.status is OutboxStatus.POSTED:
                 self.store.set_game_status(self.game_id, GameStatus.FINISHED)
-                return "finished (ended by the host)"
-            return (
-                "ended by the host: the final post waits to go out (approve it: forumgm "
-                f"review {self.config.path} --approve)"
+                return L_("finished (ended by the host)")
+            return L_(
+                "ended by the host: the final post waits to go out (approve it: forumgm review "
+                "{path} --approve)",
+                path=self.config.path,
             )
         paused = game.paused_at  # the row just read: no second query for it
         if paused is not None and current is not None:
@@ -1023,7 +1068,7 @@ class GameDriver:
             ph = known if known is not None else self.store.current_phase(self.game_id)
             known = None
             if ph is None:
-                return "not started"
+                return L_("not started")
             if ph.status is PhaseStatus.OPEN:
                 self.queue_opening(ph)
                 if now < ph.deadline:
@@ -1034,21 +1079,32 @@ class GameDriver:
                     check_offers(self, now)
                     await self.publisher.publish(now)
                     until = local_time(ph.deadline, self.config.schedule.tz)
-                    return f"{ph.phase}: open until {until}"
+                    return L_("{phase}: open until {at}", phase=ph.phase, at=until)
                 if not self.opening_published(ph):
-                    return (
-                        f"{ph.phase}: not resolved: its opening post is not on the board yet "
-                        f"(the host approves it: forumgm review {self.config.path} --approve)"
+                    return L_(
+                        "{phase}: not resolved: its opening post is not on the board yet (the "
+                        "host approves it: forumgm review {path} --approve)",
+                        phase=ph.phase,
+                        path=self.config.path,
                     )
                 await self.freeze(ph, now)
-                self.say(f"{ph.phase}: the deadline passed; read again and frozen")
+                self.say(L_("{phase}: the deadline passed; read again and frozen", phase=ph.phase))
                 continue
             if ph.status is PhaseStatus.FROZEN:
                 held_now = await off_loop(self.resolve, ph)
                 waits = not self._approved(ph)
                 self.say(
-                    f"{ph.phase}: resolved; "
-                    + (f"waiting for review ({len(held_now)} warning(s))" if waits else "approved")
+                    L_(
+                        "{phase}: resolved; {then}",
+                        phase=ph.phase,
+                        then=Ln_(
+                            "waiting for review ({n} warning(s))",
+                            "waiting for review ({n} warning(s))",
+                            len(held_now),
+                        )
+                        if waits
+                        else L_("approved"),
+                    )
                 )
                 continue
             if ph.status is PhaseStatus.RESOLVED:
@@ -1062,22 +1118,38 @@ class GameDriver:
                 await self.publisher.publish(now)
                 if not self._phase_done(ph):
                     held = len(self.held_warnings(ph))
-                    why = "".join(f"; {r}" for r in self.hold_reasons(ph))
-                    return f"{ph.phase}: results wait for the host ({held} warnings{why})"
+                    warnings = Ln_("{n} warnings", "{n} warnings", held)
+                    why = joined([warnings, *self.hold_reasons(ph)])
+                    return L_("{phase}: results wait for the host ({why})", phase=ph.phase, why=why)
                 self.store.publish_phase(self.game_id, ph.phase)
-                self.say(f"{ph.phase}: results published")
+                self.say(L_("{phase}: results published", phase=ph.phase))
                 continue
             opened = self.open_next(ph, now)
             if opened is not None:
                 until = local_time(opened.deadline, self.config.schedule.tz)
-                self.say(f"{opened.phase} opened, deadline {until}")
+                self.say(L_("{phase} opened, deadline {at}", phase=opened.phase, at=until))
             if opened is None:
                 if self.store.get_game(self.game_id).status is GameStatus.FINISHED:
-                    return "finished"
-                return (
-                    f"{ph.phase} is published and the list of deadlines has run out: add "
-                    f"deadlines to [schedule] in {self.config.path} and restart forumgm run"
+                    return L_("finished")
+                return L_(
+                    "{phase} is published and the list of deadlines has run out: add deadlines "
+                    "to [schedule] in {path} and restart forumgm run",
+                    phase=ph.phase,
+                    path=self.config.path,
                 )
+
+
+REPEATED, PRIVATE = "repeated message(s)", "PM answer(s)"
+"""The kinds of `poll`'s held answers that are not an event's type."""
+
+
+def _held(kind: str, n: int) -> Said:
+    """One kind of answer the ceilings held back, counted: an event's type as it is."""
+    if kind == REPEATED:
+        return Ln_("{n} repeated message(s)", "{n} repeated message(s)", n)
+    if kind == PRIVATE:
+        return Ln_("{n} PM answer(s)", "{n} PM answer(s)", n)
+    return Said(f"{n} {kind}")
 
 
 ENDED_BY_HOST = "ended_by_host"

@@ -24,7 +24,7 @@ from typing import Any
 
 from engine.clock import local_time
 from engine.host_password import check_password, hash_secret
-from engine.i18n import _
+from engine.i18n import L_, Said
 from engine.store import Store
 from engine.store.models import Board as BoardRow
 from forums.errors import CaptchaRequired, LoginFailed
@@ -42,7 +42,7 @@ class LoginHeld(LoginFailed):
 
 def held_reason(
     row: BoardRow, game_file: str | None = None, tz: tzinfo | None = None
-) -> str | None:
+) -> Said | None:
     """Why the service does not log in to this board on its own, for the host (None: it does);
     its time in `tz` (the board's games' zone; UTC by default)."""
     if row.login_failed_at is None:
@@ -50,11 +50,15 @@ def held_reason(
     how = f"forumgm board login {game_file}" if game_file else "forumgm board login GAME.toml"
     failed = row.login_failed_at
     failed = failed if failed.tzinfo is not None else failed.replace(tzinfo=UTC)
-    return _(
+    return L_(
         "the board refused the login of {user!r} at {at} ({error}); forumgm logs in there no "
         "more until you act: check the password, then run `{how}` (or change the password the "
-        "game file points to and restart forumgm run)"
-    ).format(user=row.gm_user, at=local_time(failed, tz or UTC), error=row.login_error, how=how)
+        "game file points to and restart forumgm run)",
+        user=row.gm_user,
+        at=local_time(failed, tz or UTC),
+        error=row.login_error,
+        how=how,
+    )
 
 
 class LoginGuard:
@@ -101,13 +105,19 @@ class LoginGuard:
         row = self.store.get_board(self.board_id)
         refused = row.login_failed_at is not None
         if refused and not self._changed(row):
-            raise LoginHeld(held_reason(row) or "login held")
+            raise LoginHeld(held_reason(row) or L_("login held"))
         tried = row.login_tried_at
         soon = tried is not None and now - tried < RETRY
         if self.automatic and not refused and soon and row.login_error and tried is not None:
             raise LoginHeld(
-                f"a login to {row.base_url} went wrong at {tried:%H:%M} UTC ({row.login_error});"
-                f" the next one not before {tried + RETRY:%H:%M} UTC"
+                L_(
+                    "a login to {url} went wrong at {at} UTC ({error}); the next one not before "
+                    "{next} UTC",
+                    url=row.base_url,
+                    at=f"{tried:%H:%M}",
+                    error=row.login_error,
+                    next=f"{tried + RETRY:%H:%M}",
+                )
             )
         return await self._attempt(original, now, note_trouble=True)
 

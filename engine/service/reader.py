@@ -22,6 +22,7 @@ from engine.core.orders import Channel, Order
 from engine.core.ruleset import Ruleset
 from engine.core.slots import Handover, Slots
 from engine.core.warnings import N_, ParseWarning
+from engine.i18n import L_
 from engine.service.inbox import UNCLEAR
 from engine.service.parsed import context_key, item_key, result_from_json, result_to_json
 from engine.service.replay import Incoming, Measure, Replay, board_order, start_replay
@@ -474,13 +475,19 @@ class PhaseReader:
         )
         self._noted.update((ch.value, item.id) for ch, item in unseen)
         for message in new:
-            where = "post" if message.channel == Channel.THREAD.value else "PM"
+            fields = {"game": self.game_id, "item": message.item_id, "author": message.author}
             log.warning(
-                "game %s: %s %s by %s, who does not play in this game: not read (forumgm status)",
-                self.game_id,
-                where,
-                message.item_id,
-                message.author,
+                L_(
+                    "game {game}: post {item} by {author}, who does not play in this game: not "
+                    "read (forumgm status)",
+                    **fields,
+                )
+                if message.channel == Channel.THREAD.value
+                else L_(
+                    "game {game}: PM {item} by {author}, who does not play in this game: not read "
+                    "(forumgm status)",
+                    **fields,
+                )
             )
 
     def _first(self, slots: Slots, until: datetime) -> dict[str, datetime]:

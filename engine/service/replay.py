@@ -30,6 +30,7 @@ from engine.core.warnings import (
     UNREADABLE_MESSAGE,
     ParseWarning,
 )
+from engine.i18n import L_
 from engine.session import GameSession
 from engine.store.codec import order_from_json, order_ref
 from forums.records import PostBody
@@ -162,7 +163,9 @@ class Replay:
                 events = self.session.apply_measure(measure.kind, measure.player, measure.detail)
             except RulesError as exc:
                 # e.g. a removal of a player the phase's reading already left out of play
-                log.warning("host measure #%s not applied: %s", measure.id, exc)
+                log.warning(
+                    L_("host measure #{id} not applied: {why}", id=measure.id, why=str(exc))
+                )
                 events = []
             self.measured[measure.id] = events
 
@@ -254,11 +257,13 @@ class Replay:
         except Exception as exc:
             reason = _reason(exc)
             log.warning(
-                "%s by %s could not be read (%s): held for the host as %s",
-                item.ref,
-                item.author,
-                reason,
-                UNREADABLE_MESSAGE,
+                L_(
+                    "{item} by {author} could not be read ({why}): held for the host as {code}",
+                    item=item.ref,
+                    author=item.author,
+                    why=reason,
+                    code=UNREADABLE_MESSAGE,
+                ),
                 exc_info=True,
             )
             self.unreadable[item.ref] = reason
@@ -278,7 +283,7 @@ class Replay:
                     self._take(item)
                     continue
                 except Exception as exc:  # it was taken before: a ruleset that is not pure
-                    log.warning("%s raised when read again", item.ref, exc_info=True)
+                    log.warning(L_("{item} raised when read again", item=item.ref), exc_info=True)
                     reason = self.unreadable[item.ref] = _reason(exc)
                     self._restart()
                     return
@@ -288,23 +293,28 @@ class Replay:
         session = self.session
         assert session.log is not None
         try:
-            said = item.body.full_text().strip()
+            excerpt = item.body.full_text().strip()
         except Exception:
-            said = ""
-        said = (said.split("\n", 1)[0] if said else "")[:200]
+            excerpt = ""
+        excerpt = (excerpt.split("\n", 1)[0] if excerpt else "")[:200]
         why = N_(
             "forumgm could not read this message ({reason}): nothing in it counts; "
             "--typed what it says, or --ignore"
         ).format(reason=reason)
         held = ParseWarning(
-            UNREADABLE_MESSAGE, why, item.author, Source(item.channel, item.id, item.url, text=said)
+            UNREADABLE_MESSAGE,
+            why,
+            item.author,
+            Source(item.channel, item.id, item.url, text=excerpt),
         )
         session.log.warnings.append(held)
         answers: tuple[list[Event], list[ParseWarning]] = ([], [held])
         try:
             answers = self._host_fixes(item, [], [held])
         except Exception:
-            log.warning("the host's fix of %s could not be taken", item.ref, exc_info=True)
+            log.warning(
+                L_("the host's fix of {item} could not be taken", item=item.ref), exc_info=True
+            )
         self.answers[item.ref] = answers
 
     def _take(self, item: Incoming) -> None:

@@ -21,6 +21,7 @@ from apscheduler.triggers.date import DateTrigger
 from apscheduler.triggers.interval import IntervalTrigger
 
 from engine.clock import Clock
+from engine.i18n import L_, Said, said_of
 from engine.publish import one_line
 from engine.service.driver import GameDriver
 from engine.service.logins import LoginHeld
@@ -54,11 +55,26 @@ STOP_GRACE = timedelta(seconds=60)
 than a lease, which is not renewed meanwhile."""
 
 STEP_FAILED = "step failed"
-"""How `drive_once`'s answer starts when the step raised (the rest says what failed)."""
+"""How `drive_once`'s answer starts when the step raised (the rest says what failed): its
+English, whatever language the host reads it in (`engine.i18n.Said`)."""
+
+ELSEWHERE = "driven by another process"
+"""`drive_once`'s answer when another process holds the game's lease."""
 
 
 def failed(status: str) -> bool:
     return status.startswith(STEP_FAILED)
+
+
+def failure(status: str) -> str:
+    """What failed in a failed step's answer, without the "step failed: " it starts with."""
+    why = status.field("why") if isinstance(status, Said) else None
+    return why if isinstance(why, str) else status.removeprefix(f"{STEP_FAILED}: ")
+
+
+def step_failed(why: str) -> Said:
+    """A failed step's answer: "step failed: …" (`failed` tells it by its English)."""
+    return L_("step failed: {why}", why=why)
 
 
 def owner_id() -> str:
@@ -92,37 +108,43 @@ async def drive_once(driver: GameDriver, owner: str, cadence: Cadence) -> str:
     """One step of one game, if this process holds (or can take) its lease; then the hosts
     are told what needs them (`driver.notifier`)."""
     status = await _step(driver, owner, cadence)
-    if driver.notifier is not None and status != "driven by another process":
+    if driver.notifier is not None and status != ELSEWHERE:
         try:
             await driver.notifier.after_step(status, failed(status), driver.clock())
         except Exception:  # a notice never stops the game
-            log.exception("game %s: telling the hosts failed", driver.game_id)
+            log.exception(L_("game {game}: telling the hosts failed", game=driver.game_id))
     return status
 
 
 async def _step(driver: GameDriver, owner: str, cadence: Cadence) -> str:
     now = driver.clock()
     if not driver.store.acquire_lease(driver.game_id, owner, now, cadence.lease):
-        return "driven by another process"
+        return L_("driven by another process")
     try:
         return await driver.step(now)
     except (LoginFailed, CaptchaRequired) as exc:
         # No traceback: what went wrong and what the host should do is all there is to say.
-        log.warning("game %s: no login: %s", driver.game_id, exc)
+        why = said_of(exc)
+        log.warning(L_("game {game}: no login: {why}", game=driver.game_id, why=why))
         if isinstance(exc, LoginHeld):
-            return f"{STEP_FAILED}: not logged in: {exc}"
-        return (
-            f"{STEP_FAILED}: not logged in: {type(exc).__name__}: {exc}; forumgm logs in there "
-            f"no more on its own: check the password, then run `forumgm board login "
-            f"{driver.config.path}`"
+            return step_failed(L_("not logged in: {why}", why=why))
+        return step_failed(
+            L_(
+                "not logged in: {error}: {why}; forumgm logs in there no more on its own: check "
+                "the password, then run `forumgm board login {path}`",
+                error=type(exc).__name__,
+                why=why,
+                path=driver.config.path,
+            )
         )
     except Exception as exc:
         # One line for the operator (the caller prints it): a board's error says what went
         # wrong in its own words, anything else names its kind too. The traceback goes to
         # `--debug` and the log file.
         log.debug("game %s: the failed step's traceback", driver.game_id, exc_info=True)
-        text = " ".join(str(exc).split())
-        return f"{STEP_FAILED}: {text if isinstance(exc, BoardError) and text else one_line(exc)}"
+        said = said_of(exc)  # a line of ours (the publisher's) keeps its translation
+        text = said if isinstance(said, Said) else " ".join(str(exc).split())
+        return step_failed(text if isinstance(exc, BoardError) and text else one_line(exc))
 
 
 class Service:
@@ -162,24 +184,29 @@ class Service:
             # worker thread: the step is left where it was, and the next run does it again
             # from what the store holds (every step can be repeated), so nothing is lost.
             log.info(
-                "game %s: stopped in the middle of a step; the next run repeats it", driver.game_id
+                L_(
+                    "game {game}: stopped in the middle of a step; the next run repeats it",
+                    game=driver.game_id,
+                )
             )
             return
         self.last[driver.game_id] = status
         now = driver.clock()
         when = next_run(driver, now, self.cadence)
-        if status == "driven by another process":
+        if status == ELSEWHERE:
             when = now + self.cadence.watch  # check whether its owner is still alive
         if failed(status):
             when = now + self.cadence.retry
             tz = driver.config.schedule.tz
-            status += f"; retrying at {when.astimezone(tz):%H:%M}"
-            log.error("game %s: %s", driver.game_id, status)
+            status = L_(
+                "{status}; retrying at {at}", status=status, at=f"{when.astimezone(tz):%H:%M}"
+            )
+            log.error(L_("game {game}: {what}", game=driver.game_id, what=status))
         else:
-            log.info("game %s: %s", driver.game_id, status)
+            log.info(L_("game {game}: {what}", game=driver.game_id, what=status))
         if when is None:
             driver.store.release_lease(driver.game_id, self.owner)
-            log.info("game %s is over", driver.game_id)
+            log.info(L_("game {game} is over", game=driver.game_id))
             return
         self.scheduler.add_job(
             self._job,
@@ -203,7 +230,7 @@ class Service:
             try:
                 store.renew_leases(self.owner, clock(), self.cadence.lease)
             except Exception as exc:  # the store away a moment: the next beat tries again
-                log.warning("could not renew the leases: %s", one_line(exc))
+                log.warning(L_("could not renew the leases: {why}", why=one_line(exc)))
 
     def _stores(self) -> list[tuple[Store, Clock]]:
         """The stores the games are in (one, as `forumgm run` opens them), with a clock."""
@@ -238,7 +265,7 @@ class Service:
             self.scheduler.shutdown(wait=False)  # no new step starts
         try:
             if self._busy:  # a step under way ends first (a second Ctrl-C does not wait)
-                log.info("stopping: the step under way finishes first")
+                log.info(L_("stopping: the step under way finishes first"))
                 await asyncio.wait(set(self._busy), timeout=self.grace.total_seconds())
         finally:
             for store, _ in self._stores():

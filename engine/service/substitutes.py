@@ -14,6 +14,7 @@ import logging
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
+from engine.i18n import L_, said_of
 from engine.publish import pm_draft, post_draft
 from engine.render import format_dt
 from engine.signup import word_key
@@ -94,16 +95,26 @@ def offer_seat(
     slots = driver.slots()
     seat = slots.slot(name)
     if seat is None:
-        raise StoreError(f"{name!r} holds no seat in this game (seats: {', '.join(slots.keys)})")
+        raise StoreError(
+            L_(
+                "{name!r} holds no seat in this game (seats: {seats})",
+                name=name,
+                seats=", ".join(slots.keys),
+            )
+        )
     open_ = driver.store.offers(driver.game_id, seat=seat, status="offered")
     if open_:
         return open_[0]
     candidate = next_candidate(driver, seat)
     if candidate is None:
-        reserve = ", ".join(driver.config.reserve) or "empty"
+        reserve = ", ".join(driver.config.reserve) or L_("empty")
         raise StoreError(
-            f"nobody in the reserve to offer {seat}'s seat to ([players] reserve: {reserve}; "
-            "each is asked once): forumgm game replace names a substitute by hand"
+            L_(
+                "nobody in the reserve to offer {seat}'s seat to ([players] reserve: {reserve}; "
+                "each is asked once): forumgm game replace names a substitute by hand",
+                seat=seat,
+                reserve=reserve,
+            )
         )
     offer = driver.store.offer_seat(
         driver.game_id,
@@ -123,34 +134,46 @@ def offer_seat(
     )
     # It says nothing of the role: it goes as soon as the game's start is out.
     driver.store.approve(driver.game_id, phase, markers=[marker])
-    driver.say(f"seat {seat} offered to {candidate} (answer by {offer.expires_at.isoformat()})")
+    driver.say(
+        L_(
+            "seat {seat} offered to {player} (answer by {at})",
+            seat=seat,
+            player=candidate,
+            at=offer.expires_at.isoformat(),
+        )
+    )
     return offer
 
 
 def check_offers(driver: GameDriver, now: datetime) -> list[str]:
     """Take the answers to the open offers (PMs from the candidate since the offer), and
     pass an offer declined or run out to the next of the reserve. What happened."""
-    said: list[str] = []
+    lines: list[str] = []
     for offer in driver.store.offers(driver.game_id, status="offered"):
         verdict, pm_id = _answer(driver, offer, now)
         if verdict == "accept":
             _accept(driver, offer, now, pm_id)
-            said.append(f"{offer.candidate} took seat {offer.seat}")
+            lines.append(L_("{player} took seat {seat}", player=offer.candidate, seat=offer.seat))
             continue
         if verdict is None and now < offer.expires_at:
             continue
         status = "declined" if verdict == "decline" else "expired"
         driver.store.answer_offer(offer.id, status, now, pm_id)
-        said.append(f"{offer.candidate} {status} seat {offer.seat}")
+        lines.append(
+            L_("{player} declined seat {seat}", player=offer.candidate, seat=offer.seat)
+            if status == "declined"
+            else L_("{player} expired seat {seat}", player=offer.candidate, seat=offer.seat)
+        )
         hours = (offer.expires_at - offer.offered_at).total_seconds() / 3600
         try:
             offer_seat(driver, offer.leaving, reason=offer.reason, now=now, hours=hours)
         except StoreError as exc:
-            log.warning("game %s: %s", driver.game_id, exc)
-            said.append(str(exc))
-    for line in said:
+            why = said_of(exc)
+            log.warning(L_("game {game}: {what}", game=driver.game_id, what=why))
+            lines.append(why)
+    for line in lines:
         driver.say(line)
-    return said
+    return lines
 
 
 def _answer(
@@ -193,8 +216,10 @@ def _accept(driver: GameDriver, offer: SubstituteOffer, now: datetime, pm_id: st
         write_replacement(driver.config.path, offer.candidate, offer.leaving, now)
     except OSError as exc:
         log.warning(
-            "game %s: %s: cannot write the substitution (%s): the store has it",
-            driver.game_id,
-            driver.config.path,
-            exc,
+            L_(
+                "game {game}: {path}: cannot write the substitution ({why}): the store has it",
+                game=driver.game_id,
+                path=driver.config.path,
+                why=str(exc),
+            )
         )

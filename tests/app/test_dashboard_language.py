@@ -93,7 +93,7 @@ def test_every_text_marked_in_the_code_has_its_russian() -> None:
         ("engine/app/dashboard/templates/**.j2", "jinja2"),
     ]
     for domain, keywords in (
-        ("forumgm", {"_": None, "_m": None, "ngettext": (1, 2)}),
+        ("forumgm", {"_": None, "_m": None, "ngettext": (1, 2), "L_": None, "Ln_": (1, 2)}),
         ("warnings", {"N_": None}),
     ):
         marked = {

@@ -1,0 +1,138 @@
+"""`forumgm run` in the host's language (issue 25 item 4): what it prints, its log lines on
+the terminal, its failures and its Ctrl-C in Russian — by `--lang ru`, or by the game's
+language when the host names none — while the log file keeps the English (one text to grep
+and to quote, whatever the host reads); `--lang en` keeps every line as it was."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from engine import i18n
+from forums.local.tables import name_key
+from tests.app.rehearsal import PASSWORD_ENV, PLAYERS, ROLES, Rehearsal
+from tests.service.helpers import GM_PASSWORD
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _opened(tmp_path: Path) -> Rehearsal:
+    players = (*PLAYERS, "Гена", "Лена")  # Петя's lynch does not end the game
+    g = Rehearsal(tmp_path, players=players, roles={**ROLES, "Гена": "mafioso", "Лена": "citizen"})
+    g("2026-12-01T17:00+03:00", "board", "local", "init", "GAME")
+    g.host("2026-12-01T18:00+03:00", "game start")
+    g.host("2026-12-01T18:01+03:00", "review", "--approve")
+    return g
+
+
+def test_run_speaks_the_games_russian_on_the_terminal_and_english_in_its_log_file(
+    tmp_path: Path,
+) -> None:
+    """The real command in a child process, two seconds before a deadline, with no language
+    named (the game's is ru): each action, then Ctrl-C."""
+    g = _opened(tmp_path)
+    g.host("2026-12-01T19:01+03:00", "run", "--once")
+    g.pm("2026-12-02T18:55+03:00", "Коля", "голосую за Петю")
+    log = tmp_path / "run.log"
+    env = {k: v for k, v in os.environ.items() if k != i18n.ENV}
+    env |= {
+        PASSWORD_ENV: GM_PASSWORD,
+        "FORUMGM_NOW": "2026-12-02T18:59:58+03:00",
+        "PYTHONPATH": str(ROOT),
+        "COLUMNS": "250",
+    }
+    command = "from engine.app.cli import main; main()"
+    args = [sys.executable, "-c", command, "run", str(g.game), "--db", g.db, "--log-file", str(log)]
+    child = subprocess.Popen(
+        args, env=env, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if log.exists() and "turn 2 opened" in log.read_text(encoding="utf-8"):
+                break
+            time.sleep(0.2)
+        child.send_signal(signal.SIGINT)
+        said, lines = child.communicate(timeout=30)
+    finally:
+        child.kill()
+    assert child.returncode == 0, lines
+    for text in (
+        "игра 1: turn 1: прочитано: 0 новых сообщений, 1 новое ЛС; 1 квитанция в очереди",
+        "игра 1: опубликовано: 0 сообщений и 1 ЛС",
+        "игра 1: turn 1: дедлайн прошёл; тема перечитана, приём команд закрыт",
+        "игра 1: turn 1: итоги подведены; одобрены",
+        "игра 1: turn 1: итоги опубликованы",
+        "игра 1: turn 2: фаза открыта, дедлайн 2026-12-03 19:00 MSK",
+    ):
+        assert any(line.endswith(text) for line in lines.splitlines()), (text, lines)
+    assert "polled" not in lines and "Traceback" not in said + lines
+    # Stopped: where the game stands, and that nothing was lost.
+    assert re.search(
+        r"остановлено: игра 1 \(.*\): turn [12]: идёт до 2026-12-0[23] 19:00 MSK", said
+    )
+    assert "ничего не потеряно: хранилище держит каждую игру в её нынешнем состоянии" in said
+    # The log file: the same lines in English.
+    written = log.read_text(encoding="utf-8")
+    assert "game 1: turn 1: polled: 0 new post(s), 1 new PM(s); 1 receipt(s) queued" in written
+    assert "game 1: turn 2 opened, deadline 2026-12-03 19:00 MSK" in written
+    assert "игра 1" not in written
+
+
+def test_run_once_in_russian_by_lang_a_failed_pm_and_results_that_wait(tmp_path: Path) -> None:
+    g = _opened(tmp_path)
+    # The board's admin renames Оля's account after the start: her PMs have nowhere to go.
+    with sqlite3.connect(tmp_path / "board.sqlite") as conn:
+        conn.execute(
+            "UPDATE local_users SET name = ?, name_key = ? WHERE name_key = ?",
+            ("Оля_старая", name_key("Оля_старая"), name_key("Оля")),
+        )
+    said = g(
+        "2026-12-01T19:01+03:00", "--lang", "ru", "run", "GAME", "--db", g.db, "--once", code=1
+    )
+    assert (
+        f"игра 1 ({g.game}): turn 1: идёт до 2026-12-02 19:00 MSK; не удалось отправить ЛС ("
+        in (said)
+    ), said
+    assert "; ничего не потеряно: запустите снова, чтобы повторить" in said
+    assert "sending a pm failed" not in said and "nothing was lost" not in said
+    english = g(
+        "2026-12-01T19:05+03:00", "--lang", "en", "run", "GAME", "--db", g.db, "--once", code=1
+    )
+    assert f"game 1 ({g.game}): turn 1: open until 2026-12-02 19:00 MSK; sending a pm failed (" in (
+        english
+    )
+    assert "nothing was lost: run again to retry" in english
+    # A vote for nobody holds the results for the host.
+    g.pm("2026-12-01T19:10+03:00", "Коля", "голосую за Ксюшу")
+    g("2026-12-02T19:01+03:00", "--lang", "ru", "run", "GAME", "--db", g.db, "--once", code=1)
+    waits = g(
+        "2026-12-02T19:05+03:00", "--lang", "ru", "run", "GAME", "--db", g.db, "--once", code=1
+    )
+    assert "turn 1: итоги ждут ведущего (1 предупреждение)" in waits, waits
+    status = g("2026-12-02T19:06+03:00", "--lang", "ru", "status", "--db", g.db)
+    assert "идёт" in status and "running" not in status, status
+    votes = g("2026-12-02T19:06+03:00", "--lang", "ru", "votes", "GAME", "--db", g.db)
+    assert "голосующий" in votes and "источник" in votes and "voter" not in votes, votes
+
+
+def test_run_once_in_the_games_russian_when_the_host_names_no_language(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    g = _opened(tmp_path)
+    monkeypatch.delenv(i18n.ENV)  # the game file's language is ru
+    said = g.host("2026-12-01T19:01+03:00", "run", "--once")
+    assert f"игра 1 ({g.game}): turn 1: идёт до 2026-12-02 19:00 MSK" in said, said
+    g.pm("2026-12-01T19:10+03:00", "Коля", "голосую за Петю")
+    g.pm("2026-12-01T19:11+03:00", "Маша", "голосую за Петю")
+    polled = g.host("2026-12-01T19:20+03:00", "run", "--once")
+    # Russian's plural forms: 2 new PMs, 2 receipts.
+    assert "turn 1: прочитано: 0 новых сообщений, 2 новых ЛС; 2 квитанции в очереди" in polled
