@@ -21,9 +21,11 @@ from datetime import datetime
 from email.message import EmailMessage
 from urllib.parse import unquote, urlsplit
 
+from engine.i18n import L_, said_of, shown
 from engine.publish import pm_draft, strip_markers
 from engine.service.driver import GameDriver
 from engine.service.posts import renderer_for
+from engine.service.runner import failure
 from engine.store.models import OutboxStatus, PhaseRecord, PhaseStatus
 
 log = logging.getLogger("forumgm.notify")
@@ -43,7 +45,9 @@ def send_email(
     smtp://[user:password@]host[:port], smtps://… (TLS) or smtp+starttls://…."""
     parts = urlsplit(url)
     if parts.scheme not in ("smtp", "smtps", "smtp+starttls") or not parts.hostname:
-        raise NotifyError("[notify] smtp: the variable must hold smtp://host:port (or smtps://)")
+        raise NotifyError(
+            L_("[notify] smtp: the variable must hold smtp://host:port (or smtps://)")
+        )
     message = EmailMessage()
     message["From"], message["To"], message["Subject"] = sender, ", ".join(to), subject
     message.set_content(text)
@@ -65,7 +69,11 @@ def send_email(
     except (OSError, smtplib.SMTPException) as exc:
         # The URL may hold a password: only the server's address is named.
         raise NotifyError(
-            f"e-mail through {parts.hostname}:{port} failed: {type(exc).__name__}"
+            L_(
+                "e-mail through {server} failed: {error}",
+                server=f"{parts.hostname}:{port}",
+                error=type(exc).__name__,
+            )
         ) from None
 
 
@@ -95,15 +103,17 @@ class Notifier:
             await self.driver.publisher.publish(now)
 
     def _look(self, status: str, failed: bool, now: datetime) -> bool:
-        d = self.driver
+        d, c = self.driver, self.driver.config
         since = d.store.failing_since(d.game_id, now if failed else None)
         ph = d.store.current_phase(d.game_id)
         if ph is None:
             return False
         told = False
-        if failed and since is not None and now - since >= d.config.notify.failed_after:
+        if failed and since is not None and now - since >= c.notify.failed_after:
             minutes = round((now - since).total_seconds() / 60)
-            told |= self._tell(ph, FAILING, now, minutes=minutes, why=status)
+            # What failed, in the game's language like the rest of the notice.
+            why = shown(failure(status), c.language)
+            told |= self._tell(ph, FAILING, now, minutes=minutes, why=why)
         if ph.status is not PhaseStatus.RESOLVED:
             return told
         if d.deadline_missed(ph, now):
@@ -147,17 +157,32 @@ class Notifier:
         if drafts:
             d._enqueue_new(None, drafts)
             d.store.approve(d.game_id, None, markers=[x.marker for x in drafts])
-        log.warning("game %s: %s: the hosts are told: %s", d.game_id, ph.phase, cause)
+        log.warning(
+            L_(
+                "game {game}: {phase}: the hosts are told: {cause}",
+                game=d.game_id,
+                phase=ph.phase,
+                cause=cause,
+            )
+        )
         if c.notify.smtp is None:
             return bool(drafts)
         url = self.environ.get(c.notify.smtp.name) if c.notify.smtp.kind == "env" else None
         try:
             if not url:
-                raise NotifyError(f"[notify] smtp: the variable {c.notify.smtp} is not set")
+                raise NotifyError(
+                    L_("[notify] smtp: the variable {name} is not set", name=str(c.notify.smtp))
+                )
             text = strip_markers(_plain(body))
             send_email(url, c.notify.email_from, c.notify.email_to, subject, text)
         except NotifyError as exc:
-            log.error("game %s: %s; tried again at the next step", d.game_id, exc)
+            log.error(
+                L_(
+                    "game {game}: {why}; tried again at the next step",
+                    game=d.game_id,
+                    why=said_of(exc),
+                )
+            )
             d.store.forget_notice(d.game_id, ph.phase, cause)
         return bool(drafts)
 
