@@ -16,7 +16,7 @@ from engine.core.model import GameState, PlayerState
 from engine.core.numbers import whole_number
 from engine.core.orders import Channel, Order, OrderKind
 from engine.core.ruleset import IntakeResult, PhaseInputs
-from engine.core.warnings import ParseWarning
+from engine.core.warnings import N_, ParseWarning
 from rulesets.yakuza.help import day_orders, night_orders, refusal
 from rulesets.yakuza.roles import (
     ACTIONS,
@@ -55,21 +55,22 @@ MAIN = "main"
 """The ledger slot of a player's one main action; extras use their action id."""
 
 _MESSAGES = {
-    w.LATE: "sent after the deadline",
-    w.SENDER_NOT_IN_PLAY: "the sender is dead",
-    w.TARGET_NOT_IN_PLAY: "the target is not alive",
-    w.UNKNOWN_TARGET: "the target is not on the roster",
-    w.ACTION_NOT_AVAILABLE: "the sender's roles do not have this action now",
-    w.INVALID_TARGET: "this target is forbidden by a rule",
-    w.NO_USES_LEFT: "the ability is spent",
-    w.NOT_ALLOWED: "a precondition of the rule is not met",
-    w.BAD_PARAMETER: "a missing or out-of-range parameter",
-    w.THREAD_ORDER_IGNORED: "night orders count only by PM",
-    w.PM_VOTE_IGNORED: "votes and day abilities count only in the thread",
-    CANNOT_ACT: "the sender's status forbids it",
-    CANNOT_VOTE: "a player in coma cannot vote",
-    TOO_MANY_TARGETS: "more targets than allowed",
-    MULTIPLE_ACTIONS: "several main actions in one message; the last one is kept",
+    w.LATE: N_("sent after the deadline"),
+    w.SENDER_NOT_IN_PLAY: N_("the sender is dead"),
+    w.TARGET_NOT_IN_PLAY: N_("the target is not alive"),
+    w.UNKNOWN_TARGET: N_("the target is not on the roster"),
+    w.ACTION_NOT_AVAILABLE: N_("the sender's roles do not have this action now"),
+    w.INVALID_TARGET: N_("this target is forbidden by a rule"),
+    w.NO_USES_LEFT: N_("the ability is spent"),
+    w.UNKNOWN_COMMAND: N_("not a request of this game"),
+    w.NOT_ALLOWED: N_("a precondition of the rule is not met"),
+    w.BAD_PARAMETER: N_("a missing or out-of-range parameter"),
+    w.THREAD_ORDER_IGNORED: N_("night orders count only by PM"),
+    w.PM_VOTE_IGNORED: N_("votes and day abilities count only in the thread"),
+    CANNOT_ACT: N_("the sender's status forbids it"),
+    CANNOT_VOTE: N_("a player in coma cannot vote"),
+    TOO_MANY_TARGETS: N_("more targets than allowed"),
+    MULTIPLE_ACTIONS: N_("several main actions in one message; the last one is kept"),
 }
 
 _TIMES = ("x", "х", "×", "*")
@@ -437,7 +438,7 @@ class Intake:
         fresh = self._new_post(order, "post")
         replaced = self.inputs.data.get(PROXY, {}).pop(order.player, None)
         if replaced:
-            message = "the member's own order replaces what a faction-mate ordered for him"
+            message = N_("the member's own order replaces what a faction-mate ordered for him")
             self.out.warnings.append(
                 ParseWarning(PROXY_REPLACED, message, order.player, order.source, (), action, True)
             )

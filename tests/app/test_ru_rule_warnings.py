@@ -19,6 +19,7 @@ from engine.app.game_file import load_game
 from engine.app.review import Review
 from rulesets.classic import intake as classic
 from rulesets.votecount import intake as votecount
+from rulesets.yakuza import intake as yakuza
 from tests.app.dashboard_client import client, log_in, make_dashboard, set_password
 from tests.app.review_game import ReviewGame
 from tests.service.helpers import local_board
@@ -29,6 +30,7 @@ BEFORE = "2027-01-10T12:00+03:00"
 TABLES = {
     "classic": classic._MESSAGES,
     "votecount": votecount._MESSAGES,
+    "yakuza": yakuza._MESSAGES,
 }
 """Each ruleset's messages by warning code."""
 
@@ -48,6 +50,8 @@ def test_every_warning_template_of_the_rulesets_has_its_russian() -> None:
     marked, russian = _marked_in_rulesets(), _catalogue()
     every_table = {text for table in TABLES.values() for text in table.values()}
     assert every_table <= marked, "a ruleset's message not marked N_()"
+    proxy = "the member's own order replaces what a faction-mate ordered for him"
+    assert proxy in marked  # yakuza's one message made outside its table
     lacking = sorted(t for t in marked if not russian.get(t))
     assert lacking == [], "warnings.po lacks these (engine/locale/README.md)"
 
@@ -134,6 +138,15 @@ CASES = [
         "pm_vote_ignored",
         "votes count only in the game thread",
         "голоса засчитываются только в игровой теме",
+    ),
+    (
+        "yakuza",
+        "Петя",
+        True,
+        "проверяю Васю",
+        "thread_order_ignored",
+        "night orders count only by PM",
+        "ночные приказы засчитываются только в ЛС",
     ),
 ]
 
