@@ -48,9 +48,9 @@ def test_the_rehearsal_board_in_the_games_russian(russian: None, tmp_path: Path)
     one_more = game(AT, "board", "local", "init", "GAME", "--account", "Новенький")
     assert "добавлена 1 учётная запись" in one_more
     said = game.post(AT, "Вася", "голосую за Петю")
-    assert "сообщение 1 от Вася в теме 1, 2026-12-01 12:00 MSK" in said
+    assert "сообщение 1 в теме 1: автор Вася, 2026-12-01 12:00 MSK" in said
     pm = game.pm(AT, "Маша", "лечу Колю")
-    assert "ЛС 1 от Маша для Ведущий, 2026-12-01 12:00 MSK" in pm
+    assert "ЛС 1: Маша → Ведущий, 2026-12-01 12:00 MSK" in pm
     shown = game(AT, "board", "local", "show", "GAME", "--inbox", "Оля")
     assert "Оля: личных сообщений нет" in shown
     thread = game(AT, "board", "local", "show", "GAME")
@@ -93,7 +93,7 @@ def test_board_check_on_the_saved_phpbb_board_in_russian(fake: FakePhpbb) -> Non
     said = CliRunner().invoke(app, ["--lang", "ru", *CHECK, "--allow-insecure-http"])
     assert said.exit_code == 0, said.output
     out = " ".join(said.output.split())
-    assert f"Проверка форума phpbb {BASE} от имени {USER}" in out
+    assert f"Проверка форума phpbb {BASE}, учётная запись {USER}" in out
     assert f"Вход выполнен: {USER} (id пользователя 58)" in out
     assert "61 сообщение на 7 страницах, по 10 на странице" in out  # 61: the first form
     assert "первая страница: 10 сообщений" in out
@@ -238,7 +238,7 @@ def test_parse_in_russian(tmp_path: Path) -> None:
     said = CliRunner().invoke(app, [*words, "--players", str(players)])
     assert said.exit_code == 0, said.output
     out = said.output
-    assert "votecount, thread, от Вася (--sender не указан: прочитано как сообщение" in out
+    assert "votecount, thread, автор Вася (--sender не указан: прочитано как сообщение" in out
     assert "приказ: vote → Петя [строка 1]" in out
     assert "предупреждение unknown_target: голос: «Генку» — нет такого игрока" in out
 
