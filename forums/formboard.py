@@ -21,7 +21,7 @@ With these, `page()` fetches a members' page through a lost session (log in agai
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import tzinfo
 from enum import Enum
@@ -34,7 +34,7 @@ from forums.browser import BrowserLogin, hand_over_session
 from forums.cursor import ListPage, Resume, newer_items
 from forums.errors import BoardError, CaptchaRequired, LayoutChanged, LoginFailed, NotFound
 from forums.guard import redact
-from forums.pages import PageKind
+from forums.pages import MemberList, PageKind
 from forums.records import Cursor, PrivateMessage, User
 from forums.webboard import Answer, Said, WebBoard, log
 
@@ -123,6 +123,8 @@ class FormLoginBoard(WebBoard):
         self.browser = browser
         """Log in through Chromium (`forums.browser`): boards that only let a browser in."""
         self._browser_login = browser_login
+        self._members: dict[str, User] = {}
+        """Users a member list showed, by their name's casefold (`find_member`)."""
 
     # -- logging in --------------------------------------------------------------------
 
@@ -235,6 +237,33 @@ class FormLoginBoard(WebBoard):
                 + (f" ({said})" if said else ""),
             )
 
+    # -- users -------------------------------------------------------------------------
+
+    def known_member(self, name: str) -> User | None:
+        """A user a member list showed before, by name (any case)."""
+        return self._members.get(name.strip().casefold())
+
+    async def find_member(
+        self, name: str, listing: Callable[[int, int], Awaitable[MemberList | None]]
+    ) -> User | None:
+        """A user by name (any case) from the member-list pages `listing(number, offset)`
+        gives (None: the board found no one), read on until one shows him or the last one
+        is read. Each user a page shows is kept (`known_member`): one search finds the
+        players a game names together."""
+        key = name.strip().casefold()
+        number, offset = 1, 0
+        while True:
+            page = await listing(number, offset)
+            if page is None:
+                return None
+            for user in page.users:
+                self._members.setdefault(user.name.casefold(), user)
+            if key in self._members:
+                return self._members[key]
+            if page.page >= page.pages or not page.users:
+                return None
+            number, offset = number + 1, offset + len(page.users)
+
     # -- private messages in folders ---------------------------------------------------
 
     inbox_folders: ClassVar[Sequence[str]] = ()
@@ -337,8 +366,6 @@ class PagedBoard(FormLoginBoard):
         self._order_known = date_order is not None
         """Whether the host gave the order (else the engine may read it from the board)."""
         self.selectors = selectors if selectors is not None else self.default_selectors
-        self._members: dict[str, User] = {}
-        """Users found by name, by their name's casefold."""
 
     async def thread_page(self, thread: str, number: int = 1) -> Any:
         """Hook: page `number` (from 1) of the thread, parsed."""

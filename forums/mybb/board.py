@@ -38,7 +38,7 @@ from forums.mybb.forms import PageKind
 from forums.mybb.pms import SENT, PMFolder, PMListItem, parse_pm_folder, parse_pm_view
 from forums.mybb.selectors import DEFAULT, MybbSelectors
 from forums.mybb.thread import parse_thread_page
-from forums.pages import TopicPage
+from forums.pages import MemberList, TopicPage
 from forums.records import Cursor, PrivateMessage, User
 from forums.userprefs import DateSetting, OwnDateFormat, filled_form, option_label
 
@@ -298,37 +298,30 @@ class MybbBoard(OwnDateFormat, PagedBoard):
         search first, then its "begins with" search (a LIKE, not MyBB's LOWER(), which on
         SQLite cannot find a name with a capital letter outside A-Z), the match made here."""
         self.begin()
-        key = name.strip().casefold()
-        if key in self._members:
-            return self._members[key]
+        known = self.known_member(name)
+        if known is not None:
+            return known
         for match in (None, "begins"):
-            found = await self._member_search(name.strip(), match)
+
+            async def listing(
+                number: int, offset: int, match: str | None = match
+            ) -> MemberList | None:
+                params: dict[str, str | int] = {"username": name.strip()}
+                if match is not None:
+                    params["username_match"] = match
+                if number > 1:
+                    params["page"] = number
+                html, url, _ = await self.fetch(
+                    "memberlist.php", params, {PageKind.MEMBERLIST, PageKind.MESSAGE}
+                )
+                if forms.classify(html, url, self.selectors) is PageKind.MESSAGE:
+                    return None  # "no members found"
+                return forms.parse_memberlist(html, url, self.selectors)
+
+            found = await self.find_member(name, listing)
             if found is not None:
                 return found
         return None
-
-    async def _member_search(self, name: str, match: str | None) -> User | None:
-        key = name.casefold()
-        number = 1
-        while True:
-            params: dict[str, str | int] = {"username": name}
-            if match is not None:
-                params["username_match"] = match
-            if number > 1:
-                params["page"] = number
-            html, url, _ = await self.fetch(
-                "memberlist.php", params, {PageKind.MEMBERLIST, PageKind.MESSAGE}
-            )
-            if forms.classify(html, url, self.selectors) is PageKind.MESSAGE:
-                return None  # "no members found"
-            listing = forms.parse_memberlist(html, url, self.selectors)
-            for user in listing.users:
-                self._members.setdefault(user.name.casefold(), user)
-            if key in self._members:
-                return self._members[key]
-            if listing.page >= listing.pages or not listing.users:
-                return None
-            number += 1
 
     # -- posting -------------------------------------------------------------------------
 

@@ -84,7 +84,6 @@ class PhpbbBoard(OwnDateFormat, FormLoginBoard):
         """The language of the last page read (`<html lang>`)."""
         self.tz_found = False
         """Whether the zone was read from a page (not given)."""
-        self._members: dict[str, User] = {}
         self._per_page = DEFAULT_PER_PAGE
         """The topic's page size as last seen: page N starts at post (N - 1) × this."""
 
@@ -306,23 +305,22 @@ class PhpbbBoard(OwnDateFormat, FormLoginBoard):
     async def find_user(self, name: str) -> User | None:
         """A user by name (case-insensitive), through the memberlist."""
         self.begin()
-        key = name.strip().casefold()
-        if key in self._members:
-            return self._members[key]
-        searched = await self._members_page({"mode": "searchuser", "username": name.strip()})
-        if searched is not None and key in self._members:
-            return self._members[key]
-        # The search may be disabled for the GM: walk the whole list.
-        start = 0
-        while True:
-            listing = await self._members_page({"start": start} if start else {})
-            if listing is None:
+        known = self.known_member(name)
+        if known is not None:
+            return known
+        await self._members_page({"mode": "searchuser", "username": name.strip()})
+        known = self.known_member(name)
+        if known is not None:
+            return known
+
+        async def listing(number: int, start: int) -> forms.MemberList:
+            # The search may be disabled for the GM: walk the whole list.
+            found = await self._members_page({"start": start} if start else {})
+            if found is None:
                 raise LayoutChanged(self.http.url("memberlist.php"), "no member list")
-            if key in self._members:
-                return self._members[key]
-            if listing.page >= listing.pages or not listing.users:
-                return None
-            start += len(listing.users)
+            return found
+
+        return await self.find_member(name, listing)
 
     async def _members_page(self, params: Mapping[str, str | int]) -> forms.MemberList | None:
         html, url = await self._page(

@@ -32,7 +32,7 @@ import httpx
 from forums.errors import BoardError, FloodControl, LayoutChanged, LoginFailed, NotFound
 from forums.formboard import PagedBoard, Served, answer_to
 from forums.guard import redact
-from forums.pages import PageKind, PMListItem, TopicPage
+from forums.pages import MemberList, PageKind, PMListItem, TopicPage
 from forums.records import PrivateMessage, User
 from forums.smf import pages
 from forums.smf.pages import Form, PMFolder
@@ -247,11 +247,11 @@ class SmfBoard(PagedBoard):
     async def find_user(self, name: str) -> User | None:
         """A member by name (any case), through the member list's search by name."""
         self.begin()
-        key = name.strip().casefold()
-        if key in self._members:
-            return self._members[key]
-        start = 0
-        while True:
+        known = self.known_member(name)
+        if known is not None:
+            return known
+
+        async def listing(number: int, start: int) -> MemberList:
             query: dict[str, str | int] = {
                 "action": "mlist",
                 "sa": "search",
@@ -264,13 +264,9 @@ class SmfBoard(PagedBoard):
             users, page, pages_count = pages.parse_memberlist(
                 fetched.html, fetched.url, self.selectors
             )
-            for user in users:
-                self._members.setdefault(user.name.casefold(), user)
-            if key in self._members:
-                return self._members[key]
-            if page >= pages_count or not users:
-                return None
-            start += len(users)
+            return MemberList(tuple(users), page, pages_count)
+
+        return await self.find_member(name, listing)
 
     # -- posting -----------------------------------------------------------------------
 

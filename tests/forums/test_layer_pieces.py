@@ -15,7 +15,7 @@ from forums.errors import CaptchaRequired, LoginFailed
 from forums.fluxbb.board import FluxbbBoard
 from forums.html import parse_html, redirect_target
 from forums.mybb.board import MybbBoard
-from forums.pages import PageKind, TopicPage, page_size
+from forums.pages import MemberList, PageKind, TopicPage, page_size
 from forums.records import Cursor, Post, PostBody, User
 from forums.smf.board import SmfBoard
 from forums.smf.selectors import DEFAULT as SMF_DEFAULT
@@ -129,3 +129,28 @@ def test_a_shown_time_is_folded_and_trimmed_and_a_day_month_order_is_checked() -
         shown_time("06-15-2016", "ymd", " ")
     with pytest.raises(ValueError, match="not a board time"):
         shown_time(" , ", "dmy", " ,")
+
+
+def test_a_member_is_looked_for_page_by_page_and_whom_the_pages_showed_is_kept() -> None:
+    asked: list[tuple[int, int]] = []
+    shown = [
+        MemberList((User("1", "Anna"), User("2", "Boris")), 1, 3),
+        MemberList((User("3", "Вера"),), 2, 3),
+        MemberList((User("4", "Gleb"),), 3, 3),
+    ]
+
+    async def listing(number: int, offset: int) -> MemberList | None:
+        asked.append((number, offset))
+        return shown[number - 1]
+
+    board = SmfBoard(BASE, "gm", "pw")
+    assert asyncio.run(board.find_member(" ВЕРА ", listing)) == User("3", "Вера")
+    assert asked == [(1, 0), (2, 2)]
+    assert board.known_member("boris") == User("2", "Boris")
+    assert asyncio.run(board.find_member("Nobody", listing)) is None
+    assert asked[2:] == [(1, 0), (2, 2), (3, 3)]
+
+    async def nobody(number: int, offset: int) -> MemberList | None:
+        return None
+
+    assert asyncio.run(board.find_member("Gleb", nobody)) is None
