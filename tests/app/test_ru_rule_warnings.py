@@ -18,6 +18,7 @@ from engine import i18n
 from engine.app.game_file import load_game
 from engine.app.review import Review
 from rulesets.classic import intake as classic
+from rulesets.twelve_rooms import codes as twelve_rooms
 from rulesets.votecount import intake as votecount
 from rulesets.yakuza import intake as yakuza
 from tests.app.dashboard_client import client, log_in, make_dashboard, set_password
@@ -31,6 +32,7 @@ TABLES = {
     "classic": classic._MESSAGES,
     "votecount": votecount._MESSAGES,
     "yakuza": yakuza._MESSAGES,
+    "twelve-rooms": twelve_rooms.MESSAGES,
 }
 """Each ruleset's messages by warning code."""
 
@@ -147,6 +149,15 @@ CASES = [
         "thread_order_ignored",
         "night orders count only by PM",
         "ночные приказы засчитываются только в ЛС",
+    ),
+    (
+        "twelve-rooms",
+        "Маша",
+        False,
+        "голосую за Васю",
+        "not_allowed",
+        "not allowed in this phase or for this player",
+        "в этой фазе или этому игроку это не разрешено",
     ),
 ]
 
