@@ -471,3 +471,60 @@ def login(
             url=url, name=me.name
         )
     )
+
+
+@app.command("discourse-key")
+def discourse_key(
+    board_url: Annotated[
+        str, typer.Argument(help="The Discourse forum's address.", show_default=False)
+    ],
+    allow_insecure_http: Insecure = False,
+) -> None:
+    """Get a Discourse user API key for the GM account: open the page this prints while
+    logged in as the GM, approve, and paste here what Discourse then shows. Nothing is sent
+    from here: the key comes back encrypted for this command alone."""
+    import secrets
+    import sys
+
+    from forums.discourse.userkey import KeyPair, UserKeyError, key_request_url, read_payload
+
+    out = console()
+    refused = url_refused("discourse", board_url, allow_insecure_http)
+    if refused:
+        out.print(refused)
+        raise typer.Exit(2)
+    out.print(_("Making a key pair for this request (a few seconds)…"))
+    keys = KeyPair.generate()
+    nonce = secrets.token_hex(16)
+    client_id = f"forumgm-{secrets.token_hex(8)}"
+    out.print(
+        _(
+            "1. Log in to the forum as the GM account, then open this address (one line) and "
+            'approve "forumgm" (it asks for the scope write, which reads too):'
+        )
+    )
+    print(key_request_url(board_url, keys, nonce, client_id))
+    out.print(
+        _("2. Discourse then shows a block of text: paste it here and end with an empty line.")
+    )
+    lines: list[str] = []
+    for line in sys.stdin:
+        if not line.strip():
+            if lines:
+                break
+            continue
+        lines.append(line)
+    try:
+        key = read_payload("".join(lines), keys, nonce)
+    except UserKeyError as exc:
+        out.print(_("That is not Discourse's answer to this request: {why}.").format(why=exc))
+        raise typer.Exit(1) from None
+    out.print(_("The GM account's user API key (keep it secret, like a password):"))
+    print(key)
+    out.print(
+        _(
+            "Put it in an environment variable (e.g. DISCOURSE_KEY) and in the game file's "
+            '[board]: api_key = "env:DISCOURSE_KEY" and api_key_kind = "user". The account '
+            "can revoke it in its Preferences → Security → Apps."
+        )
+    )
