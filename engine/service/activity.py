@@ -9,6 +9,7 @@ from engine.activity import ActivitySettings, ActivityTable, Sample, count
 from engine.clock import local_time
 from engine.core.orders import OrderKind
 from engine.core.slots import Slots
+from engine.i18n import L_, Ln_, joined
 from engine.service.reader import started_at
 from engine.store import Store
 from engine.store.models import PhaseRecord
@@ -106,16 +107,23 @@ def quiet_seats(
         row = table.get(seat, ph.phase)
         posts = row.posts if row is not None else 0
         last = max((r.last for r in table.rows if r.player == seat and r.last), default=None)
-        reasons = []
+        reasons: list[str] = []
         if settings.min_posts is not None and posts < settings.min_posts:
-            reasons.append(f"{posts} post(s) this phase, fewer than {settings.min_posts}")
+            reasons.append(
+                Ln_(
+                    "{n} post(s) this phase, fewer than {least}",
+                    "{n} post(s) this phase, fewer than {least}",
+                    posts,
+                    least=settings.min_posts,
+                )
+            )
         if settings.silent_hours is not None:
             since = last or ph.opened_at
             hours = (now - since).total_seconds() / 3600
             if hours >= settings.silent_hours:
-                reasons.append(f"silent for {hours:.0f} h")
+                reasons.append(L_("silent for {hours} h", hours=f"{hours:.0f}"))
         if reasons:
-            found.append(Quiet(seat, posts, last, "; ".join(reasons)))
+            found.append(Quiet(seat, posts, last, joined(reasons)))
     return found
 
 

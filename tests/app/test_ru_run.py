@@ -12,6 +12,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -19,7 +20,8 @@ import pytest
 from engine import i18n
 from forums.local.tables import name_key
 from tests.app.rehearsal import PASSWORD_ENV, PLAYERS, ROLES, Rehearsal
-from tests.service.helpers import GM_PASSWORD
+from tests.service.helpers import GM_PASSWORD, cli_game
+from tests.service.test_activity import START, quiet_game
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -136,3 +138,35 @@ def test_run_once_in_the_games_russian_when_the_host_names_no_language(
     polled = g.host("2026-12-01T19:20+03:00", "run", "--once")
     # Russian's plural forms: 2 new PMs, 2 receipts.
     assert "turn 1: прочитано: 0 новых сообщений, 2 новых ЛС; 2 квитанции в очереди" in polled
+
+
+def test_a_refused_login_is_said_in_russian_and_the_held_login_too(tmp_path: Path) -> None:
+    names = list(PLAYERS)
+    g = cli_game(tmp_path, names, roles=dict(ROLES))
+    g.cli("game", "start", str(g.path), at="2026-12-01T18:00+03:00")
+    # The board's admin changed the GM's password after the start.
+    first = g.cli(
+        "--lang", "ru", "run", str(g.path), "--once", at="2026-12-01T19:01+03:00",
+        password="not-the-password", code=1,
+    )  # fmt: skip
+    assert "шаг не удался: вход не выполнен: LoginFailed: " in first, first
+    assert "сам forumgm туда больше не входит: проверьте пароль, затем выполните `forumgm" in first
+    assert "; ничего не потеряно: запустите снова, чтобы повторить" in first
+    held = g.cli(
+        "--lang", "ru", "run", str(g.path), "--once", at="2026-12-01T19:05+03:00",
+        password="not-the-password", code=1,
+    )  # fmt: skip
+    assert "шаг не удался: вход не выполнен: форум отказал во входе 'Ведущий' в " in held, held
+    assert "игра 1: вход не выполнен: форум отказал во входе" in held  # the log line
+    english = g.cli(
+        "run", str(g.path), "--once", at="2026-12-01T19:06+03:00",
+        password="not-the-password", code=1,
+    )  # fmt: skip
+    assert "step failed: not logged in: the board refused the login of 'Ведущий'" in english
+
+
+def test_a_quiet_seat_is_said_in_russian(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    host = quiet_game(tmp_path, monkeypatch)
+    at = (START + timedelta(days=1) - timedelta(hours=5)).isoformat()
+    said = host.cli("--lang", "ru", "run", str(host.path), "--once", at=at)
+    assert "игра 1: turn 1: Оля молчит: 0 сообщений за фазу, меньше " in said, said
