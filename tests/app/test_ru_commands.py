@@ -288,3 +288,31 @@ def test_activity_of_a_running_russian_game(russian: None, tmp_path: Path) -> No
     assert "активность" in shown and "последнее сообщение" in shown and "приказы" in shown
     row = next(line for line in shown.splitlines() if "Коля" in line)
     assert "Ход 1" in row and "2026-12-01 19:30" in row
+
+
+# -- the twelve-rooms map -------------------------------------------------------------------
+
+
+def test_the_map_speaks_the_games_russian_unless_the_host_names_english(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.service import test_twelve_rooms_service as twelve
+    from tests.service.helpers import game_toml, local_board
+
+    url = f"sqlite:///{tmp_path / 'board.sqlite'}"
+    _board, thread = local_board(url, twelve.NAMES)
+    path, db = tmp_path / "game.toml", f"sqlite:///{tmp_path / 'store.sqlite'}"
+    text = game_toml(url=url, thread=thread, players=twelve.NAMES, ruleset="twelve-rooms",
+                     review="warnings", password="env:TEST_GM_PASSWORD",
+                     start="2026-12-01 15:00", roles=twelve.ROLES)  # fmt: skip
+    path.write_text(text.replace("[players]", twelve.OPTIONS + "[players]"), encoding="utf-8")
+    monkeypatch.setenv("TEST_GM_PASSWORD", "gm-secret")
+    twelve.cli("game", "start", str(path), "--db", db, now=twelve.at(15))
+    shown = twelve.cli("map", str(path), "--db", db, now=twelve.at(15, 5))  # FORUMGM_LANG=en
+    assert "Безопасная комната" in shown  # the game's language: the map is the game's text
+    english = twelve.cli("--lang", "en", "map", str(path), "--db", db, now=twelve.at(15, 5))
+    assert "Безопасная комната" not in english and "Вася" in english
+    (tmp_path / "classic").mkdir()
+    classic = Rehearsal(tmp_path / "classic")
+    refused = classic(AT, "--lang", "ru", "map", "GAME", "--db", db, code=2)
+    assert "карта есть только у игр twelve-rooms (у этой — classic)" in refused
