@@ -18,6 +18,7 @@ from engine import i18n
 from engine.app.game_file import load_game
 from engine.app.review import Review
 from rulesets.classic import intake as classic
+from rulesets.minimafik import messages as minimafik
 from rulesets.twelve_rooms import codes as twelve_rooms
 from rulesets.votecount import intake as votecount
 from rulesets.yakuza import intake as yakuza
@@ -33,6 +34,7 @@ TABLES = {
     "votecount": votecount._MESSAGES,
     "yakuza": yakuza._MESSAGES,
     "twelve-rooms": twelve_rooms.MESSAGES,
+    "minimafik": minimafik.MESSAGES,
 }
 """Each ruleset's messages by warning code."""
 
@@ -158,6 +160,15 @@ CASES = [
         "not_allowed",
         "not allowed in this phase or for this player",
         "в этой фазе или этому игроку это не разрешено",
+    ),
+    (
+        "minimafik",
+        "Alu",
+        False,
+        "голосую за Destiny",
+        "wrong_phase",
+        "not possible in this phase",
+        "в этой фазе так нельзя",
     ),
 ]
 
