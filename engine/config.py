@@ -1291,6 +1291,15 @@ class _Checker:
                     "visible_roles",
                 )
         merged = dict(options, **{deal_option: dict(deal)}) if deal else dict(options)
+        # An option the ruleset does not have, on its own line and in the host's language
+        # (the ruleset's own refusal says it in English and names no line).
+        unknown = [key for key in merged if key not in ruleset.option_defaults]
+        for key in unknown:
+            said = _("[options] unknown option {key!r} for ruleset {ruleset} (known: {known})")
+            known = ", ".join(sorted(ruleset.option_defaults))
+            self.problem(said.format(key=key, ruleset=ruleset_id, known=known), "options", key)
+        if unknown:
+            return deal_option
         try:
             least = ruleset.options(merged).get("min_players")
         except RulesError as exc:

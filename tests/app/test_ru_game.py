@@ -255,3 +255,28 @@ def test_a_plain_http_board_and_a_gender_nobody_writes_are_refused_in_russian(
         "незашифрованным; используйте https://"
     ) in said, said
     assert "строка 19: [players] gender: 'Лена': 'she': напишите m или f (м или ж)" in said
+
+
+def test_game_start_of_a_broken_russian_file_lists_its_problems_in_russian(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "game.toml"
+    path.write_text(BROKEN, encoding="utf-8")
+    db = f"sqlite:///{tmp_path / 'store.sqlite'}"
+    said = runner.invoke(app, ["game", "start", str(path), "--db", db], env={"FORUMGM_NOW": NOW})
+    assert said.exit_code == 2, said.output
+    text = _lines(said)
+    assert f"{path}: строка 14: [schedule] timezone: неизвестный часовой пояс" in text
+    assert f"{path}: строка 19: [players] 'петя' указан дважды" in text
+    assert not (tmp_path / "store.sqlite").exists()  # nothing made before the file is right
+
+
+def test_an_option_the_ruleset_lacks_is_refused_on_its_line_in_russian(tmp_path: Path) -> None:
+    path = tmp_path / "game.toml"
+    path.write_text(GOOD.replace("[deal]", "[options]\nnight_kil = 1\n\n[deal]"), "utf-8")
+    said = _lines(_validate(path))
+    assert "строка 23: [options] неизвестная опция 'night_kil' в правилах classic (известные:" in (
+        said
+    ), said
+    english = _lines(_validate(path, "--lang", "en"))
+    assert "line 23: [options] unknown option 'night_kil' for ruleset classic (known:" in english
