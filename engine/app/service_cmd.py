@@ -79,12 +79,14 @@ def store_or_exit(db: str | None, *, existing: bool = False) -> Store:
     try:
         file = sqlite_file(url)
     except ArgumentError:
-        out.print(f"{url!r} is neither a database URL nor a file path")
+        out.print(_("{url!r} is neither a database URL nor a file path").format(url=url))
         raise typer.Exit(2) from None
     if existing and file is not None and not file.exists():
         out.print(
-            f"no store at {file.resolve()}: no game was started with it (--db FILE or "
-            "FORUMGM_DATABASE_URL names the store `forumgm game start` used)"
+            _(
+                "no store at {path}: no game was started with it (--db FILE or "
+                "FORUMGM_DATABASE_URL names the store `forumgm game start` used)"
+            ).format(path=file.resolve())
         )
         raise typer.Exit(1)
     if file is not None and not file.exists():
@@ -92,15 +94,23 @@ def store_or_exit(db: str | None, *, existing: bool = False) -> Store:
 
         trouble = file_problem(file)
         if trouble is not None:  # a mistyped --db makes no folders
-            out.print(f"the store {file}: {trouble}")
+            out.print(_("the store {path}: {why}").format(path=file, why=trouble))
             raise typer.Exit(2)
     try:
         return open_store(url)
     except SQLAlchemyError as exc:
-        out.print(f"cannot open the store {shown_url(url)}: {type(exc).__name__}")
+        out.print(
+            _("cannot open the store {url}: {why}").format(
+                url=shown_url(url), why=type(exc).__name__
+            )
+        )
         raise typer.Exit(2) from None
     except OSError as exc:
-        out.print(f"cannot open the store {shown_url(url)}: {exc.strerror or exc}")
+        out.print(
+            _("cannot open the store {url}: {why}").format(
+                url=shown_url(url), why=exc.strerror or exc
+            )
+        )
         raise typer.Exit(2) from None
 
 
@@ -120,9 +130,9 @@ def write_or_exit(path: Path, text: str) -> None:
     try:
         path.write_text(text, encoding="utf-8")
     except OSError as exc:
-        out.print(f"cannot write {path}: {exc.strerror or exc}")
+        out.print(_("cannot write {path}: {why}").format(path=path, why=exc.strerror or exc))
         raise typer.Exit(2) from None
-    out.print(f"wrote {path}")
+    out.print(_("wrote {path}").format(path=path))
 
 
 def driver_for(
@@ -141,8 +151,10 @@ def driver_for(
     driver = _driver(config, store or store_or_exit(db, existing=started), clock)
     if started and driver.store.load_state(driver.game_id) is None:
         out.print(
-            f"{path}: the game was not started in this store ({shown_url(database_url(db))}): "
-            f"forumgm game start {path} first, or --db names the store it was started with"
+            _(
+                "{path}: the game was not started in this store ({url}): forumgm game start "
+                "{path} first, or --db names the store it was started with"
+            ).format(path=path, url=shown_url(database_url(db)))
         )
         raise typer.Exit(1)
     return driver

@@ -170,3 +170,18 @@ def test_a_quiet_seat_is_said_in_russian(tmp_path: Path, monkeypatch: pytest.Mon
     at = (START + timedelta(days=1) - timedelta(hours=5)).isoformat()
     said = host.cli("--lang", "ru", "run", str(host.path), "--once", at=at)
     assert "игра 1: turn 1: Оля молчит: 0 сообщений за фазу, меньше " in said, said
+
+
+def test_a_store_that_is_not_there_or_not_a_store_is_said_in_russian(tmp_path: Path) -> None:
+    g = Rehearsal(tmp_path)
+    missing = tmp_path / "nowhere.db"
+    said = g(
+        "2026-12-01T19:00+03:00", "--lang", "ru", "votes", "GAME", "--db", str(missing), code=1
+    )
+    assert said.startswith(f"хранилища {missing} нет: с ним не начата ни одна игра"), said
+    not_a_store = tmp_path / "notes.db"
+    not_a_store.write_text("not a database\n" * 100, encoding="utf-8")
+    said = g(
+        "2026-12-01T19:00+03:00", "--lang", "ru", "run", "GAME", "--db", str(not_a_store), code=2
+    )
+    assert f"не удаётся открыть хранилище sqlite:///{not_a_store}: DatabaseError" in said, said
