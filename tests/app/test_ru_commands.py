@@ -316,3 +316,13 @@ def test_the_map_speaks_the_games_russian_unless_the_host_names_english(
     classic = Rehearsal(tmp_path / "classic")
     refused = classic(AT, "--lang", "ru", "map", "GAME", "--db", db, code=2)
     assert "карта есть только у игр twelve-rooms (у этой — classic)" in refused
+
+
+def test_the_minimafik_demo_heads_its_phases_in_the_games_language(tmp_path: Path) -> None:
+    words = ["demo", "--ruleset", "minimafik", "--db", str(tmp_path / "mm.sqlite")]
+    russian = CliRunner(env={"COLUMNS": "150"}).invoke(app, words)
+    assert russian.exit_code == 0, russian.output
+    heads = [line for line in russian.output.splitlines() if line.startswith("— ")]
+    assert heads[:3] == ["— Сбор колод —", "— Ночь 1 —", "— День 1 —"]
+    english = CliRunner(env={"COLUMNS": "150"}).invoke(app, ["--lang", "en", *words])
+    assert "— draft —" in english.output and "— day 1 —" in english.output

@@ -117,7 +117,7 @@ class YakuzaShow(Show):
     def turn_header(self, turn: int, phase: str, deadline: datetime) -> None:
         self.turns = turn
         self.console.print()
-        self.console.print(f"[bold]— {phase} —[/]")
+        self.console.print(f"[bold]— {_phase_name(self.lang, phase)} —[/]")
 
     def finish(self, state: GameState, store: Store, game_id: int) -> None:
         posts = len(store.outbox(game_id))
@@ -144,6 +144,16 @@ class MinimafikShow(YakuzaShow):
         with i18n.use(self.lang):
             said = _("Demo: Minimafik, 8 characters with card decks, local board, SQLite")
         self.console.print(said)
+
+
+def _phase_name(lang: str, phase: str) -> str:
+    """«day 1» as the demo always printed it in English, «День 1» in Russian (the report's
+    words)."""
+    if lang == i18n.DEFAULT:
+        return phase
+    from engine.report.words import phase_label
+
+    return phase_label(lang, phase)
 
 
 def _bbcode(post: str) -> str:
