@@ -15,7 +15,7 @@ def _notes(p: PlayerState) -> str:
         notes.append(f"disinformed: shows {p.fields['fake_hp']} HP")
     public = p.fields.get("public_status")
     if public and public != p.fields.get("status"):
-        notes.append(f"looks {public}")
+        notes.append(f"the town sees: {public}")
     return "; ".join(notes)
 
 

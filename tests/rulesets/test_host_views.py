@@ -26,6 +26,8 @@ def test_yakuza_hp_table_shows_real_hp_and_what_the_town_sees() -> None:
     state, _ = ruleset.setup(seats, None, 1)
     state.player("Маша").fields.update(hp=40, status="hospital", public_status="hospital")
     state.player("Коля").fields.update(fake_hp=70)
+    # What the town sees differs: the stuntman looks healthy (§5.2).
+    state.player("Петя").fields.update(hp=60, status="wounded", public_status="healthy")
     state.player("Оля").fields.update(hp=0, status="dead", alive=False)
     [table] = ruleset.host_tables(state, None)
     assert table.title == "HP" and table.columns[:5] == (
@@ -39,6 +41,7 @@ def test_yakuza_hp_table_shows_real_hp_and_what_the_town_sees() -> None:
     assert rows["Вася"][2:4] == ("authority", "100/100")
     assert rows["Маша"][3:5] == ("40/100", "hospital")
     assert rows["Коля"][5] == "disinformed: shows 70 HP"
+    assert rows["Петя"][4:] == ("wounded", "the town sees: healthy")
     assert rows["Оля"][4] == "dead"
 
 
