@@ -34,7 +34,7 @@ from forums.browser import BrowserLogin, hand_over_session
 from forums.cursor import ListPage, Resume, newer_items
 from forums.errors import BoardError, CaptchaRequired, LayoutChanged, LoginFailed, NotFound
 from forums.guard import redact
-from forums.pages import MemberList, PageKind
+from forums.pages import MemberList, PageKind, TopicPage
 from forums.records import Cursor, PrivateMessage, User
 from forums.webboard import Answer, Said, WebBoard, log
 
@@ -333,9 +333,10 @@ class FormLoginBoard(WebBoard):
 
 class PagedBoard(FormLoginBoard):
     """A board whose thread pages are asked for by number (MyBB's `page=`, FluxBB's `p=`):
-    the engine gives `thread_page(thread, number)` and notes the page size a full page
-    shows (`_per_page`); the size is kept in the cursor, so a restarted poll finds its
-    page, and `board check`'s offsets are turned into page numbers with it."""
+    the engine gives `thread_page(thread, number)`, its page as read going through
+    `noted` (the page size a full page shows, `_per_page`); the size is kept in the
+    cursor, so a restarted poll finds its page, and `board check`'s offsets are turned into
+    page numbers with it."""
 
     default_per_page: ClassVar[int] = 10
     """The engine's stock page size, until a full page shows the board's."""
@@ -370,6 +371,13 @@ class PagedBoard(FormLoginBoard):
     async def thread_page(self, thread: str, number: int = 1) -> Any:
         """Hook: page `number` (from 1) of the thread, parsed."""
         raise NotImplementedError
+
+    def noted(self, view: TopicPage) -> TopicPage:
+        """A thread page as read: one before the last shows the board's page size, kept
+        for the cursor."""
+        if view.page < view.pages:
+            self._per_page = view.per_page
+        return view
 
     async def topic_page(self, topic: str, start: int = 0) -> Any:
         """The page holding the post at offset `start` (as `board check` asks for pages)."""

@@ -169,9 +169,7 @@ class FluxbbBoard(PagedBoard):
             per_page=self._per_page,
             selectors=self.selectors,
         )
-        if view.page < view.pages:
-            self._per_page = view.per_page
-        return view
+        return self.noted(view)
 
     # -- users -------------------------------------------------------------------------
 

@@ -248,11 +248,9 @@ class MybbBoard(OwnDateFormat, PagedBoard):
             selectors=self.selectors,
         )
         self._note(view)
-        return view
+        return self.noted(view)
 
     def _note(self, view: TopicPage) -> None:
-        if view.page < view.pages:
-            self._per_page = view.per_page
         for post in view.posts:
             if post.body.runs or not post.deleted:
                 self._times[post.id] = post.posted_at

@@ -204,12 +204,11 @@ class SmfBoard(PagedBoard):
             fetched.html, fetched.url, tz=tz, now=now, per_page=self._per_page, sel=self.selectors
         )
         if view.page != number and number <= view.pages:
+            # SMF's pages are asked for by offset, counted with the page size known.
             raise LayoutChanged(
                 redact(fetched.url), f"asked for page {number}, the board served page {view.page}"
             )
-        if view.page < view.pages:
-            self._per_page = view.per_page
-        return view
+        return self.noted(view)
 
     # -- private messages --------------------------------------------------------------
 

@@ -218,14 +218,12 @@ class VbulletinBoard(PagedBoard):
             params["page"] = number
         fetched = await self.page("showthread.php", {PageKind.TOPIC}, params)
         view = self._read_thread(fetched, per_page=self._per_page, known_times=self._times)
-        if view.page < view.pages:
-            self._per_page = view.per_page
         for post in view.posts:
             if not post.deleted:
                 self._times[post.id] = post.posted_at
         if self._tz is None and view.posts:
             self.tz = view.posts[0].posted_at.tzinfo  # the footer's zone, for board check
-        return view
+        return self.noted(view)
 
     # -- private messages ----------------------------------------------------------------
 
