@@ -251,12 +251,13 @@ def run(
     from engine.app.logs import file_handler, service_logging
     from engine.app.paths import file_problem
 
-    if log_file is not None and (unwritable := file_problem(log_file)) is not None:
-        out.print(f"--log-file {log_file}: {unwritable}")
-        raise typer.Exit(2)
     try:
-        # Every file checked before the store is opened (or created).
+        # Every file checked before the store is opened (or created); the log file's
+        # problem after the game files, in their language.
         configs = [config_or_exit(path) for path in games]
+        if log_file is not None and (unwritable := file_problem(log_file)) is not None:
+            out.print(_("--log-file {path}: {why}").format(path=log_file, why=unwritable))
+            raise typer.Exit(2)
         store = store_or_exit(db)
         clock = command_clock()
         pool = BoardPool()

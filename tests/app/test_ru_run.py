@@ -138,6 +138,9 @@ def test_run_once_in_the_games_russian_when_the_host_names_no_language(
     polled = g.host("2026-12-01T19:20+03:00", "run", "--once")
     # Russian's plural forms: 2 new PMs, 2 receipts.
     assert "turn 1: прочитано: 0 новых сообщений, 2 новых ЛС; 2 квитанции в очереди" in polled
+    typo = tmp_path / "typo" / "run.log"
+    refused = g.host("2026-12-01T19:30+03:00", "run", "--once", "--log-file", str(typo), code=2)
+    assert refused.startswith(f"--log-file {typo}: папки {typo.parent} нет: "), refused
 
 
 def test_a_refused_login_is_said_in_russian_and_the_held_login_too(tmp_path: Path) -> None:
