@@ -38,7 +38,7 @@ import json
 import logging
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime, tzinfo
+from datetime import UTC, datetime
 from enum import Enum
 from typing import Any, ClassVar
 
@@ -90,22 +90,13 @@ class Vb5Board(PagedBoard):
     """The login page (the browser login opens it); its form posts to `auth/login`."""
     flood_margin = 1.0
     default_per_page = 15
+    default_flood_wait = 30.0
     exact_times: ClassVar[bool] = True
     form_word: ClassVar[str] = "security token"
 
-    def __init__(
-        self,
-        base_url: str,
-        username: str,
-        password: str,
-        *,
-        tz: tzinfo | None = None,
-        flood_wait: float = 30.0,
-        **options: Any,
-    ) -> None:
+    def __init__(self, base_url: str, username: str, password: str, **options: Any) -> None:
         options.pop("date_order", None)  # vBulletin 5 gives Unix times: no date format to read
-        super().__init__(base_url, username, password, tz=tz, flood_wait=flood_wait, **options)
-        self._tz = tz
+        super().__init__(base_url, username, password, **options)
         self._token_value: str | None = None
         self._token_at: datetime | None = None
         self._times: dict[str, datetime] = {}
