@@ -160,6 +160,11 @@ class Publisher:
         self._sent_cursor: Cursor | None = None
         self._stored_sent: tuple[Cursor | None] | None = None
         """The sent box's cursor the store kept, once read."""
+        self.limit_met: str | None = None
+        """The board's line when it last refused a kind of send for longer than a pause
+        (Discourse's personal messages a day; a `Said`): the hosts are told of it once a phase
+        (`engine.service.notify`). Cleared once that kind goes out again."""
+        self._limited_kind: OutboxKind | None = None
         self.failures: list[str] = []
         """Each send that failed in this process, in one line (`run --once` exits 1 on any)."""
 
@@ -275,7 +280,7 @@ class Publisher:
         already = await self.look(unsure) if unsure else dict(self._seen)
         sent = 0
         kinds = dict.fromkeys(OutboxKind, 0)
-        limited: list[tuple[FloodControl, int]] = []
+        limited: list[tuple[FloodControl, int, OutboxKind]] = []
         """A limit of hours met this round, and how many items of its kind wait for it."""
         for item in due:
             if self._not_before.get(item.marker, moment) > moment:
@@ -298,7 +303,7 @@ class Publisher:
                     board_id = await self.board.send_pm(to, subject, bbcode)
             except FloodControl as exc:
                 if timedelta(seconds=exc.retry_after) > LIMIT_WAIT:
-                    limited.append((exc, self._limit(item, due, moment, exc)))
+                    limited.append((exc, self._limit(item, due, moment, exc), item.kind))
                     continue
                 # The board wants a pause (MyBB's 60 s between PMs): what is left waits for the
                 # next round in the same order. The refused send is no failed attempt; it was
@@ -336,6 +341,8 @@ class Publisher:
             self._seen[item.marker] = board_id
             if item.kind == OutboxKind.POST:
                 self._merged(item.marker, board_id)
+            if item.kind is self._limited_kind:  # the limit has lifted
+                self.limit_met = self._limited_kind = None
             sent += 1
             kinds[item.kind] += 1
         if sent:
@@ -352,17 +359,16 @@ class Publisher:
             self.store.save_sent_cursor(self.game_id, self._sent_cursor)
         if limited:
             # Everything else went out; the step fails with the board's line, so the host
-            # sees it in `run` (and is told when it goes on, [notify] failed_after).
-            limit, waiting = limited[0]
-            raise FloodControl(
-                Ln_(
-                    "{limit}; {n} item waits for it, kept and sent when it lifts",
-                    "{limit}; {n} items wait for it, kept and sent when it lifts",
-                    waiting,
-                    limit=str(limit),
-                ),
-                limit.retry_after,
+            # sees it in `run`, and the hosts are told ([game] hosts, [notify] smtp).
+            limit, waiting, kind = limited[0]
+            self.limit_met = Ln_(
+                "{limit}; {n} item waits for it, kept and sent when it lifts",
+                "{limit}; {n} items wait for it, kept and sent when it lifts",
+                waiting,
+                limit=str(limit),
             )
+            self._limited_kind = kind
+            raise FloodControl(self.limit_met, limit.retry_after)
         return sent
 
     def _limit(

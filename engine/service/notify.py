@@ -1,7 +1,9 @@
 """The hosts are told when to look: a PM on the board to each of `[game] hosts`, and an
 e-mail where `[notify] smtp` is set — when a phase's results wait for review, when the
-deadline they announce passed while they waited, and when the game's steps have failed for
-longer than `[notify] failed_after` (the board down, the login held).
+deadline they announce passed while they waited, when the game's steps have failed for
+longer than `[notify] failed_after` (the board down, the login held), and at once when the
+board refuses the GM's sends for hours (a limit such as Discourse's personal messages a day:
+the PM to the hosts waits behind it too, the e-mail does not).
 
 Each cause is told at most once per phase: the store keeps what was told (`host_notices`),
 so a restarted service tells nothing twice. The PM goes through the outbox like everything
@@ -30,7 +32,7 @@ from engine.store.models import OutboxStatus, PhaseRecord, PhaseStatus
 
 log = logging.getLogger("forumgm.notify")
 
-REVIEW, MISSED, FAILING = "review", "missed", "failing"
+REVIEW, MISSED, FAILING, LIMITED = "review", "missed", "failing", "limited"
 """The causes a host is told of (one notice per phase and cause)."""
 
 
@@ -114,6 +116,10 @@ class Notifier:
             # What failed, in the game's language like the rest of the notice.
             why = shown(failure(status), c.language)
             told |= self._tell(ph, FAILING, now, minutes=minutes, why=why)
+        if d.publisher.limit_met is not None:
+            # The board refuses the GM's sends for hours (Discourse's personal messages a
+            # day): at once, not after failed_after — the steps go on meanwhile.
+            told |= self._tell(ph, LIMITED, now, why=shown(d.publisher.limit_met, c.language))
         if ph.status is not PhaseStatus.RESOLVED:
             return told
         if d.deadline_missed(ph, now):

@@ -644,6 +644,20 @@ GENERIC: list[Case] = [
         minutes=45,
         why="step failed: BoardUnavailable: 503 [b]",
     ),
+    _named(
+        "the board holds the GM's messages back",
+        "host_notice",
+        cause="limited",
+        title="Зимняя мафия",
+        phase="night 1",
+        path="winter.toml",
+        db="",
+        dashboard=None,
+        why=(
+            "https://forum.example.org/: Discourse refuses a personal message for 20 h; 7 "
+            "items wait for it, kept and sent when it lifts"
+        ),
+    ),
 ]
 
 

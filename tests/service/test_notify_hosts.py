@@ -114,3 +114,40 @@ def test_a_step_failing_longer_than_the_threshold_tells_the_host(
     # What failed, in the game's language (not the English of `run`'s log).
     assert re.search(r"Шаг игры не удаётся уже (39|40) мин: \S", told[0]), told[0]
     assert "step failed" not in told[0] and "шаг не удался" not in told[0]
+
+
+def test_a_board_limit_of_hours_tells_the_hosts_at_once_and_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Discourse's personal messages a day spent (engine.publish keeps what waits): the
+    hosts hear it by e-mail at once — not after failed_after, the steps go on meanwhile —
+    and by a PM that waits behind the same limit; once a phase."""
+    import asyncio
+    from datetime import datetime
+
+    from engine.app.service_cmd import driver_for
+    from engine.service.notify import Notifier
+    from tests.app.rehearsal import GM_PASSWORD, PASSWORD_ENV
+
+    line = (
+        "https://forum.example.org/: Discourse refuses a personal message for 20 h; 3 items "
+        "wait for it, kept and sent when it lifts"
+    )
+    with smtp_sink() as sink:
+        monkeypatch.setenv("TEST_FORUMGM_SMTP", sink.url)
+        monkeypatch.setenv(PASSWORD_ENV, GM_PASSWORD)
+        g = notified_game(tmp_path)
+        driver = driver_for(g.game, g.db)
+        notifier = Notifier(driver, db=g.db)
+        now = datetime.fromisoformat("2026-12-01T20:00+03:00")
+        asyncio.run(notifier.after_step("day 1: open until …", False, now))
+        assert sink.messages == []  # no limit, nothing to tell
+        driver.publisher.limit_met = line
+        asyncio.run(notifier.after_step(f"step failed: {line}", True, now))
+        asyncio.run(notifier.after_step("day 1: open until …", False, now))  # told already
+        assert len(sink.messages) == 1
+        body = sink.messages[0].get_content()
+        assert "Форум не пропускает то, что отправляет ведущий" in body and line in body
+    g.host("2026-12-01T20:05+03:00", "run", "--once")  # the local board has no such limit
+    told = notices(g)
+    assert len(told) == 1 and "ограничение учётной записи ведущего" in told[0], told

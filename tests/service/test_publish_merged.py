@@ -191,6 +191,7 @@ def test_a_limit_of_hours_fails_the_step_in_one_line_and_keeps_the_pms_for_later
     assert [i.marker[:3] for i in pending] == ["Аня", "Бор", "Вер"]
     assert all(i.status is OutboxStatus.APPROVED and i.attempts == 0 for i in pending)
     assert publisher.failures and "20 h" in publisher.failures[0]
+    assert publisher.limit_met == said  # what the hosts are told (engine.service.notify)
 
     # An hour later the limit still holds: nothing is tried, nothing fails.
     assert asyncio.run(publisher.publish(now + timedelta(hours=1))) == 0
@@ -200,3 +201,4 @@ def test_a_limit_of_hours_fails_the_step_in_one_line_and_keeps_the_pms_for_later
     assert asyncio.run(publisher.publish(now + timedelta(hours=20, minutes=1))) == 3
     assert board.sent_to == list(names)
     assert store.pending(game.id) == []
+    assert publisher.limit_met is None  # lifted
