@@ -16,7 +16,7 @@ from engine.clock import local_time
 from engine.core.ruleset import RulesError, Ruleset, Seat
 from engine.core.slots import Handover, SlotError, Slots
 from engine.credentials import CredentialsError, CredentialsRef
-from engine.i18n import _, ngettext
+from engine.i18n import _, ngettext, warning_text
 from engine.schedule import Schedule, ScheduleError, zone
 from engine.signup import SignupSettings, parse_settings
 from engine.wording import parse_gender
@@ -1071,7 +1071,7 @@ class _Checker:
         try:
             Slots(players, out)
         except SlotError as exc:
-            self.problem(f"[players] {exc}", "players", "replacements")
+            self.problem(f"[players] {slot_problem(exc)}", "players", "replacements")
         return tuple(out)
 
     def _lookalikes(self, names: list[str]) -> None:
@@ -1372,6 +1372,21 @@ def _file_keys(exc: RulesError, deal: dict[str, int], deal_option: str) -> tuple
     if deal and where[:2] == ("options", deal_option):
         return ("deal", *where[2:])
     return where
+
+
+def slot_problem(exc: SlotError) -> str:
+    """Why substitutes cannot be, in the host's language: the core made it in English (its
+    template is in the warnings catalogue); a cycle's handovers are worded one by one
+    («Петя заменяет Васю»)."""
+    if not exc.cycle:
+        return warning_text(str(exc))
+    from engine.wording import inflect_name
+
+    steps = [
+        _("{new} replaces {old}").format(new=new, old=old, old_acc=inflect_name(old, "acc"))
+        for new, old in exc.cycle
+    ]
+    return _("replacements form a cycle: {cycle}").format(cycle=" → ".join(steps))
 
 
 def url_problem(engine: str | None, url: str) -> str | None:

@@ -66,7 +66,9 @@ def parse_players(doc: Any) -> Cast:
         cast = Cast(tuple(players), tuple(dead), {h.new: h.old for h in handovers}, {}, handovers)
         cast.slots  # noqa: B018 - checks the chains: cycles, a name in two chains
     except SlotError as exc:
-        raise PlayersFileError(str(exc)) from None
+        from engine.config import slot_problem
+
+        raise PlayersFileError(slot_problem(exc)) from None
     aliases = doc.get("aliases") or {}
     if not isinstance(aliases, Mapping):
         raise PlayersFileError(_("aliases: expected a mapping name: [forms]"))

@@ -15,9 +15,19 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
+from engine.core.warnings import N_
+
 
 class SlotError(ValueError):
-    """The substitutions cannot describe a game (a cycle, one name in two chains…)."""
+    """The substitutions cannot describe a game (a cycle, one name in two chains…).
+
+    Its message is made from an `N_` template, in English (the core speaks no language of
+    the host's): `engine.i18n.warning_text` shows it in the host's. A cycle also keeps its
+    handovers (`cycle`: (new, old) pairs), each worded in the host's language where shown."""
+
+    def __init__(self, message: str, cycle: tuple[tuple[str, str], ...] = ()) -> None:
+        super().__init__(message)
+        self.cycle = cycle
 
 
 @dataclass(frozen=True)
@@ -48,15 +58,13 @@ def _chains(handovers: Sequence[Handover]) -> list[list[str]]:
     predecessor: dict[str, str] = {}
     for h in handovers:
         if h.new == h.old:
-            raise SlotError(f"replacements: {h.new} cannot replace themselves")
+            raise SlotError(N_("replacements: {new} cannot replace themselves").format(new=h.new))
         if h.old in successor:
-            raise SlotError(
-                f"replacements: {h.old} is replaced twice, by {successor[h.old]} and by {h.new}"
-            )
+            said = N_("replacements: {old} is replaced twice, by {first} and by {second}")
+            raise SlotError(said.format(old=h.old, first=successor[h.old], second=h.new))
         if h.new in predecessor:
-            raise SlotError(
-                f"replacements: {h.new} replaces two players, {predecessor[h.new]} and {h.old}"
-            )
+            said = N_("replacements: {new} replaces two players, {first} and {second}")
+            raise SlotError(said.format(new=h.new, first=predecessor[h.new], second=h.old))
         successor[h.old], predecessor[h.new] = h.new, h.old
     chains = []
     for first in successor:
@@ -73,10 +81,10 @@ def _chains(handovers: Sequence[Handover]) -> list[list[str]]:
             while name != start:
                 loop.append(name)
                 name = successor[name]
-            cycle = " → ".join(
-                f"{new} replaces {old}" for old, new in zip(loop, loop[1:] + loop[:1], strict=True)
-            )
-            raise SlotError(f"replacements form a cycle: {cycle}")
+            pairs = tuple((new, old) for old, new in zip(loop, loop[1:] + loop[:1], strict=True))
+            cycle = " → ".join(f"{new} replaces {old}" for new, old in pairs)
+            said = N_("replacements form a cycle: {cycle}")
+            raise SlotError(said.format(cycle=cycle), cycle=pairs)
     return chains
 
 
@@ -93,14 +101,20 @@ class Slots:
         for chain in _chains(self.handovers):
             keys = [n for n in chain if n in listed]
             if not keys:
-                raise SlotError(
-                    f"replacements: none of {', '.join(chain)} is in the game (list the slot "
-                    "under one of these names)"
+                said = N_(
+                    "replacements: none of {names} is in the game (list the slot under one of "
+                    "these names)"
                 )
+                raise SlotError(said.format(names=", ".join(chain)))
             if len(keys) > 1:
+                said = N_(
+                    "replacements: {first} and {second} are one slot ({label}): list only one "
+                    "of them"
+                )
                 raise SlotError(
-                    f"replacements: {' and '.join(keys)} are one slot ({self._label(chain)}): "
-                    "list only one of them"
+                    said.format(
+                        first=", ".join(keys[:-1]), second=keys[-1], label=self._label(chain)
+                    )
                 )
             self._holders[keys[0]] = chain
             for name in chain:

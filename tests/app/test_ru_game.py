@@ -280,3 +280,33 @@ def test_an_option_the_ruleset_lacks_is_refused_on_its_line_in_russian(tmp_path:
     ), said
     english = _lines(_validate(path, "--lang", "en"))
     assert "line 23: [options] unknown option 'night_kil' for ruleset classic (known:" in english
+
+
+@pytest.mark.parametrize(
+    ("replacements", "said"),
+    [
+        (
+            '"Лёша" = "Петя", "Новичок" = "Петя"',
+            "[players] replacements: Петя — замена указана дважды: Лёша и Новичок",
+        ),
+        (
+            '"Лёша" = "Петя", "Петя" = "Вася"',
+            "[players] replacements: Вася и Петя — одно место (Лёша (replaced Петя, replaced "
+            "Вася)): укажите только одно из имён",
+        ),
+        (
+            '"Лёша" = "Дима", "Дима" = "Лёша"',
+            "[players] замены идут по кругу: Лёша заменяет Диму → Дима заменяет Лёшу",
+        ),
+    ],
+)
+def test_substitutes_that_cannot_be_are_refused_in_russian(
+    tmp_path: Path, replacements: str, said: str
+) -> None:
+    """The core makes these in English (it speaks no language of the host's); the host
+    reads them in his."""
+    path = tmp_path / "game.toml"
+    text = GOOD.replace('dead = ["Гена"]', f"replacements = {{ {replacements} }}")
+    path.write_text(text, encoding="utf-8")
+    result = _validate(path)
+    assert result.exit_code == 1 and said in _lines(result), result.output
