@@ -1079,7 +1079,7 @@ class _Checker:
         apart (`Bася` with a Latin B, or `Ва` U+200B `ся`, a zero-width space inside, next to
         `Вася`): a vote for one would count for the other unseen, so the pair is refused
         (scraper.confusable)."""
-        from scraper.confusable import difference, lookalike_pairs
+        from scraper.confusable import differences, lookalike_pairs
 
         for a, b in lookalike_pairs(names):
             self.problem(
@@ -1087,7 +1087,7 @@ class _Checker:
                     "[players] {a!r} and {b!r} look the same to readers ({difference}): "
                     "one of them must go by another name (ask the player to choose a name "
                     "written in one alphabet, without invisible characters)"
-                ).format(a=a, b=b, difference=difference(a, b)),
+                ).format(a=a, b=b, difference="; ".join(map(warning_text, differences(a, b)))),
                 "players",
                 "players",
             )

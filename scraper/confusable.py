@@ -26,6 +26,7 @@ import itertools
 import unicodedata
 from functools import cache, lru_cache
 
+from engine.core.warnings import N_
 from scraper.normalize import fold, lower
 
 # Unicode's Default_Ignorable_Code_Point ranges that are not format characters (Cf):
@@ -114,19 +115,29 @@ def difference(a: str, b: str) -> str:
     """What sets two look-alike names apart, for the host: the first differing character
     of each, by its Unicode name ("LATIN CAPITAL LETTER B" against "CYRILLIC …"), or the
     invisible characters one of them holds."""
+    return "; ".join(differences(a, b))
+
+
+def differences(a: str, b: str) -> list[str]:
+    """`difference`'s parts, each made from an `N_` template in English
+    (`engine.i18n.warning_text` shows each in the host's language)."""
     said = []
     hidden = [ch for ch in a + b if _invisible(ch) or (ch != " " and ch.isspace())]
     if hidden:
         names = sorted({f"U+{ord(ch):04X} {unicodedata.name(ch, '')}".strip() for ch in hidden})
-        said.append("invisible character(s): " + ", ".join(names))
+        said.append(N_("invisible character(s): {names}").format(names=", ".join(names)))
     seen_a, seen_b = ("".join(c for c in n if not _invisible(c)) for n in (a, b))
     for x, y in zip(seen_a, seen_b, strict=False):
         if x != y:
-            said.append(f"{x!r} is {_char_name(x)}, {y!r} is {_char_name(y)}")
+            # The quotes are the template's: a template with little text of its own would
+            # match other messages that warning_text is shown.
+            pair = N_("'{x}' is {x_name}, '{y}' is {y_name}")
+            x_name, y_name = _char_name(x), _char_name(y)
+            said.append(pair.format(x=repr(x)[1:-1], x_name=x_name, y=repr(y)[1:-1], y_name=y_name))
             break
     if not said and len(seen_a) != len(seen_b):
-        said.append("they differ in spaces")
-    return "; ".join(said) or "they differ only in characters that look the same"
+        said.append(N_("they differ in spaces"))
+    return said or [N_("they differ only in characters that look the same")]
 
 
 def _char_name(ch: str) -> str:

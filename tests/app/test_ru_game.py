@@ -310,3 +310,13 @@ def test_substitutes_that_cannot_be_are_refused_in_russian(
     path.write_text(text, encoding="utf-8")
     result = _validate(path)
     assert result.exit_code == 1 and said in _lines(result), result.output
+
+
+def test_names_that_look_the_same_are_told_apart_in_russian(tmp_path: Path) -> None:
+    path = tmp_path / "game.toml"
+    path.write_text(GOOD.replace('"Лена"]', '"Лена", "Bася"]'), encoding="utf-8")  # Latin B
+    said = _lines(_validate(path))
+    assert (
+        "[players] 'Вася' и 'Bася' для читателей выглядят одинаково ('В' — это CYRILLIC CAPITAL "
+        "LETTER VE, 'B' — это LATIN CAPITAL LETTER B): одному из них нужно другое имя"
+    ) in said, said
