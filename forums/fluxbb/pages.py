@@ -331,6 +331,11 @@ def _classes(node: LexborNode) -> set[str]:
 # -- the account and the members -----------------------------------------------------------
 
 
+BOARD_WIDE_ORDER = "ymd"
+"""The date order of a board whose members choose no date format (PunBB 1.2): its default
+`o_date_format`, `Y-m-d`; a changed one of another shape is read by the general reader."""
+
+
 @dataclass(frozen=True)
 class Zone:
     """How the account reads times: its zone and its date order (None: not to be told)."""
@@ -344,7 +349,9 @@ class Zone:
 def read_zone(html: str, today: date | None = None, selectors: FluxbbSelectors = DEFAULT) -> Zone:
     """The zone and date order of the account's profile (Essentials): the selected offset
     with its DST tick, and the date format (its value, or for the board's default the
-    example it shows of today's date, `today` in that zone)."""
+    example it shows of today's date, `today` in that zone). A profile with no date format
+    to choose (PunBB 1.2: one format for the whole board, its `o_date_format`) reads dates
+    in PunBB's default order, `Y-m-d` (`BOARD_WIDE_ORDER`)."""
     tree = tree_of(html)
     zone = tree.css_first(selectors.zone)
     if zone is None:
@@ -356,13 +363,20 @@ def read_zone(html: str, today: date | None = None, selectors: FluxbbSelectors =
         tz = zone_of(offset, dst)
     except ValueError:
         raise LayoutChanged("profile", f"an unknown time zone {offset!r}") from None
+    utc = f"UTC{float(offset) + (1 if dst else 0):+g}"
+    if tree.css_first(selectors.date_format_choice) is None:
+        shown = (
+            f"{utc}, dates as the board prints them for everyone (no date format in the "
+            "profile: Y-m-d unless its administrator changed it)"
+        )
+        return Zone(tz, BOARD_WIDE_ORDER, shown)
     chosen = tree.css_first(selectors.date_format)
     value = chosen.attributes.get("value") if chosen is not None else None
     example = _text(chosen)
     order = DATE_ORDERS.get(value or "")
     if order is None and chosen is not None and today is not None:
         order = order_of_example(re.sub(r"\s*\(.*\)\s*$", "", example), today)
-    shown = f"UTC{float(offset) + (1 if dst else 0):+g}, dates like {example or '?'}"
+    shown = f"{utc}, dates like {example or '?'}"
     return Zone(tz, order, shown)
 
 

@@ -52,6 +52,8 @@ class FluxbbSelectors:
     zone: str
     dst: str
     date_format: str
+    date_format_choice: str
+    """The profile's date format field: PunBB 1.2 has none (the board's format for all)."""
     member_link: str
 
 
@@ -78,5 +80,6 @@ DEFAULT = FluxbbSelectors(
     zone="select[name='form[timezone]'] option[selected]",
     dst="input[name='form[dst]']",
     date_format="select[name='form[date_format]'] option[selected]",
+    date_format_choice="select[name='form[date_format]']",
     member_link="td.tcl a[href*='profile.php?id=']",
 )

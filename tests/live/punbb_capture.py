@@ -7,8 +7,9 @@ The board is installed by its own web installer on SQLite and served by `php -S`
 127.0.0.1; members are added through its own database layer and password hash; then the
 members log in with the board's form and post a topic, replies (a quote, bold, a smilie),
 one of them edited, as players do. The topic is shown four posts a page, so it has two.
-Saved: the topic's pages as a guest and as a member, the login form, a login refused, the
-redirect after a post, the reply form and the index, and `truth.json`, the board's posts
+Saved: the topic's pages as a guest and as a member, the login form, its answer (the
+redirect) and a login refused, the member's profile (Essentials: the time zone), the
+redirect after a post, the reply form and the index (as a guest and as the member), and `truth.json`, the board's posts
 table (ids, authors, times as Unix seconds, edits).
 
 PunBB 1.2.50 was written for PHP 4 and 5; what PHP 8 lacks it is given without changing
@@ -263,7 +264,14 @@ def capture(version: str, source: Path, folder: Path) -> None:
         players = {name: httpx.Client(timeout=30) for name in MEMBERS}
         try:
             for name, client in players.items():
-                login(version, client, base, name, MEMBERS[name])
+                answer = login(version, client, base, name, MEMBERS[name])
+                if name == "Petya":
+                    saved["login_redirect.html"] = answer.text
+                    saved["index_member.html"] = client.get(base + "index.php").text
+                    uid = re.search(r"profile\.php\?id=(\d+)", saved["index_member.html"])
+                    assert uid is not None, "the index names no profile: the login failed"
+                    essentials = f"profile.php?section=essentials&id={uid.group(1)}"
+                    saved["profile_essentials.html"] = client.get(base + essentials).text
             vasya, petya, masha = players["Vasya"], players["Petya"], players["Masha"]
             post(version, vasya, base, "fid=1", "Day 1 begins. Vote for a player.", "Mafia day 1")
             with sqlite3.connect(database) as db:  # the installer's welcome topic is the first

@@ -15,7 +15,7 @@ import pytest
 
 from forums.detect import detect_engine
 from forums.errors import LayoutChanged
-from forums.fluxbb.pages import PageKind, classify, parse_topic_page
+from forums.fluxbb.pages import PageKind, classify, parse_topic_page, read_zone
 
 FIXTURES = Path(__file__).resolve().parents[3] / "fixtures" / "punbb"
 BASE = "http://127.0.0.1:8090/"
@@ -97,6 +97,8 @@ def test_every_post_of_a_punbb_12_topic_is_the_boards(who: str) -> None:
         ("topic_p1_member.html", PageKind.TOPIC),
         ("topic_p2_guest.html", PageKind.TOPIC),
         ("posted_redirect.html", PageKind.POSTED),
+        ("login_redirect.html", PageKind.POSTED),
+        ("profile_essentials.html", PageKind.PREFERENCES),
         ("login_form.html", PageKind.LOGIN_FORM),
         # The reply form with the topic's last posts under it (#postreview), not a topic.
         ("post_form.html", PageKind.POSTING_FORM),
@@ -144,3 +146,9 @@ def test_a_mybb_ru_board_is_a_punbb_fork_not_mybb() -> None:
     found = detect_engine(board, "text/html")
     assert (found.engine, found.product) == (None, "MyBB.ru (a PunBB fork)")
     assert "not MyBB" in found.describe() and "mybb" not in (found.engine or "")
+
+
+def test_a_punbb_12_profile_has_a_zone_and_the_boards_own_date_format() -> None:
+    zone = read_zone(page("1.2.50", "profile_essentials.html"))
+    assert zone.tz == UTC and zone.order == "ymd"
+    assert "no date format in the profile" in zone.shown
