@@ -133,6 +133,14 @@ class FakeDiscourse:
         self.pms_per_day: int | None = None
         """`max_personal_messages_per_day` for the GM (None: no limit, as for staff)."""
         self.pms_today = 0
+        self.account: dict[str, Any] = {
+            "trust_level": 1,
+            "admin": False,
+            "moderator": False,
+            "staff": False,
+            "can_send_private_messages": True,
+        }
+        """What `/session/current.json` says of the GM besides his name (CurrentUserSerializer)."""
         self.topics: dict[int, FakeTopic] = {}
         self.requests: list[httpx.Request] = []
         self.queued: list[tuple[Callable[[httpx.Request], bool], httpx.Response]] = []
@@ -252,7 +260,8 @@ class FakeDiscourse:
             if who is None:
                 return errors(404, "not_found", *NOT_FOUND)
             user_id, name = self.user(who)
-            return json_answer({"current_user": {"id": user_id, "username": name, "name": ""}})
+            me = {"id": user_id, "username": name, "name": "", **self.account}
+            return json_answer({"current_user": me})
         if path.startswith("/u/") and path.endswith(".json"):
             found = self.users.get(path[3:-5].casefold())
             if found is None:

@@ -171,10 +171,39 @@ async def _check(board: Board, thread: str, post_test: bool, out: Console) -> No
             out.print(_("Test post: id {id}").format(id=post_id))
         else:
             out.print(_("Posted nothing (add --post-test to post a test reply)."))
-        for note in engine_notes(board.engine):
+        for note in (*engine_notes(board.engine), *account_notes(board)):
             out.print(note)
     finally:
         await board.close()
+
+
+def account_notes(board: Board) -> tuple[str, ...]:
+    """What the board said of the GM account at login that decides a game there (Discourse:
+    whether it may send personal messages, and the limits staff are spared)."""
+    account = getattr(board, "account", None)
+    if board.engine != "discourse" or account is None:
+        return ()
+    notes = []
+    level = account.trust_level
+    if account.can_send_pms is False:
+        notes.append(
+            _(
+                "Discourse does not let the GM account send personal messages (trust level "
+                "{level}; the site setting «personal message enabled groups»): a game with "
+                "role PMs cannot start until an administrator allows it (trust level 1 on a "
+                "stock forum, or staff)."
+            ).format(level=level if level is not None else "?")
+        )
+    if account.staff is False:
+        notes.append(
+            _(
+                "The GM account is not staff: Discourse lets it send «max personal messages "
+                "per day» (20 on a stock forum) and holds a new account's posts back; a game's "
+                "start can be more. Ask an administrator to make it a moderator or to raise "
+                "the setting; otherwise forumgm keeps what waits and tells you."
+            )
+        )
+    return tuple(notes)
 
 
 def engine_notes(engine: str) -> tuple[str, ...]:

@@ -65,7 +65,7 @@ from forums.webboard import Answer, Said, WebBoard
 
 log = logging.getLogger("forums.discourse")
 
-__all__ = ["ApiError", "DiscourseBoard", "discourse_board"]
+__all__ = ["Account", "ApiError", "DiscourseBoard", "discourse_board"]
 
 JSON = dict[str, Any]
 
@@ -168,6 +168,29 @@ class _BadCsrf(ApiError):
     """A POST of a cookie session with a token the board no longer takes."""
 
 
+@dataclass(frozen=True)
+class Account:
+    """What Discourse says of the GM account at login (`/session/current.json`), for
+    `board check`: its trust level, whether it is staff (Discourse's rate limits spare
+    staff) and whether it may send personal messages at all. None: not said."""
+
+    trust_level: int | None = None
+    staff: bool | None = None
+    can_send_pms: bool | None = None
+
+    @classmethod
+    def of(cls, user: Mapping[str, Any]) -> Account:
+        level = user.get("trust_level")
+        flags = [user.get(k) for k in ("staff", "admin", "moderator")]
+        said = [f for f in flags if isinstance(f, bool)]
+        pms = user.get("can_send_private_messages")
+        return cls(
+            trust_level=level if isinstance(level, int) else None,
+            staff=any(said) if said else None,
+            can_send_pms=pms if isinstance(pms, bool) else None,
+        )
+
+
 @dataclass
 class _PMState:
     """The PM cursor: per topic, the highest post number and the last post id read."""
@@ -232,6 +255,8 @@ class DiscourseBoard(WebBoard):
             self.tz = UTC  # Discourse's times are UTC's, to the millisecond
         if browser:
             log.warning("Discourse is read through its API: [board] browser changes nothing")
+        self.account = Account()
+        """What Discourse said of the GM account at the last login."""
         self.by_key = bool(api_key)
         self.user_key = self.by_key and api_key_kind == "user"
         """A user API key: it acts as the account that made it (no `Api-Username`)."""
@@ -411,6 +436,7 @@ class DiscourseBoard(WebBoard):
             raise LoginFailed(
                 f"{self.base_url}: Discourse serves {name!r}, not the GM {self.username!r}: {whose}"
             )
+        self.account = Account.of(user)
         return self._logged_in(User(id=str(user["id"]), name=name))
 
     def _kind_hint(self) -> str:

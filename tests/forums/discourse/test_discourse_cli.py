@@ -207,3 +207,22 @@ def test_the_game_file_makes_a_board_with_a_user_api_key() -> None:
     headers = board.http.http.headers
     assert headers["User-Api-Key"] == USER_KEY and "Api-Key" not in headers
     assert "Api-Username" not in headers
+
+
+def test_board_check_says_what_the_gm_account_may_send(
+    fake: FakeDiscourse, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("DISCOURSE_KEY", KEY)
+    args = [*ARGS, "--engine", "discourse", "--api-key-env", "DISCOURSE_KEY"]
+    plain = runner.invoke(app, args)
+    assert plain.exit_code == 0, plain.output
+    assert "The GM account is not staff" in plain.output
+    assert "max personal messages per day" in plain.output
+    assert "does not let the GM account send personal messages" not in plain.output
+    fake.account.update(trust_level=0, can_send_private_messages=False)
+    new = runner.invoke(app, args)
+    assert "does not let the GM account send personal messages (trust level 0;" in new.output
+    fake.account.update(trust_level=2, moderator=True, staff=True, can_send_private_messages=True)
+    staff = runner.invoke(app, args)
+    assert staff.exit_code == 0
+    assert "not staff" not in staff.output and "personal messages (trust" not in staff.output
