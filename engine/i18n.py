@@ -253,6 +253,34 @@ def shown(text: object, lang: str | None = None) -> object:
     return text.in_(lang) if isinstance(text, Said) else text
 
 
+# -- phases ------------------------------------------------------------------------------------
+
+
+def phase_name(phase: object, case: str = "nom") -> str:
+    """A phase id ("turn 1") as the host reads it in the current language: «ход 1», in a
+    case «ходе 1»; in English the id itself, as the game file and the audit log write it."""
+    lang = current()
+    if lang == DEFAULT:
+        return str(phase)
+    from engine.wording import phase_words
+
+    kind, _, number = str(phase).partition(" ")
+    if kind == "turn" and not number:
+        phase = "turn 0"  # twelve-rooms' placement turn, as the report writes it
+    return phase_words(phase, case, lang)
+
+
+def phase_fields(phase: object, key: str = "phase") -> dict[str, str]:
+    """A phase as a text's named fields: `{phase}` and each case the translation may need
+    (`{phase_gen}`, `{phase_loc}`, …): «в {phase_loc} нет предупреждения №3» is «в ходе 1»;
+    an English text uses `{phase}` and leaves the others unused."""
+    from engine.wording import CASES
+
+    fields = {f"{key}_{case}": phase_name(phase, case) for case in CASES}
+    fields[key] = fields[f"{key}_nom"]
+    return fields
+
+
 # -- parse warnings ---------------------------------------------------------------------------
 
 _FIELD = re.compile(r"\{(\w+)\}")

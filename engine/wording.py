@@ -297,6 +297,14 @@ _PHASES_RU = {
         "ins": "ходом",
         "loc": "ходе",
     },
+    "draft": {  # minimafik's deck building before night 1
+        "nom": "сбор колод",
+        "gen": "сбора колод",
+        "dat": "сбору колод",
+        "acc": "сбор колод",
+        "ins": "сбором колод",
+        "loc": "сборе колод",
+    },
 }
 
 

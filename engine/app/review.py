@@ -17,12 +17,12 @@ from typing import Any
 
 from engine.core.orders import Channel, Order
 from engine.core.ruleset import HostTable, VoteView
-from engine.i18n import _, warning_text
+from engine.i18n import ACTION_WORDS, _, ngettext, phase_fields, warning_text
 from engine.service.driver import GameDriver
 from engine.service.runner import Cadence, drive_once, owner_id
 from engine.store import OutboxStatus, StoredOrder, StoredWarning, StoreError
 from engine.store.codec import order_to_json
-from engine.store.models import HostAction, OutboxItem, PhaseRecord, PhaseStatus
+from engine.store.models import HostAction, OutboxItem, OutboxKind, PhaseRecord, PhaseStatus
 from forums.records import PostBody
 
 logger = logging.getLogger("forumgm.review")
@@ -43,13 +43,44 @@ class Published:
 def order_words(
     order: Order, *, player: bool = False, name: Callable[[str], str] | None = None
 ) -> str:
-    """What an order does in a few words, "heal Вася" ("Маша: heal Вася" with `player`):
-    one wording for both faces of the review. `name` shows a seat by whoever holds it now
-    ("Петя (replaced Вася)")."""
+    """What an order does in a few words, "heal Вася" ("Маша: heal Вася" with `player`;
+    «лечение: Вася» in Russian): one wording for both faces of the review. `name` shows a
+    seat by whoever holds it now ("Петя (replaced Вася)")."""
     shown = name or (lambda n: n)
     targets = ", ".join(shown(t) for t in order.targets)
-    words = f"{order.action or order.kind.value} {targets}".strip()
+    action = order.action or order.kind.value
+    if action in ACTION_WORDS:  # the command names the warnings catalogue translates
+        action = warning_text(action)
+    words = _("{action} {targets}").format(action=action, targets=targets) if targets else action
     return f"{shown(order.player)}: {words}" if player else words
+
+
+def phase_status_words(status: PhaseStatus) -> str:
+    """Where a phase stands, as the host reads it beside its name: "open", «идёт»."""
+    words = {
+        PhaseStatus.OPEN: _("open"),
+        PhaseStatus.FROZEN: _("frozen"),
+        PhaseStatus.RESOLVED: _("resolved"),
+        PhaseStatus.PUBLISHED: _("published"),
+    }
+    return words.get(status, status.value)
+
+
+def outbox_line(item: OutboxItem) -> str:
+    """The line a preview shows above a post or PM: "--- draft post to thread: …",
+    «--- черновик: ЛС, кому: Коля; тема: …»."""
+    words = {
+        OutboxStatus.DRAFT: _("draft"),
+        OutboxStatus.APPROVED: _("approved"),
+        OutboxStatus.POSTED: _("posted"),
+        OutboxStatus.FAILED: _("failed"),
+    }
+    status = words.get(item.status, item.status.value)
+    if item.kind is OutboxKind.POST or not item.recipients:
+        said = _("--- {status} post to thread: {subject}")
+    else:
+        said = _("--- {status} pm to {to}: {subject}")
+    return said.format(status=status, to=", ".join(item.recipients), subject=item.subject or "")
 
 
 def describe_fix(warning: StoredWarning) -> str:
@@ -58,9 +89,9 @@ def describe_fix(warning: StoredWarning) -> str:
     if not warning.resolved_by_host:
         return ""
     if fix is None:
-        return "ignored"
+        return _("ignored")
     if isinstance(fix, dict) and "text" in fix:
-        return f"typed: {fix['text']}"
+        return _("typed: {text}").format(text=fix["text"])
     return str(fix)
 
 
@@ -192,7 +223,9 @@ class Review:
             raise ReviewError(_("the game has not started: there is nothing to fix yet"))
         if ph.status is PhaseStatus.PUBLISHED:
             raise ReviewError(
-                _("{phase} is published: a fix can no longer change it").format(phase=ph.phase)
+                _("{phase} is published: a fix can no longer change it").format(
+                    **phase_fields(ph.phase)
+                )
             )
         if ph.status is PhaseStatus.RESOLVED:
             results = self.driver.results_markers(ph)
@@ -201,10 +234,13 @@ class Review:
             started = [i for i in gone if i.sending_at is not None or i.board_id is not None]
             if started:
                 raise ReviewError(
-                    _(
-                        "the results of {phase} are being sent or sent ({n} item(s)): a fix "
-                        "can no longer change them"
-                    ).format(phase=ph.phase, n=len(started))
+                    ngettext(
+                        "the results of {phase} are being sent or sent ({n} item): a fix can "
+                        "no longer change them",
+                        "the results of {phase} are being sent or sent ({n} items): a fix can "
+                        "no longer change them",
+                        len(started),
+                    ).format(n=len(started), **phase_fields(ph.phase))
                 )
             if gone:
                 # Approved but not sent: a fix withdraws the approval (the review mode gives
@@ -216,7 +252,7 @@ class Review:
                         _(
                             "the results of {phase} began to go out just now: a fix can no "
                             "longer change them"
-                        ).format(phase=ph.phase)
+                        ).format(**phase_fields(ph.phase))
                     )
                 self._audit("unapprove", ph, {"items": back, "why": "a fix follows"})
         return ph
@@ -225,12 +261,12 @@ class Review:
         ph = self._changeable()
         found = {w.id: w for w in self.store.parse_warnings(self.game_id, ph.phase)}
         if warning_id not in found:
-            ids = ", ".join(f"#{i}" for i in found) or "none"
-            raise ReviewError(
-                _("no warning #{id} in {phase} (its warnings: {ids})").format(
-                    id=warning_id, phase=ph.phase, ids=ids
-                )
-            )
+            if found:
+                ids = ", ".join(_("#{id}").format(id=i) for i in found)
+                said = _("no warning #{id} in {phase} (its warnings: {ids})")
+            else:
+                ids, said = "", _("no warning #{id} in {phase}: it has none")
+            raise ReviewError(said.format(id=warning_id, ids=ids, **phase_fields(ph.phase)))
         return ph, found[warning_id]
 
     def _order(self, order_id: int) -> tuple[PhaseRecord, StoredOrder]:
@@ -239,7 +275,7 @@ class Review:
         if order_id not in found:
             raise ReviewError(
                 _("no order #{id} in {phase} (list them with --orders)").format(
-                    id=order_id, phase=ph.phase
+                    id=order_id, **phase_fields(ph.phase)
                 )
             )
         return ph, found[order_id]
@@ -366,8 +402,15 @@ class Review:
         "shift" (the next phase gets its whole length, every later deadline moves) or
         "shorten" (the schedule stays, the next phase ends at its next deadline)."""
         ph = self.phase
-        if ph is None or self.missed_deadline() is None:
+        missed = self.missed_deadline()
+        if ph is None or missed is None:
             raise ReviewError(_("no deadline has passed while results waited: nothing to choose"))
+        if choice not in missed:
+            raise ReviewError(
+                _("{choice!r}: choose one of {choices}").format(
+                    choice=choice, choices=", ".join(missed)
+                )
+            )
         try:
             new = self.driver.choose_deadline(ph, choice, self.driver.clock())
         except StoreError as exc:

@@ -22,7 +22,7 @@ def test_review_and_status_in_russian(review_game: ReviewGame) -> None:
     )
     assert "1 черновик ждёт одобрения" in said.output  # Russian's plural forms
     refused = g.cli("--lang", "ru", "review", str(g.path), "--fix", "999=Петя")
-    assert refused.exit_code == 2 and "в turn 1 нет предупреждения №999" in refused.output
+    assert refused.exit_code == 2 and "среди предупреждений хода 1 нет №999" in refused.output
     status = g.cli("--lang", "ru", "status")
     assert status.exit_code == 0, status.output
     assert "дедлайн" in status.output and "предупреждения" in status.output

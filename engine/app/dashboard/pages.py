@@ -18,11 +18,11 @@ from markupsafe import Markup
 
 from engine import i18n
 from engine.app.dashboard.bbcode_html import bbcode_to_html, safe_link
-from engine.app.review import Review, describe_fix, order_words
+from engine.app.review import Review, describe_fix, order_words, phase_status_words
 from engine.clock import local_time
 from engine.core.orders import Channel, Source
 from engine.core.ruleset import HostTable, VoteView
-from engine.i18n import _, ngettext
+from engine.i18n import _, ngettext, phase_name
 from engine.publish import marker_line
 from engine.service.driver import GameDriver
 from engine.store import OutboxStatus, StoredOrder, StoredWarning
@@ -157,6 +157,8 @@ TEMPLATE_WORDS: dict[str, Any] = {
     "ngettext": _say_n,
     "code": lambda text: Markup("<code>{}</code>").format(text),
     "countdown": countdown_span,
+    "phase_name": phase_name,
+    "phase_status": phase_status_words,
 }
 """What the dashboard's templates call to speak the host's language."""
 
@@ -337,7 +339,11 @@ def games_rows(drivers: list[GameDriver]) -> list[dict[str, Any]]:
                 "title": game_title(d),
                 "ruleset": game.ruleset,
                 "status": game.status.value,
-                "phase": f"{ph.phase} ({ph.status.value})" if ph else _("not started"),
+                "phase": (
+                    f"{phase_name(ph.phase)} ({phase_status_words(ph.status)})"
+                    if ph
+                    else _("not started")
+                ),
                 "countdown": countdown(d, ph.deadline) if ph else None,
                 "warnings": unsettled,
                 "drafts": sum(1 for i in items if i.status is OutboxStatus.DRAFT),

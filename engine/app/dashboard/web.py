@@ -29,7 +29,7 @@ from engine.app.dashboard.hostnames import HostCheck, HostNames
 from engine.app.dashboard.pages import TEMPLATE_WORDS, GamePage, game_title, games_rows
 from engine.app.review import Review, ReviewError
 from engine.clock import local_time
-from engine.i18n import _
+from engine.i18n import _, phase_name
 from engine.service.driver import GameDriver
 from engine.store import Store
 
@@ -262,7 +262,7 @@ class Dashboard:
                 "by": e.by,
                 "via": e.via,
                 "game": e.game_id,
-                "phase": e.phase or "",
+                "phase": phase_name(e.phase) if e.phase else "",
                 "action": e.action,
                 "detail": e.detail_text(),
             }
