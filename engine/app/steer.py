@@ -29,6 +29,7 @@ from engine.config import NO_PM_ENGINES
 from engine.core.events import Audience, Event
 from engine.core.model import GameState
 from engine.core.ruleset import PhaseInputs, RulesError
+from engine.i18n import _, current, phase_fields
 from engine.publish import pm_draft, post_draft
 from engine.render import span_words
 from engine.service.driver import ENDED_BY_HOST, GameDriver
@@ -37,8 +38,8 @@ from engine.session import apply_measure
 from engine.store import OutboxDraft, OutboxStatus
 from engine.store.models import OutboxItem, PhaseRecord, PhaseStatus
 
-_SPAN = re.compile(r"(\d+)\s*([dhm])", re.IGNORECASE)
-_UNITS = {"d": 86400, "h": 3600, "m": 60}
+_SPAN = re.compile(r"(\d+)\s*([dhmдчм])", re.IGNORECASE)
+_UNITS = {"d": 86400, "h": 3600, "m": 60, "д": 86400, "ч": 3600, "м": 60}
 
 
 class SteerError(Exception):
@@ -46,16 +47,19 @@ class SteerError(Exception):
 
 
 def parse_span(text: str) -> timedelta:
-    """A length of time as a host writes it: "2h", "1d 6h", "90m", "-3h" (shorter)."""
+    """A length of time as a host writes it: "2h", "1d 6h", "90m", "-3h" (shorter); in
+    Russian letters too ("1д6ч", "90м")."""
     words = text.strip().lower().replace(" ", "")
     sign = -1 if words.startswith("-") else 1
     words = words.lstrip("+-")
     parts = _SPAN.findall(words)
     if not words or "".join(f"{n}{u}" for n, u in parts) != words:
-        raise SteerError(f"{text!r}: write a length such as 2h, 1d, 1d6h, 90m (or -3h)")
+        raise SteerError(
+            _("{text!r}: write a length such as 2h, 1d, 1d6h, 90m (or -3h)").format(text=text)
+        )
     seconds = sum(int(n) * _UNITS[u] for n, u in parts)
     if seconds == 0:
-        raise SteerError(f"{text!r} is no time at all")
+        raise SteerError(_("{text!r} is no time at all").format(text=text))
     return timedelta(seconds=sign * seconds)
 
 
@@ -94,10 +98,10 @@ class Steer:
         """The current phase of a game still running."""
         ph = self.store.current_phase(self.game_id)
         if ph is None:
-            raise SteerError("the game has not started: `forumgm game start` first")
+            raise SteerError(_("the game has not started: `forumgm game start` first"))
         state = self.store.load_state(self.game_id)
         if state is not None and state.finished:
-            raise SteerError("the game is over: there is nothing to steer")
+            raise SteerError(_("the game is over: there is nothing to steer"))
         return ph
 
     def _audit(self, action: str, ph: PhaseRecord | None, detail: dict[str, Any]) -> None:
@@ -140,7 +144,11 @@ class Steer:
         seat = slots.slot(name.strip())
         if seat is not None and state.has_player(seat):
             return seat
-        raise SteerError(f"{name!r} is not a player: one of {', '.join(state.names)}")
+        raise SteerError(
+            _("{name!r} is not a player: one of {names}").format(
+                name=name, names=", ".join(state.names)
+            )
+        )
 
     def _now_state(self, ph: PhaseRecord) -> tuple[str, GameState, PhaseInputs | None]:
         """The phase a measure made now counts for, and the game as it stands for it: the
@@ -203,14 +211,24 @@ class Steer:
         """Give a player what the rules let the host grant (`Ruleset.host_grants`)."""
         grants = self.driver.ruleset.host_grants
         if grant not in grants:
-            known = "; ".join(f"{k}: {v}" for k, v in grants.items()) or "none"
-            raise SteerError(f"{self.driver.ruleset.id} games have no grant {grant!r} ({known})")
+            if not grants:
+                raise SteerError(
+                    _("{ruleset} games have no grants").format(ruleset=self.driver.ruleset.id)
+                )
+            known = "; ".join(f"{k}: {v}" for k, v in grants.items())
+            raise SteerError(
+                _("{ruleset} games have no grant {grant!r} ({known})").format(
+                    ruleset=self.driver.ruleset.id, grant=grant, known=known
+                )
+            )
         return self._measure("grant", name, {"grant": grant, "value": value}, approve)
 
     def _measure(self, kind: str, name: str, detail: dict[str, Any], approve: bool) -> Steered:
         ph = self.phase()
         counts_for, state, inputs = self._now_state(ph)
         player = self._name(name, state)
+        if kind == "remove" and player not in self.driver.ruleset.in_play(state):
+            raise SteerError(_("{name} is not in play").format(name=player))
         try:  # tried on a copy first: the rules may refuse it (not in play, a bad value)
             events = apply_measure(self.driver.ruleset, state, inputs, None, kind, player, detail)
         except RulesError as exc:
@@ -227,8 +245,12 @@ class Steer:
             shown["host_only"] = "; ".join(hidden)
         self._audit(kind, ph, {"player": player, "counts_for": counts_for, **shown})
         self._refresh(ph)
-        what = "removed from play" if kind == "remove" else f"granted {detail.get('grant')}"
-        return Steered(f"{player}: {what} (counts for {counts_for})", items)
+        fields = phase_fields(counts_for)
+        if kind == "remove":
+            said = _("{player}: removed from play (counts for {phase})")
+        else:
+            said = _("{player}: granted {grant} (counts for {phase})")
+        return Steered(said.format(player=player, grant=detail.get("grant"), **fields), items)
 
     # -- deadlines -----------------------------------------------------------------------
 
@@ -243,7 +265,7 @@ class Steer:
         """Move the current phase's deadline: to `at`, or by `extend` (negative: shorten);
         or `shift` it and every later deadline by as much. The players are told by a post."""
         if sum(x is not None for x in (at, extend, shift)) != 1:
-            raise SteerError("give one of: a new deadline, --extend, --shift")
+            raise SteerError(_("give one of: a new deadline, --extend, --shift"))
         ph = self.phase()
         now = self.now()
         moved = extend if extend is not None else shift
@@ -253,8 +275,10 @@ class Steer:
             if new <= now:
                 tz = self.driver.config.schedule.tz
                 raise SteerError(
-                    f"{ph.phase} would end {local_time(new, tz)}, which is not to come: give a "
-                    "later deadline (a phase whose deadline passed is resolved at once)"
+                    _(
+                        "{phase} would end {at}, which is not to come: give a later deadline (a "
+                        "phase whose deadline passed is resolved at once)"
+                    ).format(at=local_time(new, tz), **phase_fields(ph.phase))
                 )
             self.store.set_phase_deadline(self.game_id, ph.phase, new)
             phase = ph.phase
@@ -277,8 +301,11 @@ class Steer:
         self._audit("deadline", ph, detail)
         self._refresh(ph)
         tz = self.driver.config.schedule.tz
-        later = "; every later deadline moves as much" if shift is not None else ""
-        return Steered(f"{phase} now ends {local_time(new, tz)}{later}", items)
+        if shift is not None:
+            said = _("{phase} now ends {at}; every later deadline moves as much")
+        else:
+            said = _("{phase} now ends {at}")
+        return Steered(said.format(at=local_time(new, tz), **phase_fields(phase)), items)
 
     def _move_next(
         self, ph: PhaseRecord, at: datetime | None, moved: timedelta | None
@@ -287,19 +314,23 @@ class Steer:
         are drafted again to say so (unless they are out already)."""
         if ph.status is not PhaseStatus.RESOLVED or ph.next_deadline is None:
             raise SteerError(
-                f"{ph.phase} is {ph.status.value}: its deadline passed; move the next one once "
-                "the results are drafted (forumgm status)"
+                _(
+                    "the deadline of {phase} passed and its results are not drafted yet: move "
+                    "the next deadline once they are (forumgm status)"
+                ).format(**phase_fields(ph.phase))
             )
         markers = self.driver.results_markers(ph)
         items = self.store.outbox(self.game_id, ph.phase, markers=markers)
         if any(i.status is OutboxStatus.POSTED or i.sending_at is not None for i in items):
             raise SteerError(
-                f"the results of {ph.phase} are out: move the deadline once the next phase opens"
+                _(
+                    "the results of {phase} are out: move the deadline once the next phase opens"
+                ).format(**phase_fields(ph.phase))
             )
         old = ph.next_deadline
         new = at if at is not None else old + (moved or timedelta(0))
         if new <= self.now():
-            raise SteerError("the new deadline is not to come: give a later one")
+            raise SteerError(_("the new deadline is not to come: give a later one"))
         self.store.unapprove(self.game_id, markers)
         self.store.set_next_deadline(self.game_id, ph.phase, new)
         self.driver.resolve(self.store.get_phase(self.game_id, ph.phase))
@@ -312,20 +343,20 @@ class Steer:
         """No deadline passes until `resume`; the thread and the inbox are still read."""
         ph = self.phase()
         if self.store.paused_at(self.game_id) is not None:
-            raise SteerError("the game is paused already: `forumgm steer resume` goes on")
+            raise SteerError(_("the game is paused already: `forumgm steer resume` goes on"))
         now = self.now()
         self.store.set_paused(self.game_id, now)
         draft = self._post("host_paused", ("pause", now.isoformat()))
         items = self._queue([draft], approve)
         self._audit("pause", ph, {})
-        return Steered("paused: no deadline passes until resume", items)
+        return Steered(_("paused: no deadline passes until resume"), items)
 
     def resume(self, *, approve: bool = False) -> Steered:
         """Go on: the current deadline and every later one move by the pause's length."""
         ph = self.phase()
         paused = self.store.paused_at(self.game_id)
         if paused is None:
-            raise SteerError("the game is not paused")
+            raise SteerError(_("the game is not paused"))
         now = self.now()
         length = timedelta(minutes=round((now - paused).total_seconds() / 60))
         self.store.set_paused(self.game_id, None)
@@ -337,7 +368,7 @@ class Steer:
             phase = ph.phase
         elif ph.status is PhaseStatus.RESOLVED and ph.next_deadline is not None:
             try:
-                _, deadline, phase = self._move_next(ph, None, length)
+                _old, deadline, phase = self._move_next(ph, None, length)
             except SteerError:
                 phase = deadline = None  # the results are out: the next phase keeps its own
         self.store.shift_schedule(self.game_id, length)
@@ -348,8 +379,14 @@ class Steer:
         self._audit("resume", ph, {"paused_for": int(length.total_seconds())})
         self._refresh(ph)
         tz = self.driver.config.schedule.tz
-        then = f"; {phase} ends {local_time(deadline, tz)}" if deadline and phase else ""
-        return Steered(f"resumed after {span_words(length, 'en') or '0 m'}{then}", items)
+        span = span_words(length, current()) or _("less than a minute")
+        if deadline and phase:
+            said = _("resumed after {span}; {phase} ends {at}").format(
+                span=span, at=local_time(deadline, tz), **phase_fields(phase)
+            )
+        else:
+            said = _("resumed after {span}").format(span=span)
+        return Steered(said, items)
 
     # -- the end -------------------------------------------------------------------------
 
@@ -357,8 +394,15 @@ class Steer:
         """End the game now: `outcome` is a winning faction, `draw` or `abandoned`. The
         final post shows every role; nothing more of the game is resolved."""
         ph = self.phase()
-        counts_for, state, _ = self._now_state(ph)
+        counts_for, state, _inputs = self._now_state(ph)
         ruleset = self.driver.ruleset
+        outcomes = ruleset.end_outcomes(state)
+        if outcome.strip() not in outcomes:
+            raise SteerError(
+                _("{outcome!r}: one of {outcomes}").format(
+                    outcome=outcome.strip(), outcomes=", ".join(outcomes)
+                )
+            )
         try:
             events = ruleset.end_by_host(state, outcome.strip())
         except RulesError as exc:
@@ -375,7 +419,7 @@ class Steer:
         self.store.set_ended(self.game_id, state.data[ENDED_BY_HOST])
         items = self._queue([draft], approve)
         self._audit("end", ph, {"outcome": outcome.strip(), "in": counts_for})
-        return Steered(f"the game ends: {outcome.strip()}", items)
+        return Steered(_("the game ends: {outcome}").format(outcome=outcome.strip()), items)
 
     # -- the host's own words ------------------------------------------------------------
 
@@ -384,10 +428,14 @@ class Steer:
         bot: with the game's markers, and in the audit log."""
         ph = self.phase()
         if not text.strip():
-            raise SteerError("the message is empty")
+            raise SteerError(_("the message is empty"))
         no_pms = NO_PM_ENGINES.get(self.driver.config.engine)
         if to is not None and no_pms is not None:
-            raise SteerError(f"{no_pms}: the host's words go to the thread only (leave out --to)")
+            raise SteerError(
+                _("{engine}: the host's words go to the thread only (leave out --to)").format(
+                    engine=no_pms
+                )
+            )
         now = self.now()
         digest = hashlib.sha256(text.encode()).hexdigest()[:12]
         renderer = renderer_for(self.driver.renderer, "host_message")
@@ -395,6 +443,7 @@ class Steer:
         if to is None:
             draft = post_draft(body, self.driver.marker("host", "say", now.isoformat(), digest))
             where = "thread"
+            said = _("a message from the host to the thread is queued")
         else:
             state = self.store.load_state(self.game_id)
             assert state is not None
@@ -403,6 +452,7 @@ class Steer:
             marker = self.driver.marker("host", "say", now.isoformat(), digest, account)
             draft = pm_draft(seat, self._subject(), body, marker)
             where = account
+            said = _("a PM from the host to {name} is queued").format(name=account)
         items = self._queue([draft], approve)
         self._audit("say", ph, {"to": where, "chars": len(text.strip())})
-        return Steered(f"a message from the host to {where} is queued", items)
+        return Steered(said, items)

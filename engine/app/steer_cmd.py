@@ -16,6 +16,7 @@ import typer
 
 from engine.app.console import out
 from engine.app.service_cmd import Db, cli_host, driver_for
+from engine.i18n import _
 
 if TYPE_CHECKING:
     from engine.app.steer import Steer, Steered
@@ -36,6 +37,7 @@ Approve = Annotated[
 
 
 def _steer(game: Path, db: str | None, act: Callable[[Steer], Steered]) -> None:
+    from engine.app.review import outbox_line
     from engine.app.steer import Steer, SteerError
 
     driver = driver_for(game, db, started=True)
@@ -43,19 +45,17 @@ def _steer(game: Path, db: str | None, act: Callable[[Steer], Steered]) -> None:
     try:
         done = act(steer)
     except SteerError as exc:
-        out.print(str(exc))
+        out.print(str(exc), markup=False, highlight=False)
         raise typer.Exit(2) from None
-    out.print(done.said)
+    out.print(done.said, markup=False, highlight=False)
     for item in done.items:
-        who = ", ".join(item.recipients) or "thread"
-        out.print(f"--- {item.status.value} {item.kind} to {who}: {item.subject or ''}")
+        out.print(outbox_line(item), markup=False, highlight=False)
         out.print(item.bbcode, markup=False, highlight=False)
     if done.waiting:
         store = f" --db {db}" if db else ""
-        out.print(
-            f"{done.waiting} wait for approval: forumgm review {game}{store} --preview, "
-            "then --approve"
-        )
+        waiting = _("{n} wait for approval: {command} --preview, then --approve")
+        command = f"forumgm review {game}{store}"
+        out.print(waiting.format(n=done.waiting, command=command), markup=False, highlight=False)
 
 
 @app.command("remove")
@@ -131,7 +131,7 @@ def deadline(
             try:
                 when = datetime.fromisoformat(at.strip())
             except ValueError:
-                raise SteerError(f"{at!r}: write YYYY-MM-DD HH:MM") from None
+                raise SteerError(_("{at!r}: write YYYY-MM-DD HH:MM").format(at=at)) from None
             if when.tzinfo is None:
                 when = when.replace(tzinfo=s.driver.config.schedule.tz)
         return s.deadline(
