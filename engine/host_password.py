@@ -10,6 +10,8 @@ import hashlib
 import hmac
 import os
 
+from engine.i18n import ngettext
+
 COST = (2**15, 8, 1)
 """scrypt's N, r, p: about 32 MiB and a tenth of a second per check on this kind of machine."""
 MIN_LENGTH = 8
@@ -27,7 +29,13 @@ def _scrypt(password: str, salt: bytes, n: int, r: int, p: int) -> bytes:
 
 def hash_password(password: str, cost: tuple[int, int, int] = COST) -> str:
     if len(password) < MIN_LENGTH:
-        raise PasswordError(f"a host password needs at least {MIN_LENGTH} characters")
+        raise PasswordError(
+            ngettext(
+                "a host password needs at least {n} character",
+                "a host password needs at least {n} characters",
+                MIN_LENGTH,
+            ).format(n=MIN_LENGTH)
+        )
     return hash_secret(password, cost)
 
 

@@ -9,9 +9,11 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
+from engine import i18n
 from engine.app.console import console
 from engine.app.service_cmd import Db, store_or_exit, stored_zone
 from engine.clock import local_time
+from engine.i18n import _, phase_name
 
 app = typer.Typer(help="The host's dashboard account and the audit log.", no_args_is_help=True)
 
@@ -35,12 +37,16 @@ def set_password(
 
     out = console()
     if not user.strip():
-        out.print("--user needs a name")
+        out.print(_("--user needs a name"))
         raise typer.Exit(2)
     if password_stdin:
         password = sys.stdin.readline().rstrip("\r\n")
     else:
-        password = typer.prompt("New password", hide_input=True, confirmation_prompt=True)
+        password = typer.prompt(
+            _("New password"),
+            hide_input=True,
+            confirmation_prompt=_("Repeat the password"),
+        )
     try:
         hashed = hash_password(password)
     except PasswordError as exc:
@@ -50,10 +56,13 @@ def set_password(
     existed = store.host_account(user.strip()) is not None
     store.set_host_password(user.strip(), hashed)
     store.record_action("set_password", by=user.strip(), via="cli", detail={"new": not existed})
-    out.print(
-        f"{'Changed' if existed else 'Set'} the dashboard password of {user.strip()}"
-        + (": sessions logged in before must log in again" if existed else "")
-    )
+    if existed:
+        said = _(
+            "Changed the dashboard password of {user}: sessions logged in before must log in again"
+        )
+    else:
+        said = _("Set the dashboard password of {user}")
+    out.print(said.format(user=user.strip()), markup=False, highlight=False)
 
 
 @app.command("log")
@@ -64,12 +73,16 @@ def log(
 ) -> None:
     """The audit log: every host action (fixes, approvals, logins), newest first."""
     store = store_or_exit(db, existing=True)
+    # The host's language (--lang), else the language of the games the log shows.
+    games = [g for g in store.games() if game is None or g.id == game]
+    languages = (g.language for g in games if g.language in i18n.LANGUAGES)
+    i18n.for_game(i18n.languages_of(languages) or i18n.DEFAULT)
     # Each entry in its game's zone; one of no game (a login) in the games' zone when they
     # share one, else UTC.
     zones = {g.id: stored_zone(g.time_zone) for g in store.games()}
     shared = {str(z): z for z in zones.values()}
     default = next(iter(shared.values())) if len(shared) == 1 else UTC
-    grid = Table("at", "by", "via", "game", "phase", "action", "detail")
+    grid = Table(_("at"), _("by"), _("via"), _("game"), _("phase"), _("action"), _("detail"))
     for entry in store.host_actions(game, limit=limit):
         detail = entry.detail_text()
         grid.add_row(
@@ -77,7 +90,7 @@ def log(
             entry.by,
             entry.via,
             str(entry.game_id or ""),
-            entry.phase or "",
+            phase_name(entry.phase) if entry.phase else "",
             entry.action,
             detail,
         )

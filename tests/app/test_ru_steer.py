@@ -114,6 +114,28 @@ def test_the_hosts_words_the_end_and_what_is_left_to_steer_in_russian(host: Russ
     assert over.strip() == "игра окончена: управлять больше нечем"
 
 
+def test_the_audit_log_and_the_password_in_russian(
+    host: RussianHost, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    host("2026-12-01T20:00+03:00", "steer pause")
+    db = ["--db", host.g.db]
+    # No --lang: the games' language (ru), once the host has not chosen his own.
+    monkeypatch.delenv(i18n.ENV)
+    log = host.g("2026-12-01T20:01+03:00", "host", "log", *db)
+    assert "когда" in log and "действие" in log and "подробности" in log
+    row = next(line for line in log.splitlines() if "pause" in line)
+    assert "ход 1" in row and "turn 1" not in row
+    short = runner.invoke(
+        app, ["--lang", "ru", "host", "set-password", *db, "--password-stdin"], input="short\n"
+    )
+    assert short.exit_code == 2
+    assert short.output.strip() == "пароль ведущего должен быть не короче 8 символов"
+    done = runner.invoke(
+        app, ["--lang", "ru", "host", "set-password", *db, "--password-stdin"], input=PASSWORD
+    )
+    assert done.exit_code == 0 and done.output.strip() == "Пароль панели для host задан"
+
+
 def test_a_phase_reads_in_the_hosts_language_in_the_case_a_text_needs() -> None:
     with i18n.use("ru"):
         assert i18n.phase_fields("night 2")["phase_gen"] == "ночи 2"
