@@ -69,18 +69,25 @@ def phase_status_words(status: PhaseStatus) -> str:
 def outbox_line(item: OutboxItem) -> str:
     """The line a preview shows above a post or PM: "--- draft post to thread: …",
     «--- черновик: ЛС, кому: Коля; тема: …»."""
-    words = {
-        OutboxStatus.DRAFT: _("draft"),
-        OutboxStatus.APPROVED: _("approved"),
-        OutboxStatus.POSTED: _("posted"),
-        OutboxStatus.FAILED: _("failed"),
+    # One whole line per status: the status word agrees with the rest in Russian.
+    posts = {
+        OutboxStatus.DRAFT: _("--- draft post to thread: {subject}"),
+        OutboxStatus.APPROVED: _("--- approved post to thread: {subject}"),
+        OutboxStatus.POSTED: _("--- posted post to thread: {subject}"),
+        OutboxStatus.FAILED: _("--- failed post to thread: {subject}"),
     }
-    status = words.get(item.status, item.status.value)
+    pms = {
+        OutboxStatus.DRAFT: _("--- draft pm to {to}: {subject}"),
+        OutboxStatus.APPROVED: _("--- approved pm to {to}: {subject}"),
+        OutboxStatus.POSTED: _("--- posted pm to {to}: {subject}"),
+        OutboxStatus.FAILED: _("--- failed pm to {to}: {subject}"),
+    }
     if item.kind is OutboxKind.POST or not item.recipients:
-        said = _("--- {status} post to thread: {subject}")
+        said = posts.get(item.status, "--- {status} post to thread: {subject}")
     else:
-        said = _("--- {status} pm to {to}: {subject}")
-    return said.format(status=status, to=", ".join(item.recipients), subject=item.subject or "")
+        said = pms.get(item.status, "--- {status} pm to {to}: {subject}")
+    to, subject = ", ".join(item.recipients), item.subject or ""
+    return said.format(status=item.status.value, to=to, subject=subject)
 
 
 def describe_fix(warning: StoredWarning) -> str:

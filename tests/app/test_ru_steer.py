@@ -55,7 +55,7 @@ def host(tmp_path: Path) -> RussianHost:
 def test_a_removal_and_its_refusals_read_in_russian(host: RussianHost) -> None:
     said = host("2026-12-01T20:00+03:00", "steer remove", "петя", "--reveal")
     assert "Петя: выбывает из игры (фаза: ход 1)" in said
-    assert "--- черновик: пост в тему" in said
+    assert "--- пост в тему (черновик)" in said
     assert "ждут одобрения: 1; forumgm review" in said and "--preview, затем --approve" in said
     assert "removed from play" not in said and "turn 1" not in said
     host("2026-12-01T20:01+03:00", "review", "--approve")
@@ -71,7 +71,7 @@ def test_a_removal_and_its_refusals_read_in_russian(host: RussianHost) -> None:
 def test_deadlines_pause_and_resume_in_russian(host: RussianHost) -> None:
     said = host("2026-12-01T20:00+03:00", "steer deadline", "--extend", "1d", "--approve")
     assert said.splitlines()[0] == "ход 1 теперь заканчивается 2026-12-03 19:00 MSK"
-    assert "--- одобрено: пост в тему" in said and "ждут одобрения" not in said
+    assert "--- пост в тему (одобрен)" in said and "ждут одобрения" not in said
     # A Russian host may write the length in Russian letters too.
     said = host("2026-12-01T20:01+03:00", "steer deadline", "--extend", "2ч", "--approve")
     assert "ход 1 теперь заканчивается 2026-12-03 21:00 MSK" in said
@@ -103,7 +103,7 @@ def test_the_hosts_words_the_end_and_what_is_left_to_steer_in_russian(host: Russ
     assert "сообщение от ведущего в тему поставлено в очередь" in said
     said = host("2026-12-01T20:02+03:00", "steer say", "Вы тут?", "--to", "оля")
     assert "личное сообщение от ведущего поставлено в очередь (кому: Оля)" in said
-    assert "--- черновик: ЛС, кому: Оля; тема: " in said
+    assert "--- ЛС (черновик), кому: Оля; тема: " in said
     none = host("2026-12-01T20:03+03:00", "steer grant", "Оля", "vest", code=2)
     assert none.strip() == "в играх classic ведущий ничего не даёт игрокам"
     wrong = host("2026-12-01T20:04+03:00", "steer end", "aliens", code=2)
