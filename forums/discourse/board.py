@@ -6,7 +6,8 @@ client uses, so nothing here parses a page (`forums.discourse.topic` reads the a
 - The GM's access: an administrator's API key (`[board] api_key`; headers `Api-Key` and
   `Api-Username`, the account named by `api_user`, else the GM's), a user API key the GM
   account made for forumgm (`api_key_kind = "user"`: header `User-Api-Key` alone — the
-  optional `User-Api-Client-Id` would only rename the key's client; the key acts as its
+  optional `User-Api-Client-Id` would move the key to that client, dropping the account's
+  other keys of it; the key acts as its
   own account and needs the scope "write", which covers reading too;
   `forums.discourse.userkey` gets one), or the GM's password where the site allows logins by password:
   `GET /session/csrf`, then `POST /session` with the token. The key or password goes to
