@@ -13,9 +13,11 @@ client uses, so nothing here parses a page (`forums.discourse.topic` reads the a
   `GET /session/csrf`, then `POST /session` with the token. The key or password goes to
   the configured board only (`forums.client.BoardClient` is pinned to its origin); a
   cookie session sends the CSRF token with every POST, fetched fresh once when Discourse
-  answers "BAD CSRF". Discourse answers a key it does not know, a revoked one and one
-  whose scopes do not cover the request alike (403 `invalid_access`): `LoginFailed`,
-  saying which it can be.
+  answers "BAD CSRF". To a user key Discourse answers alike (403 `invalid_access`) when
+  it does not know the key, when it was revoked, when its scopes do not cover the request
+  and when the account may not see or do it: the key is tried on the account's own session
+  then — refused there too, `LoginFailed` (make a new key); else a one-line `BoardError`
+  for this request (a read-only key's post, a topic the GM may not see).
 - The thread: `GET /t/{id}.json` lists every post id; the posts not in its first chunk come
   from `GET /t/{id}/posts.json?post_ids[]=…`, `chunk_size` at a time. A poll's cursor is
   the highest post id seen (Discourse numbers posts board-wide, in the order they were
@@ -84,6 +86,7 @@ class ApiError(BoardError):
         if not texts and isinstance(body, list):
             texts = [str(e) for e in body]
         self.status = status
+        self.url = redact(url)
         self.error_type = str(data.get("error_type") or "")
         self.text = "; ".join(texts)
         super().__init__(f"{redact(url)}: HTTP {status}: {self.text or 'no error text'}")
@@ -164,6 +167,11 @@ def limit_help(code: str, action: str, user_key: bool) -> str:
 
 class _LoggedOut(ApiError):
     """The request needed a logged-in user and the board saw none."""
+
+
+class _KeyRefused(ApiError):
+    """A user API key's request refused (403 `invalid_access`): the key is gone, lacks the
+    scope, or the account may not see or do this — `DiscourseBoard._refused` tells which."""
 
 
 class _BadCsrf(ApiError):
@@ -303,7 +311,7 @@ class DiscourseBoard(WebBoard):
             if status in (401, 403) and error_type == "not_logged_in":
                 raise _LoggedOut(status, body, url)
             if status == 403 and error_type == "invalid_access" and self.user_key:
-                raise LoginFailed(self._key_refused(method))
+                raise _KeyRefused(status, body, url)
             if status == 404:
                 raise NotFound(f"{redact(url)}: not found (HTTP 404)")
             raise ApiError(status, body, url)
@@ -337,20 +345,34 @@ class DiscourseBoard(WebBoard):
             retry_after=wait,
         )
 
-    def _key_refused(self, method: str) -> str:
-        """Discourse's 403 to a user API key: unknown, revoked, or without the scope."""
-        if method == "POST":
-            return (
-                f"{self.base_url}: Discourse refused the user API key a post (HTTP 403, "
-                f"invalid_access): it lacks the scope {USER_KEY_SCOPES!r} (a key made with "
-                '"read" only reads) or was revoked; make a new one with the scope '
-                f"{USER_KEY_SCOPES!r} as the GM account {self.username!r}"
-            )
-        return (
+    def _key_refused(self) -> LoginFailed:
+        """Discourse refuses the user API key even its own account (`session/current`)."""
+        return LoginFailed(
             f"{self.base_url}: Discourse refused the user API key (HTTP 403, invalid_access): "
             "it was revoked (the account's Preferences → Security → Apps), is for another "
             f"site, or lacks the scope {USER_KEY_SCOPES!r}; make a new one as the GM account "
-            f"{self.username!r}"
+            f"{self.username!r} (forumgm board discourse-key)"
+        )
+
+    async def _refused(self, refused: ApiError, method: str) -> BoardError:
+        """A user API key's request refused: Discourse answers alike for a revoked key, a
+        key without the scope and an account that may not see or do this, so the key is
+        tried where any working key may go (the account's own session): refused there too,
+        the key is gone (`LoginFailed`); else it is this request."""
+        try:
+            await self._call("GET", self._url("session/current.json"))
+        except _KeyRefused:
+            return self._key_refused()
+        where = refused.url
+        if method == "POST":
+            return BoardError(
+                f"{where}: Discourse refused the post (HTTP 403, invalid_access): the user "
+                f'API key lacks the scope {USER_KEY_SCOPES!r} (a key made with "read" only '
+                "reads: make a new one, forumgm board discourse-key) or the GM account may "
+                "not post there"
+            )
+        return BoardError(
+            f"{where}: Discourse does not let the GM account see this (HTTP 403, invalid_access)"
         )
 
     async def _get(self, path: str, query: Sequence[tuple[str, str | int]] = ()) -> JSON:
@@ -360,6 +382,8 @@ class DiscourseBoard(WebBoard):
             seen = self.session.logins
             try:
                 return await self._call("GET", url)
+            except _KeyRefused as refused:
+                raise await self._refused(refused, "GET") from None
             except _LoggedOut as gone:
                 if self.by_key:
                     raise LoginFailed(
@@ -382,6 +406,8 @@ class DiscourseBoard(WebBoard):
                 return Said(Answer.ACCEPTED, await self._call("POST", url, form))
             except _BadCsrf:
                 return Said(Answer.STALE_FORM, text="BAD CSRF")
+            except _KeyRefused as refused:
+                raise await self._refused(refused, "POST") from None
             except _LoggedOut as gone:
                 if self.by_key:
                     raise LoginFailed(
@@ -414,6 +440,8 @@ class DiscourseBoard(WebBoard):
             current = (await self._call("GET", url)).get("current_user")
         except NotFound:
             current = None
+        except _KeyRefused:
+            raise self._key_refused() from None
         except ApiError as error:
             if error.status in (401, 403):
                 raise LoginFailed(

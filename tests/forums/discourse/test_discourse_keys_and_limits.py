@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from forums import FloodControl, LoginFailed
+from forums import BoardError, FloodControl, LoginFailed
 from forums.discourse.board import DiscourseBoard, limit_wait, span
 from tests.adapter_helpers import FakeTime, run
 from tests.discourse_board import (
@@ -22,6 +22,7 @@ from tests.discourse_board import (
     KEY,
     USER_KEY,
     FakeDiscourse,
+    errors,
     rate_limited,
     real_posts,
 )
@@ -93,21 +94,50 @@ def test_a_revoked_user_key_cannot_log_in_and_the_host_is_told_how_to_get_one() 
     assert "'write'" in text and GM in text
 
 
-def test_a_read_only_user_key_reads_but_its_first_post_is_a_login_failure_naming_the_scope() -> (
-    None
-):
+def test_a_read_only_user_key_reads_but_its_post_is_refused_naming_the_scope() -> None:
     fake = forum()
     fake.add_user_key(USER_KEY, GM, "read,session_info")
     gm, _ = user_board(fake)
 
     async def go(b: DiscourseBoard) -> int:
         page = await b.thread_posts("2108")
-        with pytest.raises(LoginFailed, match=r"lacks the scope 'write'.*read.* only reads"):
+        with pytest.raises(BoardError) as refused:
             await b.reply("2108", "Итоги дня 1")
+        # Not a login failure: the key still works for what it may do.
+        assert not isinstance(refused.value, LoginFailed)
+        assert "lacks the scope 'write'" in str(refused.value)
+        assert "discourse-key" in str(refused.value)
         return len(page.items)
 
     assert run(gm, go) == 40
     assert fake.topics[2108].posts[-1]["username"] != GM  # nothing was posted
+
+
+def test_a_key_revoked_during_the_game_is_a_login_failure_at_the_next_read() -> None:
+    fake = forum()
+    fake.add_user_key(USER_KEY, GM)
+    gm, _ = user_board(fake)
+
+    async def go(b: DiscourseBoard) -> None:
+        await b.thread_posts("2108")
+        fake.revoke(USER_KEY)
+        with pytest.raises(LoginFailed, match=r"refused the user API key.*revoked"):
+            await b.thread_posts("2108")
+
+    run(gm, go)
+
+
+def test_a_topic_the_gm_may_not_see_is_said_so_not_blamed_on_the_key() -> None:
+    fake = forum()
+    fake.add_user_key(USER_KEY, GM)
+    fake.queue(
+        lambda r: r.url.path == "/t/2108.json",
+        errors(403, "invalid_access", "You are not permitted to view the requested resource."),
+    )
+    gm, _ = user_board(fake)
+    with pytest.raises(BoardError, match="does not let the GM account see this") as refused:
+        run(gm, lambda b: b.thread_posts("2108"))
+    assert not isinstance(refused.value, LoginFailed)
 
 
 def test_a_user_key_of_another_account_is_refused_at_login() -> None:
