@@ -13,6 +13,7 @@ from zoneinfo import ZoneInfo
 import jinja2
 
 from engine.core.events import Audience, Event, private_events
+from engine.core.numbers import plural_en, plural_ru
 from engine.core.ruleset import Ruleset
 from engine.wording import Wording, a_an, capfirst, case_after, phase_words
 
@@ -59,23 +60,6 @@ def plain_nick(name: object) -> str:
 def nick(name: object) -> str:
     """A nickname in bold, in the nominative exactly as registered (never declined)."""
     return f"[b]{plain_nick(name)}[/b]"
-
-
-def plural_ru(n: float, one: str, few: str, many: str) -> str:
-    """The Russian form for `n`: 1 голос, 2 голоса, 5 голосов, 11 голосов, 21 голос;
-    a fraction takes the genitive singular (2,5 голоса, 0,5 голоса)."""
-    if n != int(n):
-        return few
-    n = abs(int(n))
-    if n % 10 == 1 and n % 100 != 11:
-        return one
-    if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
-        return few
-    return many
-
-
-def plural_en(n: float, one: str, many: str) -> str:
-    return one if abs(n) == 1 else many
 
 
 def number(n: float, lang: str = "ru") -> str:

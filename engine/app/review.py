@@ -17,7 +17,7 @@ from typing import Any
 
 from engine.core.orders import Channel, Order
 from engine.core.ruleset import HostTable, VoteView
-from engine.i18n import ACTION_WORDS, _, ngettext, phase_fields, warning_text
+from engine.i18n import ACTION_WORDS, _, current, ngettext, phase_fields, warning_text
 from engine.service.driver import GameDriver
 from engine.service.runner import Cadence, drive_once, owner_id
 from engine.store import OutboxStatus, StoredOrder, StoredWarning, StoreError
@@ -160,11 +160,12 @@ class Review:
         return session if session.inputs is not None else None
 
     def progress(self) -> list[str]:
-        """How the open phase stands, in the ruleset's words (e.g. who has built a deck)."""
+        """How the open phase stands, in the ruleset's words (e.g. who has built a deck) and
+        the host's language (the one this command or page speaks)."""
         session = self._session()
         if session is None:
             return []
-        return list(self.driver.ruleset.progress(session.state, session.inputs))
+        return list(self.driver.ruleset.progress(session.state, session.inputs, current()))
 
     def vote_view(self) -> VoteView | None:
         """The host's view of the votes of the open phase: secret votes included."""
@@ -189,9 +190,11 @@ class Review:
         return self.store.load_state(self.game_id), None
 
     def host_tables(self) -> list[HostTable]:
-        """The ruleset's own tables for the host (HP, hands…)."""
+        """The ruleset's own tables for the host (HP, hands…), in the host's language."""
         state, inputs = self._latest()
-        return list(self.driver.ruleset.host_tables(state, inputs)) if state is not None else []
+        if state is None:
+            return []
+        return list(self.driver.ruleset.host_tables(state, inputs, current()))
 
     def host_picture(self) -> str | None:
         """The ruleset's SVG picture of the game for the host (twelve-rooms' map), if any."""

@@ -283,13 +283,18 @@ class Ruleset(ABC):
         """What a game's templates need besides the events (e.g. its own card names)."""
         return {}
 
-    def progress(self, state: GameState, inputs: PhaseInputs) -> list[str]:
-        """Lines telling the host how the open phase stands (e.g. who has built a deck)."""
+    def progress(self, state: GameState, inputs: PhaseInputs, lang: str = "en") -> list[str]:
+        """Lines telling the host how the open phase stands (e.g. who has built a deck), in
+        the host's language `lang` ("ru", "en"): the ruleset has the words, the caller the
+        language (a ruleset may not import engine.i18n)."""
         return []
 
-    def host_tables(self, state: GameState, inputs: PhaseInputs | None) -> list[HostTable]:
-        """Tables of the game's hidden numbers for the host (HP, hand sizes); `inputs` are the
-        open phase's orders so far (None: the state after the last resolution)."""
+    def host_tables(
+        self, state: GameState, inputs: PhaseInputs | None, lang: str = "en"
+    ) -> list[HostTable]:
+        """Tables of the game's hidden numbers for the host (HP, hand sizes), in the host's
+        language `lang` as `progress`; `inputs` are the open phase's orders so far (None: the
+        state after the last resolution)."""
         return []
 
     def host_picture(self, state: GameState, lang: str) -> str | None:

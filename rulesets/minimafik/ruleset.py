@@ -282,11 +282,13 @@ class Minimafik(Ruleset):
 
         return render_context(state)
 
-    def progress(self, state: GameState, inputs: PhaseInputs) -> list[str]:
-        return host_progress(state, inputs)
+    def progress(self, state: GameState, inputs: PhaseInputs, lang: str = "en") -> list[str]:
+        return host_progress(state, inputs, lang)
 
-    def host_tables(self, state: GameState, inputs: PhaseInputs | None) -> list[HostTable]:
-        return [hands_table(state)]
+    def host_tables(
+        self, state: GameState, inputs: PhaseInputs | None, lang: str = "en"
+    ) -> list[HostTable]:
+        return [hands_table(state, lang)]
 
 
 def _toml(text: str) -> str:

@@ -224,6 +224,60 @@ NO_LEADER = {
     },
 }
 
+HOST: Mapping[str, Mapping[str, str]] = {
+    "ru": {
+        "title": "Карты на руках",
+        "character": "персонаж",
+        "role": "роль",
+        "hand": "в руке",
+        "Rot": "Гниль",
+        "Blank": "Пустышки",
+        "deck": "в колоде",
+        "points": "баллы",
+        "notes": "заметки",
+        "dead": "нет в живых",
+        "Leader": "Лидер",
+        "draft": "сбор колоды",
+        "rebuild": "пересборка колоды",
+        "deck sent": "колода прислана",
+        "deck not sent": "колода ещё не прислана",
+        "vote": "голос → {target}",
+        "no vote": "голоса нет",
+        "nothing yet": "пока ничего",
+    },
+    "en": {
+        "title": "Hands",
+        "character": "character",
+        "role": "role",
+        "hand": "hand",
+        "Rot": "Rot",
+        "Blank": "Blank",
+        "deck": "deck",
+        "points": "points",
+        "notes": "notes",
+        "dead": "dead",
+        "Leader": "Leader",
+        "draft": "draft",
+        "rebuild": "rebuild",
+        "deck sent": "deck sent",
+        "deck not sent": "deck not sent yet",
+        "vote": "vote → {target}",
+        "no vote": "no vote",
+        "nothing yet": "nothing yet",
+    },
+}
+"""The host's words (progress.py): the hands table and the lines of the open phase."""
+
+PICKS: Mapping[str, tuple[str, ...]] = {
+    "ru": (
+        "выбрана {done} карта из {total}",
+        "выбраны {done} карты из {total}",
+        "выбрано {done} карт из {total}",
+    ),
+    "en": ("{done}/{total} picks", "{done}/{total} picks"),
+}
+"""A Law member's draft picks so far, by the plural form of `done` (plural_ru, plural_en)."""
+
 TEXTS: Mapping[str, Mapping[str, Mapping[str, str]]] = {
     lang: {
         "roles": ROLES[lang],

@@ -295,9 +295,11 @@ class Yakuza(Ruleset):
             weights={v: w for v, w in weights.items() if w != 1},
         )
 
-    def host_tables(self, state: GameState, inputs: PhaseInputs | None) -> list[HostTable]:
+    def host_tables(
+        self, state: GameState, inputs: PhaseInputs | None, lang: str = "en"
+    ) -> list[HostTable]:
         """Everybody's HP as it stands (§6), the secret numbers behind the public statuses."""
-        return [hp_table(state)]
+        return [hp_table(state, lang)]
 
 
 def _deal(seats: Sequence[Seat], opts: dict[str, Any], rng: random.Random) -> list[str]:

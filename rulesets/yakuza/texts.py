@@ -288,6 +288,48 @@ REASONS: Mapping[str, Mapping[str, str]] = {
     },
 }
 
+HOST: Mapping[str, Mapping[str, str]] = {
+    "ru": {
+        "title": "ХП",
+        "player": "игрок",
+        "role": "роль",
+        "visible role": "явная роль",
+        "HP": "ХП",
+        "status": "состояние",
+        "notes": "заметки",
+        "mortally wounded": "смертельная рана (ХП не меняются)",
+        "disinformed": "дезинформация: всем видно {hp} ХП",
+        "town sees": "город видит: {status}",
+    },
+    "en": {
+        "title": "HP",
+        "player": "player",
+        "role": "role",
+        "visible role": "visible role",
+        "HP": "HP",
+        "status": "status",
+        "notes": "notes",
+        "mortally wounded": "mortally wounded (HP frozen)",
+        "disinformed": "disinformed: shows {hp} HP",
+        "town sees": "the town sees: {status}",
+    },
+}
+"""The host's HP table (hosting.py): its title, columns and notes. Never published."""
+
+HOST_STATUSES: Mapping[str, Mapping[str, str]] = {
+    "ru": {
+        "healthy": "без ранений",
+        "lightly_wounded": "лёгкое ранение",
+        "hospital": "тяжёлое ранение, в больнице",
+        "coma": "кома",
+        "dead": "нет в живых",
+        "alive": "в живых",
+    },
+    "en": {},
+}
+"""A status in the host's table (a state, not the news STATUSES announce; no word that takes
+the player's gender). English shows the state's own word ("lightly_wounded"), as it always has."""
+
 TEXTS: Mapping[str, Mapping[str, Mapping[str, str]]] = {
     lang: {
         "roles": ROLES[lang],

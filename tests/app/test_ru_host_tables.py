@@ -1,0 +1,123 @@
+"""The rulesets' tables and progress lines for the host in the host's language: yakuza's HP,
+minimafik's hands and its deck building lines. A ruleset may import no language (it gets
+`lang` from engine/app, the language the command or page speaks); the words are its texts.py,
+and English is what it always was."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import rulesets
+from engine.core.model import GameState
+from engine.core.orders import Order, OrderKind
+from engine.core.ruleset import Seat
+from engine.session import GameSession
+
+START = datetime(2026, 12, 1, 16, 0, tzinfo=UTC)
+
+
+def _yakuza_state() -> GameState:
+    ruleset = rulesets.find("yakuza")
+    seats = [
+        Seat("Вася", "citizen", visible_role="authority"),
+        Seat("Петя", "citizen", visible_role="lawyer"),
+        Seat("Маша", "citizen", visible_role="stuntman"),
+        Seat("Коля", "killer"),
+        Seat("Оля", "citizen"),
+    ]
+    state, _ = ruleset.setup(seats, None, 1)
+    state.player("Маша").fields.update(
+        hp=40, status="hospital", public_status="hospital", mortally_wounded=True
+    )
+    state.player("Коля").fields.update(fake_hp=70)
+    state.player("Петя").fields.update(hp=60, status="lightly_wounded", public_status="healthy")
+    state.player("Оля").fields.update(hp=0, status="dead", public_status="dead", alive=False)
+    return state
+
+
+def test_yakuzas_hp_table_in_russian_names_roles_states_and_notes() -> None:
+    [table] = rulesets.find("yakuza").host_tables(_yakuza_state(), None, "ru")
+    assert table.title == "ХП"
+    assert table.columns == ("игрок", "роль", "явная роль", "ХП", "состояние", "заметки")
+    rows = {r[0]: r[1:] for r in table.rows}
+    assert rows["Вася"] == ("Мирный житель", "Авторитет", "100/100", "без ранений", "")
+    assert rows["Петя"][3:] == ("лёгкое ранение", "город видит: без ранений")
+    assert rows["Маша"][3:] == ("тяжёлое ранение, в больнице", "смертельная рана (ХП не меняются)")
+    assert rows["Коля"][:2] == ("Киллер", "без явной роли")
+    assert rows["Коля"][4] == "дезинформация: всем видно 70 ХП"
+    assert rows["Оля"][3] == "нет в живых"
+
+
+def test_yakuzas_hp_table_in_english_is_as_it_was() -> None:
+    [table] = rulesets.find("yakuza").host_tables(_yakuza_state(), None, "en")
+    assert table == rulesets.find("yakuza").host_tables(_yakuza_state(), None)[0]
+    assert table.title == "HP"
+    assert table.columns == ("player", "role", "visible role", "HP", "status", "notes")
+    rows = {r[0]: r[1:] for r in table.rows}
+    assert rows["Петя"] == (
+        "citizen",
+        "lawyer",
+        "60/100",
+        "lightly_wounded",
+        "the town sees: healthy",
+    )
+    assert rows["Маша"][4] == "mortally wounded (HP frozen)"
+    assert rows["Коля"][1] == "none" and rows["Коля"][4] == "disinformed: shows 70 HP"
+
+
+def _minimafik_draft() -> tuple[GameSession, str, str]:
+    """A six-player minimafik game in its draft; a Law member who picked `law_picks` cards
+    and the Boss (who builds a deck)."""
+    ruleset = rulesets.find("minimafik")
+    names = ["Аня", "Боря", "Вика", "Гена", "Даша", "Егор"]
+    session = GameSession.new(ruleset, [Seat(n) for n in names], {}, 1)
+    session.open_phase(START, START + timedelta(days=2))
+    law = next(p.name for p in session.state.players if p.faction == "law")
+    boss = next(p.name for p in session.state.players if p.role == "boss")
+    return session, law, boss
+
+
+def _picked(session: GameSession, law: str, picks: list[int | None]) -> list[str]:
+    session.submit(Order(law, OrderKind.ORDER, "draft_pick", args={"picks": picks}, at=START))
+    assert session.inputs is not None
+    ruleset = rulesets.find("minimafik")
+    lines = ruleset.progress(session.state, session.inputs, "ru")
+    return [line for line in lines if line.startswith(f"{law}: ")]
+
+
+def test_minimafiks_draft_lines_in_russian_count_the_cards_picked() -> None:
+    session, law, boss = _minimafik_draft()
+    assert session.inputs is not None
+    ruleset = rulesets.find("minimafik")
+    lines = ruleset.progress(session.state, session.inputs, "ru")
+    assert f"{law}: сбор колоды: выбрано 0 карт из 10" in lines
+    assert f"{boss}: сбор колоды: колода ещё не прислана" in lines
+    assert _picked(session, law, [1]) == [f"{law}: сбор колоды: выбрана 1 карта из 10"]
+    assert _picked(session, law, [1, 2, 1]) == [f"{law}: сбор колоды: выбраны 3 карты из 10"]
+    five = [1, 2, 1, 2, 1]
+    assert _picked(session, law, five) == [f"{law}: сбор колоды: выбрано 5 карт из 10"]
+    english = ruleset.progress(session.state, session.inputs, "en")
+    assert f"{law}: draft: 5/10 picks" in english
+    assert english == ruleset.progress(session.state, session.inputs)
+
+
+def test_minimafiks_hands_in_russian_and_in_english() -> None:
+    ruleset = rulesets.find("minimafik")
+    session, law, boss = _minimafik_draft()
+    state = session.state
+    state.player(law).fields.update(hand=["rot", "blank", "blank", "x"], points=3)
+    state.player(boss).fields.update(alive=False, hand=[])
+    state.data["leader"] = law
+    [ru] = ruleset.host_tables(state, None, "ru")
+    assert ru.title == "Карты на руках"
+    assert ru.columns == (
+        "персонаж", "роль", "в руке", "Гниль", "Пустышки", "в колоде", "баллы", "заметки"
+    )  # fmt: skip
+    rows = {r[0]: r[1:] for r in ru.rows}
+    assert rows[law][:4] == ("Мирный житель", "4", "1", "2") and rows[law][-1] == "Лидер"
+    assert rows[boss][0] == "Босс" and rows[boss][-1] == "нет в живых"
+    [en] = ruleset.host_tables(state, None, "en")
+    assert en.title == "Hands" and en.columns[:3] == ("character", "role", "hand")
+    rows = {r[0]: r[1:] for r in en.rows}
+    assert rows[law][0] == "citizen" and rows[law][-1] == "Leader"
+    assert rows[boss][0] == "boss" and rows[boss][-1] == "dead"
