@@ -188,3 +188,38 @@ def test_a_store_that_is_not_there_or_not_a_store_is_said_in_russian(tmp_path: P
         "2026-12-01T19:00+03:00", "--lang", "ru", "run", "GAME", "--db", str(not_a_store), code=2
     )
     assert f"не удаётся открыть хранилище sqlite:///{not_a_store}: DatabaseError" in said, said
+
+
+def test_a_line_is_english_as_a_str_and_russian_when_shown() -> None:
+    polled = i18n.L_(
+        "{phase}: polled: {posts}, {pms}; {receipts}",
+        phase="turn 1",
+        posts=i18n.Ln_("{n} new post(s)", "{n} new post(s)", 21),
+        pms=i18n.Ln_("{n} new PM(s)", "{n} new PM(s)", 1),
+        receipts=i18n.Ln_("{n} receipt(s) queued", "{n} receipt(s) queued", 5),
+    )
+    assert polled == "turn 1: polled: 21 new post(s), 1 new PM(s); 5 receipt(s) queued"
+    assert i18n.shown(polled, "ru") == (
+        "turn 1: прочитано: 21 новое сообщение, 1 новое ЛС; 5 квитанций в очереди"
+    )
+    assert i18n.shown(polled, "en") == polled and i18n.shown("as it is", "ru") == "as it is"
+    both = i18n.joined([i18n.L_("approved"), "NotFound: no user 'Оля'"])
+    assert i18n.shown(both, "ru") == "одобрены; NotFound: no user 'Оля'"
+    raised = ValueError(i18n.L_("login held"))
+    assert str(raised) == "login held" and i18n.shown(i18n.said_of(raised), "ru") == (
+        "вход приостановлен"
+    )
+
+
+def test_the_consoles_lines_are_russian_and_the_records_stay_english() -> None:
+    import logging
+
+    from engine.app.logs import HostsLanguage
+
+    record = logging.LogRecord(
+        "forumgm.run", logging.INFO, __file__, 1, i18n.L_("game {game} is over", game=3), None, None
+    )
+    console = HostsLanguage("%(message)s", "%H:%M:%S", lang="ru")
+    assert console.format(record) == "игра 3 окончена"
+    assert record.getMessage() == "game 3 is over"  # what the log file's handler writes
+    assert HostsLanguage("%(message)s", "%H:%M:%S", lang="en").format(record) == "game 3 is over"
