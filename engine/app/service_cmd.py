@@ -637,7 +637,9 @@ def review(
             out.print(_("approved {n} item(s): `forumgm run` publishes them").format(n=count))
     if publish:
         done = asyncio.run(rv.publish())
-        out.print(_("published {n} item(s); {status}").format(n=done.sent, status=done.status))
+        out.print(
+            _("published {n} item(s); {status}").format(n=done.sent, status=shown(done.status))
+        )
     if log:
         _show_log(rv)
     if picture is not None:

@@ -223,3 +223,9 @@ def test_the_consoles_lines_are_russian_and_the_records_stay_english() -> None:
     assert console.format(record) == "игра 3 окончена"
     assert record.getMessage() == "game 3 is over"  # what the log file's handler writes
     assert HostsLanguage("%(message)s", "%H:%M:%S", lang="en").format(record) == "game 3 is over"
+
+
+def test_review_publish_says_the_step_in_russian(tmp_path: Path) -> None:
+    g = _opened(tmp_path)
+    said = g("2026-12-01T19:01+03:00", "--lang", "ru", "review", "GAME", "--db", g.db, "--publish")
+    assert "опубликовано сообщений: 8; turn 1: идёт до 2026-12-02 19:00 MSK" in said, said

@@ -14,7 +14,7 @@ from starlette.datastructures import FormData
 from engine.app.review import Review, order_words
 from engine.app.steer import Steer, Steered, SteerError, parse_span
 from engine.clock import local_time
-from engine.i18n import _
+from engine.i18n import _, shown
 
 
 class FormError(Exception):
@@ -104,7 +104,7 @@ async def deadline(rv: Review, form: FormData) -> str:
 
 async def publish(rv: Review, form: FormData) -> str:
     done = await rv.publish()
-    return _("Published {n} item(s); {status}").format(n=done.sent, status=done.status)
+    return _("Published {n} item(s); {status}").format(n=done.sent, status=shown(done.status))
 
 
 async def approve_and_publish(rv: Review, form: FormData) -> str:
