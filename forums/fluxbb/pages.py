@@ -47,7 +47,9 @@ _FLOOD = re.compile(
     r"between posts|чаще, чем раз в|(?:wait|подождите)\s+\d+\s+(?:seconds|секунд)", re.I
 )
 _FLOOD_WAIT = re.compile(r"(?:wait|подождите)\s+(\d+)\s+(?:seconds|секунд)", re.I)
-_EDIT_LABELS = re.compile(r"^\s*(?:Last edited by|Изменено)\s+", re.I)
+_EDIT_LABELS = re.compile(r"^\s*(?:Last edited by|Изменено|Отредактировано)\s+", re.I)
+"""The edit notice's words: FluxBB's English and Russian; «Отредактировано» is the Russian
+of PunBB's family (`lang/Russian/topic.php` of github.com/Gemorroj/punbb-mod)."""
 _EDIT = re.compile(r"^(.*?)\s*\(([^()]*)\)\s*$", re.S)
 _REFRESH = re.compile(
     r"""<meta[^>]+http-equiv=["']refresh["'][^>]+content=["']\d+;\s*URL=([^"']+)""", re.I

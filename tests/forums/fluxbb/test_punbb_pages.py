@@ -152,3 +152,16 @@ def test_a_punbb_12_profile_has_a_zone_and_the_boards_own_date_format() -> None:
     zone = read_zone(page("1.2.50", "profile_essentials.html"))
     assert zone.tz == UTC and zone.order == "ymd"
     assert "no date format in the profile" in zone.shown
+
+
+def test_the_russian_punbb_packs_edit_notice_names_its_editor() -> None:
+    # The real page, its English notice worded as PunBB's Russian pack words it
+    # («Отредактировано», lang/Russian/topic.php of github.com/Gemorroj/punbb-mod).
+    html = page("1.2.50", "topic_p2_member.html")
+    assert "Last edited by Petya (" in html
+    html = html.replace("Last edited by Petya (", "Отредактировано Petya (")
+    view = parse_topic_page(html, BASE + "viewtopic.php?id=2&p=2", tz=UTC, now=seen("1.2.50"))
+    edited = next(p for p in view.posts if p.edit is not None)
+    row = truth("1.2.50")[edited.id]
+    assert edited.edit is not None and edited.edit.by == "Petya"
+    assert edited.edit.at == datetime.fromtimestamp(row["edited"], UTC)
