@@ -28,10 +28,10 @@ from engine.clock import local_time
 from engine.config import NO_PM_ENGINES
 from engine.core.events import Audience, Event
 from engine.core.model import GameState
-from engine.core.ruleset import PhaseInputs, RulesError
+from engine.core.ruleset import ABANDONED, DRAW, PhaseInputs, RulesError
 from engine.i18n import _, current, phase_fields
 from engine.publish import pm_draft, post_draft
-from engine.render import span_words
+from engine.render import Renderer, RenderError, span_words
 from engine.service.driver import ENDED_BY_HOST, GameDriver
 from engine.service.posts import renderer_for
 from engine.session import apply_measure
@@ -390,6 +390,29 @@ class Steer:
 
     # -- the end -------------------------------------------------------------------------
 
+    def outcomes(self) -> dict[str, str]:
+        """What the host may end the game with (`end`'s ids), each with its name in the
+        host's language: the ruleset's faction names («town»: «честные жители»); in English
+        the ids themselves, as the host types them."""
+        state = self.store.load_state(self.game_id)
+        if state is None:
+            return {}
+        ids = self.driver.ruleset.end_outcomes(state)
+        lang = current()
+        if lang == "en":
+            return {o: o for o in ids}
+        try:
+            factions = Renderer.for_ruleset(self.driver.ruleset, lang).tables.get("factions", {})
+        except RenderError:
+            factions = {}
+        fixed = {DRAW: _("a draw"), ABANDONED: _("abandoned, no winner")}
+        return {o: fixed.get(o) or factions.get(o, o) for o in ids}
+
+    def _outcome_said(self, outcome: str) -> str:
+        """An outcome as the host reads it: "draw"; «draw (ничья)» beside its id."""
+        name = self.outcomes().get(outcome, outcome)
+        return outcome if name == outcome else f"{outcome} ({name})"
+
     def end(self, outcome: str, *, approve: bool = False) -> Steered:
         """End the game now: `outcome` is a winning faction, `draw` or `abandoned`. The
         final post shows every role; nothing more of the game is resolved."""
@@ -400,7 +423,8 @@ class Steer:
         if outcome.strip() not in outcomes:
             raise SteerError(
                 _("{outcome!r}: one of {outcomes}").format(
-                    outcome=outcome.strip(), outcomes=", ".join(outcomes)
+                    outcome=outcome.strip(),
+                    outcomes=", ".join(self._outcome_said(o) for o in outcomes),
                 )
             )
         try:
@@ -419,7 +443,8 @@ class Steer:
         self.store.set_ended(self.game_id, state.data[ENDED_BY_HOST])
         items = self._queue([draft], approve)
         self._audit("end", ph, {"outcome": outcome.strip(), "in": counts_for})
-        return Steered(_("the game ends: {outcome}").format(outcome=outcome.strip()), items)
+        said = _("the game ends: {outcome}").format(outcome=self._outcome_said(outcome.strip()))
+        return Steered(said, items)
 
     # -- the host's own words ------------------------------------------------------------
 

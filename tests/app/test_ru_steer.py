@@ -107,9 +107,13 @@ def test_the_hosts_words_the_end_and_what_is_left_to_steer_in_russian(host: Russ
     none = host("2026-12-01T20:03+03:00", "steer grant", "Оля", "vest", code=2)
     assert none.strip() == "в играх classic ведущий ничего не даёт игрокам"
     wrong = host("2026-12-01T20:04+03:00", "steer end", "aliens", code=2)
-    assert "'aliens': выберите одно из: town, mafia, draw, abandoned" in wrong
+    # Each outcome by its id, which the host types, and its name.
+    assert (
+        "'aliens': выберите одно из: town (честные жители), mafia (мафия), draw (ничья), "
+        "abandoned (игра прекращена без победителя)"
+    ) in wrong
     said = host("2026-12-01T20:05+03:00", "steer end", "draw")
-    assert said.splitlines()[0] == "игра окончена: draw"
+    assert said.splitlines()[0] == "игра окончена: draw (ничья)"
     over = host("2026-12-01T20:06+03:00", "steer pause", code=2)
     assert over.strip() == "игра окончена: управлять больше нечем"
 
@@ -245,6 +249,10 @@ def test_steering_from_the_dashboard_in_russian(
     said = _act(c, "steer-say", text="Вы тут?", to="Оля")
     assert "личное сообщение от ведущего поставлено в очередь (кому: Оля)" in said
     wrong = _act(c, "steer-end", outcome="aliens", confirm="yes")
-    assert "'aliens': выберите одно из: town, mafia, draw, abandoned" in html.unescape(wrong)
-    assert "игра окончена: town" in _act(c, "steer-end", outcome="town", confirm="yes")
+    assert "'aliens': выберите одно из: town (честные жители), mafia (мафия)" in html.unescape(
+        wrong
+    )
+    assert '<option value="town">честные жители</option>' in c.get("/games/1").text
+    said = _act(c, "steer-end", outcome="town", confirm="yes")
+    assert "игра окончена: town (честные жители)" in said
     assert "removed from play" not in said and "turn 1" not in said

@@ -19,6 +19,7 @@ from markupsafe import Markup
 from engine import i18n
 from engine.app.dashboard.bbcode_html import bbcode_to_html, safe_link
 from engine.app.review import Review, describe_fix, order_words, phase_status_words
+from engine.app.steer import Steer
 from engine.clock import local_time
 from engine.core.orders import Channel, Source
 from engine.core.ruleset import HostTable, VoteView
@@ -249,7 +250,7 @@ class GamePage:
         return {
             "paused": local_time(paused, d.config.schedule.tz) if paused else None,
             "living": self.rv.living(),
-            "outcomes": d.ruleset.end_outcomes(state),
+            "outcomes": Steer(d, by=self.rv.by, via=self.rv.via).outcomes(),
             "grants": dict(d.ruleset.host_grants),
             "zone": str(d.config.schedule.tz),
         }
