@@ -688,6 +688,8 @@ def _show_review(rv: Review, *, orders: bool, votes: bool, preview: bool) -> Non
                 f"{text!r}{choices}{fixed}"
                 f"{why}"
             )
+            if w.message and not why:  # what the rules say is wrong, under the player's words
+                out.print(f"    {warning_text(w.message)}")
         held = len(rv.held())
         if held:
             out.print(

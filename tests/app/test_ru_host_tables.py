@@ -1,17 +1,26 @@
 """The rulesets' tables and progress lines for the host in the host's language: yakuza's HP,
-minimafik's hands and its deck building lines. A ruleset may import no language (it gets
-`lang` from engine/app, the language the command or page speaks); the words are its texts.py,
-and English is what it always was."""
+minimafik's hands and its deck building lines, by the ruleset and in the examples' games on
+`forumgm review` and the dashboard (ru, and en with --lang en). A ruleset may import no
+language (it gets `lang` from engine/app, the language the command or page speaks); the
+words are its texts.py, and English is what it always was."""
 
 from __future__ import annotations
 
+import html
+import re
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
 
 import rulesets
 from engine.core.model import GameState
 from engine.core.orders import Order, OrderKind
 from engine.core.ruleset import Seat
 from engine.session import GameSession
+from tests.app.dashboard_client import client, log_in, make_dashboard, set_password
+from tests.app.review_game import ReviewGame
+from tests.app.test_dashboard_rulesets import _started as started
 
 START = datetime(2026, 12, 1, 16, 0, tzinfo=UTC)
 
@@ -121,3 +130,72 @@ def test_minimafiks_hands_in_russian_and_in_english() -> None:
     rows = {r[0]: r[1:] for r in en.rows}
     assert rows[law][0] == "citizen" and rows[law][-1] == "Leader"
     assert rows[boss][0] == "boss" and rows[boss][-1] == "dead"
+
+
+# -- the examples' games on the local board: `forumgm review` and the dashboard -------------
+
+
+def _page(g: ReviewGame, monkeypatch: pytest.MonkeyPatch, at: str, lang: str) -> str:
+    """The game's page of the dashboard in `lang`, its markup unescaped."""
+    set_password(g)
+    c = client(make_dashboard(g, monkeypatch, at=at, lang=lang))
+    log_in(c)
+    page = c.get("/games/1")
+    assert page.status_code == 200 and f'<html lang="{lang}">' in page.text
+    return html.unescape(page.text)
+
+
+def _review(g: ReviewGame, at: str, lang: str) -> str:
+    result = g.cli("--lang", lang, "review", str(g.path), at=at)
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def test_a_yakuza_games_hp_table_in_the_hosts_language(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    g, opened = started(tmp_path, "yakuza", monkeypatch)
+    ru, en = _review(g, opened, "ru"), _review(g, opened, "en")
+    assert "ХП" in ru and "явная роль" in ru and "состояние" in ru and "без ранений" in ru
+    assert "visible role" not in ru and "healthy" not in ru
+    assert "visible role" in en and "healthy" in en and "явная роль" not in en
+    page = _page(g, monkeypatch, opened, "ru")
+    assert "<h2>ХП</h2>" in page and "<th>явная роль</th>" in page
+    assert "<td>без ранений</td>" in page and "<td>Мирный житель</td>" in page
+    page = _page(g, monkeypatch, opened, "en")
+    assert "<h2>HP</h2>" in page and "<th>visible role</th>" in page
+    assert "<td>healthy</td>" in page and "явная роль" not in page
+
+
+def test_a_minimafik_drafts_lines_and_hands_in_the_hosts_language(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    g, opened = started(tmp_path, "minimafik", monkeypatch)
+    ru, en = _review(g, opened, "ru"), _review(g, opened, "en")
+    assert "Карты на руках" in ru and "персонаж" in ru and "Пустышки" in ru
+    assert "сбор колоды: выбрано 0 карт из" in ru or "колода ещё не прислана" in ru
+    assert "Hands" not in ru and "draft:" not in ru
+    assert "Hands" in en and "draft:" in en and "сбор колоды" not in en
+    page = _page(g, monkeypatch, opened, "ru")
+    assert "<h2>Карты на руках</h2>" in page and "<th>Пустышки</th>" in page
+    lines = re.findall(r"<li>(.*?)</li>", page.split('id="progress"')[1].split("</section>")[0])
+    assert lines and all("сбор колоды: " in line for line in lines), lines
+    page = _page(g, monkeypatch, opened, "en")
+    assert "<h2>Hands</h2>" in page and "<th>Blank</th>" in page
+    assert "draft: " in page and "сбор колоды" not in page
+
+
+def test_review_says_what_is_wrong_with_each_warning_in_the_hosts_language(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Under the player's words, the rules' reason: the line a host needs to pick a fix."""
+    g, opened = started(tmp_path, "yakuza", monkeypatch)
+    sent = datetime.fromisoformat(opened) + timedelta(hours=1)
+    g.board.post_as("Петя", g.thread, "проверяю Васю", at=sent)
+    now = (sent + timedelta(minutes=5)).isoformat()
+    polled = g.cli("run", str(g.path), "--once", at=now)
+    assert polled.exit_code == 0, polled.output
+    ru, en = _review(g, now, "ru"), _review(g, now, "en")
+    said = "thread_order_ignored Петя 'проверяю Васю'"
+    assert f"{said}\n    ночные приказы засчитываются только в ЛС\n" in ru
+    assert f"{said}\n    night orders count only by PM\n" in en
