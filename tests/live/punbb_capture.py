@@ -1,7 +1,8 @@
 """Save the pages a real PunBB board serves: `python -m tests.live.punbb_capture VERSION
-SOURCE FOLDER`, VERSION "1.2" or "1.4", SOURCE the board's files (PunBB 1.2.50's `upload/`
-of github.com/punres/punbb-1.2, or PunBB 1.4's tree of github.com/punbb/punbb), FOLDER where
-the pages go (fixtures/punbb/<version>/).
+SOURCE FOLDER [RUSSIAN]`, VERSION "1.2" or "1.4", SOURCE the board's files (PunBB 1.2.50's
+`upload/` of github.com/punres/punbb-1.2, or PunBB 1.4's tree of github.com/punbb/punbb),
+FOLDER where the pages go (fixtures/punbb/<version>/), RUSSIAN (1.4 only) a Russian language
+pack's folder (`Russian/` of github.com/punbb/langs), installed as `lang/Russian`.
 
 The board is installed by its own web installer on SQLite and served by `php -S` on
 127.0.0.1; members are added through its own database layer and password hash; then the
@@ -11,6 +12,12 @@ Saved: the topic's pages as a guest and as a member, the login form, its answer 
 redirect) and a login refused, the member's profile (Essentials: the time zone), the
 redirect after a post, the reply form and the index (as a guest and as the member), and `truth.json`, the board's posts
 table (ids, authors, times as Unix seconds, edits).
+
+PunBB 1.4 also gives: the member's settings (`profile_settings.html`: zone, DST, date
+format), flood control refusing a reply (`flood.html`: the group's `g_post_flood` set to 60
+after the topic is written; the reply goes to the installer's topic, so the saved topic
+stays as it was), and with RUSSIAN the member's topic pages, settings and flood answer in
+Russian (`*_ru.html`: the members' `language` set to Russian).
 
 PunBB 1.2.50 was written for PHP 4 and 5; what PHP 8 lacks it is given without changing
 what the board does: the FluxBB prelude (`fluxbb_compat.php`: SQLite 2's functions over
@@ -237,11 +244,13 @@ def edit(version: str, http: httpx.Client, base: str, pid: str, text: str) -> No
     http.post(base + target.removeprefix(base), data=data, headers={"Referer": page})
 
 
-def capture(version: str, source: Path, folder: Path) -> None:
+def capture(version: str, source: Path, folder: Path, russian: Path | None = None) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix="punbb-"))
     root = work / "board"
     options = prepare(version, source, root)
+    if russian is not None:
+        shutil.copytree(russian, root / "lang" / "Russian")
     port = free_port()
     base = f"http://127.0.0.1:{port}/"
     server = subprocess.Popen(
@@ -295,6 +304,8 @@ def capture(version: str, source: Path, folder: Path) -> None:
                 url = base + f"viewtopic.php?id={tid}&p={number}"
                 saved[f"topic_p{number}_member.html"] = petya.get(url).text
             saved["post_form.html"] = petya.get(base + f"post.php?tid={tid}").text
+            if version == "1.4":
+                extra_14(petya, masha, base, tid, database, saved, russian is not None)
         finally:
             for client in players.values():
                 client.close()
@@ -326,7 +337,41 @@ def capture(version: str, source: Path, folder: Path) -> None:
         shutil.rmtree(work, ignore_errors=True)
 
 
+def extra_14(
+    petya: httpx.Client,
+    masha: httpx.Client,
+    base: str,
+    tid: str,
+    database: Path,
+    saved: dict[str, str],
+    russian: bool,
+) -> None:
+    """PunBB 1.4's settings page, a flood refusal and (with a Russian pack) the same in
+    Russian; the flood replies go to the installer's topic 1, not the saved topic."""
+    uid = re.search(r"profile\.php\?id=(\d+)", saved["topic_p1_member.html"])
+    assert uid is not None, "the topic names no profile of the reader"
+    settings = base + f"profile.php?section=settings&id={uid.group(1)}"
+    saved["profile_settings.html"] = petya.get(settings).text
+    with sqlite3.connect(database) as db:
+        db.execute("UPDATE groups SET g_post_flood = 60 WHERE g_id = 3")
+    saved["flood.html"] = post("1.4", masha, base, "tid=1", "vote Petya again").text
+    if not russian:
+        return
+    with sqlite3.connect(database) as db:
+        db.execute("UPDATE users SET language = 'Russian' WHERE username IN ('Petya', 'Masha')")
+    for number in (1, 2):
+        url = base + f"viewtopic.php?id={tid}&p={number}"
+        saved[f"topic_p{number}_member_ru.html"] = petya.get(url).text
+    saved["profile_settings_ru.html"] = petya.get(settings).text
+    saved["flood_ru.html"] = post("1.4", masha, base, "tid=1", "голосую за Петю").text
+
+
 if __name__ == "__main__":
-    if len(sys.argv) != 4 or sys.argv[1] not in ("1.2", "1.4"):
+    if len(sys.argv) not in (4, 5) or sys.argv[1] not in ("1.2", "1.4"):
         sys.exit(__doc__)
-    capture(sys.argv[1], Path(sys.argv[2]), Path(sys.argv[3]))
+    capture(
+        sys.argv[1],
+        Path(sys.argv[2]),
+        Path(sys.argv[3]),
+        Path(sys.argv[4]) if len(sys.argv) == 5 else None,
+    )
