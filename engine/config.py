@@ -1306,7 +1306,7 @@ class _Checker:
             named = re.search(r"option ([\w.]+)", str(exc))
             path = named.group(1).strip(".").split(".") if named else [""]
             keys = _file_keys(exc, deal, deal_option) or ("options", *path)
-            self.problem(f"[{keys[0]}] {exc}", *keys)
+            self.problem(f"[{keys[0]}] {warning_text(str(exc))}", *keys)
             return deal_option
         if isinstance(least, int) and players and len(players) < least:
             # Before the deal: a short deal's «needs 12 players for 10 open seats» would
@@ -1359,9 +1359,10 @@ class _Checker:
                         where = ("deal", *where[2:])
                 if where[0] in ("deal", "roles"):
                     said = _("[{table}] the ruleset cannot deal this game: {error}")
-                    self.problem(said.format(table=where[0], error=exc), *where)
+                    error = warning_text(str(exc))
+                    self.problem(said.format(table=where[0], error=error), *where)
                 else:  # an option or a [players] table: its own line, its own name
-                    self.problem(f"[{where[0]}] {exc}", *where)
+                    self.problem(f"[{where[0]}] {warning_text(str(exc))}", *where)
         return deal_option
 
 

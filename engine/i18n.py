@@ -286,8 +286,14 @@ def phase_fields(phase: object, key: str = "phase") -> dict[str, str]:
 _FIELD = re.compile(r"\{(\w+)\}")
 
 
+_Plural = tuple[str, str]
+"""A counted template's English forms (`Nn_`): its translation is chosen by its `{n}`."""
+
+
 @cache
-def _templates(lang: str) -> tuple[dict[str, str], tuple[tuple[re.Pattern[str], str], ...]]:
+def _templates(
+    lang: str,
+) -> tuple[dict[str, str], tuple[tuple[re.Pattern[str], str | _Plural], ...]]:
     """The warnings catalogue of `lang`: its plain templates (an action's name, a ruleset's
     fixed message) by their English text, and its templates with fields as patterns of their
     English text, with their translations. The patterns are ordered by their own words, most
@@ -299,24 +305,38 @@ def _templates(lang: str) -> tuple[dict[str, str], tuple[tuple[re.Pattern[str], 
     with path.open("rb") as source:
         parsed = read_po(source, locale=lang, domain="warnings")
     plain: dict[str, str] = {}
-    found = []
+    found: list[tuple[int, re.Pattern[str], str | _Plural]] = []
     for message in parsed:
-        if not message.id or not message.string or message.fuzzy:
+        string = message.string
+        forms = [string] if isinstance(string, str) else list(string or ())
+        if not message.id or not forms or not all(forms) or message.fuzzy:
             continue
-        template, translated = str(message.id), str(message.string)
-        if not _FIELD.search(template):
-            plain[template] = translated
-            continue
-        pattern, at = [], 0
-        for field in _FIELD.finditer(template):
-            pattern.append(re.escape(template[at : field.start()]))
-            pattern.append(f"(?P<{field.group(1)}>.+?)")
-            at = field.end()
-        pattern.append(re.escape(template[at:]))
-        words = len(_FIELD.sub("", template))
-        found.append((words, re.compile("".join(pattern), re.DOTALL), translated))
+        if isinstance(message.id, str):
+            template, translated = str(message.id), str(message.string)
+            if not _FIELD.search(template):
+                plain[template] = translated
+                continue
+            found.append(_pattern(template, translated))
+        else:  # each English form of a counted template reads as the same entry
+            english = (str(message.id[0]), str(message.id[1]))
+            found.extend(_pattern(form, english) for form in dict.fromkeys(english))
     found.sort(key=lambda p: -p[0])
     return plain, tuple((pattern, translated) for _, pattern, translated in found)
+
+
+def _pattern(
+    template: str, translated: str | _Plural
+) -> tuple[int, re.Pattern[str], str | _Plural]:
+    """An English template as a pattern of the messages made from it, and the count of its
+    own characters (more is tried first)."""
+    pattern, at = [], 0
+    for field in _FIELD.finditer(template):
+        pattern.append(re.escape(template[at : field.start()]))
+        pattern.append(f"(?P<{field.group(1)}>.+?)")
+        at = field.end()
+    pattern.append(re.escape(template[at:]))
+    words = len(_FIELD.sub("", template))
+    return words, re.compile("".join(pattern), re.DOTALL), translated
 
 
 def warning_text(message: str, lang: str | None = None) -> str:
@@ -340,6 +360,10 @@ def warning_text(message: str, lang: str | None = None) -> str:
             fields = match.groupdict()
             if "action" in fields:
                 fields["action"] = plain.get(fields["action"], fields["action"])
+            if not isinstance(translated, str):
+                count = fields.get("n", "")
+                n = int(count) if count.isdigit() else 0
+                translated = catalogue(lang, "warnings").ngettext(*translated, n)
             return translated.format(**fields)
     return message
 

@@ -19,7 +19,7 @@ from engine.core.grammar import Grammar
 from engine.core.model import GameState, PlayerState
 from engine.core.orders import Channel, Order
 from engine.core.phases import Phase, PhaseId
-from engine.core.warnings import ParseWarning
+from engine.core.warnings import N_, ParseWarning
 
 
 class RulesError(Exception):
@@ -32,6 +32,13 @@ class RulesError(Exception):
     def __init__(self, message: str, *, where: tuple[str, ...] = ()) -> None:
         super().__init__(message)
         self.where = where
+
+
+# A ruleset's refusals of a game file are made in English from N_ templates, as its warnings
+# are (`engine.config` shows them in the host's language); the ones every ruleset says:
+NOT_ONE_OF = N_("option {key}: {value} is not one of {allowed}")
+NOT_A_FLAG = N_("option {key}: expected true or false, got {value}")
+UNKNOWN_ROLE = N_("{name}: unknown role {role} (known: {known})")
 
 
 @dataclass(frozen=True)

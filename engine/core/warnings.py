@@ -72,3 +72,10 @@ def N_(template: str) -> str:
     `warnings` domain): the message is made and stored in English, as scenario files and
     logs read it, and `engine.i18n.warning_text` shows it in the host's language."""
     return template
+
+
+def Nn_(singular: str, plural: str, n: int) -> str:
+    """`N_` for a text with a count (`pybabel extract -k Nn_:1,2`): English's form for `n`,
+    filled in English by the caller. The count's field is `{n}`, by which
+    `engine.i18n.warning_text` picks the host's language's own plural form."""
+    return singular if n == 1 else plural

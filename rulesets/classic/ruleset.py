@@ -12,6 +12,9 @@ from engine.core.model import GameState, PlayerState
 from engine.core.orders import Channel, Order
 from engine.core.phases import PhaseId
 from engine.core.ruleset import (
+    NOT_A_FLAG,
+    NOT_ONE_OF,
+    UNKNOWN_ROLE,
     IntakeResult,
     PhaseInputs,
     Resolution,
@@ -21,7 +24,7 @@ from engine.core.ruleset import (
     Step,
     VoteView,
 )
-from engine.core.warnings import ParseWarning
+from engine.core.warnings import N_, Nn_, ParseWarning
 from rulesets.classic.grammar import GRAMMAR
 from rulesets.classic.help import orders_of, refusal
 from rulesets.classic.intake import Intake, current_votes, totals_of
@@ -72,17 +75,20 @@ class Classic(Ruleset):
     def check_options(self, options: dict[str, Any]) -> None:
         for key, allowed in _CHOICES.items():
             if options[key] not in allowed:
-                raise RulesError(f"option {key}: {options[key]!r} is not one of {allowed}")
+                raise RulesError(
+                    NOT_ONE_OF.format(key=key, value=repr(options[key]), allowed=allowed)
+                )
         for key in _FLAGS:
             if not isinstance(options[key], bool):
-                raise RulesError(f"option {key}: expected true or false, got {options[key]!r}")
+                raise RulesError(NOT_A_FLAG.format(key=key, value=repr(options[key])))
         for key in ("rating_cooldown_minutes", "anon_cooldown_minutes"):
             cooldown = options[key]
             if not isinstance(cooldown, int) or isinstance(cooldown, bool) or cooldown < 0:
-                raise RulesError(f"option {key}: expected minutes >= 0, got {cooldown!r}")
+                said = N_("option {key}: expected minutes >= 0, got {value}")
+                raise RulesError(said.format(key=key, value=repr(cooldown)))
         roles = options["roles"]
         if roles is not None and not isinstance(roles, Mapping):
-            raise RulesError("option roles: expected a mapping {role: count}")
+            raise RulesError(N_("option roles: expected a mapping {role: count}"))
 
     # -- setup (§2.2) ----------------------------------------------------------------------
 
@@ -92,9 +98,9 @@ class Classic(Ruleset):
         opts = self.options(options)
         names = [s.name for s in seats]
         if len(set(names)) != len(names):
-            raise RulesError("player names must be unique")
+            raise RulesError(N_("player names must be unique"))
         if len(names) < 2:
-            raise RulesError("a game needs at least two players")
+            raise RulesError(N_("a game needs at least two players"))
         rng = random.Random(seed)
         dealt = _deal(seats, opts, rng)
         players = []
@@ -113,7 +119,7 @@ class Classic(Ruleset):
         if any(p.role == "outcast" for p in players) and not any(
             p.faction in CLANS for p in players
         ):
-            raise RulesError("an outcast needs a clan in the game")
+            raise RulesError(N_("an outcast needs a clan in the game"))
         opts["clans"] = 2 if any(p.faction == "mafia_b" for p in players) else opts["clans"]
         state = GameState(self.id, opts, players, PhaseId("turn", 1))
         state.keep(rng)  # the dealt stream, written out when the state is first stored
@@ -212,30 +218,39 @@ def _deal(seats: Sequence[Seat], opts: dict[str, Any], rng: random.Random) -> li
     """Roles in seating order: the host's where given, the rest shuffled by the seeded RNG."""
     for seat in seats:
         if seat.role is not None and seat.role not in ROLES:
-            raise RulesError(f"{seat.name}: unknown role {seat.role!r} (known: {', '.join(ROLES)})")
+            raise RulesError(
+                UNKNOWN_ROLE.format(name=seat.name, role=repr(seat.role), known=", ".join(ROLES))
+            )
     missing = [s for s in seats if s.role is None]
     pool: list[tuple[str, str]] = []
     if missing:
         wanted = opts["roles"]
         if not wanted:
-            raise RulesError("players without a role and no `roles` option to deal from")
+            raise RulesError(N_("players without a role and no `roles` option to deal from"))
         for key, count in wanted.items():
             role, _, clan = str(key).partition("@")
             if role not in ROLES:
                 known = ", ".join(ROLES)
-                raise RulesError(f"option roles: unknown role {role!r} (known: {known})")
+                said = N_("option roles: unknown role {role} (known: {known})")
+                raise RulesError(said.format(role=repr(role), known=known))
             faction = ROLES[role].faction
             if faction == CLAN:
                 faction = clan or MAFIA
                 if faction not in CLANS:
-                    raise RulesError(f"option roles: unknown clan {clan!r} (mafia or mafia_b)")
+                    said = N_("option roles: unknown clan {clan} (mafia or mafia_b)")
+                    raise RulesError(said.format(clan=repr(clan)))
             pool.extend([(role, faction)] * int(count))
         if len(pool) != len(missing):
-            raise RulesError(f"option roles lists {len(pool)} roles for {len(missing)} players")
+            said = Nn_(
+                "option roles lists {n} role for {players} players",
+                "option roles lists {n} roles for {players} players",
+                len(pool),
+            )
+            raise RulesError(said.format(n=len(pool), players=len(missing)))
         given = [ROLES[s.role].faction for s in seats if s.role is not None]
         factions = {f for _, f in pool} | {MAFIA if f == CLAN else f for f in given}
         if TOWN not in factions or not factions & set(CLANS):
-            raise RulesError("a dealt game needs at least one town role and one clan role")
+            raise RulesError(N_("a dealt game needs at least one town role and one clan role"))
         rng.shuffle(pool)
     dealt = iter(pool)
     out = []

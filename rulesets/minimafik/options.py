@@ -8,7 +8,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.core.model import PlayerState
-from engine.core.ruleset import RulesError, Seat
+from engine.core.ruleset import NOT_ONE_OF, UNKNOWN_ROLE, RulesError, Seat
+from engine.core.warnings import N_, Nn_
 from rulesets.minimafik.collection_file import (
     CollectionError,
     collection_of,
@@ -102,19 +103,22 @@ def check(options: dict[str, Any]) -> None:
     for key, low in _COUNTS.items():
         value = options[key]
         if isinstance(value, bool) or not isinstance(value, int) or value < low:
-            raise RulesError(f"option {key}: expected a whole number ≥ {low}, got {value!r}")
+            said = N_("option {key}: expected a whole number ≥ {low}, got {value}")
+            raise RulesError(said.format(key=key, low=low, value=repr(value)))
     for key in ("killer_vote_weight", "boss_vote_weight"):
         value = options[key]
         if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
-            raise RulesError(f"option {key}: expected a positive number, got {value!r}")
+            said = N_("option {key}: expected a positive number, got {value}")
+            raise RulesError(said.format(key=key, value=repr(value)))
     for key, allowed in _CHOICES.items():
         if options[key] not in allowed:
-            raise RulesError(f"option {key}: {options[key]!r} is not one of {', '.join(allowed)}")
+            said = NOT_ONE_OF.format(key=key, value=repr(options[key]), allowed=", ".join(allowed))
+            raise RulesError(said)
     for key in ("mafia_other_colours_include_neutral", "lenient_names"):
         if not isinstance(options[key], bool):
-            raise RulesError(f"option {key}: expected true or false")
+            raise RulesError(N_("option {key}: expected true or false").format(key=key))
     if not isinstance(options["characters"], Mapping):
-        raise RulesError('option characters: expected a table player = "character name"')
+        raise RulesError(N_('option characters: expected a table player = "character name"'))
     try:
         coll = with_visible_roles(collection_of(options["collection"]), options["visible_roles"])
     except CollectionError as exc:
@@ -130,9 +134,9 @@ def check(options: dict[str, Any]) -> None:
         visible = char.get("visible_role") if isinstance(char, Mapping) else None
         known = set(VISIBLE_ROLES) | set(coll.visible_roles)
         if visible is not None and visible not in known:
+            said = N_("option characters.{name}: unknown visible role {role} (known: {known})")
             raise RulesError(
-                f"option characters.{who}: unknown visible role {visible!r} "
-                f"(known: {', '.join(sorted(known))})"
+                said.format(name=who, role=repr(visible), known=", ".join(sorted(known)))
             )
     role_counts(options)
 
@@ -156,17 +160,21 @@ def role_counts(options: Mapping[str, Any]) -> dict[str, int]:
             counts[str(role)] = counts.get(str(role), 0) + 1
         raw = counts
     if not isinstance(raw, Mapping):
-        raise RulesError("option setup: expected {role: count} or a list of roles")
+        raise RulesError(N_("option setup: expected {role: count} or a list of roles"))
     out = {}
     for role, count in raw.items():
         if role not in ROLES:
             raise RulesError(
-                f"option setup.{role}: unknown role {role!r} (known: {', '.join(ROLES)})",
+                N_("option setup.{role}: unknown role {value} (known: {known})").format(
+                    role=role, value=repr(role), known=", ".join(ROLES)
+                ),
                 where=("options", "setup", str(role)),
             )
         if isinstance(count, bool) or not isinstance(count, int) or count < 0:
             raise RulesError(
-                f"option setup.{role}: expected a count, got {count!r}",
+                N_("option setup.{role}: expected a count, got {value}").format(
+                    role=role, value=repr(count)
+                ),
                 where=("options", "setup", str(role)),
             )
         out[str(role)] = count
@@ -177,7 +185,8 @@ def deal(seats: Sequence[Seat], options: Mapping[str, Any], rng: random.Random) 
     """Secret roles in seating order: the host's where given, the rest dealt by the RNG (§3.1)."""
     for seat in seats:
         if seat.role is not None and seat.role not in ROLES:
-            raise RulesError(f"{seat.name}: unknown role {seat.role!r} (known: {', '.join(ROLES)})")
+            said = UNKNOWN_ROLE.format(name=seat.name, role=repr(seat.role), known=", ".join(ROLES))
+            raise RulesError(said)
     missing = [s for s in seats if s.role is None]
     pool: list[str] = []
     for role, count in role_counts(options).items():
@@ -186,16 +195,21 @@ def deal(seats: Sequence[Seat], options: Mapping[str, Any], rng: random.Random) 
         if seat.role in pool:
             pool.remove(str(seat.role))
     if missing and len(pool) > len(missing):
-        raise RulesError(f"the setup deals {len(pool)} roles to {len(missing)} open seats")
+        said = Nn_(
+            "the setup deals {n} role to {seats} open seats",
+            "the setup deals {n} roles to {seats} open seats",
+            len(pool),
+        )
+        raise RulesError(said.format(n=len(pool), seats=len(missing)))
     pool.extend([CITIZEN] * (len(missing) - len(pool)))
     rng.shuffle(pool)
     dealt = iter(pool)
     roles = [s.role if s.role is not None else next(dealt) for s in seats]
     factions = {ROLES[r].faction for r in roles}
     if missing and not {LAW, MAFIA} <= factions:
-        raise RulesError("the setup needs at least one mafia member and one citizen")
+        raise RulesError(N_("the setup needs at least one mafia member and one citizen"))
     if sum(1 for r in roles if ROLES[r].faction == MAFIA) > 2 and missing:
-        raise RulesError("the Mafia has at most two members: one boss and one killer")
+        raise RulesError(N_("the Mafia has at most two members: one boss and one killer"))
     return roles
 
 
@@ -210,7 +224,9 @@ def seat_fields(seat: Seat, role: str, options: Mapping[str, Any]) -> PlayerStat
         unknown = set(char) - {"name", "visible_role"}
         if unknown:
             raise RulesError(
-                f"option characters.{seat.name}: unknown key {sorted(unknown)[0]!r} (known: name, visible_role)"
+                N_(
+                    "option characters.{name}: unknown key {key} (known: name, visible_role)"
+                ).format(name=seat.name, key=repr(sorted(unknown)[0]))
             )
     elif isinstance(char, str):
         name = char
@@ -221,7 +237,9 @@ def seat_fields(seat: Seat, role: str, options: Mapping[str, Any]) -> PlayerStat
     known = set(VISIBLE_ROLES) | set(collection_of(options["collection"]).visible_roles)
     if visible is not None and visible not in known:
         raise RulesError(
-            f"option characters.{seat.name}: unknown visible role {visible!r} (known: {', '.join(sorted(known))})"
+            N_("option characters.{name}: unknown visible role {role} (known: {known})").format(
+                name=seat.name, role=repr(visible), known=", ".join(sorted(known))
+            )
         )
     fields: dict[str, Any] = {
         "alive": True,
@@ -261,13 +279,16 @@ def check_character_names(players: Sequence[PlayerState]) -> None:
         where = ("options", "characters", p.name)
         if not key(name):
             raise RulesError(
-                f"option characters.{p.name}: the character's name is empty", where=where
+                N_("option characters.{name}: the character's name is empty").format(name=p.name),
+                where=where,
             )
         other = owner.setdefault(key(name), p.name)
         if other != p.name:
             raise RulesError(
-                f"option characters.{p.name}: {name!r} is already {other}'s name or "
-                "character; players must be able to tell the characters apart",
+                N_(
+                    "option characters.{name}: {character} is already {other}'s name or "
+                    "character; players must be able to tell the characters apart"
+                ).format(name=p.name, character=repr(name), other=other),
                 where=where,
             )
 
@@ -277,6 +298,8 @@ def check_unique_visible(players: Sequence[PlayerState]) -> None:
     twice = {v for v in used if used.count(v) > 1}
     if twice:
         raise RulesError(
-            f"each visible role has one holder: {', '.join(sorted(twice))} is dealt twice",
+            N_("each visible role has one holder: {roles} is dealt twice").format(
+                roles=", ".join(sorted(twice))
+            ),
             where=("players", "visible_roles"),
         )

@@ -24,7 +24,7 @@ from engine.core.ruleset import (
     Step,
     VoteView,
 )
-from engine.core.warnings import UNKNOWN_COMMAND, ParseWarning
+from engine.core.warnings import N_, UNKNOWN_COMMAND, ParseWarning
 from rulesets.minimafik import grammar as grammar_mod
 from rulesets.minimafik.collection_file import CollectionError, collection_of, sample_collection
 from rulesets.minimafik.context import new_turn
@@ -85,12 +85,13 @@ class Minimafik(Ruleset):
         opts = self.options(options)
         names = [s.name for s in seats]
         if len(set(names)) != len(names):
-            raise RulesError("player names must be unique")
+            raise RulesError(N_("player names must be unique"))
         if len(names) < 2:
-            raise RulesError("a game needs at least two players")
+            raise RulesError(N_("a game needs at least two players"))
         for who in opts["characters"]:
             if who not in names:
-                raise RulesError(f"option characters.{who}: {who!r} is not a player of the game")
+                said = N_("option characters.{name}: {quoted} is not a player of the game")
+                raise RulesError(said.format(name=who, quoted=repr(who)))
         rng = random.Random(seed)
         roles = deal(seats, opts, rng)
         players = [seat_fields(seat, role, opts) for seat, role in zip(seats, roles, strict=True)]
@@ -101,9 +102,8 @@ class Minimafik(Ruleset):
         living = [p for p in players if alive(p)]
         if started and len(started) != len(living):
             missing = ", ".join(p.name for p in living if "hand" not in p.fields)
-            raise RulesError(
-                f"a game set up mid-way needs the hand of every living character: {missing}"
-            )
+            said = N_("a game set up mid-way needs the hand of every living character: {names}")
+            raise RulesError(said.format(names=missing))
         for p in players:
             p.fields.setdefault("hand", [])
             leader = p.fields.pop("is_leader", False)

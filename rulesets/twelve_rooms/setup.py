@@ -9,7 +9,8 @@ from typing import Any
 from engine.core import rng as rngmod
 from engine.core.events import Event
 from engine.core.model import GameState, PlayerState
-from engine.core.ruleset import RulesError, Seat
+from engine.core.ruleset import NOT_A_FLAG, UNKNOWN_ROLE, RulesError, Seat
+from engine.core.warnings import N_, Nn_
 from rulesets.twelve_rooms.help import orders_of
 from rulesets.twelve_rooms.roles import DEFAULT_ROSTER, MAFIA, ROLES, SKILLS, TOWN
 from rulesets.twelve_rooms.rooms import ROOM_TYPES, Grid
@@ -88,7 +89,9 @@ def _int(options: Mapping[str, Any], key: str) -> int:
     value = options[key]
     if not isinstance(value, int) or isinstance(value, bool) or value < _MINIMUM[key]:
         raise RulesError(
-            f"option {key}: expected a whole number ≥ {_MINIMUM[key]}, got {value!r}",
+            N_("option {key}: expected a whole number ≥ {low}, got {value}").format(
+                key=key, low=_MINIMUM[key], value=repr(value)
+            ),
             where=("options", key),
         )
     return value
@@ -101,7 +104,7 @@ def check_options(options: dict[str, Any]) -> None:
     for key in _FLAGS:
         if not isinstance(options[key], bool):
             raise RulesError(
-                f"option {key}: expected true or false, got {options[key]!r}",
+                NOT_A_FLAG.format(key=key, value=repr(options[key])),
                 where=("options", key),
             )
     grid = Grid(options["rows"], options["cols"])
@@ -109,71 +112,96 @@ def check_options(options: dict[str, Any]) -> None:
     if layout is not None:
         if not isinstance(layout, list) or len(layout) != grid.size:
             raise RulesError(
-                f"option layout: expected a list of {grid.size} room types "
-                f"({grid.rows}×{grid.cols}), got {layout!r}",
+                Nn_(
+                    "option layout: expected a list of {n} room type ({rows}×{cols}), got {value}",
+                    "option layout: expected a list of {n} room types ({rows}×{cols}), got {value}",
+                    grid.size,
+                ).format(n=grid.size, rows=grid.rows, cols=grid.cols, value=repr(layout)),
                 where=("options", "layout"),
             )
         for number, kind in enumerate(layout, start=1):
             if kind not in ROOM_TYPES:
                 raise RulesError(
-                    f"option layout: room {number} is {kind!r}, not a room type "
-                    f"(known: {', '.join(ROOM_TYPES)})",
+                    N_(
+                        "option layout: room {number} is {kind}, not a room type (known: {known})"
+                    ).format(number=number, kind=repr(kind), known=", ".join(ROOM_TYPES)),
                     where=("options", "layout"),
                 )
     elif grid.size != len(ROOM_TYPES):
         raise RulesError(
-            f"option layout: a {grid.rows}×{grid.cols} map needs a layout of {grid.size} "
-            "room types (only the 3×4 map is laid out at random)",
+            Nn_(
+                "option layout: a {rows}×{cols} map needs a layout of {n} room type (only the "
+                "3×4 map is laid out at random)",
+                "option layout: a {rows}×{cols} map needs a layout of {n} room types (only the "
+                "3×4 map is laid out at random)",
+                grid.size,
+            ).format(rows=grid.rows, cols=grid.cols, n=grid.size),
             where=("options", "layout"),
         )
     turns = options["no_lynch_turns"]
     if not isinstance(turns, list) or not all(isinstance(x, int) for x in turns):
         raise RulesError(
-            f"option no_lynch_turns: expected a list of turn numbers, got {turns!r}",
+            N_("option no_lynch_turns: expected a list of turn numbers, got {value}").format(
+                value=repr(turns)
+            ),
             where=("options", "no_lynch_turns"),
         )
     for key in ("start_rooms", "immunity", "room_state"):
         if not isinstance(options[key], Mapping):
-            raise RulesError(f"option {key}: expected a table", where=("options", key))
+            raise RulesError(
+                N_("option {key}: expected a table").format(key=key), where=("options", key)
+            )
     for name, number in options["start_rooms"].items():
         if not grid.valid(number):
             raise RulesError(
-                f"option start_rooms: {name}: room {number!r} is not 1–{grid.size}",
+                N_("option start_rooms: {name}: room {number} is not 1–{size}").format(
+                    name=name, number=repr(number), size=grid.size
+                ),
                 where=("options", "start_rooms", str(name)),
             )
     for name, turn in options["immunity"].items():
         if not isinstance(turn, int) or isinstance(turn, bool) or turn < 0:
             raise RulesError(
-                f"option immunity: {name}: expected the last immune turn, got {turn!r}",
+                N_("option immunity: {name}: expected the last immune turn, got {value}").format(
+                    name=name, value=repr(turn)
+                ),
                 where=("options", "immunity", str(name)),
             )
     for number, preset in options["room_state"].items():
         if not grid.valid(_room_key(number)) or not isinstance(preset, Mapping):
             raise RulesError(
-                f"option room_state: {number!r}: expected a room 1–{grid.size} with a table",
+                N_("option room_state: {number}: expected a room 1–{size} with a table").format(
+                    number=repr(number), size=grid.size
+                ),
                 where=("options", "room_state"),
             )
         unknown = set(preset) - _ROOM_FIELDS
         if unknown:
             raise RulesError(
-                f"option room_state: room {number}: unknown fields {sorted(unknown)}",
+                N_("option room_state: room {number}: unknown fields {fields}").format(
+                    number=number, fields=sorted(unknown)
+                ),
                 where=("options", "room_state"),
             )
     roles = options["roles"]
     if roles is not None:
         if not isinstance(roles, Mapping):
             raise RulesError(
-                "option roles: expected a table role = count", where=("options", "roles")
+                N_("option roles: expected a table role = count"), where=("options", "roles")
             )
         for role, count in roles.items():
             if role not in ROLES:
                 raise RulesError(
-                    f"option roles: unknown role {role!r} (known: {', '.join(ROLES)})",
+                    N_("option roles: unknown role {role} (known: {known})").format(
+                        role=repr(role), known=", ".join(ROLES)
+                    ),
                     where=("options", "roles", str(role)),
                 )
             if not isinstance(count, int) or isinstance(count, bool) or count < 0:
                 raise RulesError(
-                    f"option roles: {role}: expected a count, got {count!r}",
+                    N_("option roles: {role}: expected a count, got {value}").format(
+                        role=role, value=repr(count)
+                    ),
                     where=("options", "roles", str(role)),
                 )
 
@@ -190,7 +218,7 @@ def deal(seats: Sequence[Seat], opts: Mapping[str, Any], rng: random.Random) -> 
     for seat in seats:
         if seat.role is not None and seat.role not in ROLES:
             raise RulesError(
-                f"{seat.name}: unknown role {seat.role!r} (known: {', '.join(ROLES)})",
+                UNKNOWN_ROLE.format(name=seat.name, role=repr(seat.role), known=", ".join(ROLES)),
                 where=("roles", seat.name),
             )
     open_seats = [s for s in seats if s.role is None]
@@ -202,10 +230,25 @@ def deal(seats: Sequence[Seat], opts: Mapping[str, Any], rng: random.Random) -> 
             pool.remove(seat.role)
     if len(pool) > len(open_seats):
         given = len(seats) - len(open_seats)
+        said = (
+            Nn_(
+                "the deal has {n} role for {players} players ({given} more have a role of their "
+                "own): one role a player, seats left over are citizens",
+                "the deal has {n} roles for {players} players ({given} more have a role of their "
+                "own): one role a player, seats left over are citizens",
+                len(pool),
+            )
+            if given
+            else Nn_(
+                "the deal has {n} role for {players} players: one role a player, seats left over "
+                "are citizens",
+                "the deal has {n} roles for {players} players: one role a player, seats left "
+                "over are citizens",
+                len(pool),
+            )
+        )
         raise RulesError(
-            f"the deal has {len(pool)} roles for {len(open_seats)} players"
-            + (f" ({given} more have a role of their own)" if given else "")
-            + ": one role a player, seats left over are citizens",
+            said.format(n=len(pool), players=len(open_seats), given=given),
             where=("options", "roles"),
         )
     # Seats the deal does not fill are honest citizens (§6.3, D52).
@@ -215,8 +258,10 @@ def deal(seats: Sequence[Seat], opts: Mapping[str, Any], rng: random.Random) -> 
     roles = [s.role if s.role is not None else next(dealt) for s in seats]
     if {ROLES[r].faction for r in roles} != {MAFIA, TOWN}:
         raise RulesError(
-            "the deal needs at least one mafia role and one town role (§2.7: a game of one "
-            "side is over before it starts)",
+            N_(
+                "the deal needs at least one mafia role and one town role (§2.7: a game of one "
+                "side is over before it starts)"
+            ),
             where=("options", "roles"),
         )
     return roles
@@ -225,9 +270,9 @@ def deal(seats: Sequence[Seat], opts: Mapping[str, Any], rng: random.Random) -> 
 def new_game(ruleset_id: str, seats: Sequence[Seat], opts: dict[str, Any], seed: int) -> GameState:
     names = [s.name for s in seats]
     if len(set(names)) != len(names):
-        raise RulesError("player names must be unique", where=("players", "players"))
+        raise RulesError(N_("player names must be unique"), where=("players", "players"))
     if len(names) < 2:
-        raise RulesError("a game needs at least two players", where=("players", "players"))
+        raise RulesError(N_("a game needs at least two players"), where=("players", "players"))
     rng = random.Random(seed)
     grid = Grid(opts["rows"], opts["cols"])
     layout = list(opts["layout"]) if opts["layout"] is not None else rng.sample(ROOM_TYPES, 12)
@@ -245,7 +290,7 @@ def new_game(ruleset_id: str, seats: Sequence[Seat], opts: dict[str, Any], seed:
     for name in opts["start_rooms"]:
         if name not in names:
             raise RulesError(
-                f"option start_rooms: {name!r} is not a player",
+                N_("option start_rooms: {name} is not a player").format(name=repr(name)),
                 where=("options", "start_rooms", str(name)),
             )
     roles = deal(seats, opts, rng)

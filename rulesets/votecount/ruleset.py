@@ -14,6 +14,8 @@ from engine.core.model import GameState, PlayerState
 from engine.core.orders import Channel, Order
 from engine.core.phases import PhaseId
 from engine.core.ruleset import (
+    NOT_A_FLAG,
+    NOT_ONE_OF,
     IntakeResult,
     PhaseInputs,
     Resolution,
@@ -24,7 +26,7 @@ from engine.core.ruleset import (
     Step,
     VoteView,
 )
-from engine.core.warnings import ParseWarning
+from engine.core.warnings import N_, ParseWarning
 from rulesets.votecount.grammar import GRAMMAR
 from rulesets.votecount.help import how_to_vote
 from rulesets.votecount.intake import (
@@ -91,25 +93,28 @@ class Votecount(Ruleset):
     def check_options(self, options: dict[str, Any]) -> None:
         for key, allowed in _CHOICES.items():
             if options[key] not in allowed:
-                raise RulesError(f"option {key}: {options[key]!r} is not one of {allowed}")
+                raise RulesError(
+                    NOT_ONE_OF.format(key=key, value=repr(options[key]), allowed=allowed)
+                )
         for key in _FLAGS:
             if not isinstance(options[key], bool):
-                raise RulesError(f"option {key}: expected true or false, got {options[key]!r}")
+                raise RulesError(NOT_A_FLAG.format(key=key, value=repr(options[key])))
         for key in ("weights", "replacements"):
             if not isinstance(options[key], Mapping):
-                raise RulesError(f"option {key}: expected a mapping")
+                raise RulesError(N_("option {key}: expected a mapping").format(key=key))
             options[key] = dict(options[key])
         for name, value in options["weights"].items():
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-                raise RulesError(f"option weights: {name}: expected a whole number >= 0")
+                said = N_("option weights: {name}: expected a whole number >= 0")
+                raise RulesError(said.format(name=name))
         for key in ("cannot_vote", "cannot_be_voted"):
             if not isinstance(options[key], list):
-                raise RulesError(f"option {key}: expected a list of names")
+                raise RulesError(N_("option {key}: expected a list of names").format(key=key))
         cooldown = options["vote_count_cooldown_minutes"]
         if not isinstance(cooldown, int) or isinstance(cooldown, bool) or cooldown < 0:
-            raise RulesError(
-                f"option vote_count_cooldown_minutes: expected minutes >= 0, got {cooldown!r}"
-            )
+            said = N_("option {key}: expected minutes >= 0, got {value}")
+            key = "vote_count_cooldown_minutes"
+            raise RulesError(said.format(key=key, value=repr(cooldown)))
 
     def private_messages_needed(self, options: Mapping[str, Any]) -> str | None:
         """Only PM votes need them (`vote_channel` "pm" or "both"): thread votes do not."""
@@ -126,14 +131,16 @@ class Votecount(Ruleset):
         opts = self.options(options)
         names = [s.name for s in seats]
         if len(set(names)) != len(names):
-            raise RulesError("player names must be unique")
+            raise RulesError(N_("player names must be unique"))
         if len(names) < 2:
-            raise RulesError("a game needs at least two players")
+            raise RulesError(N_("a game needs at least two players"))
         listed = [*opts["weights"], *opts["cannot_vote"], *opts["cannot_be_voted"]]
         listed += list(opts["replacements"].values())
         for name in listed:
             if name not in names:
-                raise RulesError(f"options name {name!r}, who is not a player")
+                raise RulesError(
+                    N_("options name {name}, who is not a player").format(name=repr(name))
+                )
         players = []
         for seat in seats:
             fields: dict[str, Any] = {"alive": True}

@@ -13,6 +13,9 @@ from engine.core.model import GameState, PlayerState
 from engine.core.orders import Channel, Order
 from engine.core.phases import PhaseId
 from engine.core.ruleset import (
+    NOT_A_FLAG,
+    NOT_ONE_OF,
+    UNKNOWN_ROLE,
     HostTable,
     IntakeResult,
     PhaseInputs,
@@ -24,7 +27,7 @@ from engine.core.ruleset import (
     Step,
     VoteView,
 )
-from engine.core.warnings import ParseWarning
+from engine.core.warnings import N_, Nn_, ParseWarning
 from rulesets.yakuza.grammar import GRAMMAR
 from rulesets.yakuza.help import day_orders, night_orders, refusal
 from rulesets.yakuza.hosting import hp_table
@@ -121,12 +124,14 @@ class Yakuza(Ruleset):
     def check_options(self, options: dict[str, Any]) -> None:
         for key, allowed in _CHOICES.items():
             if options[key] not in allowed:
-                raise RulesError(f"option {key}: {options[key]!r} is not one of {allowed}")
+                raise RulesError(
+                    NOT_ONE_OF.format(key=key, value=repr(options[key]), allowed=allowed)
+                )
         for key in _FLAGS:
             if not isinstance(options[key], bool):
-                raise RulesError(f"option {key}: expected true or false, got {options[key]!r}")
+                raise RulesError(NOT_A_FLAG.format(key=key, value=repr(options[key])))
         if not isinstance(options["setup"], Mapping):
-            raise RulesError("option setup: expected a mapping {role or team: count}")
+            raise RulesError(N_("option setup: expected a mapping {role or team: count}"))
 
     # -- setup (§4) ------------------------------------------------------------------------
 
@@ -136,23 +141,23 @@ class Yakuza(Ruleset):
         opts = self.options(options)
         names = [s.name for s in seats]
         if len(set(names)) != len(names):
-            raise RulesError("player names must be unique")
+            raise RulesError(N_("player names must be unique"))
         if len(names) < 2:
-            raise RulesError("a game needs at least two players")
+            raise RulesError(N_("a game needs at least two players"))
         visibles = [s.visible_role or NO_VISIBLE for s in seats]
         for seat, visible in zip(seats, visibles, strict=True):
             if visible != NO_VISIBLE and visible not in VISIBLE_ROLES:
                 known = ", ".join(VISIBLE_ROLES)
-                raise RulesError(f"{seat.name}: unknown visible role {visible!r} (known: {known})")
+                said = N_("{name}: unknown visible role {role} (known: {known})")
+                raise RulesError(said.format(name=seat.name, role=repr(visible), known=known))
         holders: dict[str, list[str]] = {}
         for seat, visible in zip(seats, visibles, strict=True):
             if visible != NO_VISIBLE:
                 holders.setdefault(visible, []).append(seat.name)
         for visible, who in holders.items():
             if len(who) > 1:
-                raise RulesError(
-                    f"visible roles are unique: {visible} is given to {' and '.join(who)}"
-                )
+                said = N_("visible roles are unique: {role} is given to {names}")
+                raise RulesError(said.format(role=visible, names=" and ".join(who)))
         rng = random.Random(seed)
         roles = _deal(seats, opts, rng)
         players = []
@@ -306,7 +311,9 @@ def _deal(seats: Sequence[Seat], opts: dict[str, Any], rng: random.Random) -> li
     """Secret roles in seating order: the host's where given, the rest dealt by the RNG (§4.1)."""
     for seat in seats:
         if seat.role is not None and seat.role not in ROLES:
-            raise RulesError(f"{seat.name}: unknown role {seat.role!r} (known: {', '.join(ROLES)})")
+            raise RulesError(
+                UNKNOWN_ROLE.format(name=seat.name, role=repr(seat.role), known=", ".join(ROLES))
+            )
     missing = [s for s in seats if s.role is None]
     if not missing:
         return [str(s.role) for s in seats]
@@ -319,12 +326,18 @@ def _deal(seats: Sequence[Seat], opts: dict[str, Any], rng: random.Random) -> li
             pool.extend([key] * int(count))
         else:
             known = ", ".join([*TEAM_ROLES, *ROLES])
-            raise RulesError(f"option setup: unknown role or team {key!r} (known: {known})")
+            said = N_("option setup: unknown role or team {role} (known: {known})")
+            raise RulesError(said.format(role=repr(key), known=known))
     for seat in seats:
         if seat.role is not None and seat.role in pool:
             pool.remove(seat.role)
     if len(pool) > len(missing):
-        raise RulesError(f"the setup needs {len(pool)} players for {len(missing)} open seats")
+        said = Nn_(
+            "the setup needs {n} players for {seats} open seats",
+            "the setup needs {n} players for {seats} open seats",
+            len(pool),
+        )
+        raise RulesError(said.format(n=len(pool), seats=len(missing)))
     pool.extend(["citizen"] * (len(missing) - len(pool)))
     rng.shuffle(pool)
     dealt = iter(pool)

@@ -94,7 +94,7 @@ def test_every_text_marked_in_the_code_has_its_russian() -> None:
     ]
     for domain, keywords in (
         ("forumgm", {"_": None, "_m": None, "ngettext": (1, 2), "L_": None, "Ln_": (1, 2)}),
-        ("warnings", {"N_": None}),
+        ("warnings", {"N_": None, "Nn_": (1, 2)}),
     ):
         marked = {
             m[2] if isinstance(m[2], str) else m[2][0]
