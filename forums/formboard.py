@@ -243,13 +243,19 @@ class FormLoginBoard(WebBoard):
         """A user a member list showed before, by name (any case)."""
         return self._members.get(name.strip().casefold())
 
+    member_pages: ClassVar[int] = 100
+    """How many pages of one member-list search `find_member` reads at most (a listing
+    that never ends must not hold a game's start)."""
+
     async def find_member(
         self, name: str, listing: Callable[[int, int], Awaitable[MemberList | None]]
     ) -> User | None:
         """A user by name (any case) from the member-list pages `listing(number, offset)`
         gives (None: the board found no one), read on until one shows him or the last one
         is read. Each user a page shows is kept (`known_member`): one search finds the
-        players a game names together."""
+        players a game names together. A page numbered below the one asked for ends the
+        list (FluxBB serves page 1 for a page past the end); after `member_pages` pages
+        the search gives up with a `BoardError`, not a "no such user" it cannot know."""
         key = name.strip().casefold()
         number, offset = 1, 0
         while True:
@@ -260,8 +266,13 @@ class FormLoginBoard(WebBoard):
                 self._members.setdefault(user.name.casefold(), user)
             if key in self._members:
                 return self._members[key]
-            if page.page >= page.pages or not page.users:
+            if page.page >= page.pages or page.page < number or not page.users:
                 return None
+            if number >= self.member_pages:
+                raise BoardError(
+                    f"{self.base_url}: {name.strip()!r} is not on the first {number} pages "
+                    f"of the member list (of {page.pages}); look the name up on the board"
+                )
             number, offset = number + 1, offset + len(page.users)
 
     # -- private messages in folders ---------------------------------------------------

@@ -11,7 +11,7 @@ import pytest
 
 from forums.board import PMPage
 from forums.dates import shown_time
-from forums.errors import CaptchaRequired, LoginFailed
+from forums.errors import BoardError, CaptchaRequired, LoginFailed
 from forums.fluxbb.board import FluxbbBoard
 from forums.html import parse_html, redirect_target
 from forums.mybb.board import MybbBoard
@@ -154,3 +154,29 @@ def test_a_member_is_looked_for_page_by_page_and_whom_the_pages_showed_is_kept()
         return None
 
     assert asyncio.run(board.find_member("Gleb", nobody)) is None
+
+
+def test_a_member_list_that_never_ends_is_left_after_its_first_pages() -> None:
+    asked: list[int] = []
+
+    async def endless(number: int, offset: int) -> MemberList | None:
+        asked.append(number)
+        return MemberList((User(str(number), f"user{number}"),), number, 10**6)
+
+    board = SmfBoard(BASE, "gm", "pw")
+    with pytest.raises(BoardError, match=r"'Vera' is not on the first 100 pages .*of 1000000"):
+        asyncio.run(board.find_member(" Vera ", endless))
+    assert asked == list(range(1, 101))
+    assert board.known_member("user100") == User("100", "user100")
+
+
+def test_a_member_list_that_answers_a_page_past_its_end_with_an_earlier_one_ends() -> None:
+    asked: list[int] = []
+
+    async def first_again(number: int, offset: int) -> MemberList | None:
+        asked.append(number)  # FluxBB: a page past the end is page 1
+        return MemberList((User("1", "Anna"),), 1, 5)
+
+    board = SmfBoard(BASE, "gm", "pw")
+    assert asyncio.run(board.find_member("Vera", first_again)) is None
+    assert asked == [1, 2]
