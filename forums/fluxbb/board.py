@@ -31,7 +31,7 @@ from forums.fluxbb.pages import PageKind, Zone
 from forums.fluxbb.selectors import DEFAULT, FluxbbSelectors
 from forums.formboard import PagedBoard, Served, answer_to
 from forums.guard import redact
-from forums.pages import TopicPage
+from forums.pages import MemberList, TopicPage
 from forums.records import User
 from forums.userprefs import FilledForm, filled_form
 from forums.webboard import Answer, Said
@@ -175,16 +175,26 @@ class FluxbbBoard(PagedBoard):
 
     async def find_user(self, name: str) -> User | None:
         """A user by name, through the member list's search (FluxBB's LIKE: on SQLite it
-        folds the case of A-Z only), matched here without regard to case."""
+        folds the case of A-Z only), matched here without regard to case. Its pages are
+        read on until the name shows (`find_member`): a group that may not search users
+        (`g_search_users`) is shown the whole list for any name, 50 users a page."""
         self.begin()
-        key = name.strip().casefold()
-        if key in self._members:
-            return self._members[key]
-        params = {"username": name.strip(), "show_group": "-1", "sort_by": "username"}
-        fetched = await self.page("userlist.php", {PageKind.MEMBERLIST}, params)
-        for user in pages.parse_members(fetched.html, fetched.url, self.selectors):
-            self._members.setdefault(user.name.casefold(), user)
-        return self._members.get(key)
+        known = self.known_member(name)
+        if known is not None:
+            return known
+
+        async def listing(number: int, offset: int) -> MemberList:
+            params: dict[str, str | int] = {
+                "username": name.strip(),
+                "show_group": "-1",
+                "sort_by": "username",
+            }
+            if number > 1:
+                params["p"] = number
+            fetched = await self.page("userlist.php", {PageKind.MEMBERLIST}, params)
+            return pages.parse_member_list(fetched.html, fetched.url, self.selectors)
+
+        return await self.find_member(name, listing)
 
     # -- posting -----------------------------------------------------------------------
 

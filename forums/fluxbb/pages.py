@@ -26,7 +26,7 @@ from forums.fluxbb.dates import DATE_ORDERS, order_of_example, parse_fluxbb_time
 from forums.fluxbb.selectors import DEFAULT, FluxbbSelectors
 from forums.guard import redact
 from forums.html import concat_bodies, html_to_postbody, parse_html, quote_author_from_cite
-from forums.pages import PageKind, TopicPage
+from forums.pages import MemberList, PageKind, TopicPage
 from forums.records import EditInfo, Post, PostBody, User
 
 __all__ = [
@@ -37,6 +37,7 @@ __all__ = [
     "logged_in_as",
     "message",
     "my_id",
+    "parse_member_list",
     "parse_members",
     "parse_topic_page",
     "read_zone",
@@ -392,3 +393,10 @@ def parse_members(html: str, url: str, selectors: FluxbbSelectors = DEFAULT) -> 
         if uid and uid.isdigit() and name:
             users.append(User(id=uid, name=name))
     return users
+
+
+def parse_member_list(html: str, url: str, selectors: FluxbbSelectors = DEFAULT) -> MemberList:
+    """A member list page: its users, its number and how many pages the list has (FluxBB
+    shows 50 users a page)."""
+    page, count = _pages(tree_of(html), selectors)
+    return MemberList(tuple(parse_members(html, url, selectors)), page, count)
