@@ -236,6 +236,15 @@ def joined(parts: Iterable[str], separator: str = "; ") -> Said:
     return Said.made(separator.join(f"{{{key}}}" for key in fields), fields)
 
 
+class PhaseWord(Said):
+    """A phase id in a line: "turn 1" in English (the game file's and the log's), «ход 1»
+    when shown in Russian (`phase_name`)."""
+
+    def in_(self, lang: str | None = None) -> str:
+        with use(current() if lang is None else lang):
+            return phase_name(str.__str__(self))
+
+
 def said_of(exc: BaseException) -> str:
     """What an error says: the line it was raised with when that is a `Said` (it keeps its
     translation), else its text."""

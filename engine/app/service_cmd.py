@@ -22,7 +22,17 @@ from engine.config import ConfigError, GameConfig
 from engine.core.orders import Order, OrderKind
 from engine.core.warnings import UNREADABLE_MESSAGE
 from engine.credentials import CredentialsError
-from engine.i18n import L_, Ln_, _, joined, ngettext, shown, warning_text
+from engine.i18n import (
+    L_,
+    Ln_,
+    _,
+    joined,
+    ngettext,
+    phase_fields,
+    phase_name,
+    shown,
+    warning_text,
+)
 from engine.publish import Markers
 from engine.service.build import database_url, make_driver, sqlite_file
 from engine.service.driver import GameDriver, next_deadline_missed
@@ -390,6 +400,8 @@ def _game_status(store: Store, game: Game, tz: tzinfo) -> str:
 
 def status(db: Db = None) -> None:
     """Games, phases, next deadline (in each game's time zone), unreviewed warnings, outbox."""
+    from engine.app.review import phase_status_words
+
     store = store_or_exit(db, existing=True)
     clock = command_clock()
     table = grid(
@@ -429,7 +441,7 @@ def status(db: Db = None) -> None:
                     "they waited: choose with forumgm review GAME.toml --deadline shift (the next "
                     "phase gets its whole length) or --deadline shorten (it ends at the "
                     "schedule's next deadline)"
-                ).format(id=game.id, phase=ph.phase, at=local_time(ph.next_deadline, tz))
+                ).format(id=game.id, at=local_time(ph.next_deadline, tz), **phase_fields(ph.phase))
             )
         for offer in store.offers(game.id, status="offered"):
             notes.append(
@@ -450,13 +462,13 @@ def status(db: Db = None) -> None:
                 _(
                     "game {id}: {phase} is published and the game's list of deadlines has run "
                     "out: add deadlines to [schedule] in its game file, then restart forumgm run"
-                ).format(id=game.id, phase=ph.phase)
+                ).format(id=game.id, **phase_fields(ph.phase))
             )
         table.add_row(
             f"{game.id} {game.title}",
             game.ruleset,
             _("running: no deadlines left") if stalled else _game_status(store, game, tz),
-            f"{ph.phase} ({ph.status.value})" if ph else "—",
+            f"{phase_name(ph.phase)} ({phase_status_words(ph.status)})" if ph else "—",
             _("list of deadlines ran out")
             if stalled
             else (local_time(ph.deadline, tz) if ph else "—"),
@@ -651,14 +663,14 @@ def review(
 
 
 def _show_review(rv: Review, *, orders: bool, votes: bool, preview: bool) -> None:
-    from engine.app.review import describe_fix, order_words
+    from engine.app.review import describe_fix, order_words, phase_status_words
 
     ph = rv.phase
     if ph is not None:
         deadline = local_time(ph.deadline, rv.driver.config.schedule.tz)
         out.print(
             _("{phase} ({status}), deadline {at}").format(
-                phase=ph.phase, status=ph.status.value, at=deadline
+                phase=phase_name(ph.phase), status=phase_status_words(ph.status), at=deadline
             )
         )
         names, living = rv.names(), set(rv.living())
@@ -713,7 +725,7 @@ def _show_review(rv: Review, *, orders: bool, votes: bool, preview: bool) -> Non
             )
         lines: list[str] = _shown(_("the phase's progress"), rv.progress, [])
         if lines and ph.status.value == "open":
-            out.print(_("{phase}, so far:").format(phase=ph.phase))
+            out.print(_("{phase}, so far:").format(phase=phase_name(ph.phase)))
             for line in lines:
                 out.print(f"  {line}")
         if votes:

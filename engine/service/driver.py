@@ -27,7 +27,7 @@ from engine.core.phases import Phase
 from engine.core.ruleset import VOTED, Ruleset
 from engine.core.slots import Slots
 from engine.core.warnings import ParseWarning
-from engine.i18n import L_, Ln_, Said, joined
+from engine.i18n import L_, Ln_, PhaseWord, Said, joined
 from engine.publish import Markers, Publisher, pm_draft, post_draft
 from engine.render import Renderer
 from engine.service.activity import (
@@ -539,7 +539,7 @@ class GameDriver:
                 L_(
                     "{phase} was opened on the board at {at}, after its deadline {deadline}: the "
                     "players had no time to act",
-                    phase=ph.phase,
+                    phase=PhaseWord(ph.phase),
                     at=local_time(late, tz),
                     deadline=local_time(ph.deadline, tz),
                 )
@@ -654,7 +654,7 @@ class GameDriver:
                     "per hour: {posts}, {receipts}, {refusals}; a repeated message is answered "
                     "once)",
                     game=self.game_id,
-                    phase=ph.phase,
+                    phase=PhaseWord(ph.phase),
                     held=joined((_held(kind, n) for kind, n in sorted((+held).items())), ", "),
                     posts=Ln_(
                         "{n} post(s) of each kind",
@@ -679,7 +679,7 @@ class GameDriver:
         self.say(
             L_(
                 "{phase}: polled: {posts}, {pms}; {receipts}",
-                phase=ph.phase,
+                phase=PhaseWord(ph.phase),
                 posts=Ln_("{n} new post(s)", "{n} new post(s)", posts),
                 pms=Ln_("{n} new PM(s)", "{n} new PM(s)", len(fresh) - posts),
                 receipts=Ln_("{n} receipt(s) queued", "{n} receipt(s) queued", len(per_player)),
@@ -764,7 +764,7 @@ class GameDriver:
                 L_(
                     "game {game}: {phase}: {player} is quiet: {why}",
                     game=self.game_id,
-                    phase=ph.phase,
+                    phase=PhaseWord(ph.phase),
                     player=holder,
                     why=q.why,
                 )
@@ -958,7 +958,7 @@ class GameDriver:
         return L_(
             "{phase}: results wait for the host, and the next deadline they announce ({at}) "
             "passed meanwhile: choose with forumgm review {path} {choices}",
-            phase=ph.phase,
+            phase=PhaseWord(ph.phase),
             at=local_time(ph.next_deadline, tz),
             path=self.config.path,
             choices=choices,
@@ -982,7 +982,7 @@ class GameDriver:
                         "game {game}: {phase} was published after the deadline it announced "
                         "({deadline})",
                         game=self.game_id,
-                        phase=ph.phase,
+                        phase=PhaseWord(ph.phase),
                         deadline=deadline.isoformat(),
                     )
                 )
@@ -1015,7 +1015,7 @@ class GameDriver:
             await self.poll(ph, now)
             await self.publisher.publish(now)
         since = local_time(paused, self.config.schedule.tz)
-        return L_("{phase}: paused by the host since {at}", phase=ph.phase, at=since)
+        return L_("{phase}: paused by the host since {at}", phase=PhaseWord(ph.phase), at=since)
 
     def queue_opening(self, ph: PhaseRecord, previous: str | None = None) -> None:
         """Queue and approve the post that opens `ph` (not the first phase: `game start`
@@ -1079,16 +1079,21 @@ class GameDriver:
                     check_offers(self, now)
                     await self.publisher.publish(now)
                     until = local_time(ph.deadline, self.config.schedule.tz)
-                    return L_("{phase}: open until {at}", phase=ph.phase, at=until)
+                    return L_("{phase}: open until {at}", phase=PhaseWord(ph.phase), at=until)
                 if not self.opening_published(ph):
                     return L_(
                         "{phase}: not resolved: its opening post is not on the board yet (the "
                         "host approves it: forumgm review {path} --approve)",
-                        phase=ph.phase,
+                        phase=PhaseWord(ph.phase),
                         path=self.config.path,
                     )
                 await self.freeze(ph, now)
-                self.say(L_("{phase}: the deadline passed; read again and frozen", phase=ph.phase))
+                self.say(
+                    L_(
+                        "{phase}: the deadline passed; read again and frozen",
+                        phase=PhaseWord(ph.phase),
+                    )
+                )
                 continue
             if ph.status is PhaseStatus.FROZEN:
                 held_now = await off_loop(self.resolve, ph)
@@ -1096,7 +1101,7 @@ class GameDriver:
                 self.say(
                     L_(
                         "{phase}: resolved; {then}",
-                        phase=ph.phase,
+                        phase=PhaseWord(ph.phase),
                         then=Ln_(
                             "waiting for review ({n} warning(s))",
                             "waiting for review ({n} warning(s))",
@@ -1120,21 +1125,27 @@ class GameDriver:
                     held = len(self.held_warnings(ph))
                     warnings = Ln_("{n} warnings", "{n} warnings", held)
                     why = joined([warnings, *self.hold_reasons(ph)])
-                    return L_("{phase}: results wait for the host ({why})", phase=ph.phase, why=why)
+                    return L_(
+                        "{phase}: results wait for the host ({why})",
+                        phase=PhaseWord(ph.phase),
+                        why=why,
+                    )
                 self.store.publish_phase(self.game_id, ph.phase)
-                self.say(L_("{phase}: results published", phase=ph.phase))
+                self.say(L_("{phase}: results published", phase=PhaseWord(ph.phase)))
                 continue
             opened = self.open_next(ph, now)
             if opened is not None:
                 until = local_time(opened.deadline, self.config.schedule.tz)
-                self.say(L_("{phase} opened, deadline {at}", phase=opened.phase, at=until))
+                self.say(
+                    L_("{phase} opened, deadline {at}", phase=PhaseWord(opened.phase), at=until)
+                )
             if opened is None:
                 if self.store.get_game(self.game_id).status is GameStatus.FINISHED:
                     return L_("finished")
                 return L_(
                     "{phase} is published and the list of deadlines has run out: add deadlines "
                     "to [schedule] in {path} and restart forumgm run",
-                    phase=ph.phase,
+                    phase=PhaseWord(ph.phase),
                     path=self.config.path,
                 )
 

@@ -23,7 +23,7 @@ from datetime import datetime
 from email.message import EmailMessage
 from urllib.parse import unquote, urlsplit
 
-from engine.i18n import L_, said_of, shown
+from engine.i18n import L_, PhaseWord, said_of, shown
 from engine.publish import pm_draft, strip_markers
 from engine.service.driver import GameDriver
 from engine.service.posts import renderer_for
@@ -167,7 +167,7 @@ class Notifier:
             L_(
                 "game {game}: {phase}: the hosts are told: {cause}",
                 game=d.game_id,
-                phase=ph.phase,
+                phase=PhaseWord(ph.phase),
                 cause=cause,
             )
         )

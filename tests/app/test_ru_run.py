@@ -68,19 +68,17 @@ def test_run_speaks_the_games_russian_on_the_terminal_and_english_in_its_log_fil
         child.kill()
     assert child.returncode == 0, lines
     for text in (
-        "игра 1: turn 1: прочитано: 0 новых сообщений, 1 новое ЛС; 1 квитанция в очереди",
+        "игра 1: ход 1: прочитано: 0 новых сообщений, 1 новое ЛС; 1 квитанция в очереди",
         "игра 1: опубликовано: 0 сообщений и 1 ЛС",
-        "игра 1: turn 1: дедлайн прошёл; тема перечитана, приём команд закрыт",
-        "игра 1: turn 1: итоги подведены; одобрены",
-        "игра 1: turn 1: итоги опубликованы",
-        "игра 1: turn 2: фаза открыта, дедлайн 2026-12-03 19:00 MSK",
+        "игра 1: ход 1: дедлайн прошёл; тема перечитана, приём команд закрыт",
+        "игра 1: ход 1: итоги подведены; одобрены",
+        "игра 1: ход 1: итоги опубликованы",
+        "игра 1: ход 2: фаза открыта, дедлайн 2026-12-03 19:00 MSK",
     ):
         assert any(line.endswith(text) for line in lines.splitlines()), (text, lines)
     assert "polled" not in lines and "Traceback" not in said + lines
     # Stopped: where the game stands, and that nothing was lost.
-    assert re.search(
-        r"остановлено: игра 1 \(.*\): turn [12]: идёт до 2026-12-0[23] 19:00 MSK", said
-    )
+    assert re.search(r"остановлено: игра 1 \(.*\): ход [12]: идёт до 2026-12-0[23] 19:00 MSK", said)
     assert "ничего не потеряно: хранилище держит каждую игру в её нынешнем состоянии" in said
     # The log file: the same lines in English.
     written = log.read_text(encoding="utf-8")
@@ -100,9 +98,8 @@ def test_run_once_in_russian_by_lang_a_failed_pm_and_results_that_wait(tmp_path:
     said = g(
         "2026-12-01T19:01+03:00", "--lang", "ru", "run", "GAME", "--db", g.db, "--once", code=1
     )
-    assert (
-        f"игра 1 ({g.game}): turn 1: идёт до 2026-12-02 19:00 MSK; не удалось отправить ЛС ("
-        in (said)
+    assert f"игра 1 ({g.game}): ход 1: идёт до 2026-12-02 19:00 MSK; не удалось отправить ЛС (" in (
+        said
     ), said
     assert "; ничего не потеряно: запустите снова, чтобы повторить" in said
     assert "sending a pm failed" not in said and "nothing was lost" not in said
@@ -119,9 +116,10 @@ def test_run_once_in_russian_by_lang_a_failed_pm_and_results_that_wait(tmp_path:
     waits = g(
         "2026-12-02T19:05+03:00", "--lang", "ru", "run", "GAME", "--db", g.db, "--once", code=1
     )
-    assert "turn 1: итоги ждут ведущего (1 предупреждение)" in waits, waits
+    assert "ход 1: итоги ждут ведущего (1 предупреждение)" in waits, waits
     status = g("2026-12-02T19:06+03:00", "--lang", "ru", "status", "--db", g.db)
     assert "идёт" in status and "running" not in status, status
+    assert "ход 1 (итоги готовы)" in status, status
     votes = g("2026-12-02T19:06+03:00", "--lang", "ru", "votes", "GAME", "--db", g.db)
     assert "голосующий" in votes and "источник" in votes and "voter" not in votes, votes
 
@@ -132,12 +130,12 @@ def test_run_once_in_the_games_russian_when_the_host_names_no_language(
     g = _opened(tmp_path)
     monkeypatch.delenv(i18n.ENV)  # the game file's language is ru
     said = g.host("2026-12-01T19:01+03:00", "run", "--once")
-    assert f"игра 1 ({g.game}): turn 1: идёт до 2026-12-02 19:00 MSK" in said, said
+    assert f"игра 1 ({g.game}): ход 1: идёт до 2026-12-02 19:00 MSK" in said, said
     g.pm("2026-12-01T19:10+03:00", "Коля", "голосую за Петю")
     g.pm("2026-12-01T19:11+03:00", "Маша", "голосую за Петю")
     polled = g.host("2026-12-01T19:20+03:00", "run", "--once")
     # Russian's plural forms: 2 new PMs, 2 receipts.
-    assert "turn 1: прочитано: 0 новых сообщений, 2 новых ЛС; 2 квитанции в очереди" in polled
+    assert "ход 1: прочитано: 0 новых сообщений, 2 новых ЛС; 2 квитанции в очереди" in polled
     typo = tmp_path / "typo" / "run.log"
     refused = g.host("2026-12-01T19:30+03:00", "run", "--once", "--log-file", str(typo), code=2)
     assert refused.startswith(f"--log-file {typo}: папки {typo.parent} нет: "), refused
@@ -172,7 +170,7 @@ def test_a_quiet_seat_is_said_in_russian(tmp_path: Path, monkeypatch: pytest.Mon
     host = quiet_game(tmp_path, monkeypatch)
     at = (START + timedelta(days=1) - timedelta(hours=5)).isoformat()
     said = host.cli("--lang", "ru", "run", str(host.path), "--once", at=at)
-    assert "игра 1: turn 1: Оля молчит: 0 сообщений за фазу, меньше " in said, said
+    assert "игра 1: ход 1: Оля молчит: 0 сообщений за фазу, меньше " in said, said
 
 
 def test_a_store_that_is_not_there_or_not_a_store_is_said_in_russian(tmp_path: Path) -> None:
@@ -193,14 +191,14 @@ def test_a_store_that_is_not_there_or_not_a_store_is_said_in_russian(tmp_path: P
 def test_a_line_is_english_as_a_str_and_russian_when_shown() -> None:
     polled = i18n.L_(
         "{phase}: polled: {posts}, {pms}; {receipts}",
-        phase="turn 1",
+        phase=i18n.PhaseWord("night 1"),
         posts=i18n.Ln_("{n} new post(s)", "{n} new post(s)", 21),
         pms=i18n.Ln_("{n} new PM(s)", "{n} new PM(s)", 1),
         receipts=i18n.Ln_("{n} receipt(s) queued", "{n} receipt(s) queued", 5),
     )
-    assert polled == "turn 1: polled: 21 new post(s), 1 new PM(s); 5 receipt(s) queued"
+    assert polled == "night 1: polled: 21 new post(s), 1 new PM(s); 5 receipt(s) queued"
     assert i18n.shown(polled, "ru") == (
-        "turn 1: прочитано: 21 новое сообщение, 1 новое ЛС; 5 квитанций в очереди"
+        "ночь 1: прочитано: 21 новое сообщение, 1 новое ЛС; 5 квитанций в очереди"
     )
     assert i18n.shown(polled, "en") == polled and i18n.shown("as it is", "ru") == "as it is"
     both = i18n.joined([i18n.L_("approved"), "NotFound: no user 'Оля'"])
@@ -228,4 +226,4 @@ def test_the_consoles_lines_are_russian_and_the_records_stay_english() -> None:
 def test_review_publish_says_the_step_in_russian(tmp_path: Path) -> None:
     g = _opened(tmp_path)
     said = g("2026-12-01T19:01+03:00", "--lang", "ru", "review", "GAME", "--db", g.db, "--publish")
-    assert "опубликовано сообщений: 8; turn 1: идёт до 2026-12-02 19:00 MSK" in said, said
+    assert "опубликовано сообщений: 8; ход 1: идёт до 2026-12-02 19:00 MSK" in said, said
