@@ -227,3 +227,16 @@ def test_review_publish_says_the_step_in_russian(tmp_path: Path) -> None:
     g = _opened(tmp_path)
     said = g("2026-12-01T19:01+03:00", "--lang", "ru", "review", "GAME", "--db", g.db, "--publish")
     assert "опубликовано сообщений: 8; ход 1: идёт до 2026-12-02 19:00 MSK" in said, said
+
+
+def test_a_list_of_deadlines_that_ran_out_is_said_in_russian_with_the_phase_in_its_case(
+    tmp_path: Path,
+) -> None:
+    g = cli_game(tmp_path, list(PLAYERS), ruleset="votecount", deadlines="2026-12-02 19:00")
+    path = str(g.path)
+    g.cli("game", "start", path, at="2026-12-01T18:00+03:00")
+    g.cli("run", path, "--once", at="2026-12-01T19:01+03:00")
+    ran = g.cli("--lang", "ru", "run", path, "--once", at="2026-12-02T19:05+03:00")
+    assert "день 1: итоги опубликованы, а список дедлайнов закончился: добавьте" in ran, ran
+    shown = g.cli("--lang", "ru", "status", at="2026-12-02T19:06+03:00")
+    assert "игра 1: итоги дня 1 опубликованы, а список дедлайнов игры закончился" in shown, shown
