@@ -245,8 +245,7 @@ class Vb5Board(PagedBoard):
             raise LayoutChanged(
                 redact(fetched.url), f"asked for thread {thread}, the board served {view.thread_id}"
             )
-        if view.page < view.pages:
-            self._per_page = view.per_page
+        self.noted(view)
         for post in view.posts:
             if not post.deleted:
                 self._times[post.id] = post.posted_at
