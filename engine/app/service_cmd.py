@@ -265,6 +265,8 @@ def run(
         # Every file checked before the store is opened (or created); the log file's
         # problem after the game files, in their language.
         configs = [config_or_exit(path) for path in games]
+        # The games' language when they share one (the host's own choice wins), else English.
+        i18n.for_game(i18n.languages_of(c.language for c in configs) or i18n.DEFAULT)
         if log_file is not None and (unwritable := file_problem(log_file)) is not None:
             out.print(_("--log-file {path}: {why}").format(path=log_file, why=unwritable))
             raise typer.Exit(2)

@@ -240,3 +240,23 @@ def test_a_list_of_deadlines_that_ran_out_is_said_in_russian_with_the_phase_in_i
     assert "день 1: итоги опубликованы, а список дедлайнов закончился: добавьте" in ran, ran
     shown = g.cli("--lang", "ru", "status", at="2026-12-02T19:06+03:00")
     assert "игра 1: итоги дня 1 опубликованы, а список дедлайнов игры закончился" in shown, shown
+
+
+def test_games_of_two_languages_in_one_run_speak_english_unless_the_host_names_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    g = _opened(tmp_path)  # a Russian game on thread 1
+    english = tmp_path / "english.toml"
+    text = g.game.read_text(encoding="utf-8").replace('thread = "1"', 'thread = "2"')
+    english.write_text(text.replace("[game]\n", '[game]\nlanguage = "en"\n', 1), encoding="utf-8")
+    g("2026-12-01T17:00+03:00", "board", "local", "init", str(english))
+    g("2026-12-01T18:00+03:00", "game", "start", str(english), "--db", g.db)
+    g("2026-12-01T18:01+03:00", "review", str(english), "--approve", "--db", g.db)
+    monkeypatch.delenv(i18n.ENV)
+    both = ["run", str(english), "GAME", "--db", g.db, "--once"]  # the Russian one last
+    said = g("2026-12-01T19:01+03:00", *both)
+    assert f"game 1 ({g.game}): turn 1: open until 2026-12-02 19:00 MSK" in said, said
+    assert f"game 2 ({english}): turn 1: open until 2026-12-02 19:00 MSK" in said
+    assert "игра" not in said
+    russian = g("2026-12-01T19:05+03:00", "--lang", "ru", *both)
+    assert f"игра 2 ({english}): ход 1: идёт до 2026-12-02 19:00 MSK" in russian, russian
