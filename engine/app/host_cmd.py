@@ -72,6 +72,8 @@ def log(
     limit: Annotated[int, typer.Option(help="How many entries, newest first.")] = 50,
 ) -> None:
     """The audit log: every host action (fixes, approvals, logins), newest first."""
+    from engine.app.review import host_word
+
     store = store_or_exit(db, existing=True)
     # The host's language (--lang), else the language of the games the log shows.
     games = [g for g in store.games() if game is None or g.id == game]
@@ -91,7 +93,7 @@ def log(
             entry.via,
             str(entry.game_id or ""),
             phase_name(entry.phase) if entry.phase else "",
-            entry.action,
+            host_word(entry.action),
             detail,
         )
     console().print(grid)

@@ -17,7 +17,7 @@ from typing import Any
 
 from engine.core.orders import Channel, Order
 from engine.core.ruleset import HostTable, VoteView
-from engine.i18n import ACTION_WORDS, _, current, ngettext, phase_fields, warning_text
+from engine.i18n import ACTION_WORDS, DEFAULT, _, current, ngettext, phase_fields, warning_text
 from engine.service.driver import GameDriver
 from engine.service.runner import Cadence, drive_once, owner_id
 from engine.store import OutboxStatus, StoredOrder, StoredWarning, StoreError
@@ -64,6 +64,52 @@ def phase_status_words(status: PhaseStatus) -> str:
         PhaseStatus.PUBLISHED: _("published"),
     }
     return words.get(status, status.value)
+
+
+def host_word(value: str) -> str:
+    """A stored status or an audit log's action as the host reads it: in English the id
+    itself, as the store, the log file and the tests name it ("draft", "remove"); in another
+    language its name there («черновик», «выбывание игрока»). An id with no name is shown as
+    it is. (The English texts below only say to the translator which id each one is.)"""
+    if current() == DEFAULT:
+        return value
+    words = {
+        # a post or PM of the outbox
+        "draft": _("outbox: draft"),
+        "approved": _("outbox: approved"),
+        "posted": _("outbox: posted"),
+        "failed": _("outbox: failed"),
+        # an order read from a player
+        "accepted": _("order: accepted"),
+        "rejected": _("order: rejected"),
+        "overridden": _("order: overridden"),
+        # a game
+        "setup": _("game: setup"),
+        "running": _("game: running"),
+        "finished": _("game: finished"),
+        # what the audit log records
+        "fix": _("action: fix"),
+        "ignore": _("action: ignore"),
+        "typed": _("action: typed"),
+        "drop": _("action: drop"),
+        "retarget": _("action: retarget"),
+        "approve": _("action: approve"),
+        "unapprove": _("action: unapprove"),
+        "publish": _("action: publish"),
+        "deadline": _("action: deadline"),
+        "remove": _("action: remove"),
+        "grant": _("action: grant"),
+        "pause": _("action: pause"),
+        "resume": _("action: resume"),
+        "end": _("action: end"),
+        "say": _("action: say"),
+        "login": _("action: login"),
+        "logout": _("action: logout"),
+        "login_failed": _("action: login_failed"),
+        "login_refused": _("action: login_refused"),
+        "set_password": _("action: set_password"),
+    }
+    return words.get(value, value)
 
 
 def outbox_line(item: OutboxItem) -> str:

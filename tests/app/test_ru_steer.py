@@ -127,8 +127,8 @@ def test_the_audit_log_and_the_password_in_russian(
     monkeypatch.delenv(i18n.ENV)
     log = host.g("2026-12-01T20:01+03:00", "host", "log", *db)
     assert "когда" in log and "действие" in log and "подробности" in log
-    row = next(line for line in log.splitlines() if "pause" in line)
-    assert "ход 1" in row and "turn 1" not in row
+    row = next(line for line in log.splitlines() if "пауза" in line)
+    assert "ход 1" in row and "turn 1" not in row and "pause" not in row
     short = runner.invoke(
         app, ["--lang", "ru", "host", "set-password", *db, "--password-stdin"], input="short\n"
     )
@@ -238,6 +238,13 @@ def test_steering_from_the_dashboard_in_russian(
     assert "<strong>ход 1</strong> (идёт)" in page and "Голоса, ход 1" in page
     said = _act(c, "steer-remove", player="Петя", reveal="yes")
     assert "Петя: выбывает из игры (фаза: ход 1); ниже ждут вашего одобрения сообщения: 1" in said
+    # The post waits as a «черновик», counted so at the top; the game «идёт».
+    page = c.get("/games/1").text
+    assert '<span class="badge draft">черновик</span>' in page
+    assert re.search(r"к отправке: черновик 1, отправлено \d+", re.sub(r"\s+", " ", page))
+    assert "#1 · идёт" in c.get("/").text
+    log = re.sub(r"<[^>]+>", " ", c.get("/games/1/log").text)
+    assert "выбывание игрока" in log and " remove " not in log
     assert "Петя уже не в игре" in _act(c, "steer-remove", player="Петя")
     bad = _act(c, "steer-deadline", extend="скоро")
     assert "'скоро': напишите срок" in html.unescape(bad)

@@ -18,7 +18,13 @@ from markupsafe import Markup
 
 from engine import i18n
 from engine.app.dashboard.bbcode_html import bbcode_to_html, safe_link
-from engine.app.review import Review, describe_fix, order_words, phase_status_words
+from engine.app.review import (
+    Review,
+    describe_fix,
+    host_word,
+    order_words,
+    phase_status_words,
+)
 from engine.app.steer import Steer
 from engine.clock import local_time
 from engine.core.orders import Channel, Source
@@ -160,6 +166,7 @@ TEMPLATE_WORDS: dict[str, Any] = {
     "countdown": countdown_span,
     "phase_name": phase_name,
     "phase_status": phase_status_words,
+    "host_word": host_word,
 }
 """What the dashboard's templates call to speak the host's language."""
 

@@ -27,7 +27,7 @@ from engine.app.dashboard import guard
 from engine.app.dashboard.actions import ACTIONS, FormError
 from engine.app.dashboard.hostnames import HostCheck, HostNames
 from engine.app.dashboard.pages import TEMPLATE_WORDS, GamePage, game_title, games_rows
-from engine.app.review import Review, ReviewError
+from engine.app.review import Review, ReviewError, host_word
 from engine.clock import local_time
 from engine.i18n import _, phase_name
 from engine.service.driver import GameDriver
@@ -263,7 +263,7 @@ class Dashboard:
                 "via": e.via,
                 "game": e.game_id,
                 "phase": phase_name(e.phase) if e.phase else "",
-                "action": e.action,
+                "action": host_word(e.action),
                 "detail": e.detail_text(),
             }
             for e in entries
