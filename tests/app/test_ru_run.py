@@ -260,3 +260,18 @@ def test_games_of_two_languages_in_one_run_speak_english_unless_the_host_names_o
     assert "игра" not in said
     russian = g("2026-12-01T19:05+03:00", "--lang", "ru", *both)
     assert f"игра 2 ({english}): ход 1: идёт до 2026-12-02 19:00 MSK" in russian, russian
+
+
+def test_the_dashboard_says_why_a_seat_is_quiet_in_russian(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.app.dashboard_client import client, log_in, make_dashboard, set_password
+
+    host = quiet_game(tmp_path, monkeypatch)
+    at = (START + timedelta(days=1) - timedelta(hours=5)).isoformat()
+    set_password(host)  # type: ignore[arg-type]
+    c = client(make_dashboard(host, monkeypatch, at=at, lang="ru"))  # type: ignore[arg-type]
+    log_in(c)
+    page = c.get("/games/1").text
+    assert "0 сообщений за фазу, меньше 1" in page, page
+    assert "fewer than" not in page

@@ -29,7 +29,7 @@ from engine.app.steer import Steer
 from engine.clock import local_time
 from engine.core.orders import Channel, Source
 from engine.core.ruleset import HostTable, VoteView
-from engine.i18n import _, ngettext, phase_name
+from engine.i18n import _, ngettext, phase_name, shown
 from engine.publish import marker_line
 from engine.service.driver import GameDriver
 from engine.store import OutboxStatus, StoredOrder, StoredWarning
@@ -219,7 +219,7 @@ class GamePage:
         """A seat in the vote table: "A (replaced B, replaced C)" once it changed hands."""
         self.warnings = [self._warning(w) for w in self.rv.warnings()]
         self.held = len(self.rv.held())
-        self.hold_reasons = self.rv.hold_reasons()
+        self.hold_reasons = [shown(r) for r in self.rv.hold_reasons()]
         """Why else the results wait for the host (the phase opened after its deadline)."""
         missed = self.rv.missed_deadline()
         tz = d.config.schedule.tz
@@ -286,7 +286,7 @@ class GamePage:
             return []
         now = d.clock()
         table = d.activity(now)
-        quiet = {q.seat: q.why for q in d.quiet(ph, now)} if ph.deadline > now else {}
+        quiet = {q.seat: shown(q.why) for q in d.quiet(ph, now)} if ph.deadline > now else {}
         tz = d.config.schedule.tz
         slots = d.slots()
         rows = []
