@@ -19,7 +19,15 @@ from datetime import UTC, date, datetime, timedelta, timezone, tzinfo
 
 from forums.datewords import lookup, words_for
 
-__all__ = ["DAY_MONTH_ORDERS", "parse_board_time", "shown_time"]
+__all__ = [
+    "DASHED_DATE_ORDERS",
+    "DAY_MONTH_ORDERS",
+    "hour_offset_zone",
+    "order_of_example",
+    "parse_board_time",
+    "parse_ordered_time",
+    "shown_time",
+]
 
 _MONTHS_EN = {
     "jan": 1,
@@ -422,3 +430,77 @@ def _pick_month(
     if len(month_words) != 1 or len(month_words[0][1]) != 1:
         raise ValueError(f"not a board time: {original!r} (which word is the month?)")
     return next(iter(month_words[0][1]))
+
+
+# -- PunBB's family (FluxBB, PunBB 1.2 and 1.4): dashed dates in the reader's order -----------
+
+DASHED_DATE_ORDERS = {"1": "ymd", "2": "ydm", "3": "dmy", "4": "mdy", "5": "words", "6": "words"}
+"""The account's date format in PunBB's family (FluxBB, PunBB 1.4: profile → settings) by
+its value: 1 `Y-m-d`, 2 `Y-d-m`, 3 `d-m-Y`, 4 `m-d-Y`, 5 `M j Y`, 6 `jS M Y`; 0 is the
+board's default (`order_of_example`). The three dashed orders cannot be told apart from
+one date: the account's setting says which."""
+
+_DASHED = re.compile(r"^\s*(\d{1,4})-(\d{1,2})-(\d{1,4})(?=\s|$)(.*)$", re.S)
+_CLOCK = re.compile(r"^\s*(\d{1,2}):(\d{2})(?::(\d{2}))?\s*([AaPp][Mm])?\s*$")
+
+
+def hour_offset_zone(offset: str, dst: bool) -> tzinfo:
+    """The zone of an offset in hours ("3", "-3.5", "5.75") and a daylight-saving tick, as
+    PunBB's family keeps an account's zone (no named zones)."""
+    hours = float(offset) + (1 if dst else 0)
+    return timezone(timedelta(minutes=round(hours * 60)))
+
+
+def order_of_example(example: str, today: date) -> str | None:
+    """The date order of a format shown as today's date (`05-12-2026`): "words" for a
+    month name; None when it fits none of the orders, or more than one (on the 12th of
+    December d-m-Y and m-d-Y show the same)."""
+    found = _DASHED.match(example)
+    if found is None:
+        return "words" if re.search(r"[A-Za-z]{3}", example) else None
+    parts = (found.group(1), found.group(2), found.group(3))
+    fits = [o for o in ("ymd", "ydm", "dmy", "mdy") if _dashed_date(parts, o) == today]
+    return fits[0] if len(fits) == 1 else None
+
+
+def _dashed_date(parts: tuple[str, str, str], order: str) -> date | None:
+    a, b, c = (int(p) for p in parts)
+    year, month, day = {
+        "ymd": (a, b, c),
+        "ydm": (a, c, b),
+        "dmy": (c, b, a),
+        "mdy": (c, a, b),
+    }[order]
+    if (order.startswith("y") and len(parts[0]) != 4) or (
+        not order.startswith("y") and len(parts[2]) != 4
+    ):
+        return None
+    try:
+        return date(year, month, day)
+    except ValueError:
+        return None
+
+
+def parse_ordered_time(text: str, *, tz: tzinfo, now: datetime, order: str = "ymd") -> datetime:
+    """A time of PunBB's family as the page prints it (`<date> <time>`: «Сегодня» /
+    "Today", «Вчера» / "Yesterday", else the reader's date format; the time `H:i:s`, `H:i`,
+    `g:i:s a` or `g:i a`) in the reader's zone `tz`; `order`: a dashed date's order
+    (`DASHED_DATE_ORDERS`). ValueError when it is not one."""
+    found = _DASHED.match(text)
+    if found is not None and order in ("ydm", "dmy", "mdy"):
+        day = _dashed_date((found.group(1), found.group(2), found.group(3)), order)
+        clock = _CLOCK.match(found.group(4)) if found.group(4).strip() else None
+        if day is None or (found.group(4).strip() and clock is None):
+            raise ValueError(f"not a board time: {text!r}")
+        hour = minute = second = 0
+        if clock is not None:
+            hour, minute, second = (
+                int(clock.group(1)),
+                int(clock.group(2)),
+                int(clock.group(3) or 0),
+            )
+            meridiem = (clock.group(4) or "").lower()
+            if meridiem:
+                hour = hour % 12 + (12 if meridiem == "pm" else 0)
+        return datetime(day.year, day.month, day.day, hour, minute, second, tzinfo=tz)
+    return parse_board_time(text, tz=tz, now=now)

@@ -34,7 +34,7 @@ import httpx
 from forums.board import PMPage, ThreadPage
 from forums.client import DEADLINE, MAX_BYTES, BoardClient, Sleep
 from forums.cursor import Resume, ThreadView, read_thread, seen_posts
-from forums.errors import BoardError, FloodControl, NotFound, SessionExpired
+from forums.errors import BoardError, FloodControl, NoPrivateMessages, NotFound, SessionExpired
 from forums.guard import redact
 from forums.records import Cursor, Post, User
 from forums.secret import Secret
@@ -44,7 +44,13 @@ log = logging.getLogger("forums.board")
 
 Clock = Callable[[], datetime]
 
-__all__ = ["Answer", "Clock", "Said", "WebBoard"]
+__all__ = ["NO_PMS", "Answer", "Clock", "Said", "WebBoard"]
+
+NO_PMS = (
+    "{url}: {product} has no private messages; a game there is played in the open thread "
+    "(rulesets that send roles or take orders by PM cannot run on it)"
+)
+"""A PM refused on a board without them (`WebBoard.private_messages`), for the host."""
 
 
 def _now() -> datetime:
@@ -224,8 +230,17 @@ class WebBoard:
     # -- private messages --------------------------------------------------------------
 
     private_messages: ClassVar[bool] = True
-    """False where the board has no private messages (FluxBB): `inbox` and `sent` are
-    always empty (a board without messages has none to read)."""
+    """False where the board has no private messages (FluxBB, PunBB 1.4): `inbox` and
+    `sent` are always empty (a board without messages has none to read) and `send_pm` is
+    refused with `NoPrivateMessages` in one line (`NO_PMS`, naming `product`)."""
+    product: ClassVar[str] = ""
+    """The board software as the host knows it ("FluxBB", "PunBB 1.4"), for that line."""
+
+    async def send_pm(self, recipients: Sequence[str], subject: str, bbcode: str) -> str:
+        """Hook: send a PM; on a board without private messages, refused in one line."""
+        if not self.private_messages:
+            raise NoPrivateMessages(NO_PMS.format(url=self.base_url, product=self.product))
+        raise NotImplementedError
 
     async def inbox(self, since: Cursor | None = None) -> PMPage:
         """Private messages to the GM after the cursor, oldest first."""

@@ -20,12 +20,12 @@ given. Cursors are the shared paged-thread cursor's (`forums.cursor`).
 from __future__ import annotations
 
 import logging
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Mapping
 from enum import Enum
 from typing import Any, ClassVar
 from urllib.parse import parse_qs, urlsplit
 
-from forums.errors import LayoutChanged, LoginFailed, NoPrivateMessages, NotFound
+from forums.errors import LayoutChanged, LoginFailed, NotFound
 from forums.fluxbb import pages
 from forums.fluxbb.pages import PageKind, Zone
 from forums.fluxbb.selectors import DEFAULT, FluxbbSelectors
@@ -37,11 +37,6 @@ from forums.userprefs import FilledForm, filled_form
 from forums.webboard import Answer, Said
 
 log = logging.getLogger("forums.fluxbb")
-
-NO_PMS = (
-    "{url}: FluxBB has no private messages; a game there is played in the open thread "
-    "(rulesets that send roles or take orders by PM cannot run on it)"
-)
 
 
 class FluxbbBoard(PagedBoard):
@@ -56,7 +51,9 @@ class FluxbbBoard(PagedBoard):
     default_selectors = DEFAULT
     selectors: FluxbbSelectors
     private_messages: ClassVar[bool] = False
-    """FluxBB has no private messages (see the module's docstring)."""
+    """FluxBB has no private messages (see the module's docstring): the base refuses
+    `send_pm` (`forums.webboard.NO_PMS`)."""
+    product = "FluxBB"
 
     def __init__(self, base_url: str, username: str, password: str, **options: Any) -> None:
         super().__init__(base_url, username, password, **options)
@@ -244,10 +241,5 @@ class FluxbbBoard(PagedBoard):
 
         return await self.submit(where, fresh, send)
 
-    # -- private messages: none --------------------------------------------------------
 
-    async def send_pm(self, recipients: Sequence[str], subject: str, bbcode: str) -> str:
-        raise NoPrivateMessages(NO_PMS.format(url=self.base_url))
-
-
-__all__ = ["NO_PMS", "FluxbbBoard"]
+__all__ = ["FluxbbBoard"]
