@@ -28,6 +28,7 @@ BOARD_ENGINES = (
     "local",
     "mybb",
     "phpbb",
+    "punbb",
     "smf",
     "vbulletin",
     "vbulletin5",
@@ -100,7 +101,10 @@ API_USER_ENGINES = ("discourse",)
 Discourse's `Api-Username`)."""
 DATE_FORMAT_ENGINES = ("mybb", "phpbb")
 """Boards whose adapter may set the GM account's own date format (`[board] set_date_format`)."""
-NO_PM_ENGINES = {"fluxbb": "FluxBB has no private messages"}
+NO_PM_ENGINES = {
+    "fluxbb": "FluxBB has no private messages",
+    "punbb": "PunBB has no private messages",
+}
 """Engines without private messages, and why: a game there is played in the open thread —
 no role PMs, no PM orders, no receipts, no hosts' notices or prods by PM (`_no_pms`)."""
 
@@ -567,7 +571,10 @@ class _Checker:
         """On a board without private messages, refuse what needs them (receipts are off
         there: `[game] receipts = true` is refused)."""
         # The reason in the host's language (steer.py says it to the host in English).
-        why = {"fluxbb": _("FluxBB has no private messages")}.get(engine) or NO_PM_ENGINES[engine]
+        why = {
+            "fluxbb": _("FluxBB has no private messages"),
+            "punbb": _("PunBB has no private messages"),
+        }.get(engine) or NO_PM_ENGINES[engine]
         ruleset = self.rulesets.get(ruleset_id) if self.rulesets and ruleset_id else None
         if ruleset is not None:
             try:
@@ -690,6 +697,10 @@ class _Checker:
                 "fluxbb": _(
                     "forumgm reads the FluxBB GM's own zone and date format from his "
                     "profile after each login, so there is nothing to set"
+                ),
+                "punbb": _(
+                    "forumgm reads the PunBB GM's own zone and date format from his "
+                    "settings after each login, so there is nothing to set"
                 ),
                 "smf": _(
                     "forumgm reads the SMF GM's times in whatever format his profile "

@@ -1,16 +1,16 @@
-"""Which forum engine served a page: phpBB, MyBB, XenForo, FluxBB, SMF 2.1 or Discourse — or
-which one we do not support.
+"""Which forum engine served a page: phpBB, MyBB, XenForo, FluxBB, PunBB, SMF 2.1 or
+Discourse — or which one we do not support.
 
 Each engine leaves marks in every page it serves (a body id, a form key in the page's
 script, template comments, a "Powered by" line, the shape of its links). `SIGNATURES` lists
 them as data with a weight: a page is an engine's when its marks add up to at least
 `ENOUGH` and outweigh every other engine's. Engines forumgm does not support (phpBB 2 and
-its forks such as TorrentPier, Invision, SMF, PunBB 1.3+, the mybb.ru hosts, uCoz,
-NodeBB) are recognised too, so the host hears "TorrentPier is not supported" rather than
+its forks such as TorrentPier, Invision, the mybb.ru hosts, uCoz, NodeBB) are recognised
+too, so the host hears "TorrentPier is not supported" rather than
 "phpBB" (a phpBB 2 fork shares phpBB 3's viewtopic.php and posting.php) or "unknown".
-PunBB 1.2 (its layout is FluxBB's) is read as FluxBB; PunBB 1.3 and later (#brd-wrap)
-and the mybb.ru family of free Russian hosts (a PunBB fork of their own, not MyBB) are named
-and not supported, each with why (`WHY_NOT`). Pure: the caller fetches the page.
+PunBB 1.2 (its layout is FluxBB's) is read as FluxBB, PunBB 1.3 and later (#brd-wrap) as
+`punbb`; the mybb.ru family of free Russian hosts (a PunBB fork of their own, not MyBB) is
+named and not supported, with why (`WHY_NOT`). Pure: the caller fetches the page.
 """
 
 from __future__ import annotations
@@ -195,11 +195,12 @@ SIGNATURES: tuple[Signature, ...] = (
         "PunBB markup",
     ),
     # PunBB 1.3 and later print other pages (#brd-wrap, div.post with span.post-byline,
-    # fixtures/punbb/1.4.4), and link to punbb.informer.com ("Форум работает на" in Russian).
-    _sig("PunBB 1.3+", None, r'<div id="brd-wrap" class="brd', 3, "the #brd-wrap layout"),
+    # fixtures/punbb/1.4.4), read by forums/punbb, and link to punbb.informer.com ("Форум
+    # работает на" in Russian).
+    _sig("PunBB 1.3+", "punbb", r'<div id="brd-wrap" class="brd', 3, "the #brd-wrap layout"),
     _sig(
         "PunBB 1.3+",
-        None,
+        "punbb",
         r'(?:Powered by|работает на)(?:&nbsp;|\s)(?:<a href="https?://punbb\.informer\.com/?">)'
         r"PunBB</a>",
         1,
@@ -216,9 +217,6 @@ SIGNATURES: tuple[Signature, ...] = (
 )
 ENOUGH = 3
 WHY_NOT = {
-    "PunBB 1.3+": (
-        "PunBB 1.3 and later print other pages than the PunBB 1.2 layout forumgm reads (FluxBB's)"
-    ),
     "MyBB.ru (a PunBB fork)": (
         "the mybb.ru hosts run a PunBB fork of their own (not MyBB), whose pages forumgm "
         "does not read yet"
@@ -230,6 +228,7 @@ SUPPORTED = (
     "fluxbb",
     "mybb",
     "phpbb",
+    "punbb",
     "smf",
     "vbulletin",
     "vbulletin5",

@@ -74,6 +74,7 @@ DIALECTS: dict[str, Dialect] = {
     "mybb": Dialect(spoiler=False),
     "xenforo": Dialect(spoiler=True, literal="PLAIN"),
     "fluxbb": Dialect(spoiler=False, size=False),
+    "punbb": Dialect(spoiler=False, size=False),  # PunBB 1.4's parser: no [size], no [s]
     "smf": Dialect(spoiler=False, literal="nobbc"),
     # Discourse reads BBCode besides Markdown: [b], [i], [s], [quote], [code], [url] and the
     # spoiler-alert plugin's [spoiler] (a stock plugin), but no [size] or [color].

@@ -22,6 +22,7 @@ ADAPTERS = (
     "forums.mybb",
     "forums.xenforo",
     "forums.fluxbb",
+    "forums.punbb",
     "forums.smf",
     "forums.vbulletin",
     "forums.discourse",

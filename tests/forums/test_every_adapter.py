@@ -1,6 +1,6 @@
 """What every web board adapter owes the board and the GM, checked on each one alike:
-phpBB, MyBB, FluxBB, SMF, vBulletin 3/4 and 5, XenForo over its pages and XenForo over its REST API,
-Discourse over its JSON API with the GM's password or with an API key.
+phpBB, MyBB, FluxBB, PunBB 1.4, SMF, vBulletin 3/4 and 5, XenForo over its pages and XenForo
+over its REST API, Discourse over its JSON API with the GM's password or with an API key.
 
 - The GM's password, session and API key go only to the configured board: a redirect to
   another host or from https to http is refused before anything is sent there, and an
@@ -31,6 +31,7 @@ PASSWORD = "s3cret-Пароль-42"
 KEY = "xf-api-key-9Qz"
 ADAPTERS = {
     "fluxbb": {},
+    "punbb": {},
     "phpbb": {},
     "mybb": {},
     "smf": {},

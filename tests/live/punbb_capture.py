@@ -14,7 +14,8 @@ redirect after a post, the reply form and the index (as a guest and as the membe
 table (ids, authors, times as Unix seconds, edits).
 
 PunBB 1.4 also gives: the member's settings (`profile_settings.html`: zone, DST, date
-format), flood control refusing a reply (`flood.html`: the group's `g_post_flood` set to 60
+format), the member list searched for "ma*" (`userlist.html`), the board's message
+for a topic that does not exist (`message.html`), flood control refusing a reply (`flood.html`: the group's `g_post_flood` set to 60
 after the topic is written; the reply goes to the installer's topic, so the saved topic
 stays as it was), and with RUSSIAN the member's topic pages, settings and flood answer in
 Russian (`*_ru.html`: the members' `language` set to Russian).
@@ -352,6 +353,8 @@ def extra_14(
     assert uid is not None, "the topic names no profile of the reader"
     settings = base + f"profile.php?section=settings&id={uid.group(1)}"
     saved["profile_settings.html"] = petya.get(settings).text
+    saved["userlist.html"] = petya.get(base + "userlist.php?username=ma%2A&show_group=-1").text
+    saved["message.html"] = petya.get(base + "viewtopic.php?id=999").text
     with sqlite3.connect(database) as db:
         db.execute("UPDATE groups SET g_post_flood = 60 WHERE g_id = 3")
     saved["flood.html"] = post("1.4", masha, base, "tid=1", "vote Petya again").text

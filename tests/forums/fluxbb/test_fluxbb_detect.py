@@ -36,5 +36,5 @@ def test_punbb_13_and_later_are_not_taken_for_fluxbb() -> None:
         "</div></div></body></html>"
     )
     found = detect_engine(punbb13, "text/html")
-    assert found.engine is None and "not a supported engine" in found.describe()
+    assert found.engine == "punbb"  # its own adapter (forums/punbb), not FluxBB's
     assert found.product == "PunBB 1.3+"

@@ -1,0 +1,361 @@
+"""What a PunBB 1.3/1.4 page is and says: pure readers of served HTML (no client).
+
+- `classify` sorts a page into `forums.pages.PageKind` by the id PunBB gives the page's
+  block (`brd-viewtopic`, `brd-login`, `brd-post`, `brd-message`, …), the "Redirecting …"
+  page (`#brd-redirect`) after a login or a post, and a form served again with its errors
+  (a wrong password, flood control).
+- `parse_topic_page` reads one page of a topic into a `TopicPage` of `Post`s.
+- `read_zone` reads the account's zone and date format from its settings.
+
+The words it looks for are PunBB 1.4's English and the Russian of github.com/punbb/langs
+(`Russian/`, for 1.4.3); fixtures/punbb/1.4.4 holds pages of both.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from datetime import date, datetime, tzinfo
+from urllib.parse import parse_qs, urljoin, urlsplit
+
+from selectolax.lexbor import LexborHTMLParser, LexborNode
+
+from forums.dates import DASHED_DATE_ORDERS, hour_offset_zone, order_of_example, parse_ordered_time
+from forums.errors import LayoutChanged
+from forums.guard import redact
+from forums.html import concat_bodies, html_to_postbody, parse_html, quote_author_from_cite
+from forums.pages import PageKind, TopicPage
+from forums.punbb.selectors import DEFAULT, PunbbSelectors
+from forums.records import EditInfo, Post, PostBody, User
+
+__all__ = [
+    "Zone",
+    "classify",
+    "edit_notice",
+    "flood_wait",
+    "logged_in_as",
+    "message",
+    "my_id",
+    "paging",
+    "parse_members",
+    "parse_topic_page",
+    "punbb_postbody",
+    "read_zone",
+    "redirect_target",
+]
+
+_FLOOD = re.compile(r"between posts|между двумя сообщениями", re.I)
+_FLOOD_WAIT = re.compile(r"(?:At least|не менее)\s+(\d+)\s+(?:seconds|секунд)", re.I)
+"""Flood control: "At least 60 seconds have to pass between posts." / «Должно пройти не
+менее 60 секунд между двумя сообщениями.» (`lang/*/post.php`, 'Flood')."""
+_EDIT = re.compile(
+    r"^\(\s*(?:edited by|изменено:)\s+(?P<by>.+?)(?:,\s*|\s+)"
+    r"(?P<at>(?:Today|Yesterday|Сегодня|Вчера|\d{1,4}-\d{1,2}-\d{1,4}|[A-Z][a-z]{2} \d{1,2} \d{4}"
+    r"|\d{1,2}(?:st|nd|rd|th) [A-Z][a-z]{2} \d{4})\s+\d{1,2}:\d{2}(?::\d{2})?(?:\s*[ap]m)?)"
+    r"\s*\)$",
+    re.S | re.I,
+)
+"""The edit notice ('Last edited' of `lang/*/topic.php`): "(edited by %1$s %2$s)", ru
+«(изменено: %1$s, %2$s)» — the editor's name, then the time in the reader's formats."""
+_REFRESH = re.compile(
+    r"""<meta[^>]+http-equiv=["']refresh["'][^>]+content=["']\d+;\s*URL=([^"']+)""", re.I
+)
+_SMILIE = re.compile(r"(?:^|/)img/smilies/([a-z_]+)\.(?:png|gif)$", re.I)
+SMILIES = {
+    "smile": ":)",
+    "neutral": ":|",
+    "sad": ":(",
+    "big_smile": ":D",
+    "yikes": ":o",
+    "wink": ";)",
+    "hmm": ":/",
+    "tongue": ":P",
+    "lol": ":lol:",
+    "mad": ":mad:",
+    "roll": ":rolleyes:",
+    "cool": ":cool:",
+}
+"""PunBB 1.4's smilies (`include/parser.php`): image file name → the code players type."""
+_PAGE_KINDS = {
+    "brd-login": PageKind.LOGIN_FORM,
+    "brd-message": PageKind.MESSAGE,
+    "brd-post": PageKind.POSTING_FORM,
+    "brd-edit": PageKind.POSTING_FORM,
+    "brd-dialogue": PageKind.FORM_INVALID,
+    "brd-viewtopic": PageKind.TOPIC,
+    "brd-profile-settings": PageKind.PREFERENCES,
+    "brd-userlist": PageKind.MEMBERLIST,
+    "brd-index": PageKind.INDEX,
+}
+"""The page's block id → its kind. `brd-dialogue` is PunBB's "Confirm action" page: a form
+whose CSRF token it did not take (`csrf_confirm_form`)."""
+
+
+def tree_of(html: str) -> LexborHTMLParser:
+    return parse_html(html)
+
+
+def _text(node: LexborNode | None) -> str:
+    return " ".join((node.text(deep=True) if node is not None else "").split())
+
+
+def _query(url: str, key: str) -> str | None:
+    values = parse_qs(urlsplit(url.replace("&amp;", "&")).query).get(key)
+    return values[0] if values else None
+
+
+def logged_in_as(tree: LexborHTMLParser, selectors: PunbbSelectors = DEFAULT) -> str | None:
+    """Whom the header greets ("Logged in as <strong>Name</strong>."), None for a guest."""
+    welcome = tree.css_first(selectors.welcome)
+    name = welcome.css_first("strong") if welcome is not None else None
+    return _text(name) or None
+
+
+def is_guest(tree: LexborHTMLParser, selectors: PunbbSelectors = DEFAULT) -> bool:
+    """The page greets a guest (the header is there, with no name in it)."""
+    return tree.css_first(selectors.welcome) is not None and logged_in_as(tree, selectors) is None
+
+
+def my_id(tree: LexborHTMLParser, selectors: PunbbSelectors = DEFAULT) -> str | None:
+    link = tree.css_first(selectors.profile_link)
+    found = _query(link.attributes.get("href") or "", "id") if link is not None else None
+    return found if found and found.isdigit() else None
+
+
+def message(tree: LexborHTMLParser, selectors: PunbbSelectors = DEFAULT) -> str:
+    """The board's words on a page: a form's errors, else an information page's line."""
+    errors = [_text(li) for li in tree.css(selectors.error_list)]
+    if errors:
+        return " ".join(e for e in errors if e)
+    return _text(tree.css_first(selectors.message))
+
+
+def flood_wait(text: str) -> float | None:
+    """The seconds flood control asks to wait, from its message."""
+    found = _FLOOD_WAIT.search(text)
+    return float(found.group(1)) if found else None
+
+
+def redirect_target(html: str, base: str) -> str | None:
+    """Where a "Redirecting …" page sends the reader (a post's `viewtopic.php?pid=N#pN`)."""
+    found = _REFRESH.search(html)
+    return urljoin(base, found.group(1).replace("&amp;", "&")) if found else None
+
+
+def classify(html: str, url: str = "", selectors: PunbbSelectors = DEFAULT) -> PageKind:
+    tree = tree_of(html)
+    if tree.css_first(selectors.redirect) is not None:
+        return PageKind.POSTED
+    block = tree.css_first(selectors.page)
+    kind = _PAGE_KINDS.get(block.attributes.get("id") or "", PageKind.UNKNOWN) if block else None
+    if kind is None:
+        return PageKind.UNKNOWN
+    if tree.css_first(selectors.error_list) is not None:
+        if kind is PageKind.LOGIN_FORM:
+            return PageKind.LOGIN_FAILED
+        if _FLOOD.search(message(tree, selectors)):
+            return PageKind.FLOOD
+        return PageKind.FORM_ERROR
+    return kind
+
+
+# -- posts ------------------------------------------------------------------------------
+
+
+def punbb_postbody(node: LexborNode, *, base_url: str = "") -> PostBody:
+    """The `PostBody` of a post's `div.entry-content` (a copy: the page stays as served). A
+    quote is `div.quotebox` with «Name wrote:» in its `cite` and the quote in its
+    `blockquote`; `[u]` is `span.bbu`; a smilie is read as the code typed, any other image
+    dropped."""
+    copy = node.clone()
+    for box in copy.css("div.quotebox"):
+        # The cite names the box's quote; gone, it cannot name a quote nested in it.
+        cite, quote = box.css_first("cite"), box.css_first("blockquote")
+        author = quote_author_from_cite(cite) if cite is not None else None
+        if cite is not None:
+            cite.decompose()
+        for named in (box, quote):
+            if named is not None and author:
+                named.attrs["data-author"] = author
+    for image in copy.css("img"):
+        found = _SMILIE.search(image.attributes.get("src") or "")
+        if found is not None and found.group(1).lower() in SMILIES:
+            image.attrs["alt"] = SMILIES[found.group(1).lower()]
+        else:
+            image.decompose()
+    return html_to_postbody(copy, base_url=base_url)
+
+
+def edit_notice(text: str, *, tz: tzinfo, now: datetime, order: str) -> EditInfo:
+    """The edit notice's editor and time; a notice of another shape (a board's own
+    language pack) is an edit of unknown author and time."""
+    found = _EDIT.match(" ".join(text.split()))
+    if found is None:
+        return EditInfo(by=None, at=None)
+    try:
+        at = parse_ordered_time(found.group("at"), tz=tz, now=now, order=order)
+    except ValueError:
+        at = None
+    return EditInfo(by=found.group("by").strip() or None, at=at)
+
+
+def paging(tree: LexborHTMLParser, selectors: PunbbSelectors = DEFAULT) -> tuple[int, int]:
+    """The page shown and the last page, by the paging line (1 of 1 without one)."""
+    line = tree.css_first(selectors.pages)
+    if line is None:
+        return 1, 1
+    numbers = [
+        int(t)
+        for t in (_text(n).replace(",", "").replace(" ", "") for n in line.css("a, strong"))
+        if t.isdigit()
+    ]
+    current = _text(line.css_first("strong")).replace(",", "").replace(" ", "")
+    page = int(current) if current.isdigit() else 1
+    return page, max([page, *numbers])
+
+
+def _shown(tree: LexborHTMLParser, selectors: PunbbSelectors) -> tuple[int, int, int] | None:
+    """ "Posts: 5 to 6 of 6" → (5, 6, 6): the page's first and last post, the total."""
+    numbers = re.findall(r"\d+", _text(tree.css_first(selectors.shown)).replace(",", ""))
+    if len(numbers) != 3:
+        return None
+    first, last, total = (int(n) for n in numbers)
+    return first, last, total
+
+
+def parse_topic_page(
+    html: str,
+    url: str,
+    *,
+    tz: tzinfo,
+    now: datetime,
+    order: str = "ymd",
+    per_page: int | None = None,
+    selectors: PunbbSelectors = DEFAULT,
+) -> TopicPage:
+    """One page of a topic. A page that shows no post is `LayoutChanged`, never "no posts"
+    (a topic has at least its first post)."""
+    tree = tree_of(html)
+    title_link = tree.css_first(selectors.title)
+    thread = _query(title_link.attributes.get("href") or "", "id") if title_link else None
+    thread = thread or _query(url, "id") or ""
+    posts = [
+        _post(node, thread, url, tz, now, order, selectors) for node in tree.css(selectors.post)
+    ]
+    if not posts:
+        raise LayoutChanged(redact(url), "a topic page without posts (style changed?)")
+    page, pages = paging(tree, selectors)
+    shown = _shown(tree, selectors)
+    start = shown[0] - 1 if shown is not None else posts[0].number - 1
+    size = len(posts) if page < pages else (per_page or len(posts))
+    return TopicPage(
+        url=url,
+        thread_id=thread,
+        title=_text(title_link),
+        posts=posts,
+        page=page,
+        pages=pages,
+        per_page=size,
+        start=start,
+        total_posts=shown[2] if shown is not None else None,
+        logged_in_as=logged_in_as(tree, selectors),
+    )
+
+
+def _post(
+    node: LexborNode,
+    thread: str,
+    url: str,
+    tz: tzinfo,
+    now: datetime,
+    order: str,
+    selectors: PunbbSelectors,
+) -> Post:
+    head = node.css_first(selectors.post_head)
+    pid = (head.attributes.get("id") or "")[1:] if head is not None else ""
+    where = f"{redact(url)} post {pid or '?'}"
+    if head is None or not pid.isdigit():
+        raise LayoutChanged(where, "a post without its id")
+    stamp = head.css_first(selectors.post_link)
+    if stamp is None:
+        raise LayoutChanged(where, "no time on the post")
+    try:
+        posted = parse_ordered_time(_text(stamp), tz=tz, now=now, order=order)
+    except ValueError:
+        raise LayoutChanged(where, f"cannot read the time {_text(stamp)!r}") from None
+    author_node = head.css_first(selectors.author)
+    author = _text(author_node)
+    href = author_node.attributes.get("href") if author_node is not None else None
+    author_id = _query(href or "", "id")
+    body_node = node.css_first(selectors.body)
+    if body_node is None or not author:
+        raise LayoutChanged(where, "no author or no message in the post")
+    body = punbb_postbody(body_node, base_url=url)
+    signature = node.css_first(selectors.signature)
+    if signature is not None:
+        signed = punbb_postbody(signature, base_url=url)
+        signed = PostBody(tuple(replace(r, signature=True) for r in signed.runs), signed.links)
+        body = concat_bodies(body, signed)
+    number = _text(head.css_first(selectors.post_number)).replace(",", "").replace(" ", "")
+    notice = head.css_first(selectors.edit_notice)
+    return Post(
+        id=pid,
+        thread_id=thread,
+        number=int(number) if number.isdigit() else 0,
+        author=author,
+        author_id=author_id if author_id and author_id.isdigit() else None,
+        posted_at=posted,
+        body=body,
+        url=urljoin(url, f"viewtopic.php?pid={pid}#p{pid}"),
+        edit=edit_notice(_text(notice), tz=tz, now=now, order=order) if notice else None,
+        raw=body_node.html,
+    )
+
+
+# -- the account and the members -----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Zone:
+    """How the account reads times: its zone and its date order (None: not to be told)."""
+
+    tz: tzinfo
+    order: str | None
+    shown: str
+    """The setting as the page shows it, for `board check`."""
+
+
+def read_zone(html: str, today: date | None = None, selectors: PunbbSelectors = DEFAULT) -> Zone:
+    """The zone and date order of the account's settings (`profile.php?section=settings`):
+    the selected offset with its DST tick, and the date format (its value, or for the
+    board's default the example it shows of today's date, `today` in that zone)."""
+    tree = tree_of(html)
+    zone = tree.css_first(selectors.zone)
+    if zone is None:
+        raise LayoutChanged("profile", "no time zone on the account's settings")
+    dst_box = tree.css_first(selectors.dst)
+    dst = dst_box is not None and "checked" in dst_box.attributes
+    offset = zone.attributes.get("value") or "0"
+    try:
+        tz = hour_offset_zone(offset, dst)
+    except ValueError:
+        raise LayoutChanged("profile", f"an unknown time zone {offset!r}") from None
+    chosen = tree.css_first(selectors.date_format)
+    value = chosen.attributes.get("value") if chosen is not None else None
+    example = _text(chosen)
+    order = DASHED_DATE_ORDERS.get(value or "")
+    if order is None and chosen is not None and today is not None:
+        order = order_of_example(re.sub(r"\s*\(.*\)\s*$", "", example), today)
+    utc = f"UTC{float(offset) + (1 if dst else 0):+g}"
+    return Zone(tz, order, f"{utc}, dates like {example or '?'}")
+
+
+def parse_members(html: str, selectors: PunbbSelectors = DEFAULT) -> list[User]:
+    """The users a member list page shows."""
+    users = []
+    for link in tree_of(html).css(selectors.member_link):
+        uid = _query(link.attributes.get("href") or "", "id")
+        name = _text(link)
+        if uid and uid.isdigit() and name:
+            users.append(User(id=uid, name=name))
+    return users
