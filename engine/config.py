@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, tzinfo
 from pathlib import Path
@@ -1390,6 +1390,8 @@ def slot_problem(exc: SlotError) -> str:
     """Why substitutes cannot be, in the host's language: the core made it in English (its
     template is in the warnings catalogue); a cycle's handovers are worded one by one
     («Петя заменяет Васю»)."""
+    if exc.chain:  # the seat it names, by its holders in the host's words
+        return warning_text(str(exc)).replace(Slots._label(exc.chain), slot_label(exc.chain))
     if not exc.cycle:
         return warning_text(str(exc))
     from engine.wording import inflect_name
@@ -1399,6 +1401,20 @@ def slot_problem(exc: SlotError) -> str:
         for new, old in exc.cycle
     ]
     return _("replacements form a cycle: {cycle}").format(cycle=" → ".join(steps))
+
+
+def slot_label(chain: Sequence[str]) -> str:
+    """A seat by its holders in the host's language, the holder of the moment first: "A
+    (replaced B, replaced C)", «Лёша (вместо Оли, вместо Пети)»."""
+    if len(chain) <= 1:
+        return "".join(chain)
+    from engine.wording import inflect_name
+
+    before = [
+        _("replaced {name}").format(name=name, name_gen=inflect_name(name, "gen"))
+        for name in reversed(chain[:-1])
+    ]
+    return _("{holder} ({before})").format(holder=chain[-1], before=", ".join(before))
 
 
 def url_problem(engine: str | None, url: str) -> str | None:

@@ -65,7 +65,12 @@ def activity(
     if current is not None and driver.config.activity is not None:
         quiet = {(q.seat, current.phase): q.why for q in driver.quiet(current, now)}
     slots = driver.slots()
-    labels = {seat: slots.label(seat) for seat in slots.keys}
+    from engine.config import slot_label
+
+    # The table names a seat in the host's words («Лёша (вместо Оли)»), JSON as the core does.
+    labels = {
+        seat: slots.label(seat) if as_json else slot_label(slots.chain(seat)) for seat in slots.keys
+    }
     _show(table, as_json, tz=driver.config.schedule.tz, quiet=quiet, labels=labels)
 
 

@@ -102,7 +102,9 @@ def validate(
             config = load_game(path, now=now, allow_past=allow_past)
         except ConfigError as exc:
             bad = True
-            said = _("{path}: {n} problem(s)").format(path=path, n=len(exc.problems))
+            n = len(exc.problems)  # English keeps "problem(s)", as hosts' scripts read it
+            said = ngettext("{path}: {n} problem(s)", "{path}: {n} problem(s)", n)
+            said = said.format(path=path, n=n)
             out.print(said, style="bold red")
             _print_problems(out, exc.problems)
             continue
@@ -525,7 +527,7 @@ def replace(
     try:
         seat = driver.replace(old, new, history=history, at=asked)
     except StoreError as exc:
-        typer.echo(str(exc))
+        typer.echo(i18n.shown(i18n.said_of(exc)))
         raise typer.Exit(1) from None
     said = _("{name} now plays seat {seat}")
     genders = driver.config.genders

@@ -18,7 +18,7 @@ from rich.table import Table
 from engine import i18n
 from engine.app.console import out
 from engine.clock import Clock, ClockError, game_clock, local_time
-from engine.config import ConfigError, GameConfig
+from engine.config import ConfigError, GameConfig, slot_label, slot_problem
 from engine.core.orders import Order, OrderKind
 from engine.core.warnings import UNREADABLE_MESSAGE
 from engine.credentials import CredentialsError
@@ -167,7 +167,26 @@ def driver_for(
             ).format(path=path, url=shown_url(database_url(db)))
         )
         raise typer.Exit(1)
+    if started:
+        _seats_or_exit(driver, path)
     return driver
+
+
+def _seats_or_exit(driver: GameDriver, path: Path) -> None:
+    """The file's [players] replacements and the substitutes the game recorded (`game
+    replace`) make one holder chain a seat: else every command would end in the core's
+    error. What cannot be, in the host's language, and exit 1."""
+    from engine.core.slots import SlotError
+
+    try:
+        driver.slots()
+    except SlotError as exc:
+        said = _(
+            "{path}: the file's [players] replacements and the substitutes this game recorded "
+            "cannot both be: {problem}; write the replacements back as game replace wrote them"
+        )
+        out.print(said.format(path=path, problem=slot_problem(exc)), style="red")
+        raise typer.Exit(1) from None
 
 
 def board_ready_or_exit(
@@ -816,7 +835,9 @@ def votes(game: Annotated[Path, typer.Argument(help="The game file.")], db: Db =
 
     def seat(name: str, order: Order) -> str:
         key = slots.slot(name)
-        return slots.label(key, Moment(at=order.at) if order.at else None) if key else name
+        return (
+            slot_label(slots.chain(key, Moment(at=order.at) if order.at else None)) if key else name
+        )
 
     table = grid(_("phase"), _("voter"), _("vote"), _("at"), _("source"))
     tz = driver.config.schedule.tz

@@ -231,13 +231,22 @@ class Tally:
     last_post: int | None = None
     slots: dict[str, str] = field(default_factory=dict)
     """Slot → "A (replaced B, replaced C)" as of the last post read, for slots that changed hands."""
+    chains: dict[str, list[str]] = field(default_factory=dict)
+    """Slot → its holders as of the last post read (those that changed hands): the table
+    names them in the host's language."""
 
     @property
     def not_voting(self) -> list[str]:
         return [v for v, t in self.votes.items() if t is None]
 
     def label(self, name: str | None) -> str:
-        return self.slots.get(name, name) if name is not None else "—"
+        """A seat as the table shows it: by its holders, in the host's language."""
+        if name is None:
+            return "—"
+        from engine.config import slot_label
+
+        chain = self.chains.get(name)
+        return slot_label(chain) if chain else self.slots.get(name, name)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -326,6 +335,7 @@ def tally_posts(
         warnings=warnings,
         last_post=read_to,
         slots={key: label for key, label in labels.items() if label != key},
+        chains={key: chain for key in labels if len(chain := cast.slots.chain(key, as_of)) > 1},
     )
 
 

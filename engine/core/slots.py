@@ -23,11 +23,18 @@ class SlotError(ValueError):
 
     Its message is made from an `N_` template, in English (the core speaks no language of
     the host's): `engine.i18n.warning_text` shows it in the host's. A cycle also keeps its
-    handovers (`cycle`: (new, old) pairs), each worded in the host's language where shown."""
+    handovers (`cycle`: (new, old) pairs), each worded in the host's language where shown;
+    one naming a seat's holders keeps them (`chain`, first holder first) for the same."""
 
-    def __init__(self, message: str, cycle: tuple[tuple[str, str], ...] = ()) -> None:
+    def __init__(
+        self,
+        message: str,
+        cycle: tuple[tuple[str, str], ...] = (),
+        chain: tuple[str, ...] = (),
+    ) -> None:
         super().__init__(message)
         self.cycle = cycle
+        self.chain = chain
 
 
 @dataclass(frozen=True)
@@ -114,7 +121,8 @@ class Slots:
                 raise SlotError(
                     said.format(
                         first=", ".join(keys[:-1]), second=keys[-1], label=self._label(chain)
-                    )
+                    ),
+                    chain=tuple(chain),
                 )
             self._holders[keys[0]] = chain
             for name in chain:
@@ -144,11 +152,17 @@ class Slots:
 
     def label(self, key: str, when: Moment | None = None) -> str:
         """ "A (replaced B, replaced C)": the holder (now, or at `when`) and those before."""
+        return self._label(self.chain(key, when))
+
+    def chain(self, key: str, when: Moment | None = None) -> list[str]:
+        """The slot's holders up to the one of the moment (now, or at `when`), first holder
+        first: what `label` words in English and `engine.config.slot_label` in the host's
+        language."""
         holders = self.holders(key)
         if when is not None:
             holder = self.holder_at(key, when)
             holders = holders[: holders.index(holder) + 1]
-        return self._label(holders)
+        return holders
 
     @staticmethod
     def _label(chain: Sequence[str]) -> str:

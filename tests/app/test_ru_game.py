@@ -45,7 +45,7 @@ def test_a_russian_files_problems_are_said_in_russian_each_on_its_line(tmp_path:
     said = _validate(path)
     assert said.exit_code == 1, said.output
     text = _lines(said)
-    assert f"{path}: проблем: 4" in text
+    assert f"{path}: 4 проблемы" in text
     assert "строка 4: неизвестный ключ `languag` в [game] (известные: hosts, language," in text
     assert (
         "строка 14: [schedule] timezone: неизвестный часовой пояс 'Europe/Mosow' "
@@ -291,8 +291,8 @@ def test_an_option_the_ruleset_lacks_is_refused_on_its_line_in_russian(tmp_path:
         ),
         (
             '"Лёша" = "Петя", "Петя" = "Вася"',
-            "[players] replacements: Вася и Петя — одно место (Лёша (replaced Петя, replaced "
-            "Вася)): укажите только одно из имён",
+            "[players] replacements: Вася и Петя — одно место (Лёша (вместо Пети, вместо "
+            "Васи)): укажите только одно из имён",
         ),
         (
             '"Лёша" = "Дима", "Дима" = "Лёша"',

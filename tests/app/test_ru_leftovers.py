@@ -4,7 +4,9 @@ are made (a ruleset may import no language), shown translated, with Russian's pl
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner, Result
@@ -121,3 +123,90 @@ def test_game_start_refuses_a_deal_in_russian_and_makes_no_store(tmp_path: Path)
         "ролей, а игроков без роли — 7"
     ) in _lines(said), said.output
     assert not (tmp_path / "store.sqlite").exists()
+
+
+@pytest.mark.parametrize(
+    ("broken", "header"),
+    [
+        ({"citizen = 3": "citizen = 2"}, "1 проблема"),
+        (
+            {
+                'timezone = "Europe/Moscow"': 'timezone = "Europe/Mosow"',
+                'deadlines = "every day 19:00"': 'deadlines = "every blue moon"',
+            },
+            "2 проблемы",
+        ),
+        (
+            {
+                'timezone = "Europe/Moscow"': 'timezone = "Europe/Mosow"',
+                'deadlines = "every day 19:00"': 'deadlines = "every blue moon"',
+                '"Лена"]': '"Лена", "петя"]',
+                "seed = 7": 'seed = 7\nlanguag = "ru"\nreview = "never"',
+            },
+            "5 проблем",
+        ),
+    ],
+)
+def test_the_validate_header_counts_problems_in_russian(
+    tmp_path: Path, broken: dict[str, str], header: str
+) -> None:
+    text = GOOD
+    for old, new in broken.items():
+        text = text.replace(old, new)
+    path = _file(tmp_path, text)
+    said = _cli("game", "validate", str(path))
+    assert said.exit_code == 1 and said.output.startswith(f"{path}: {header}\n"), said.output
+    english = _cli("--lang", "en", "game", "validate", str(path))
+    assert english.output.startswith(f"{path}: {header.split()[0]} problem(s)\n")
+
+
+def _replaced_game(tmp_path: Path) -> object:
+    """A Russian game on the local board whose seat Оля went to Лёша, then to Дима."""
+    from tests.service.helpers import cli_game
+
+    names = ["Вася", "Петя", "Маша", "Коля", "Оля"]
+    roles = {"Вася": "commissar", "Петя": "mafioso", "Маша": "doctor", "Коля": "citizen"}
+    g = cli_game(tmp_path, names, others=["Лёша", "Дима"], roles={**roles, "Оля": "citizen"})
+    g.opened()
+    later = "2026-12-01T20:00+03:00"
+    g.cli("game", "replace", str(g.path), "Оля", "Лёша", at=later)
+    g.cli("game", "replace", str(g.path), "Лёша", "Дима", at=later)
+    return g
+
+
+def test_a_seat_that_changed_hands_is_named_in_russian(tmp_path: Path) -> None:
+    g: Any = _replaced_game(tmp_path)
+    at = "2026-12-01T21:00+03:00"
+    sent = datetime(2026, 12, 1, 20, 30, tzinfo=timezone(timedelta(hours=3)))
+    g.board.post_as("Дима", g.thread, "всем привет", at=sent)
+    g.cli("run", str(g.path), "--once", at=at)
+    activity = g.cli("activity", str(g.path), at=at)
+    assert "Дима (вместо Лёши, вместо Оли)" in activity, activity
+    assert "replaced" not in activity
+    english = g.cli("--lang", "en", "activity", str(g.path), at=at)
+    assert "Дима (replaced Лёша, replaced Оля)" in english
+    as_json = g.cli("activity", str(g.path), "--json", at=at)
+    assert '"shown_as": "Дима (replaced Лёша, replaced Оля)"' in as_json
+
+
+def test_a_file_whose_substitutes_disagree_with_the_games_is_refused_in_russian(
+    tmp_path: Path,
+) -> None:
+    """The host edits the replacements `game replace` wrote: the seat's holders cannot be
+    one chain. Each command on the running game says so in his language, no traceback."""
+    g: Any = _replaced_game(tmp_path)
+    text = g.path.read_text(encoding="utf-8")
+    g.path.write_text(text.replace('replaces = "Оля"', 'replaces = "Петя"'), encoding="utf-8")
+    at = "2026-12-01T21:00+03:00"
+    said = " ".join(g.cli("votes", str(g.path), at=at, code=1).split())
+    assert (
+        f"{g.path}: замены из [players] replacements файла не сходятся с заменами, которые "
+        "записала игра: replacements: Лёша заменяет сразу двоих — Петя и Оля; верните в "
+        "replacements то, что записал game replace"
+    ) in said, said
+    said = " ".join(
+        g.cli("game", "replace", str(g.path), "Маша", "Новенький", at=at, code=1).split()
+    )
+    assert "не сходятся с заменами, которые записала игра" in said, said
+    english = " ".join(g.cli("--lang", "en", "votes", str(g.path), at=at, code=1).split())
+    assert "replacements: Лёша replaces two players, Петя and Оля" in english
