@@ -411,17 +411,14 @@ def _game_status(store: Store, game: Game, tz: tzinfo) -> str:
         return _("ended by the host: the final post waits")
     if game.paused_at is not None and game.status is GameStatus.RUNNING:
         return _("paused since {at}").format(at=local_time(game.paused_at, tz))
-    words = {
-        GameStatus.SETUP: _("setup"),
-        GameStatus.RUNNING: _("running"),
-        GameStatus.FINISHED: _("finished"),
-    }
-    return words.get(game.status, game.status.value)
+    from engine.app.review import host_word
+
+    return host_word(game.status.value)
 
 
 def status(db: Db = None) -> None:
     """Games, phases, next deadline (in each game's time zone), unreviewed warnings, outbox."""
-    from engine.app.review import phase_status_words
+    from engine.app.review import host_word, phase_status_words
 
     store = store_or_exit(db, existing=True)
     clock = command_clock()
@@ -494,7 +491,7 @@ def status(db: Db = None) -> None:
             if stalled
             else (local_time(ph.deadline, tz) if ph else "—"),
             str(warnings),
-            " ".join(f"{k}:{v}" for k, v in counts.items() if v) or "—",
+            " ".join(f"{host_word(k)}:{v}" for k, v in counts.items() if v) or "—",
         )
     print_table(table)
     notes += waiting_turn(due, now)

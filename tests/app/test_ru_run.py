@@ -120,6 +120,7 @@ def test_run_once_in_russian_by_lang_a_failed_pm_and_results_that_wait(tmp_path:
     status = g("2026-12-02T19:06+03:00", "--lang", "ru", "status", "--db", g.db)
     assert "идёт" in status and "running" not in status, status
     assert "ход 1 (итоги готовы)" in status, status
+    assert "отправлено:" in status and "posted:" not in status  # the outbox's counts
     votes = g("2026-12-02T19:06+03:00", "--lang", "ru", "votes", "GAME", "--db", g.db)
     assert "голосующий" in votes and "источник" in votes and "voter" not in votes, votes
 
