@@ -29,7 +29,7 @@ from engine.config import NO_PM_ENGINES
 from engine.core.events import Audience, Event
 from engine.core.model import GameState
 from engine.core.ruleset import ABANDONED, DRAW, PhaseInputs, RulesError
-from engine.i18n import _, current, phase_fields
+from engine.i18n import _, current, phase_fields, warning_text
 from engine.publish import pm_draft, post_draft
 from engine.render import Renderer, RenderError, span_words
 from engine.service.driver import ENDED_BY_HOST, GameDriver
@@ -215,7 +215,7 @@ class Steer:
                 raise SteerError(
                     _("{ruleset} games have no grants").format(ruleset=self.driver.ruleset.id)
                 )
-            known = "; ".join(f"{k}: {v}" for k, v in grants.items())
+            known = "; ".join(f"{k}: {warning_text(v)}" for k, v in grants.items())
             raise SteerError(
                 _("{ruleset} games have no grant {grant!r} ({known})").format(
                     ruleset=self.driver.ruleset.id, grant=grant, known=known
@@ -232,7 +232,7 @@ class Steer:
         try:  # tried on a copy first: the rules may refuse it (not in play, a bad value)
             events = apply_measure(self.driver.ruleset, state, inputs, None, kind, player, detail)
         except RulesError as exc:
-            raise SteerError(str(exc)) from None
+            raise SteerError(warning_text(str(exc))) from None
         now = self.now()
         drafts = self._announcements(events, (kind, player, now.isoformat()))
         self.store.add_measure(
@@ -430,7 +430,7 @@ class Steer:
         try:
             events = ruleset.end_by_host(state, outcome.strip())
         except RulesError as exc:
-            raise SteerError(str(exc)) from None
+            raise SteerError(warning_text(str(exc))) from None
         ended = events[0]
         marker_key = ("end", self.now().isoformat())
         state.data[ENDED_BY_HOST] = self.driver.marker("host", *marker_key)

@@ -11,6 +11,7 @@ from engine.core import rng as rngmod
 from engine.core.events import Event
 from engine.core.grammar import Grammar
 from engine.core.model import GameState, PlayerState
+from engine.core.numbers import whole_number
 from engine.core.orders import Channel, Order
 from engine.core.phases import PhaseId
 from engine.core.ruleset import (
@@ -23,7 +24,7 @@ from engine.core.ruleset import (
     Step,
     VoteView,
 )
-from engine.core.warnings import ParseWarning
+from engine.core.warnings import N_, ParseWarning
 from rulesets.twelve_rooms import codes
 from rulesets.twelve_rooms.context import Turn
 from rulesets.twelve_rooms.endturn import position_events, room_events
@@ -165,8 +166,8 @@ class TwelveRooms(Ruleset):
     # -- views -----------------------------------------------------------------------------
 
     host_grants: ClassVar[Mapping[str, str]] = {
-        "vest": "vests given (a whole number, 1 by default) (§7.4)",
-        "immunity": "immune through this turn number (§7.3, §7.4)",
+        "vest": N_("vests given (a whole number, 1 by default) (§7.4)"),
+        "immunity": N_("immune through this turn number (§7.3, §7.4)"),
     }
 
     def after_removal(
@@ -187,18 +188,19 @@ class TwelveRooms(Ruleset):
         if grant not in self.host_grants:
             return super().grant(state, inputs, name, grant, value)
         if name not in living(state):
-            raise RulesError(f"{name} is not in play")
+            raise RulesError(N_("{name} is not in play").format(name=name))
         p = state.player(name)
         if grant == "vest":
-            count = int(value) if value not in (None, "") else 1
-            if count < 1:
-                raise RulesError("vest: give at least 1")
+            count = _whole(value, 1)
+            if count is None or count < 1:
+                raise RulesError(N_("vest: give at least 1"))
             p.fields["vests"] = int(p.fields.get("vests", 0)) + count
             return [Event.private(name, "vest_granted", count=count, vests=p.fields["vests"])]
-        until = int(value) if value not in (None, "") else 0
         turn = state.phase.number if state.phase is not None else 0
-        if until < turn:
-            raise RulesError(f"immunity: through a turn from {turn} on (the current turn)")
+        until = _whole(value, 0)
+        if until is None or until < turn:
+            said = N_("immunity: through a turn from {turn} on (the current turn)")
+            raise RulesError(said.format(turn=turn))
         p.fields["immune_until"] = max(int(p.fields.get("immune_until", 0) or 0), until)
         return [Event.private(name, "immunity_granted", until=p.fields["immune_until"])]
 
@@ -255,3 +257,11 @@ class TwelveRooms(Ruleset):
             leader=leaders[0] if len(leaders) == 1 and top else None,
             weights=weights,
         )
+
+
+def _whole(value: Any, default: int) -> int | None:
+    """A grant's value as a whole number (`default` when none is given); None when it is no
+    whole number («two», «-1», «1.5»): the host's typing is refused, never a traceback."""
+    if value in (None, ""):
+        return default
+    return whole_number(str(value).strip())

@@ -11,6 +11,7 @@ from engine.core import rng as rngmod
 from engine.core.events import Event
 from engine.core.grammar import Grammar
 from engine.core.model import GameState, PlayerState
+from engine.core.numbers import whole_number
 from engine.core.orders import Channel, Order
 from engine.core.phases import PhaseId
 from engine.core.ruleset import (
@@ -186,8 +187,8 @@ class Votecount(Ruleset):
     # -- views -----------------------------------------------------------------------------
 
     host_grants: ClassVar[Mapping[str, str]] = {
-        "weight": "what the player's vote counts from now on (a whole number, 0 or more)",
-        "cannot_vote": "yes: his votes no longer count; no: they count again",
+        "weight": N_("what the player's vote counts from now on (a whole number, 0 or more)"),
+        "cannot_vote": N_("yes: his votes no longer count; no: they count again"),
     }
 
     def grant(
@@ -197,17 +198,18 @@ class Votecount(Ruleset):
         if grant not in self.host_grants:
             return super().grant(state, inputs, name, grant, value)
         if not state.has_player(name):
-            raise RulesError(f"{name!r} is not a player of this game")
+            raise RulesError(N_("«{name}» is not a player of this game").format(name=name))
         options = state.options
         if grant == "weight":
-            text = str(value).strip()
-            if not text.isdecimal():
-                raise RulesError(f"weight: a whole number 0 or more, not {value!r}")
-            options["weights"] = {**options["weights"], name: int(text)}
-            return [Event.public("vote_weight_set", player=name, weight=int(text))]
+            weight = whole_number(str(value).strip())
+            if weight is None:
+                said = N_("weight: a whole number 0 or more, not «{value}»")
+                raise RulesError(said.format(value=value))
+            options["weights"] = {**options["weights"], name: weight}
+            return [Event.public("vote_weight_set", player=name, weight=weight)]
         word = str(value).strip().casefold()
         if word not in ("yes", "no", "true", "false", "да", "нет"):
-            raise RulesError(f"cannot_vote: yes or no, not {value!r}")
+            raise RulesError(N_("cannot_vote: yes or no, not «{value}»").format(value=value))
         banned = word in ("yes", "true", "да")
         listed = [n for n in options["cannot_vote"] if n != name]
         options["cannot_vote"] = [*listed, name] if banned else listed

@@ -14,13 +14,15 @@ from pathlib import Path
 import pytest
 
 import rulesets
+from engine import i18n
 from engine.core.model import GameState
 from engine.core.orders import Order, OrderKind
-from engine.core.ruleset import Seat
+from engine.core.ruleset import RulesError, Seat
 from engine.session import GameSession
 from tests.app.dashboard_client import client, log_in, make_dashboard, set_password
 from tests.app.review_game import ReviewGame
 from tests.app.test_dashboard_rulesets import _started as started
+from tests.service.helpers import cli_game
 
 START = datetime(2026, 12, 1, 16, 0, tzinfo=UTC)
 
@@ -199,3 +201,37 @@ def test_review_says_what_is_wrong_with_each_warning_in_the_hosts_language(
     said = "thread_order_ignored Петя 'проверяю Васю'"
     assert f"{said}\n    ночные приказы засчитываются только в ЛС\n" in ru
     assert f"{said}\n    night orders count only by PM\n" in en
+
+
+# -- the host's grants: what each means and why the rules refuse one ------------------------
+
+
+def test_what_the_host_may_grant_reads_in_russian_and_a_bad_value_is_refused_not_raised() -> None:
+    twelve = rulesets.find("twelve-rooms")
+    for grants in (twelve.host_grants, rulesets.find("votecount").host_grants):
+        for meaning in grants.values():
+            assert re.search("[а-яё]", i18n.warning_text(meaning, "ru")), meaning
+            assert i18n.warning_text(meaning, "en") == meaning
+    seats = [Seat("Вася", "manager"), Seat("Петя", "citizen"), Seat("Маша", "citizen")]
+    state, _ = twelve.setup(seats, None, 1)
+    for grant, value in (("vest", "два"), ("vest", "0"), ("immunity", "-1"), ("immunity", "x")):
+        with pytest.raises(RulesError) as refused:
+            twelve.grant(state, None, "Петя", grant, value)
+        assert re.search("[а-яё]", i18n.warning_text(str(refused.value), "ru")), refused.value
+    twelve.grant(state, None, "Петя", "vest", "２")  # a whole number in any digits
+    assert state.player("Петя").fields["vests"] == 2
+
+
+def test_steer_grant_refuses_and_lists_the_grants_in_the_hosts_language(tmp_path: Path) -> None:
+    names = ["Вася", "Петя", "Маша", "Коля", "Оля"]
+    g = cli_game(tmp_path, names, ruleset="votecount", review="auto")
+    g.opened()
+    at = "2026-12-01T21:00+03:00"
+    words = ("steer", "grant", str(g.path), "Оля")
+    wrong = g.cli("--lang", "ru", *words, "weight", "много", at=at, code=2)
+    assert "вес голоса: целое число, 0 или больше, а не «много»" in wrong
+    unknown = g.cli("--lang", "ru", *words, "vest", at=at, code=2)
+    assert "weight: сколько отныне весит голос игрока" in unknown
+    assert "cannot_vote: да: его голоса больше не считаются" in unknown
+    english = g.cli("--lang", "en", *words, "weight", "lots", at=at, code=2)
+    assert "weight: a whole number 0 or more, not «lots»" in english

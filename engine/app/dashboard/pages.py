@@ -29,7 +29,7 @@ from engine.app.steer import Steer
 from engine.clock import local_time
 from engine.core.orders import Channel, Source
 from engine.core.ruleset import HostTable, VoteView
-from engine.i18n import _, ngettext, phase_name, shown
+from engine.i18n import _, ngettext, phase_name, shown, warning_text
 from engine.publish import marker_line
 from engine.service.driver import GameDriver
 from engine.store import OutboxStatus, StoredOrder, StoredWarning
@@ -258,7 +258,7 @@ class GamePage:
             "paused": local_time(paused, d.config.schedule.tz) if paused else None,
             "living": self.rv.living(),
             "outcomes": Steer(d, by=self.rv.by, via=self.rv.via).outcomes(),
-            "grants": dict(d.ruleset.host_grants),
+            "grants": {k: warning_text(v) for k, v in d.ruleset.host_grants.items()},
             "zone": str(d.config.schedule.tz),
         }
 
