@@ -51,7 +51,7 @@ def test_a_game_whose_deadlines_ran_out_says_so(tmp_path: Path) -> None:
     g = cli_game(tmp_path, NAMES, ruleset="votecount", deadlines="2026-12-02 19:00")
     path = str(g.path)
     checked = g.cli("game", "validate", path, at="2026-12-01T18:00+03:00", db=False)
-    assert "the list ends at 2026-12-02 19:00 MSK (1 phase(s))" in checked
+    assert "the list ends at 2026-12-02 19:00 MSK (1 phase)" in checked
     g.cli("game", "start", path, at="2026-12-01T18:00+03:00")
     g.cli("run", path, "--once", at="2026-12-01T19:01+03:00")  # the opening post
     ran = g.cli("run", path, "--once", at="2026-12-02T19:05+03:00")
