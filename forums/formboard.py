@@ -36,7 +36,7 @@ from forums.errors import BoardError, CaptchaRequired, LayoutChanged, LoginFaile
 from forums.guard import redact
 from forums.pages import MemberList, PageKind, TopicPage
 from forums.records import Cursor, PrivateMessage, User
-from forums.webboard import Answer, Said, WebBoard, log
+from forums.webboard import Answer, Gone, Said, WebBoard, log
 
 __all__ = ["CAPTCHA_HELP", "Fetched", "FormLoginBoard", "PagedBoard", "Served", "answer_to"]
 
@@ -216,15 +216,13 @@ class FormLoginBoard(WebBoard):
         on the board (with `params`), or a function giving the URL anew for each try (a
         session id in it may change with a new login)."""
         await self.ensure_login()
-        while True:
-            url = where() if callable(where) else self.http.url(where, params)
-            seen = self.session.logins
+
+        async def read(url: str) -> Fetched | Gone:
             response = await self.http.get(url)
             html, final = response.text, str(response.url)
             served = self._served(html, final, expect)
             if served.gone:
-                await self.relogin(final, f"a {served.kind.value} page", seen)
-                continue
+                return Gone(f"a {served.kind.value} page", at=final)
             if served.kind in expect:
                 return Fetched(html, final, response, served.kind)
             said = self._said(html)
@@ -236,6 +234,8 @@ class FormLoginBoard(WebBoard):
                 f"expected a {wanted} page, got {served.kind.value}"
                 + (f" ({said})" if said else ""),
             )
+
+        return await self.as_gm(where if callable(where) else self.http.url(where, params), read)
 
     # -- users -------------------------------------------------------------------------
 

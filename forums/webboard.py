@@ -6,7 +6,8 @@ form) and fills a few hooks; the public verbs stay here:
 - the session (`forums.session.Session`): the polite pinned client (`forums.client`), whom
   the board serves us as, and the login guard: each public operation calls `begin()`, logs
   in when not yet logged in (`ensure_login`) and, when a page shows the session gone, logs
-  in again once (`relogin`); gone again right after is `SessionExpired`;
+  in again once (`relogin`; a read through `as_gm`); gone again right after is
+  `SessionExpired`;
 - the GM's password or key as a `forums.secret.Secret`;
 - a submission through the board's refusals (`submit`): flood control waited out
   `flood_retries` times then `FloodControl`, a stale form token fetched fresh once, a lost
@@ -44,7 +45,7 @@ log = logging.getLogger("forums.board")
 
 Clock = Callable[[], datetime]
 
-__all__ = ["NO_PMS", "Answer", "Clock", "Said", "WebBoard"]
+__all__ = ["NO_PMS", "Answer", "Clock", "Gone", "Said", "WebBoard"]
 
 NO_PMS = (
     "{url}: {product} has no private messages; a game there is played in the open thread "
@@ -91,6 +92,16 @@ class Said(Generic[F, R]):
     """Flood control: seconds the board asked for (None: `flood_wait`)."""
     form: F | None = None
     """A form served with the answer, to send next (else a fresh one is fetched)."""
+
+
+@dataclass(frozen=True)
+class Gone:
+    """What a read found instead of its answer: the session gone (a guest's page, a login
+    form, "not logged in"); `why` in the board's words, `at` where it showed (else the URL
+    asked for)."""
+
+    why: str
+    at: str = ""
 
 
 class WebBoard:
@@ -195,6 +206,22 @@ class WebBoard:
 
     async def ensure_login(self) -> None:
         await self.session.ensure(self.login)
+
+    async def as_gm(
+        self, where: str | Callable[[], str], read: Callable[[str], Awaitable[R | Gone]]
+    ) -> R:
+        """`read(url)` in the GM's session: when it finds the session gone (`Gone`), log in
+        again (`relogin`: once per operation, and not when another board sharing the
+        session has logged in since the read began) and read again. `where` is the URL, or
+        a function giving it anew for each try (a session id in it may change with a login).
+        """
+        while True:
+            url = where() if callable(where) else where
+            seen = self.session.logins
+            got = await read(url)
+            if not isinstance(got, Gone):
+                return got
+            await self.relogin(got.at or url, got.why, seen)
 
     async def relogin(self, url: str, why: str, seen: int | None = None) -> None:
         """The board showed the session gone at `url`: log in again, once per operation.

@@ -53,7 +53,7 @@ from forums.pages import PageKind, TopicPage
 from forums.records import Cursor, PrivateMessage, User
 from forums.vbulletin import vb5
 from forums.vbulletin.thread import parse_thread_page
-from forums.webboard import Answer, Said
+from forums.webboard import Answer, Gone, Said
 
 log = logging.getLogger("forums.vbulletin")
 
@@ -282,29 +282,33 @@ class Vb5Board(PagedBoard):
         an error of the API is `NotFound` (no such node, or not the GM's) or `BoardError`."""
         await self.ensure_login()
         path = f"ajax/api/{method}"
-        fresh = 0
-        while True:
-            token = await self._token()
-            answer, response = await self._post_json(path, {**args, "securitytoken": token})
-            if answer is _NOT_JSON:
-                if fresh:
+        refreshed = False
+
+        async def read(url: str) -> Any:
+            nonlocal refreshed
+            while True:
+                token = await self._token()
+                answer, response = await self._post_json(path, {**args, "securitytoken": token})
+                if answer is not _NOT_JSON:
+                    break
+                if refreshed:
                     raise LayoutChanged(
                         redact(str(response.url)),
                         f"the board answered HTTP {response.status_code}, not JSON",
                     )
-                fresh += 1
+                refreshed = True
                 await self._refresh()
-                continue
             errors = vb5.api_errors(answer)
             if not errors:
                 return answer
             if self._logged_out(answer, errors):
-                await self.relogin(str(response.url), str(errors[0]))
-                continue
+                return Gone(str(errors[0]), at=str(response.url))
             said = "; ".join(str(e) for e in errors)
             if any(e.phrase in vb5.MISSING_PHRASES for e in errors):
                 raise NotFound(f"{self.base_url}: {method}: {said}")
             raise BoardError(f"{self.base_url}: {method} refused: {said}")
+
+        return await self.as_gm(self.http.url(path), read)
 
     async def _refresh(self) -> None:
         """The token was refused: the home page's anew (logging in again if it shows a guest)."""

@@ -11,7 +11,7 @@ import pytest
 
 from forums.board import PMPage
 from forums.dates import shown_time
-from forums.errors import BoardError, CaptchaRequired, LoginFailed
+from forums.errors import BoardError, CaptchaRequired, LoginFailed, SessionExpired
 from forums.fluxbb.board import FluxbbBoard
 from forums.html import parse_html, redirect_target
 from forums.mybb.board import MybbBoard
@@ -20,6 +20,7 @@ from forums.records import Cursor, Post, PostBody, User
 from forums.smf.board import SmfBoard
 from forums.smf.selectors import DEFAULT as SMF_DEFAULT
 from forums.vbulletin.board import VbulletinBoard
+from forums.webboard import Gone
 
 BASE = "https://forum.example.org/"
 
@@ -180,3 +181,33 @@ def test_a_member_list_that_answers_a_page_past_its_end_with_an_earlier_one_ends
     board = SmfBoard(BASE, "gm", "pw")
     assert asyncio.run(board.find_member("Vera", first_again)) is None
     assert asked == [1, 2]
+
+
+def test_a_read_that_finds_the_session_gone_logs_in_again_once_then_gives_up() -> None:
+    logins: list[int] = []
+
+    class Counted(SmfBoard):
+        async def login(self) -> User:
+            logins.append(self.session.logins)
+            return self._logged_in(User("1", "gm"))
+
+    board = Counted(BASE, "gm", "pw")
+    answers: list[str | Gone] = [Gone("a guest's page", at=BASE + "guest"), "the page"]
+    asked: list[str] = []
+
+    async def read(url: str) -> str | Gone:
+        asked.append(url)
+        return answers.pop(0)
+
+    where = iter(["sid=1", "sid=2"])
+    board.begin()
+    assert asyncio.run(board.as_gm(lambda: BASE + next(where), read)) == "the page"
+    assert asked == [BASE + "sid=1", BASE + "sid=2"] and logins == [0]
+
+    async def always_gone(url: str) -> str | Gone:
+        return Gone("not logged in")
+
+    board.begin()
+    with pytest.raises(SessionExpired, match=r"again right after a fresh login \(not logged in"):
+        asyncio.run(board.as_gm(BASE + "t/1.json", always_gone))
+    assert logins == [0, 1]
