@@ -223,6 +223,21 @@ def engine_notes(engine: str) -> tuple[str, ...]:
                 "thread there (votecount with thread votes; no receipts, no role PMs)."
             ),
         )
+    if engine == "punbb":
+        return (
+            _(
+                "PunBB makes a member wait between posts (the group's «Post flood interval», "
+                "60 s for Members by default): the bot waits as the board says. Moderators and "
+                "administrators are not held back: ask the admin to make the GM account a "
+                "moderator of the game's forum, or to lower the interval (Administration → "
+                "Users → Groups → Members)."
+            ),
+            _(
+                "PunBB has no private messages (the pun_pm extension adds its own, which "
+                "forumgm does not read): forumgm runs only games played in the open thread "
+                "there (votecount with thread votes; no receipts, no role PMs)."
+            ),
+        )
     if engine == "mybb":
         return (
             _(

@@ -9,8 +9,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from engine.app.board_cmd import engine_notes
 from engine.app.cli import app
 from engine.config import parse_config
+from engine.i18n import use
 from engine.service.build import make_board
 from forums.punbb import PunbbBoard
 
@@ -81,3 +83,12 @@ def test_set_date_format_says_why_it_changes_nothing_on_punbb(tmp_path: Path) ->
     said = validate(tmp_path, board="set_date_format = true").replace("\n", " ")
     assert "OK" in said
     assert "reads the PunBB GM's own zone and date format from his settings" in said
+
+
+def test_board_check_tells_the_host_of_the_flood_interval_and_the_missing_pms() -> None:
+    flood, pms = engine_notes("punbb")
+    assert "«Post flood interval»" in flood and "Users → Groups → Members" in flood
+    assert "pun_pm" in pms and "votecount with thread votes" in pms
+    with use("ru"):
+        flood, pms = engine_notes("punbb")
+    assert "«Интервал между сообщениями»" in flood and "В PunBB нет личных сообщений" in pms
