@@ -20,7 +20,7 @@ from rich.table import Table as RichTable
 from engine import i18n
 from engine.app.console import console, out
 from engine.app.service_cmd import config_or_exit
-from engine.i18n import _, ngettext
+from engine.i18n import L_, _, ngettext
 
 
 def simulate(
@@ -149,13 +149,14 @@ def _policy_lines(
         for p in _dealt(s.ruleset, s.seats, s.options):
             if (p.faction or "") not in sides:
                 sides.append(p.faction or "")
-    out_lines = {}
+    out_lines: dict[str, str] = {}
     for side in sides:
         level = policy.level(side)
         table = descriptions.get(level, {})
         key = side if side in table else ("clan" if side.startswith("mafia") else "*")
         text = table.get(key) or table.get("*") or ""
-        out_lines[side or "everyone"] = f"{level}: {text}"
+        # English in the JSON report; shown in the host's language (`_print`).
+        out_lines[side or "everyone"] = L_("{level}: {text}", level=level, text=text)
     return out_lines
 
 
@@ -209,7 +210,7 @@ def _print(report: dict[str, Any], deal: dict[str, int]) -> None:
         )
     )
     for side, line in policy["sides"].items():
-        c.print(f"  {side} — {line}")
+        c.print(f"  {_('everyone') if side == 'everyone' else side} — {i18n.shown(line)}")
     c.print()
     wins = _table(_("Win rate (95% interval), games won"), _("side"), setups, True)
     sides: list[str] = []

@@ -25,24 +25,31 @@ from itertools import accumulate
 from engine.core.events import Event
 from engine.core.model import GameState
 from engine.core.orders import Channel, Order, OrderKind
+from engine.i18n import L_
 from engine.session import GameSession
 from engine.sim.policy import Policy
 from rulesets.classic.roles import ACTIONS, CLANS
 from rulesets.classic.state import actions_of
 
 SOURCE = "engine/app/demo/bots.py"
-DESCRIPTION = {
+DESCRIPTION: dict[str, dict[str, str]] = {
     "smart": {
-        "town": "a commissar who found a mafioso claims him in the thread and the town votes "
-        "him (4 times in 5); nobody votes a player a check cleared; the doctor heals the "
-        "claimer; voters of a jailed townsman are suspected more",
-        "clan": "the clan agrees on one night target outside the clan (a claimer first) and "
-        "never votes its own",
-        "loner": "random: a loner has no one to side with",
+        "town": L_(
+            "a commissar who found a mafioso claims him in the thread and the town votes "
+            "him (4 times in 5); nobody votes a player a check cleared; the doctor heals the "
+            "claimer; voters of a jailed townsman are suspected more"
+        ),
+        "clan": L_(
+            "the clan agrees on one night target outside the clan (a claimer first) and "
+            "never votes its own"
+        ),
+        "loner": L_("random: a loner has no one to side with"),
     },
     "random": {
-        "*": "a vote for a random other player in play; each action of the role at a random "
-        "player in play (himself where the action allows it)",
+        "*": L_(
+            "a vote for a random other player in play; each action of the role at a random "
+            "player in play (himself where the action allows it)"
+        ),
     },
 }
 

@@ -23,6 +23,7 @@ from engine.app.demo.bots import Message
 from engine.core.events import Event
 from engine.core.model import GameState, PlayerState
 from engine.core.orders import Channel
+from engine.i18n import L_
 from engine.session import GameSession
 from engine.sim.policy import Policy
 from forums.bbcode import parse_bbcode
@@ -154,35 +155,47 @@ def minimafik_players(
 DESCRIPTIONS: dict[str, dict[str, dict[str, str]]] = {
     "yakuza": {
         "smart": {
-            "*": "the demo's bots: night orders of the role at a player outside the team "
-            "(a suspect a check found first, never one it cleared), a thread vote for such a "
-            "player (or «за мир» 3 times in 20), the visible role's day ability",
+            "*": L_(
+                "the demo's bots: night orders of the role at a player outside the team "
+                "(a suspect a check found first, never one it cleared), a thread vote for such a "
+                "player (or «за мир» 3 times in 20), the visible role's day ability"
+            ),
         },
         "random": {
-            "*": "the same orders with no team and no checks known: targets at random among "
-            "the players alive",
+            "*": L_(
+                "the same orders with no team and no checks known: targets at random among "
+                "the players alive"
+            ),
         },
     },
     "twelve-rooms": {
         "smart": {
-            "*": "the demo's bots: a random move each turn, the role's skill at a player outside "
-            "the team, the mafia's kill by its first member sharing a room with a townsman, "
-            "a vote for a suspect a check found (else not a cleared one)",
+            "*": L_(
+                "the demo's bots: a random move each turn, the role's skill at a player outside "
+                "the team, the mafia's kill by its first member sharing a room with a townsman, "
+                "a vote for a suspect a check found (else not a cleared one)"
+            ),
         },
         "random": {
-            "*": "the same orders with no team and no checks known: the mafia may kill its own",
+            "*": L_("the same orders with no team and no checks known: the mafia may kill its own"),
         },
     },
     "minimafik": {
         "smart": {
-            "law": "the demo's bots: decks from the draft offers, cards played at the player "
-            "its checks and the public beatings point to, the leader and the vote for a suspect",
-            "mafia": "the demo's bots: a random mafia deck, the night kill and attack cards at "
-            "a player outside the mafia",
+            "law": L_(
+                "the demo's bots: decks from the draft offers, cards played at the player "
+                "its checks and the public beatings point to, the leader and the vote for a suspect"
+            ),
+            "mafia": L_(
+                "the demo's bots: a random mafia deck, the night kill and attack cards at "
+                "a player outside the mafia"
+            ),
         },
         "random": {
-            "*": "the same orders with no suspicion kept: attack cards, kills and votes at "
-            "random among the players alive (the mafia may aim at its partner)",
+            "*": L_(
+                "the same orders with no suspicion kept: attack cards, kills and votes at "
+                "random among the players alive (the mafia may aim at its partner)"
+            ),
         },
     },
 }

@@ -4,6 +4,7 @@ are made (a ruleset may import no language), shown translated, with Russian's pl
 
 from __future__ import annotations
 
+import json
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
@@ -210,3 +211,42 @@ def test_a_file_whose_substitutes_disagree_with_the_games_is_refused_in_russian(
     assert "не сходятся с заменами, которые записала игра" in said, said
     english = " ".join(g.cli("--lang", "en", "votes", str(g.path), at=at, code=1).split())
     assert "replacements: Лёша replaces two players, Петя and Оля" in english
+
+
+def test_simulate_says_how_each_side_plays_in_the_hosts_language() -> None:
+    classic = str(EXAMPLES / "classic.toml")  # language = "ru"
+    said = _lines(_cli("simulate", classic, "--games", "20", "--workers", "1"))
+    assert (
+        "town — smart: комиссар, нашедший мафиози, называет его в теме, и город голосует за "
+        "него (4 раза из 5);"
+    ) in said, said
+    assert (
+        "mafia — smart: клан сходится на одной ночной цели вне клана (прежде всего — на "
+        "открывшемся комиссаре) и никогда не голосует за своих"
+    ) in said
+    randomly = _lines(
+        _cli("simulate", classic, "--games", "20", "--workers", "1", "--policy", "random")
+    )
+    assert "town — random: голос за случайного другого игрока в игре;" in randomly, randomly
+    cards = str(EXAMPLES / "minimafik.toml")
+    said = _lines(_cli("simulate", cards, "--games", "5", "--workers", "1"))
+    assert "mafia — smart: боты демо: колода мафии наугад, ночное убийство и карты атаки" in said
+    english = _lines(_cli("--lang", "en", "simulate", classic, "--games", "20", "--workers", "1"))
+    assert "town — smart: a commissar who found a mafioso claims him in the thread" in english
+    report = _cli("simulate", classic, "--games", "20", "--workers", "1", "--json")
+
+    sides = json.loads(report.output)["policy"]["sides"]
+    assert sides["mafia"] == (
+        "smart: the clan agrees on one night target outside the clan (a claimer first) and "
+        "never votes its own"
+    )
+
+
+def test_a_board_address_that_is_none_is_refused_in_russian(tmp_path: Path) -> None:
+    path = _file(
+        tmp_path, GOOD.replace('url = "https://forum.example.org"', 'url = "forum example"')
+    )
+    said = _lines(_cli("game", "validate", str(path)))
+    assert "'forum example' — не адрес форума; напишите, например, https://forum.example.org/" in (
+        said
+    ), said
