@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import overload
 
 from engine.core.warnings import N_
+from forums.errors import BoardError
 
 LANGUAGES = ("en", "ru")
 DEFAULT = "en"
@@ -245,11 +246,35 @@ class PhaseWord(Said):
             return phase_name(str.__str__(self))
 
 
+class BoardText(Said):
+    """What a board adapter said (a `BoardError`'s English text, made from a template marked
+    `forums.errors.N_`): kept in English like any `Said`, shown in the host's language by
+    `board_text`."""
+
+    def in_(self, lang: str | None = None) -> str:
+        return board_text(str.__str__(self), lang)
+
+
 def said_of(exc: BaseException) -> str:
     """What an error says: the line it was raised with when that is a `Said` (it keeps its
-    translation), else its text."""
+    translation), a board's error as one `BoardText` line, else its text."""
     first = exc.args[0] if len(exc.args) == 1 else None
-    return first if isinstance(first, Said) else str(exc)
+    if isinstance(first, Said):
+        return first
+    if isinstance(exc, BoardError):
+        return BoardText(" ".join(str(exc).split()))
+    return str(exc)
+
+
+def error_line(exc: BaseException) -> str:
+    """An error as one line for the host, its kind and its message ("NotFound: no thread
+    '9'"): a board's error is a `Said` whose message is shown in the host's language."""
+    said = said_of(exc)
+    text = said if isinstance(said, Said) else " ".join(said.split())
+    name = type(exc).__name__
+    if not text:
+        return name
+    return Said.made("{error}: {text}", {"error": name, "text": text})
 
 
 @overload
@@ -290,29 +315,33 @@ def phase_fields(phase: object, key: str = "phase") -> dict[str, str]:
     return fields
 
 
-# -- parse warnings ---------------------------------------------------------------------------
+# -- parse warnings and board errors ------------------------------------------------------------
 
-_FIELD = re.compile(r"\{(\w+)\}")
+_FIELD = re.compile(r"\{(\w+)(?:![rsa])?(?::[^{}]*)?\}")
+"""A named field of a template, with its conversion and format spec ("{thread!r}",
+"{seconds:.0f}"): the English was made with them, the translation is filled with the text
+the English showed."""
 
 
 _Plural = tuple[str, str]
 """A counted template's English forms (`Nn_`): its translation is chosen by its `{n}`."""
 
+_Patterns = tuple[tuple[re.Pattern[str], str | _Plural], ...]
+
 
 @cache
-def _templates(
-    lang: str,
-) -> tuple[dict[str, str], tuple[tuple[re.Pattern[str], str | _Plural], ...]]:
-    """The warnings catalogue of `lang`: its plain templates (an action's name, a ruleset's
-    fixed message) by their English text, and its templates with fields as patterns of their
-    English text, with their translations. The patterns are ordered by their own words, most
-    first, so that a template is tried before a shorter one whose fields could swallow its
-    words ("{action}: «{written}» is not a player" before a bare "{names}: …")."""
+def _templates(lang: str, domain: str = "warnings") -> tuple[dict[str, str], _Patterns]:
+    """The templates catalogue `domain` of `lang` (the parse warnings', the boards'): its
+    plain templates (an action's name, a ruleset's fixed message) by their English text, and
+    its templates with fields as patterns of their English text, with their translations.
+    The patterns are ordered by their own words, most first, so that a template is tried
+    before a shorter one whose fields could swallow its words ("{action}: «{written}» is not
+    a player" before a bare "{names}: …")."""
     from babel.messages.pofile import read_po
 
-    path = LOCALE_DIR / lang / "LC_MESSAGES" / "warnings.po"
+    path = LOCALE_DIR / lang / "LC_MESSAGES" / f"{domain}.po"
     with path.open("rb") as source:
-        parsed = read_po(source, locale=lang, domain="warnings")
+        parsed = read_po(source, locale=lang, domain=domain)
     plain: dict[str, str] = {}
     found: list[tuple[int, re.Pattern[str], str | _Plural]] = []
     for message in parsed:
@@ -325,7 +354,7 @@ def _templates(
             if not _FIELD.search(template):
                 plain[template] = translated
                 continue
-            found.append(_pattern(template, translated))
+            found.append(_pattern(template, _bare(translated)))
         else:  # each English form of a counted template reads as the same entry
             english = (str(message.id[0]), str(message.id[1]))
             found.extend(_pattern(form, english) for form in dict.fromkeys(english))
@@ -333,19 +362,44 @@ def _templates(
     return plain, tuple((pattern, translated) for _, pattern, translated in found)
 
 
+def _bare(template: str) -> str:
+    """A translation's fields without their conversions and specs: they are filled with the
+    text the English showed ("'99'", not "99")."""
+    return _FIELD.sub(lambda f: "{" + f.group(1) + "}", template)
+
+
 def _pattern(
     template: str, translated: str | _Plural
 ) -> tuple[int, re.Pattern[str], str | _Plural]:
     """An English template as a pattern of the messages made from it, and the count of its
-    own characters (more is tried first)."""
-    pattern, at = [], 0
+    own characters (more is tried first). A field named twice shows the same text twice."""
+    pattern, at, named = [], 0, set()
     for field in _FIELD.finditer(template):
+        name = field.group(1)
         pattern.append(re.escape(template[at : field.start()]))
-        pattern.append(f"(?P<{field.group(1)}>.+?)")
+        pattern.append(f"(?P={name})" if name in named else f"(?P<{name}>.+?)")
+        named.add(name)
         at = field.end()
     pattern.append(re.escape(template[at:]))
     words = len(_FIELD.sub("", template))
     return words, re.compile("".join(pattern), re.DOTALL), translated
+
+
+def _matched(
+    message: str, patterns: _Patterns, lang: str, domain: str
+) -> tuple[str, dict[str, str]] | None:
+    """The translation of the first template `message` was made from (a counted one's form
+    by its `{n}`), and the texts its fields showed."""
+    for pattern, translated in patterns:
+        match = pattern.fullmatch(message)
+        if match is not None:
+            fields = match.groupdict()
+            if not isinstance(translated, str):
+                count = fields.get("n", "")
+                n = int(count) if count.isdigit() else 0
+                translated = _bare(catalogue(lang, domain).ngettext(*translated, n))
+            return translated, fields
+    return None
 
 
 def warning_text(message: str, lang: str | None = None) -> str:
@@ -363,18 +417,38 @@ def warning_text(message: str, lang: str | None = None) -> str:
     plain, patterns = _templates(lang)
     if message in plain:
         return plain[message]
-    for pattern, translated in patterns:
-        match = pattern.fullmatch(message)
-        if match is not None:
-            fields = match.groupdict()
-            if "action" in fields:
-                fields["action"] = plain.get(fields["action"], fields["action"])
-            if not isinstance(translated, str):
-                count = fields.get("n", "")
-                n = int(count) if count.isdigit() else 0
-                translated = catalogue(lang, "warnings").ngettext(*translated, n)
-            return translated.format(**fields)
-    return message
+    found = _matched(message, patterns, lang, "warnings")
+    if found is None:
+        return message
+    translated, fields = found
+    if "action" in fields:
+        fields["action"] = plain.get(fields["action"], fields["action"])
+    return translated.format(**fields)
+
+
+def board_text(message: str, lang: str | None = None) -> str:
+    """What a board adapter said (a `BoardError`'s English text) in `lang` (the current
+    language by default): the template of the `boards` catalogue it was made from
+    (`forums.errors.N_`), translated; a text made from no known template is shown as it is
+    (the board's own words, an adapter's text not yet marked).
+
+    A field may hold another adapter's text (a login refusal inside «the step failed»), so
+    each is said again the same way; a name or the board's words match no template and stay
+    as written."""
+    lang = current() if lang is None else checked(lang)
+    if lang == DEFAULT:
+        return message
+    plain, patterns = _templates(lang, "boards")
+    if message in plain:
+        return plain[message]
+    found = _matched(message, patterns, lang, "boards")
+    if found is None:
+        return message
+    translated, fields = found
+    try:
+        return translated.format(**{k: board_text(v, lang) for k, v in fields.items()})
+    except (KeyError, IndexError, ValueError):  # a translation naming a field the text lacks
+        return message
 
 
 def languages_of(names: Iterable[str]) -> str | None:

@@ -18,7 +18,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime, timedelta
 
-from engine.i18n import L_, Ln_, Said
+from engine.i18n import L_, Ln_, Said, error_line
 from engine.store import OutboxDraft, Store
 from engine.store.models import OutboxItem, OutboxKind
 from forums.board import Board
@@ -103,9 +103,9 @@ BOARD_DOWN = (BoardUnavailable, LoginFailed, SessionExpired, CaptchaRequired)
 
 
 def one_line(exc: BaseException) -> str:
-    """An error as one line for the operator: its kind and its message."""
-    text = " ".join(str(exc).split())
-    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+    """An error as one line for the operator: its kind and its message (a board's in the
+    host's language where it is shown, `engine.i18n.error_line`)."""
+    return error_line(exc)
 
 
 LIMIT_WAIT = timedelta(minutes=10)

@@ -31,7 +31,7 @@ from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
 
 import httpx
 
-from forums.errors import BoardUnavailable
+from forums.errors import N_, BoardUnavailable
 from forums.guard import BoardOrigin, redact
 
 log = logging.getLogger("forums.client")
@@ -204,8 +204,10 @@ class BoardClient:
                 elif response.status_code in RETRY_STATUSES:
                     # A POST the board may have processed: never sent twice.
                     raise BoardUnavailable(
-                        f"{method} {redact(url)}: HTTP {response.status_code} "
-                        "(not repeated: the board may have taken it)"
+                        N_(
+                            "{method} {url}: HTTP {status} (not repeated: the board may have "
+                            "taken it)"
+                        ).format(method=method, url=redact(url), status=response.status_code)
                     )
                 else:
                     return response
@@ -216,8 +218,11 @@ class BoardClient:
                 wait = max(self._backoff(attempt), self._retry_after(response))
             if attempt < self.max_tries:
                 await self.sleep(wait)
+        tries = N_("{what}: {problem} after {n} try") if attempt == 1 else None
         raise BoardUnavailable(
-            f"{method} {redact(url)}: {problem} after {attempt} tr{'y' if attempt == 1 else 'ies'}"
+            (tries or N_("{what}: {problem} after {n} tries")).format(
+                what=f"{method} {redact(url)}", problem=problem, n=attempt
+            )
         )
 
     async def _exchange(
@@ -245,20 +250,29 @@ class BoardClient:
                         return _with_history(response, history)
                     if len(history) >= self.max_redirects:
                         raise RedirectLoop(
-                            f"{what}: the board sent more than {self.max_redirects} redirects "
-                            f"in a row (last to {redact(str(following.url))}): is [board] url "
-                            "the address the board itself uses (https or http, with or without "
-                            "www)?"
+                            N_(
+                                "{what}: the board sent more than {n} redirects in a row (last "
+                                "to {url}): is [board] url the address the board itself uses "
+                                "(https or http, with or without www)?"
+                            ).format(
+                                what=what, n=self.max_redirects, url=redact(str(following.url))
+                            )
                         )
                     history.append(response)
                     request = following
         except TimeoutError:
             raise TooSlow(
-                f"{what}: no whole answer within {self.deadline:g} s (the board sent "
-                f"{_size(received[0])} by then); not retried"
+                N_(
+                    "{what}: no whole answer within {seconds:g} s (the board sent {size} by "
+                    "then); not retried"
+                ).format(what=what, seconds=self.deadline, size=_size(received[0]))
             ) from None
         except httpx.DecodingError as error:
-            raise BoardUnavailable(f"{what}: an answer that cannot be decoded ({error})") from None
+            raise BoardUnavailable(
+                N_("{what}: an answer that cannot be decoded ({error})").format(
+                    what=what, error=error
+                )
+            ) from None
 
     async def _read(
         self, response: httpx.Response, what: str, received: list[int]
@@ -268,8 +282,10 @@ class BoardClient:
             declared = response.headers.get("Content-Length", "")
             if declared.isdigit() and int(declared) > self.max_bytes:
                 raise AnswerTooLarge(
-                    f"{what}: the board's answer is {_size(int(declared))}, over the "
-                    f"{_size(self.max_bytes)} forumgm reads; refused unread"
+                    N_(
+                        "{what}: the board's answer is {size}, over the {most} forumgm reads; "
+                        "refused unread"
+                    ).format(what=what, size=_size(int(declared)), most=_size(self.max_bytes))
                 )
             chunks: list[bytes] = []
             size = 0
@@ -278,8 +294,10 @@ class BoardClient:
                 received[0] += len(chunk)
                 if size > self.max_bytes:
                     raise AnswerTooLarge(
-                        f"{what}: the board's answer goes on past the {_size(self.max_bytes)} "
-                        "forumgm reads; refused"
+                        N_(
+                            "{what}: the board's answer goes on past the {most} forumgm reads; "
+                            "refused"
+                        ).format(what=what, most=_size(self.max_bytes))
                     )
                 chunks.append(chunk)
         finally:

@@ -1,6 +1,17 @@
-"""Errors every board adapter raises; board quirks are translated into these few."""
+"""Errors every board adapter raises; board quirks are translated into these few.
+
+What an error says is made in English from a template marked `N_` ("no thread {thread!r}",
+named fields): the log and the store keep that English, and the engine shows it in the
+host's language (`engine.i18n.board_text` matches the text against the `boards` catalogue's
+templates; engine/locale/README.md)."""
 
 from __future__ import annotations
+
+
+def N_(template: str) -> str:
+    """Marks a board error's text template for the `boards` catalogue (`pybabel extract -k
+    N_` over forums/): the text is made with `.format(…)` and raised in English as before."""
+    return template
 
 
 class BoardError(Exception):
@@ -39,7 +50,7 @@ class LayoutChanged(BoardError):
     """A page did not have the structure the adapter expects: never read as "no posts"."""
 
     def __init__(self, url: str, what: str) -> None:
-        super().__init__(f"{url}: {what}")
+        super().__init__(N_("{url}: {what}").format(url=url, what=what))
         self.url = url
         self.what = what
 

@@ -32,7 +32,14 @@ import httpx
 from forums.board import PMPage
 from forums.browser import BrowserLogin, hand_over_session
 from forums.cursor import ListPage, Resume, newer_items
-from forums.errors import BoardError, CaptchaRequired, LayoutChanged, LoginFailed, NotFound
+from forums.errors import (
+    N_,
+    BoardError,
+    CaptchaRequired,
+    LayoutChanged,
+    LoginFailed,
+    NotFound,
+)
 from forums.guard import redact
 from forums.pages import MemberList, PageKind, TopicPage
 from forums.records import Cursor, PrivateMessage, User
@@ -40,13 +47,13 @@ from forums.webboard import Answer, Gone, Said, WebBoard, log
 
 __all__ = ["CAPTCHA_HELP", "Fetched", "FormLoginBoard", "PagedBoard", "Served", "answer_to"]
 
-CAPTCHA_HELP = (
+CAPTCHA_HELP = N_(
     "The board at {url} wants a CAPTCHA before {user!r} may log in (usually after several "
     "failed logins). Log in once by hand in a browser as {user!r}, solving the CAPTCHA, or "
     "ask the board's administrator to reset the login attempts or exempt the GM account; "
     "then run `forumgm board check` again."
 )
-TWO_STEP_HELP = (
+TWO_STEP_HELP = N_(
     "{url}: the account {user!r} asks for a one-time code after its password (two-step "
     "verification), which forumgm cannot give. Switch it off for the GM account, or ask "
     "the board's administrator to exempt that account."
@@ -77,7 +84,9 @@ def answer_to(
     control asked for. A page of any other kind is `LayoutChanged`."""
     answer = ANSWERS.get(kind)
     if answer is None:
-        raise LayoutChanged(redact(url), f"unexpected answer to a submission: {kind.value}")
+        raise LayoutChanged(
+            redact(url), N_("unexpected answer to a submission: {kind}").format(kind=kind.value)
+        )
     return Said(answer, text=said or kind.value, wait=wait, form=form)
 
 
@@ -185,14 +194,22 @@ class FormLoginBoard(WebBoard):
         """LoginFailed unless the board shows the GM (by name, any case) after `after`."""
         if self.is_gm(shown):
             return None
-        return LoginFailed(f"{self.base_url}: after {after} the board shows {shown or 'a guest'}")
+        if shown is None:
+            said = N_("{url}: after {after} the board shows a guest")
+        else:
+            said = N_("{url}: after {after} the board shows {shown}")
+        return LoginFailed(said.format(url=self.base_url, after=after, shown=shown))
 
     def greeted(self, user: User | None, after: str) -> User:
         """The GM logged in, when the page read `after` a login greets him as `user`; else
         `LoginFailed` (a login the board took but kept no session of: cookies refused?)."""
-        refused = self.not_the_gm(user.name if user is not None else None, after)
-        if refused is not None:
-            raise LoginFailed(f"{refused} (cookies refused?)")
+        shown = user.name if user is not None else None
+        if not self.is_gm(shown):
+            if shown is None:
+                said = N_("{url}: after {after} the board shows a guest (cookies refused?)")
+            else:
+                said = N_("{url}: after {after} the board shows {shown} (cookies refused?)")
+            raise LoginFailed(said.format(url=self.base_url, after=after, shown=shown))
         assert user is not None
         return self._logged_in(user)
 
@@ -229,10 +246,13 @@ class FormLoginBoard(WebBoard):
             if response.status_code == 404 or served.missing:
                 raise NotFound(f"{redact(final)}: {said or f'HTTP {response.status_code}'}")
             wanted = " or ".join(sorted(str(k.value) for k in expect))
+            got = (
+                N_("expected a {wanted} page, got {kind} ({said})")
+                if said
+                else N_("expected a {wanted} page, got {kind}")
+            )
             raise LayoutChanged(
-                redact(final),
-                f"expected a {wanted} page, got {served.kind.value}"
-                + (f" ({said})" if said else ""),
+                redact(final), got.format(wanted=wanted, kind=served.kind.value, said=said)
             )
 
         return await self.as_gm(where if callable(where) else self.http.url(where, params), read)
@@ -309,7 +329,9 @@ class FormLoginBoard(WebBoard):
         ]
         if not new:
             raise BoardError(
-                f"{self.base_url}: the PM {subject!r} was sent but is not in Sent Items ({why_not})"
+                N_("{url}: the PM {subject!r} was sent but is not in Sent Items ({why})").format(
+                    url=self.base_url, subject=subject, why=why_not
+                )
             )
         pm_id: str = min(new, key=lambda i: int(i.id)).id
         log.info("sent PM %s to %s", pm_id, ", ".join(names or ()))

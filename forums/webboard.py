@@ -35,7 +35,14 @@ import httpx
 from forums.board import PMPage, ThreadPage
 from forums.client import DEADLINE, MAX_BYTES, BoardClient, Sleep
 from forums.cursor import Resume, ThreadView, read_thread, seen_posts
-from forums.errors import BoardError, FloodControl, NoPrivateMessages, NotFound, SessionExpired
+from forums.errors import (
+    N_,
+    BoardError,
+    FloodControl,
+    NoPrivateMessages,
+    NotFound,
+    SessionExpired,
+)
 from forums.guard import redact
 from forums.records import Cursor, Post, User
 from forums.secret import Secret
@@ -47,7 +54,7 @@ Clock = Callable[[], datetime]
 
 __all__ = ["NO_PMS", "Answer", "Clock", "Gone", "Said", "WebBoard"]
 
-NO_PMS = (
+NO_PMS = N_(
     "{url}: {product} has no private messages; a game there is played in the open thread "
     "(rulesets that send roles or take orders by PM cannot run on it)"
 )
@@ -229,8 +236,10 @@ class WebBoard:
         session may have logged in again since: then that login serves)."""
         if self._relogins_left <= 0:
             raise SessionExpired(
-                f"{redact(url)}: the board dropped the session of {self.username!r} again "
-                f"right after a fresh login ({why}; cookies refused? banned? IP-bound sessions?)"
+                N_(
+                    "{url}: the board dropped the session of {user!r} again right after a "
+                    "fresh login ({why}; cookies refused? banned? IP-bound sessions?)"
+                ).format(url=redact(url), user=self.username, why=why)
             )
         self._relogins_left -= 1
         log.info("session expired at %s (%s): logging in again", redact(url), why)
@@ -250,7 +259,9 @@ class WebBoard:
         for name in names:
             user = await self.find_user(name)
             if user is None:
-                raise NotFound(f"{self.base_url}: no user named {name!r}")
+                raise NotFound(
+                    N_("{url}: no user named {name!r}").format(url=self.base_url, name=name)
+                )
             users.append(user)
         return users
 
@@ -290,7 +301,9 @@ class WebBoard:
         `url`) shows it: a reply the board took but does not show is a `BoardError`."""
         if not any(p.id == post_id for p in posts):
             raise BoardError(
-                f"{redact(url)}: the reply was accepted but post {post_id} is not there"
+                N_("{url}: the reply was accepted but post {post} is not there").format(
+                    url=redact(url), post=post_id
+                )
             )
         log.info("posted %s in thread %s", post_id, thread)
         return post_id
@@ -328,7 +341,9 @@ class WebBoard:
             elif said.answer is Answer.STALE_FORM:
                 if fresh_forms:
                     raise BoardError(
-                        f"{redact(url)}: the board rejected a fresh {self.form_word}: {said.text}"
+                        N_("{url}: the board rejected a fresh {form}: {said}").format(
+                            url=redact(url), form=self.form_word, said=said.text
+                        )
                     )
                 fresh_forms += 1
                 form = await fresh()
@@ -336,7 +351,11 @@ class WebBoard:
                 again += 1
                 form = said.form
             else:
-                raise BoardError(f"{redact(url)}: the board refused the submission: {said.text}")
+                raise BoardError(
+                    N_("{url}: the board refused the submission: {said}").format(
+                        url=redact(url), said=said.text
+                    )
+                )
 
     flood_margin: ClassVar[float] = 0.0
     """Seconds waited beyond what flood control asked (MyBB counts whole seconds)."""

@@ -34,7 +34,7 @@ from engine.app.board_options import (
 from engine.app.console import console
 from engine.app.local_board_cmd import app as local_app
 from engine.app.saved_pages import PageRecorder, http_clients
-from engine.i18n import _, ngettext
+from engine.i18n import _, board_text, error_line, ngettext, shown
 from forums import Board, BoardError
 from forums.client import DEADLINE, BoardClient
 from forums.detect import Detection, detect_engine
@@ -426,7 +426,7 @@ def check(
         except BoardError as exc:
             out.print(
                 _("{error}: cannot read {url} to find its engine: {why}").format(
-                    error=type(exc).__name__, url=target, why=exc
+                    error=type(exc).__name__, url=target, why=board_text(str(exc))
                 ),
                 style="bold red",
             )
@@ -465,7 +465,7 @@ def check(
     try:
         asyncio.run(_check(board, thread, post_test, out))
     except BoardError as exc:
-        out.print(f"{type(exc).__name__}: {exc}", style="bold red")
+        out.print(shown(error_line(exc)), style="bold red")
         saved()
         raise typer.Exit(1) from None
     saved()
@@ -502,7 +502,7 @@ def login(
     try:
         me = asyncio.run(once())
     except BoardError as exc:
-        out.print(f"{type(exc).__name__}: {exc}", style="bold red")
+        out.print(shown(error_line(exc)), style="bold red")
         out.print(
             _(
                 "forumgm still logs in to {url} no more on its own: fix the password, then "

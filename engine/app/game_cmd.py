@@ -14,7 +14,7 @@ from engine import i18n
 from engine.app.console import console
 from engine.app.game_file import known_rulesets, load_game
 from engine.config import BOARD_ENGINES, ConfigError, ConfigProblem, GameConfig, url_problem
-from engine.i18n import _, ngettext
+from engine.i18n import _, error_line, ngettext, shown
 from engine.schedule import Schedule, ScheduleError, split_deadlines, zone
 
 if TYPE_CHECKING:
@@ -475,7 +475,7 @@ def _account_or_exit(driver: GameDriver, name: str) -> None:
             "cannot look {name!r} up on {url} ({error}): the seat did not change; try again "
             "when the board answers"
         )
-        typer.echo(said.format(name=name, url=url, error=f"{type(exc).__name__}: {exc}"))
+        typer.echo(said.format(name=name, url=url, error=shown(error_line(exc))))
         raise typer.Exit(1) from None
     if found is None:
         said = _(

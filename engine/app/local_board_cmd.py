@@ -22,7 +22,7 @@ from engine.app.console import out
 from engine.clock import Clock, local_time
 from engine.config import ConfigError, GameConfig
 from engine.credentials import CredentialsRef
-from engine.i18n import _, for_game, ngettext
+from engine.i18n import _, board_text, for_game, ngettext
 from forums.errors import BoardError, NotFound
 from forums.local import LocalBoard
 from forums.local import tables as t
@@ -175,15 +175,7 @@ def _open(
 
 def _not_found(exc: NotFound) -> str:
     """The board's «no thread '9'» / «no post '9'» / «no user 'X'» in the host's language."""
-    said = str(exc)
-    for english, translated in (
-        ("no thread ", _("no thread {what}")),
-        ("no post ", _("no post {what}")),
-        ("no user ", _("no user {what}")),
-    ):
-        if said.startswith(english):
-            return translated.format(what=said[len(english) :])
-    return said
+    return board_text(str(exc))
 
 
 def _text(text: str, game: Path) -> str:

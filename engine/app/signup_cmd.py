@@ -15,7 +15,7 @@ from rich.table import Table
 from engine.app.console import out
 from engine.clock import Clock, local_time
 from engine.config import ConfigError, SignupConfig, load_signup_config
-from engine.i18n import _, for_game, ngettext
+from engine.i18n import _, for_game, ngettext, shown
 from engine.service.signup import SignupKeeper
 
 app = typer.Typer(
@@ -147,7 +147,7 @@ def run(
                     )
                     out.print(
                         _("the board: {error}; nothing was lost: {then}").format(
-                            error=one_line(exc), then=again
+                            error=shown(one_line(exc)), then=again
                         )
                     )
                     if once:

@@ -28,7 +28,7 @@ from engine.core.orders import Channel, Source
 from engine.core.ruleset import RulesError, Ruleset, Seat
 from engine.core.slots import Moment
 from engine.core.warnings import ParseWarning
-from engine.i18n import _, ngettext, warning_text
+from engine.i18n import _, error_line, ngettext, shown, warning_text
 from engine.players_file import PLAYERS_HELP, PlayersFileError, load_players
 from engine.session import GameSession
 from forums import Board, BoardError
@@ -368,7 +368,7 @@ def export(
         lines = asyncio.run(export_thread(board, thread))
     except BoardError as exc:
         # Adapter errors never carry the password; say it anyway only as the board put it.
-        raise _fail(f"{type(exc).__name__}: {exc}") from None
+        raise _fail(shown(error_line(exc))) from None
     text = "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines)
     if out is None:
         typer.echo(text, nl=False)

@@ -24,7 +24,7 @@ from typing import Any
 
 from engine.clock import local_time
 from engine.host_password import check_password, hash_secret
-from engine.i18n import L_, Said
+from engine.i18n import L_, BoardText, Said
 from engine.store import Store
 from engine.store.models import Board as BoardRow
 from forums.errors import CaptchaRequired, LoginFailed
@@ -56,7 +56,7 @@ def held_reason(
         "game file points to and restart forumgm run)",
         user=row.gm_user,
         at=local_time(failed, tz or UTC),
-        error=row.login_error,
+        error=BoardText(row.login_error or ""),
         how=how,
     )
 
@@ -115,7 +115,7 @@ class LoginGuard:
                     "{next} UTC",
                     url=row.base_url,
                     at=f"{tried:%H:%M}",
-                    error=row.login_error,
+                    error=BoardText(row.login_error),
                     next=f"{tried + RETRY:%H:%M}",
                 )
             )

@@ -60,7 +60,7 @@ from forums.discourse.topic import (
     read_posts,
     read_topic,
 )
-from forums.errors import BoardError, FloodControl, LayoutChanged, LoginFailed, NotFound
+from forums.errors import N_, BoardError, FloodControl, LayoutChanged, LoginFailed, NotFound
 from forums.formboard import TWO_STEP_HELP
 from forums.guard import redact
 from forums.pages import TopicPage
@@ -131,38 +131,42 @@ def span(seconds: float) -> str:
     """A wait as a host reads it: 45 s, 12 min, 7 h 30 min."""
     whole = round(seconds)
     if whole < 60:
-        return f"{whole} s"
+        return N_("{seconds} s").format(seconds=whole)
     if whole < 3600:
-        return f"{round(whole / 60)} min"
+        return N_("{minutes} min").format(minutes=round(whole / 60))
     hours, minutes = divmod(round(whole / 60), 60)
-    return f"{hours} h" + (f" {minutes} min" if minutes else "")
+    if minutes:
+        return N_("{hours} h {minutes} min").format(hours=hours, minutes=minutes)
+    return N_("{hours} h").format(hours=hours)
 
 
 def limit_help(code: str, action: str, user_key: bool) -> str:
     """What the site's administrator can change for a long 429: by Discourse's error code
     (`Discourse-Rate-Limit-Error-Code`, for the request-wide limits) or by what was sent."""
     if code.startswith("user_api_key_limiter"):
-        return (
+        return N_(
             "the user API key's requests (max_user_api_reqs_per_day, 2880 a day on a stock "
             "server, max_user_api_reqs_per_minute, 20): the server's administrator raises them "
             "(DISCOURSE_MAX_USER_API_REQS_PER_DAY in app.yml), or the GM uses an "
             'administrator\'s API key instead (api_key_kind = "admin")'
         )
     if code:
-        return f"Discourse's request limit {code!r} (the server's settings, for its administrator)"
+        return N_(
+            "Discourse's request limit {code!r} (the server's settings, for its administrator)"
+        ).format(code=code)
     if action == "pm":
-        return (
+        return N_(
             "the GM account's personal messages a day (site setting "
             "max_personal_messages_per_day, 20 on a stock forum): an administrator raises it, "
             "or makes the GM account staff (a moderator), which Discourse does not limit"
         )
     if action == "reply":
-        return (
+        return N_(
             "the GM account's posts (a new account's first-day limits, max_replies_in_first_day "
             "and the trust level 0 limits): an administrator raises the account's trust level "
             "or makes it staff (a moderator), which Discourse does not limit"
         )
-    return "Discourse's limits of the GM account (its trust level; staff are not limited)"
+    return N_("Discourse's limits of the GM account (its trust level; staff are not limited)")
 
 
 class _LoggedOut(ApiError):
@@ -313,7 +317,7 @@ class DiscourseBoard(WebBoard):
             if status == 403 and error_type == "invalid_access" and self.user_key:
                 raise _KeyRefused(status, body, url)
             if status == 404:
-                raise NotFound(f"{redact(url)}: not found (HTTP 404)")
+                raise NotFound(N_("{url}: not found (HTTP 404)").format(url=redact(url)))
             raise ApiError(status, body, url)
         if not isinstance(body, dict):
             raise LayoutChanged(redact(url), "a JSON answer that is not an object")
@@ -337,11 +341,28 @@ class DiscourseBoard(WebBoard):
             action = "pm"
         else:
             action = "reply"
-        said = ApiError(429, body, url).text or "too many requests"
-        what = {"pm": "a personal message", "reply": "a post", "read": "a request"}[action]
+        said = ApiError(429, body, url).text or N_("too many requests")
+        refuses = {
+            "pm": N_(
+                "{url}: Discourse refuses a personal message for {wait} (HTTP 429: {said}); the "
+                "limit is {limit}"
+            ),
+            "reply": N_(
+                "{url}: Discourse refuses a post for {wait} (HTTP 429: {said}); the limit is "
+                "{limit}"
+            ),
+            "read": N_(
+                "{url}: Discourse refuses a request for {wait} (HTTP 429: {said}); the limit is "
+                "{limit}"
+            ),
+        }[action]
         return FloodControl(
-            f"{self.base_url}: Discourse refuses {what} for {span(wait)} (HTTP 429: {said}); "
-            f"the limit is {limit_help(code, action, self.user_key)}",
+            refuses.format(
+                url=self.base_url,
+                wait=span(wait),
+                said=said,
+                limit=limit_help(code, action, self.user_key),
+            ),
             retry_after=wait,
         )
 
@@ -387,7 +408,9 @@ class DiscourseBoard(WebBoard):
             except _LoggedOut as gone:
                 if self.by_key:
                     raise LoginFailed(
-                        f"{self.base_url}: the API key no longer works ({gone.text})"
+                        N_("{url}: the API key no longer works ({said})").format(
+                            url=self.base_url, said=gone.text
+                        )
                     ) from None
                 await self.relogin(url, gone.text or "not logged in", seen)
 
@@ -411,7 +434,9 @@ class DiscourseBoard(WebBoard):
             except _LoggedOut as gone:
                 if self.by_key:
                     raise LoginFailed(
-                        f"{self.base_url}: the API key no longer works ({gone.text})"
+                        N_("{url}: the API key no longer works ({said})").format(
+                            url=self.base_url, said=gone.text
+                        )
                     ) from None
                 return Said(Answer.LOGGED_OUT, text=gone.text)
             except ApiError as error:
@@ -445,26 +470,38 @@ class DiscourseBoard(WebBoard):
         except ApiError as error:
             if error.status in (401, 403):
                 raise LoginFailed(
-                    f"{self.base_url}: Discourse refused the API key for {self.api_user!r} "
-                    f"({error.text or error.status}){self._kind_hint()}"
+                    N_("{url}: Discourse refused the API key for {user!r} ({said}){hint}").format(
+                        url=self.base_url,
+                        user=self.api_user,
+                        said=error.text or error.status,
+                        hint=self._kind_hint(),
+                    )
                 ) from None
             raise
         user = current if isinstance(current, dict) else {}
         name = str(user.get("username") or "")
         if not name or user.get("id") is None:
-            how = "the API key" if self.by_key else "the login"
-            raise LoginFailed(
-                f"{self.base_url}: after {how} Discourse shows no logged-in user "
-                "(cookies refused? the account suspended?)"
-            )
+            if self.by_key:
+                said = N_(
+                    "{url}: after the API key Discourse shows no logged-in user (cookies "
+                    "refused? the account suspended?)"
+                )
+            else:
+                said = N_(
+                    "{url}: after the login Discourse shows no logged-in user (cookies "
+                    "refused? the account suspended?)"
+                )
+            raise LoginFailed(said.format(url=self.base_url))
         if name.casefold() != self.username.casefold():
             whose = (
-                "the user API key must be made by the GM account (logged in as it)"
+                N_("the user API key must be made by the GM account (logged in as it)")
                 if self.user_key
-                else "the key must act as the GM account (api_user)"
+                else N_("the key must act as the GM account (api_user)")
             )
             raise LoginFailed(
-                f"{self.base_url}: Discourse serves {name!r}, not the GM {self.username!r}: {whose}"
+                N_("{url}: Discourse serves {name!r}, not the GM {user!r}: {whose}").format(
+                    url=self.base_url, name=name, user=self.username, whose=whose
+                )
             )
         self.account = Account.of(user)
         return self._logged_in(User(id=str(user["id"]), name=name))
@@ -475,7 +512,7 @@ class DiscourseBoard(WebBoard):
         key = self._secret.reveal()
         if self.user_key or len(key) != 32 or any(c not in "0123456789abcdef" for c in key):
             return ""
-        return (
+        return N_(
             '; the key looks like a user API key (32 digits): set api_key_kind = "user" '
             "(board check: --api-key-kind user)"
         )
@@ -490,8 +527,9 @@ class DiscourseBoard(WebBoard):
             )
         except ApiError as error:
             raise LoginFailed(
-                f"{self.base_url}: Discourse refused the login of {self.username!r} "
-                f"({error.text or error.status})"
+                N_("{url}: Discourse refused the login of {user!r} ({said})").format(
+                    url=self.base_url, user=self.username, said=error.text or error.status
+                )
             ) from None
         if said.get("second_factor_required") or said.get("reason") == "invalid_second_factor":
             raise LoginFailed(TWO_STEP_HELP.format(url=self.base_url, user=self.username))

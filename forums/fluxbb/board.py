@@ -25,7 +25,7 @@ from enum import Enum
 from typing import Any, ClassVar
 from urllib.parse import parse_qs, urlsplit
 
-from forums.errors import LayoutChanged, LoginFailed, NotFound
+from forums.errors import N_, LayoutChanged, LoginFailed, NotFound
 from forums.fluxbb import pages
 from forums.fluxbb.pages import PageKind, Zone
 from forums.fluxbb.selectors import DEFAULT, FluxbbSelectors
@@ -78,7 +78,7 @@ class FluxbbBoard(PagedBoard):
         if kind is not PageKind.LOGIN_FORM:
             shown = pages.logged_in_as(tree, self.selectors)
             if self.is_gm(shown):
-                return await self._session_user("an earlier login")  # its cookies still work
+                return await self._session_user(N_("an earlier login"))  # its cookies still work
             raise LayoutChanged(redact(url), f"expected the login form, got a {kind.value} page")
         form = filled_form(tree, "req_password", url)
 
@@ -91,13 +91,17 @@ class FluxbbBoard(PagedBoard):
         said = pages.classify(answer.text, str(answer.url), self.selectors)
         if said is PageKind.LOGIN_FAILED or said is PageKind.MESSAGE:
             words = pages.message(pages.tree_of(answer.text), self.selectors)
-            raise LoginFailed(f"{self.base_url}: login as {self.username!r} failed: {words}")
+            raise LoginFailed(
+                N_("{url}: login as {user!r} failed: {said}").format(
+                    url=self.base_url, user=self.username, said=words
+                )
+            )
         if said is not PageKind.POSTED and not answer.is_redirect:
             raise LayoutChanged(redact(str(answer.url)), f"a {said.value} page after the login")
-        return await self._session_user(f"logging in as {self.username!r}")
+        return await self._session_user(N_("logging in as {user!r}").format(user=self.username))
 
     async def _after_browser_login(self) -> User:
-        return await self._session_user("the browser login")
+        return await self._session_user(N_("the browser login"))
 
     async def _session_user(self, after: str) -> User:
         """Whom the board's index greets now (the GM, or the login failed), and how the
@@ -148,7 +152,9 @@ class FluxbbBoard(PagedBoard):
         found = parse_qs(query).get("id", [""])[0]
         if found.isdigit() and ("viewtopic" in thread or thread.startswith("id=")):
             return found
-        raise NotFound(f"not a FluxBB topic: {thread!r}")
+        raise NotFound(
+            N_("not a {engine} topic: {thread!r}").format(engine="FluxBB", thread=thread)
+        )
 
     async def thread_page(self, thread: str, number: int = 1) -> TopicPage:
         params: dict[str, str | int] = {"id": thread}

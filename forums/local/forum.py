@@ -11,7 +11,7 @@ from sqlalchemy import Engine, Row, delete, func, insert, inspect, select, updat
 from sqlalchemy.exc import IntegrityError
 
 from forums.bbcode import parse_bbcode
-from forums.errors import LoginFailed, NotFound
+from forums.errors import N_, LoginFailed, NotFound
 from forums.local import tables as t
 from forums.local.tables import Clock, make_engine, utc_now
 from forums.records import EditInfo, Post, PrivateMessage, User
@@ -29,11 +29,18 @@ class Revision:
     replaced_by: str
 
 
+_NO = {
+    "post": N_("no post {post!r}"),
+    "thread": N_("no thread {thread!r}"),
+}
+"""What a post or thread id that is no number says."""
+
+
 def _key(value: str, what: str = "post") -> int:
     try:
         return int(value)
     except (TypeError, ValueError):
-        raise NotFound(f"no {what} {value!r}") from None
+        raise NotFound(_NO[what].format(**{what: value})) from None
 
 
 class LocalForum:
@@ -118,14 +125,14 @@ class LocalForum:
                 select(t.users).where(t.users.c.name_key == t.name_key(name))
             ).first()
         if row is None or not t.check_password(password, row.password_hash):
-            raise LoginFailed(f"wrong user name or password for {name!r}")
+            raise LoginFailed(N_("wrong user name or password for {name!r}").format(name=name))
         return User(str(row.id), row.name)
 
     def _resolve(self, user: UserRef) -> User:
         name = user if isinstance(user, str) else user.name
         found = self.user(name)
         if found is None:
-            raise NotFound(f"no user {name!r}")
+            raise NotFound(N_("no user {name!r}").format(name=name))
         return found
 
     # Threads and posts
@@ -161,7 +168,7 @@ class LocalForum:
         key = _key(thread, "thread")
         with self.db.connect() as conn:
             if conn.execute(select(t.threads.c.id).where(t.threads.c.id == key)).first() is None:
-                raise NotFound(f"no thread {thread!r}")
+                raise NotFound(N_("no thread {thread!r}").format(thread=thread))
         return key
 
     def post_as(self, user: UserRef, thread: str, bbcode: str, at: datetime | None = None) -> str:
@@ -209,7 +216,7 @@ class LocalForum:
         with self.db.begin() as conn:
             old = conn.execute(select(t.posts.c.bbcode).where(t.posts.c.id == key)).first()
             if old is None:
-                raise NotFound(f"no post {post_id!r}")
+                raise NotFound(N_("no post {post!r}").format(post=post_id))
             conn.execute(
                 insert(t.post_revisions).values(
                     post_id=key, bbcode=old.bbcode, replaced_at=when, replaced_by=int(editor.id)
@@ -236,7 +243,7 @@ class LocalForum:
                 update(t.posts).where(t.posts.c.id == _key(post_id)).values(deleted=True)
             )
         if done.rowcount == 0:
-            raise NotFound(f"no post {post_id!r}")
+            raise NotFound(N_("no post {post!r}").format(post=post_id))
 
     def purge_post(self, post_id: str) -> None:
         """Hard-delete, as an administrator can: the post is gone for everyone."""
@@ -245,7 +252,7 @@ class LocalForum:
             conn.execute(delete(t.post_revisions).where(t.post_revisions.c.post_id == key))
             done = conn.execute(delete(t.posts).where(t.posts.c.id == key))
         if done.rowcount == 0:
-            raise NotFound(f"no post {post_id!r}")
+            raise NotFound(N_("no post {post!r}").format(post=post_id))
 
     def change_poster(self, post_id: str, user: UserRef) -> None:
         """Give a post another author, as phpBB's moderators can ("change poster")."""
@@ -255,7 +262,7 @@ class LocalForum:
                 update(t.posts).where(t.posts.c.id == _key(post_id)).values(author_id=int(who.id))
             )
         if done.rowcount == 0:
-            raise NotFound(f"no post {post_id!r}")
+            raise NotFound(N_("no post {post!r}").format(post=post_id))
 
     def post_author(self, post_id: str) -> str:
         """The name of the post's author; `NotFound` for a post the board does not have."""
@@ -267,7 +274,7 @@ class LocalForum:
         with self.db.connect() as conn:
             name = conn.execute(query).scalar()
         if name is None:
-            raise NotFound(f"no post {post_id!r}")
+            raise NotFound(N_("no post {post!r}").format(post=post_id))
         return str(name)
 
     def revisions(self, post_id: str) -> list[Revision]:

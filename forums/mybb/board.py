@@ -29,7 +29,7 @@ from urllib.parse import parse_qs, urlsplit
 import httpx
 
 from forums.cursor import ThreadView
-from forums.errors import BoardError, LayoutChanged, LoginFailed, NotFound
+from forums.errors import N_, BoardError, LayoutChanged, LoginFailed, NotFound
 from forums.formboard import PagedBoard, Served
 from forums.guard import redact
 from forums.mybb import forms, posting
@@ -44,7 +44,7 @@ from forums.userprefs import DateSetting, OwnDateFormat, filled_form, option_lab
 
 log = logging.getLogger("forums.mybb")
 
-TWO_STEP_HELP = (
+TWO_STEP_HELP = N_(
     "{url}: the account {user!r} asks for a one-time code after its password (two-step "
     "verification), which forumgm cannot give. Switch it off for the GM account (User CP), "
     "or ask the board's administrator to exempt that account."
@@ -164,16 +164,19 @@ class MybbBoard(OwnDateFormat, PagedBoard):
         kind = forms.classify(html, url, self.selectors)
         self.refuse(kind)
         if kind in LOGIN_KINDS | {PageKind.LOGIN_FAILED, PageKind.MESSAGE}:
-            said = forms.message(html, self.selectors) or "the login form came back"
+            said = forms.message(html, self.selectors) or N_("the login form came back")
             raise LoginFailed(
-                f"{self.base_url}: login as {self.username!r} failed: {said}"
-                + forms.capital_letters_note(self.username)
+                N_("{url}: login as {user!r} failed: {said}").format(
+                    url=self.base_url,
+                    user=self.username,
+                    said=forms.capital_letters_note(self.username, said),
+                )
             )
         # The answer is a "you are now logged in" redirect page without the header.
-        return await self._session_user(f"logging in as {self.username!r}")
+        return await self._session_user(N_("logging in as {user!r}").format(user=self.username))
 
     async def _after_browser_login(self) -> User:
-        return await self._session_user("the browser login")
+        return await self._session_user(N_("the browser login"))
 
     async def _session_user(self, after: str) -> User:
         """Whom the board's index now shows: the GM, or the login failed."""
@@ -228,7 +231,7 @@ class MybbBoard(OwnDateFormat, PagedBoard):
         found = forms.seo_thread_id(urlsplit(thread).path)
         if found:
             return found
-        raise NotFound(f"not a MyBB thread: {thread!r}")
+        raise NotFound(N_("not a {engine} thread: {thread!r}").format(engine="MyBB", thread=thread))
 
     async def thread_page(self, thread: str, number: int = 1) -> TopicPage:
         """One page of a thread in linear mode, parsed; a page without posts is a layout change."""

@@ -14,7 +14,7 @@ from urllib.parse import urljoin, urlsplit
 from selectolax.lexbor import LexborHTMLParser as HTMLParser
 from selectolax.lexbor import LexborNode as Node
 
-from forums.errors import LayoutChanged
+from forums.errors import N_, LayoutChanged
 from forums.html import query_param, tree_of
 from forums.html import redirect_target as shared_redirect_target
 from forums.mybb.selectors import DEFAULT, MybbSelectors
@@ -300,20 +300,20 @@ def classify(html: str | HTMLParser, url: str, selectors: MybbSelectors = DEFAUL
     return PageKind.UNKNOWN
 
 
-def capital_letters_note(name: str) -> str:
-    """What to add when MyBB cannot find `name`: MyBB looks users up with
-    `LOWER(username) = <the name in lower case>`, and on SQLite `LOWER()` folds only A–Z, so a
-    name with a capital letter outside A–Z (Ведущий, Ölaf) is never found there; "" for a
-    name without one."""
+def capital_letters_note(name: str, said: str) -> str:
+    """What the board `said` of a refused login, and what to add when MyBB cannot find
+    `name`: MyBB looks users up with `LOWER(username) = <the name in lower case>`, and on
+    SQLite `LOWER()` folds only A–Z, so a name with a capital letter outside A–Z (Ведущий,
+    Ölaf) is never found there; `said` alone for a name without one."""
     capitals = [c for c in name if c.isupper() and not c.isascii()]
     if not capitals:
-        return ""
-    return (
-        f" (if this MyBB runs on SQLite it cannot find {name!r} at all: SQLite's LOWER() "
-        f"folds only A-Z, and MyBB compares LOWER(username) with the name in lower case, so "
-        f"a capital {capitals[0]!r} never matches; the password may well be right. Such a "
+        return said
+    return N_(
+        "{said} (if this MyBB runs on SQLite it cannot find {name!r} at all: SQLite's LOWER() "
+        "folds only A-Z, and MyBB compares LOWER(username) with the name in lower case, so "
+        "a capital {capital!r} never matches; the password may well be right. Such a "
         "board needs an account whose name has no capital letters outside A-Z)"
-    )
+    ).format(said=said, name=name, capital=capitals[0])
 
 
 def flood_wait(said: str, default: float) -> float:

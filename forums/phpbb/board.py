@@ -23,7 +23,7 @@ from urllib.parse import parse_qs, urljoin, urlsplit
 import httpx
 
 from forums.cursor import Resume, ThreadView
-from forums.errors import BoardError, LayoutChanged, LoginFailed, NotFound
+from forums.errors import N_, BoardError, LayoutChanged, LoginFailed, NotFound
 from forums.formboard import CAPTCHA_HELP, FormLoginBoard, Served, answer_to
 from forums.html import parse_html
 from forums.phpbb import forms
@@ -167,17 +167,22 @@ class PhpbbBoard(OwnDateFormat, FormLoginBoard):
             raise self.captcha()
         if kind in _LOGIN_KINDS | {PageKind.LOGIN_FAILED}:
             said = forms.message_box(html) or "the login form came back"
-            raise LoginFailed(f"{self.base_url}: login as {self.username!r} failed: {said}")
+            raise LoginFailed(
+                N_("{url}: login as {user!r} failed: {said}").format(
+                    url=self.base_url, user=self.username, said=said
+                )
+            )
         if forms.logged_in_as(html) is None:
             # A "you have been logged in" box without the header: look at the index.
             response = await self.http.get(self.http.url("index.php"))
             html, url = response.text, str(response.url)
         name = forms.logged_in_as(html)
         if name is None or name.casefold() != self.username.casefold():
-            raise LoginFailed(
-                f"{self.base_url}: after logging in as {self.username!r} the board shows "
-                f"{name or 'a guest'}"
-            )
+            if name is None:
+                said = N_("{url}: after logging in as {user!r} the board shows a guest")
+            else:
+                said = N_("{url}: after logging in as {user!r} the board shows {name}")
+            raise LoginFailed(said.format(url=self.base_url, user=self.username, name=name))
         return self._phpbb_logged_in(html, url)
 
     async def _after_browser_login(self) -> User:
@@ -243,7 +248,7 @@ class PhpbbBoard(OwnDateFormat, FormLoginBoard):
         values = query.get("t")
         if values and values[0].isdigit():
             return values[0]
-        raise NotFound(f"not a phpBB topic: {thread!r}")
+        raise NotFound(N_("not a {engine} topic: {thread!r}").format(engine="phpBB", thread=thread))
 
     async def topic_page(self, topic: str, start: int = 0) -> TopicPage:
         """One page of a topic, parsed; a page without posts is a layout change."""
@@ -414,5 +419,7 @@ class PhpbbBoard(OwnDateFormat, FormLoginBoard):
                 log.info("sent PM %s to %s", pm_id, ", ".join(u.name for u in users))
                 return pm_id
         raise BoardError(
-            f"{self.base_url}: PM {pm_id} was sent but is in neither outbox nor sentbox"
+            N_("{url}: PM {pm} was sent but is in neither outbox nor sentbox").format(
+                url=self.base_url, pm=pm_id
+            )
         )

@@ -29,7 +29,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import httpx
 
-from forums.errors import BoardError, FloodControl, LayoutChanged, LoginFailed, NotFound
+from forums.errors import N_, BoardError, FloodControl, LayoutChanged, LoginFailed, NotFound
 from forums.formboard import PagedBoard, Served, answer_to
 from forums.guard import redact
 from forums.pages import MemberList, PageKind, PMListItem, TopicPage
@@ -45,13 +45,13 @@ LOGIN_KINDS = frozenset({PageKind.LOGIN_FORM, PageKind.NOT_LOGGED_IN, PageKind.S
 FORM_KINDS = frozenset({PageKind.POSTING_FORM, PageKind.NEW_POSTS, PageKind.FORM_ERROR})
 INBOX = "inbox"
 SENT = "sent"
-VERIFICATION_HELP = (
+VERIFICATION_HELP = N_(
     "{url}: SMF asks {user!r} for a visual verification before a personal message (members "
     "with fewer posts than the board's setting). In the admin centre, Members → Personal "
     "Messages (or Security and Moderation → Anti-Spam): set the posts needed before PMs "
     "need no verification to 0, or give the GM account enough posts."
 )
-PER_HOUR_HELP = (
+PER_HOUR_HELP = N_(
     "{url}: SMF's limit of {limit} personal messages an hour holds for {user!r}; the rest "
     "wait. Raise it (admin centre, Security and Moderation → Anti-Spam, personal messages "
     "per hour; 0 is no limit) for the GM's account group."
@@ -96,7 +96,11 @@ class SmfBoard(PagedBoard):
             if user is not None:
                 if self.is_gm(user.name):
                     return await self._logged_in_as(user)  # an earlier login's cookies
-                raise LoginFailed(f"{self.base_url}: the board shows {user.name}, not the GM")
+                raise LoginFailed(
+                    N_("{url}: the board shows {name}, not the GM").format(
+                        url=self.base_url, name=user.name
+                    )
+                )
             form = pages.login_form(html, url, self.selectors)
 
             def fill(password: str, form: Form = form) -> dict[str, str]:
@@ -125,14 +129,23 @@ class SmfBoard(PagedBoard):
                 user = pages.logged_in_user(check.text, self.selectors)
             if user is None:
                 raise LoginFailed(
-                    f"{self.base_url}: login as {self.username!r} failed: "
-                    + (said or "the login form came back")
+                    N_("{url}: login as {user!r} failed: {said}").format(
+                        url=self.base_url,
+                        user=self.username,
+                        said=said or N_("the login form came back"),
+                    )
                 )
-            refused = self.not_the_gm(user.name, f"logging in as {self.username!r}")
+            refused = self.not_the_gm(
+                user.name, N_("logging in as {user!r}").format(user=self.username)
+            )
             if refused is not None:
                 raise refused
             return await self._logged_in_as(user)
-        raise LoginFailed(f"{self.base_url}: SMF kept refusing logins as too soon after another")
+        raise LoginFailed(
+            N_("{url}: SMF kept refusing logins as too soon after another").format(
+                url=self.base_url
+            )
+        )
 
     async def _logged_in_as(self, user: User) -> User:
         """Record the login, then read the GM's zone from his profile (unless configured)."""
@@ -189,7 +202,7 @@ class SmfBoard(PagedBoard):
         head = topic.partition(".")[0]
         if head.isdigit():
             return head
-        raise NotFound(f"not an SMF thread: {thread!r}")
+        raise NotFound(N_("not an {engine} thread: {thread!r}").format(engine="SMF", thread=thread))
 
     async def thread_page(self, thread: str, number: int = 1) -> TopicPage:
         """Page `number` of a thread, parsed."""

@@ -32,7 +32,7 @@ from urllib.parse import urlsplit
 
 import httpx
 
-from forums.errors import BoardError, LayoutChanged, LoginFailed, NotFound
+from forums.errors import N_, BoardError, LayoutChanged, LoginFailed, NotFound
 from forums.formboard import Fetched, PagedBoard, Served, answer_to
 from forums.guard import redact
 from forums.pages import PageKind, TopicPage
@@ -47,7 +47,7 @@ log = logging.getLogger("forums.vbulletin")
 
 __all__ = ["VB5_REFUSED", "VbulletinBoard", "md5_fields"]
 
-VB5_REFUSED = (
+VB5_REFUSED = N_(
     '{url} runs vBulletin 5, which the "vbulletin" engine (vBulletin 3 and 4) does not speak: '
     'set engine = "vbulletin5" in the [board] table.'
 )
@@ -142,11 +142,15 @@ class VbulletinBoard(PagedBoard):
             self.refuse(kind)
             if kind in LOGIN_KINDS or kind is PageKind.MESSAGE:
                 said = pages.message(response.text) or "the login form came back"
-                raise LoginFailed(f"{self.base_url}: login as {self.username!r} failed: {said}")
-        return await self._session_user(f"logging in as {self.username!r}")
+                raise LoginFailed(
+                    N_("{url}: login as {user!r} failed: {said}").format(
+                        url=self.base_url, user=self.username, said=said
+                    )
+                )
+        return await self._session_user(N_("logging in as {user!r}").format(user=self.username))
 
     async def _after_browser_login(self) -> User:
-        return await self._session_user("the browser login")
+        return await self._session_user(N_("the browser login"))
 
     async def _session_user(self, after: str) -> User:
         response = await self.http.get(self.http.url("index.php"))
@@ -199,7 +203,9 @@ class VbulletinBoard(PagedBoard):
         match = re.search(r"(?:showthread\.php/|/)(\d+)-[^/]*", urlsplit(thread).path)
         if match:
             return match.group(1)
-        raise NotFound(f"not a vBulletin thread: {thread!r}")
+        raise NotFound(
+            N_("not a {engine} thread: {thread!r}").format(engine="vBulletin", thread=thread)
+        )
 
     def _read_thread(self, fetched: Fetched, **known: Any) -> TopicPage:
         """A thread page as served, read in the footer's zone (or the configured one)."""

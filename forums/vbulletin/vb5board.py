@@ -46,7 +46,7 @@ import httpx
 
 from forums.bbcode import parse_bbcode
 from forums.board import PMPage
-from forums.errors import BoardError, LayoutChanged, LoginFailed, NotFound
+from forums.errors import N_, BoardError, LayoutChanged, LoginFailed, NotFound
 from forums.formboard import Fetched, PagedBoard, Served
 from forums.guard import redact
 from forums.pages import PageKind, TopicPage
@@ -152,7 +152,7 @@ class Vb5Board(PagedBoard):
             await self._page_login()  # a board older than the dialog's call (before 5.3)
         else:
             self._check_login(answer)
-        return await self._session_user(f"logging in as {self.username!r}")
+        return await self._session_user(N_("logging in as {user!r}").format(user=self.username))
 
     def _check_login(self, answer: Any) -> None:
         """The dialog's answer: `{"success": true, …}`, else the login's refusal."""
@@ -186,10 +186,14 @@ class Vb5Board(PagedBoard):
         response = await self.post_login(self.http.url("auth/login"), fill)
         if not response.is_redirect and vb5.classify(response.text) in LOGIN_KINDS:
             said = " ".join(vb5.login_errors(response.text)) or "the login form came back"
-            raise LoginFailed(f"{self.base_url}: login as {self.username!r} failed: {said}")
+            raise LoginFailed(
+                N_("{url}: login as {user!r} failed: {said}").format(
+                    url=self.base_url, user=self.username, said=said
+                )
+            )
 
     async def _after_browser_login(self) -> User:
-        return await self._session_user("the browser login")
+        return await self._session_user(N_("the browser login"))
 
     async def _session_user(self, after: str) -> User:
         data, _ = await self._home()
@@ -225,7 +229,9 @@ class Vb5Board(PagedBoard):
             head = part.split("-", 1)[0]
             if head.isdigit() and "-" in part:
                 return head
-        raise NotFound(f"not a vBulletin 5 thread: {thread!r}")
+        raise NotFound(
+            N_("not a {engine} thread: {thread!r}").format(engine="vBulletin 5", thread=thread)
+        )
 
     def _read_thread(self, fetched: Fetched) -> TopicPage:
         return parse_thread_page(

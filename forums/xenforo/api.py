@@ -23,6 +23,7 @@ from forums.bbcode import parse_bbcode
 from forums.board import Board, PMPage, ThreadPage
 from forums.cursor import Resume
 from forums.errors import (
+    N_,
     BoardError,
     LayoutChanged,
     LoginFailed,
@@ -147,15 +148,23 @@ class XenforoApiBoard(WebBoard):
         except ApiError as error:
             if error.status in (401, 403) or any(c in KEY_ERRORS for c in error.codes):
                 raise LoginFailed(
-                    f"{self.base_url}: the REST API refused the key ({error.text})"
+                    N_("{url}: the REST API refused the key ({said})").format(
+                        url=self.base_url, said=error.text
+                    )
                 ) from None
             raise
         name = str(me.get("username") or "")
         if not me.get("user_id") or name.casefold() != self.username.casefold():
-            raise LoginFailed(
-                f"{self.base_url}: the API key acts as {name or 'a guest'}, not as "
-                f"{self.username!r}: ask for a user key of the GM account"
+            said = (
+                N_(
+                    "{url}: the API key acts as {name}, not as {user!r}: ask for a user key of the GM account"
+                )
+                if name
+                else N_(
+                    "{url}: the API key acts as a guest, not as {user!r}: ask for a user key of the GM account"
+                )
             )
+            raise LoginFailed(said.format(url=self.base_url, name=name, user=self.username))
         user = self.session.logged_in(User(id=str(me["user_id"]), name=name))
         log.info("API key of %s works as %s (id %s)", self.base_url, name, user.id)
         return user

@@ -28,7 +28,7 @@ from urllib.parse import quote, urljoin
 import httpx
 
 from forums.board import PMPage
-from forums.errors import BoardError, LayoutChanged, LoginFailed, NotFound
+from forums.errors import N_, BoardError, LayoutChanged, LoginFailed, NotFound
 from forums.formboard import FormLoginBoard, Served
 from forums.records import Cursor, User
 from forums.webboard import Answer, Said
@@ -50,12 +50,12 @@ CAPTCHA = (
     ".g-recaptcha, .h-captcha, .cf-turnstile, [data-xf-init~='re-captcha'], "
     "[data-xf-init~='h-captcha'], [data-xf-init~='turnstile'], input[name='captcha_question_answer']"
 )
-CAPTCHA_HELP = (
+CAPTCHA_HELP = N_(
     "The board at {url} wants a CAPTCHA before {user!r} may log in. Log in once by hand in a "
     "browser as {user!r}, or ask the board's administrator to lift it for the GM account; "
     "then run `forumgm board check` again."
 )
-TWO_STEP_HELP = (
+TWO_STEP_HELP = N_(
     "{url}: the account {user!r} has two-step verification switched on, so forumgm cannot log "
     "in with the password alone. Switch it off for the GM account (Account → Password and "
     "security), or ask the board's administrator for an API key and set [board] api_key."
@@ -127,9 +127,16 @@ class XenforoBoard(FormLoginBoard):
         me = pages.visitor(html)
         if me is None or me.name.casefold() != self.username.casefold():
             said = pages.board_message(html) if kind is PageKind.LOGIN else ""
+            if not said:
+                said = (
+                    N_("the board shows {name} after logging in").format(name=me.name)
+                    if me
+                    else N_("the board shows a guest after logging in")
+                )
             raise LoginFailed(
-                f"{self.base_url}: login as {self.username!r} failed: "
-                + (said or f"the board shows {me.name if me else 'a guest'} after logging in")
+                N_("{url}: login as {user!r} failed: {said}").format(
+                    url=self.base_url, user=self.username, said=said
+                )
             )
         return self._xf_logged_in(me, html)
 
@@ -165,7 +172,9 @@ class XenforoBoard(FormLoginBoard):
             return thread
         found = thread_id_of(thread if "threads/" in thread else f"threads/{thread}/")
         if found is None:
-            raise NotFound(f"not a XenForo thread: {thread!r}")
+            raise NotFound(
+                N_("not a {engine} thread: {thread!r}").format(engine="XenForo", thread=thread)
+            )
         return found
 
     async def thread_page(self, thread: str, page: int = 1) -> ThreadView:

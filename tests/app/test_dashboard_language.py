@@ -92,14 +92,20 @@ def test_every_text_marked_in_the_code_has_its_russian() -> None:
         ("scraper/**.py", "python"),
         ("engine/app/dashboard/templates/**.j2", "jinja2"),
     ]
-    for domain, keywords in (
-        ("forumgm", {"_": None, "_m": None, "ngettext": (1, 2), "L_": None, "Ln_": (1, 2)}),
-        ("warnings", {"N_": None, "Nn_": (1, 2)}),
+    boards = [("forums/**.py", "python")]
+    for domain, keywords, where in (
+        (
+            "forumgm",
+            {"_": None, "_m": None, "ngettext": (1, 2), "L_": None, "Ln_": (1, 2)},
+            method_map,
+        ),
+        ("warnings", {"N_": None, "Nn_": (1, 2)}, method_map),
+        ("boards", {"N_": None}, boards),
     ):
         marked = {
             m[2] if isinstance(m[2], str) else m[2][0]
-            for m in extract_from_dir(root, method_map, keywords=keywords)
-            if m[0].startswith(("engine", "scraper"))
+            for m in extract_from_dir(root, where, keywords=keywords)
+            if m[0].startswith(("engine", "scraper", "forums"))
         }
         path = i18n.LOCALE_DIR / "ru" / "LC_MESSAGES" / f"{domain}.po"
         with path.open("rb") as f:
