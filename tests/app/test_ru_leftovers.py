@@ -250,3 +250,15 @@ def test_a_board_address_that_is_none_is_refused_in_russian(tmp_path: Path) -> N
     assert "'forum example' — не адрес форума; напишите, например, https://forum.example.org/" in (
         said
     ), said
+
+
+def test_tallys_table_names_a_twice_handed_seat_in_russian(tmp_path: Path) -> None:
+    from tests.app.test_tally_chains import _cast, _thread
+
+    thread, cast = _thread(tmp_path), _cast(tmp_path)
+    args = ["tally", "--players", str(cast), "--posts", str(thread), "--until", "238"]
+    human = _lines(runner.invoke(app, ["--lang", "ru", *args]))
+    assert "pappums rat (вместо Nightfall, вместо redtail896)" in human, human
+    assert "SleepyKrew (вместо kondi2424)" in human and "replaced" not in human
+    as_json = json.loads(runner.invoke(app, ["--lang", "ru", *args, "--json"]).output)
+    assert as_json["slots"]["SleepyKrew"] == "SleepyKrew (replaced kondi2424)"
