@@ -30,6 +30,7 @@ from engine.i18n import (
     ngettext,
     phase_fields,
     phase_name,
+    said_of,
     shown,
     warning_text,
 )
@@ -194,7 +195,7 @@ def board_ready_or_exit(
     store: Store | None,
     clock: Clock,
     *,
-    then: str = "; nothing was queued",
+    then: str | None = None,
     players: Sequence[str] = (),
 ) -> str:
     """Log in as the GM and read the game thread's first page before anything is queued (and
@@ -241,7 +242,8 @@ def board_ready_or_exit(
     try:
         return asyncio.run(check())
     except NotReady as exc:
-        out.print(f"{config.path}: {exc}{then}", style="red")
+        queued = _("; nothing was queued") if then is None else then
+        out.print(f"{config.path}: {shown(said_of(exc))}{queued}", style="red")
         raise typer.Exit(1) from None
 
 

@@ -10,13 +10,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from engine.i18n import L_, error_line, said_of
 from engine.service.logins import LoginHeld
 from forums.board import Board
 from forums.errors import BoardError, BoardUnavailable, CaptchaRequired, LoginFailed, NotFound
 
 
 class NotReady(Exception):
-    """The board cannot take the game now; the message says what and what to do."""
+    """The board cannot take the game now; the message (a `Said` line, the board's own text
+    in it shown in the host's language too) says what and what to do."""
 
 
 @dataclass(frozen=True)
@@ -44,28 +46,56 @@ async def board_ready(
     try:
         me = await board.login()
     except LoginHeld as exc:  # refused before: the guard says why and what to do
-        raise NotReady(str(exc)) from None
+        raise NotReady(said_of(exc)) from None
     except (LoginFailed, CaptchaRequired) as exc:
         raise NotReady(
-            f"the board {url} refused the login of {gm!r} ({type(exc).__name__}: {exc}): check "
-            f"the password the game file points to, then `forumgm board login {game_file}`"
+            L_(
+                "the board {url} refused the login of {gm!r} ({error}): check the password the "
+                "game file points to, then `forumgm board login {game_file}`",
+                url=url,
+                gm=gm,
+                error=error_line(exc),
+                game_file=game_file,
+            )
         ) from None
     except BoardError as exc:
         raise NotReady(
-            f"cannot log in to {url} as {gm!r}: {type(exc).__name__}: {exc}; try again when "
-            "the board answers"
+            L_(
+                "cannot log in to {url} as {gm!r}: {error}; try again when the board answers",
+                url=url,
+                gm=gm,
+                error=error_line(exc),
+            )
         ) from None
     try:
         title = await _first_page_title(board, thread)
     except NotFound as exc:
-        said = "" if str(exc).startswith("no thread") else f" ({exc})"
+        if str(exc).startswith("no thread"):
+            raise NotReady(
+                L_(
+                    "no thread {thread!r} on {url}: create the game thread first and put its "
+                    "id in [board] thread",
+                    thread=thread,
+                    url=url,
+                )
+            ) from None
         raise NotReady(
-            f"no thread {thread!r} on {url}{said}: create the game thread first and put its "
-            "id in [board] thread"
+            L_(
+                "no thread {thread!r} on {url} ({said}): create the game thread first and put "
+                "its id in [board] thread",
+                thread=thread,
+                url=url,
+                said=said_of(exc),
+            )
         ) from None
     except BoardError as exc:
         raise NotReady(
-            f"cannot read thread {thread!r} on {url}: {type(exc).__name__}: {exc}"
+            L_(
+                "cannot read thread {thread!r} on {url}: {error}",
+                thread=thread,
+                url=url,
+                error=error_line(exc),
+            )
         ) from None
     missing = []
     unchecked: list[tuple[str, str]] = []
@@ -74,21 +104,30 @@ async def board_ready(
             found = await board.find_user(name)
         except BoardUnavailable as exc:
             raise NotReady(
-                f"cannot look player {name!r} up on {url} ({type(exc).__name__}: {exc}); try "
-                "again when the board answers"
+                L_(
+                    "cannot look player {name!r} up on {url} ({error}); try again when the "
+                    "board answers",
+                    name=name,
+                    url=url,
+                    error=error_line(exc),
+                )
             ) from None
         except NotFound:
             found = None
         except BoardError as exc:  # this board cannot look the name up: the host checks it
-            unchecked.append((name, f"{type(exc).__name__}: {exc}"))
+            unchecked.append((name, error_line(exc)))
             continue
         if found is None:
             missing.append(name)
     if missing:
         listed = ", ".join(repr(n) for n in missing)
         raise NotReady(
-            f"no account on {url} for {listed}: every player needs a board account; write "
-            "each name in [players] as the board spells it"
+            L_(
+                "no account on {url} for {listed}: every player needs a board account; write "
+                "each name in [players] as the board spells it",
+                url=url,
+                listed=listed,
+            )
         )
     return Ready(me.name, title, tuple(unchecked))
 

@@ -153,6 +153,33 @@ def test_a_missing_thread_on_the_rehearsal_board_is_said_in_russian(
     assert "no thread" not in said
 
 
+def test_game_start_says_in_russian_what_the_board_lacks_or_refuses(tmp_path: Path) -> None:
+    g = cli_game(tmp_path, list(PLAYERS), roles=dict(ROLES))
+    url = f"sqlite:///{tmp_path / 'board.sqlite'}"
+    text = g.path.read_text(encoding="utf-8")
+    g.path.write_text(text.replace(f'thread = "{g.thread}"', 'thread = "99"'), encoding="utf-8")
+    said = flat(g.cli("--lang", "ru", "game", "start", str(g.path), at=AT, code=1))
+    assert (
+        f"на {url} нет темы '99': сначала создайте игровую тему и впишите её номер в [board] "
+        "thread; в очередь ничего не поставлено"
+    ) in said, said
+    assert "no thread" not in said and "nothing was queued" not in said
+    g.path.write_text(text.replace('"Оля"', '"Olya"'), encoding="utf-8")
+    missing = flat(g.cli("--lang", "ru", "game", "start", str(g.path), at=AT, code=1))
+    assert f"на {url} нет учётной записи для 'Olya'" in missing, missing
+    g.path.write_text(text, encoding="utf-8")
+    refused = flat(
+        g.cli("--lang", "ru", "game", "start", str(g.path), at=AT, password="not-it", code=1)
+    )
+    assert (
+        f"форум {url} не впустил 'Ведущий' (LoginFailed: неверное имя пользователя или "
+        "пароль для 'Ведущий')"
+    ) in refused, refused
+    english = flat(g.cli("game", "start", str(g.path), at=AT, password="not-it", code=1))
+    assert "(LoginFailed: wrong user name or password for 'Ведущий')" in english
+    assert "nothing was queued" in english
+
+
 def test_a_missing_pm_recipient_is_said_in_russian_by_run(tmp_path: Path) -> None:
     players = (*PLAYERS, "Гена", "Лена")
     g = Rehearsal(tmp_path, players=players, roles={**ROLES, "Гена": "mafioso", "Лена": "citizen"})
