@@ -7,6 +7,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from engine.core.warnings import N_, Nn_
 from rulesets.minimafik.cards import Collection
 from rulesets.minimafik.roles import (
     BAD_COMPOSITION,
@@ -94,18 +95,31 @@ def random_mafia_deck(
 
 
 def buildable(role: str, collection: Collection, options: Mapping[str, Any]) -> str | None:
-    """Why no legal deck exists for `role` with this collection (None: one does)."""
+    """Why no legal deck exists for `role` with this collection, as the game file's option
+    (None: one does); made from `N_`/`Nn_` templates, shown in the host's language."""
     copies = int(options["mafia_max_copies"])
     own = ROLES[role].colours
     if len(collection.of_colour(*own)) * copies < int(options["mafia_own_colour_cards"]):
-        return (
-            f"the {role}'s deck needs {options['mafia_own_colour_cards']} cards of "
-            f"{'/'.join(own)} with at most {copies} {'copy' if copies == 1 else 'copies'} of each; the collection has "
-            f"{len(collection.of_colour(*own))} such card types"
+        said = Nn_(
+            "option collection: the {role}'s deck needs {cards} cards of {colours} with at "
+            "most {n} copy of each; the collection has {types} such card types",
+            "option collection: the {role}'s deck needs {cards} cards of {colours} with at "
+            "most {n} copies of each; the collection has {types} such card types",
+            copies,
+        )
+        return said.format(
+            role=role,
+            cards=options["mafia_own_colour_cards"],
+            colours="/".join(own),
+            n=copies,
+            types=len(collection.of_colour(*own)),
         )
     for colour in other_colours(role, options):
         if len(collection.of_colour(colour)) * copies < int(options["mafia_other_colour_cards"]):
-            return f"the {role}'s deck needs a {colour} card; the collection has none"
+            said = N_(
+                "option collection: the {role}'s deck needs a {colour} card; the collection has none"
+            )
+            return said.format(role=role, colour=colour)
     return None
 
 

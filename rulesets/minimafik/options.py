@@ -148,7 +148,7 @@ def check_buildable(roles: Sequence[str], options: Mapping[str, Any]) -> None:
         if role in roles:
             problem = buildable(role, coll, options)
             if problem:
-                raise RulesError(f"option collection: {problem}")
+                raise RulesError(problem)
 
 
 def role_counts(options: Mapping[str, Any]) -> dict[str, int]:

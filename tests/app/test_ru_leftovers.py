@@ -262,3 +262,19 @@ def test_tallys_table_names_a_twice_handed_seat_in_russian(tmp_path: Path) -> No
     assert "SleepyKrew (вместо kondi2424)" in human and "replaced" not in human
     as_json = json.loads(runner.invoke(app, ["--lang", "ru", *args, "--json"]).output)
     assert as_json["slots"]["SleepyKrew"] == "SleepyKrew (replaced kondi2424)"
+
+
+@pytest.mark.parametrize(
+    ("copies", "said"), [(1, "не больше 1 копии каждой"), (2, "не больше 2 копий каждой")]
+)
+def test_a_card_collection_too_small_for_a_mafia_deck_is_said_in_russian(
+    tmp_path: Path, copies: int, said: str
+) -> None:
+    cards = (EXAMPLES / "minimafik.toml").read_text(encoding="utf-8")
+    options = f"[options]\nmafia_own_colour_cards = 400\nmafia_max_copies = {copies}\n"
+    path = _file(tmp_path, cards.replace("[options]\n", options, 1))
+    text = _lines(_cli("game", "validate", str(path)))
+    assert (
+        "[options] опция collection: колоде роли boss нужно карт цветов support/information: "
+        f"400, {said}, а таких видов карт в коллекции: 8"
+    ) in text, text
