@@ -47,14 +47,35 @@ def speak_its_language(path: Path | str) -> None:
     from engine import i18n
 
     try:
-        game = tomllib.loads(Path(path).read_text(encoding="utf-8")).get("game")
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
         return
+    try:
+        game = tomllib.loads(text).get("game")
+    except tomllib.TOMLDecodeError:  # its TOML error is said in the language it names
+        game = {"language": language} if (language := _written_language(text)) else {}
     language = game.get("language", "ru") if isinstance(game, dict) else "ru"
     try:
         i18n.for_game(str(language))
     except i18n.UnknownLanguage:
         return
+
+
+def _written_language(text: str) -> str | None:
+    """The `language = "…"` a game file that is not valid TOML writes under [game], read
+    line by line (None: it writes none there)."""
+    import re
+
+    table = None
+    for line in text.splitlines():
+        header = re.match(r"\s*\[\s*([\w.-]+)\s*\]", line)
+        if header:
+            table = header.group(1)
+            continue
+        written = re.match(r"""\s*language\s*=\s*["'](\w+)["']""", line)
+        if table == "game" and written:
+            return written.group(1)
+    return None
 
 
 def write_replacement(path: Path | str, substitute: str, replaced: str, at: datetime) -> None:

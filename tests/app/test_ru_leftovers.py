@@ -278,3 +278,14 @@ def test_a_card_collection_too_small_for_a_mafia_deck_is_said_in_russian(
         "[options] опция collection: колоде роли boss нужно карт цветов support/information: "
         f"400, {said}, а таких видов карт в коллекции: 8"
     ) in text, text
+
+
+def test_a_file_that_is_not_toml_is_refused_in_the_language_it_names(tmp_path: Path) -> None:
+    broken = GOOD.replace("seed = 7", "seed = 7\nseed = 8")  # a key written twice
+    said = _lines(_cli("game", "validate", str(_file(tmp_path, broken))))
+    assert "1 проблема строка 4: ошибка в TOML:" in said, said  # a game is Russian by default
+    english = broken.replace("seed = 8", 'seed = 8\nlanguage = "en"')
+    said = _lines(_cli("game", "validate", str(_file(tmp_path, english, "en.toml"))))
+    assert "1 problem(s) line 4: not valid TOML:" in said, said
+    said = _lines(_cli("--lang", "en", "game", "validate", str(_file(tmp_path, broken, "b.toml"))))
+    assert "line 4: not valid TOML:" in said, said
