@@ -135,13 +135,16 @@ class Votecount(Ruleset):
             raise RulesError(N_("player names must be unique"))
         if len(names) < 2:
             raise RulesError(N_("a game needs at least two players"))
-        listed = [*opts["weights"], *opts["cannot_vote"], *opts["cannot_be_voted"]]
-        listed += list(opts["replacements"].values())
-        for name in listed:
+        listed = [
+            (key, name)
+            for key in ("weights", "cannot_vote", "cannot_be_voted")
+            for name in opts[key]
+        ]
+        listed += [("replacements", name) for name in opts["replacements"].values()]
+        for key, name in listed:  # the option that names him is the game file's line
             if name not in names:
-                raise RulesError(
-                    N_("options name {name}, who is not a player").format(name=repr(name))
-                )
+                said = N_("options name {name}, who is not a player").format(name=repr(name))
+                raise RulesError(said, where=("options", key))
         players = []
         for seat in seats:
             fields: dict[str, Any] = {"alive": True}

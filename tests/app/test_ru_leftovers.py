@@ -289,3 +289,16 @@ def test_a_file_that_is_not_toml_is_refused_in_the_language_it_names(tmp_path: P
     assert "1 problem(s) line 4: not valid TOML:" in said, said
     said = _lines(_cli("--lang", "en", "game", "validate", str(_file(tmp_path, broken, "b.toml"))))
     assert "line 4: not valid TOML:" in said, said
+
+
+def test_a_votecount_option_naming_no_player_is_refused_on_its_own_line(tmp_path: Path) -> None:
+    text = (EXAMPLES / "votecount.toml").read_text(encoding="utf-8")
+    text = text.replace('language = "en"', 'language = "ru"')
+    text = text.replace("no_lynch = true\n", 'no_lynch = true\ncannot_vote = ["Никто"]\n')
+    path = _file(tmp_path, text)
+    said = _lines(_cli("game", "validate", str(path)))
+    assert "строка 25: [options] в опциях названо имя 'Никто', но такого игрока в игре нет" in (
+        said
+    ), said
+    english = _lines(_cli("--lang", "en", "game", "validate", str(path)))
+    assert "line 25: [options] options name 'Никто', who is not a player" in english, english
