@@ -16,9 +16,11 @@ import hmac
 import logging
 import re
 from collections.abc import Callable, Iterable, Sequence
-from datetime import UTC, datetime, timedelta
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta, tzinfo
 
-from engine.i18n import L_, Ln_, Said, error_line
+from engine.clock import local_time
+from engine.i18n import L_, BoardText, Ln_, Said, error_line, joined
 from engine.store import OutboxDraft, Store
 from engine.store.models import OutboxItem, OutboxKind
 from forums.board import Board
@@ -110,7 +112,83 @@ def one_line(exc: BaseException) -> str:
 
 LIMIT_WAIT = timedelta(minutes=10)
 """A flood refusal asking for longer is a limit of the account (Discourse's personal
-messages a day), not a pause between sends: the step fails saying so (`Publisher.publish`)."""
+messages a day, a long PM flood on MyBB), not a pause between sends: it is kept in the store
+(`Store.limit_sends`) and that kind of send waits for it (`Publisher.publish`)."""
+
+
+@dataclass(frozen=True)
+class Held:
+    """Items of one kind that wait behind a limit of the board (`held_by_limits`)."""
+
+    kind: OutboxKind
+    count: int
+    until: datetime
+    why: str
+    """The board's line when it set the limit."""
+
+    def line(self, tz: tzinfo = UTC) -> Said:
+        """What the host reads: how many wait, until about when, and the board's line (in
+        the host's language where the board's templates have it)."""
+        at = local_time(self.until, tz)
+        why = BoardText(self.why)
+        if self.kind is OutboxKind.POST:
+            return Ln_(
+                "{n} post waits behind the board's limit until about {at}, kept and sent "
+                "then ({why})",
+                "{n} posts wait behind the board's limit until about {at}, kept and sent "
+                "then ({why})",
+                self.count,
+                at=at,
+                why=why,
+            )
+        return Ln_(
+            "{n} PM waits behind the board's limit until about {at}, kept and sent then ({why})",
+            "{n} PMs wait behind the board's limit until about {at}, kept and sent then ({why})",
+            self.count,
+            at=at,
+            why=why,
+        )
+
+
+Limits = dict[OutboxKind, tuple[datetime, str]]
+"""The kinds of send the board refuses the account: when each limit lifts, the board's line."""
+
+
+def limits_now(kept: dict[str, tuple[datetime, str]], now: datetime) -> Limits:
+    """Of the limits the store kept (`Store.send_limits`), those that hold at `now`."""
+    kinds = {k.value: k for k in OutboxKind}
+    return {
+        kinds[kind]: (until, why)
+        for kind, (until, why) in kept.items()
+        if kind in kinds and until > now
+    }
+
+
+def held_by_limits(
+    store: Store,
+    game_id: int,
+    now: datetime,
+    *,
+    board_id: int | None = None,
+    pending: Sequence[OutboxItem] | None = None,
+    limits: Limits | None = None,
+) -> list[Held]:
+    """The game's items that wait behind a limit of the board now, by kind (`forumgm
+    status`, the dashboard, a step's answer): nothing is lost, they go out when it lifts.
+    `limits`: those holding now, when the caller knows them."""
+    if limits is None:
+        if board_id is None:
+            board_id = store.get_game(game_id).board_id
+        limits = limits_now(store.send_limits(board_id), now)
+    if not limits:
+        return []
+    items = store.pending(game_id) if pending is None else pending
+    held = []
+    for kind, (until, why) in limits.items():
+        count = sum(1 for i in items if i.kind is kind)
+        if count:
+            held.append(Held(kind, count, until, why))
+    return held
 
 
 def retry_delay(attempts: int) -> timedelta:
@@ -142,6 +220,7 @@ class Publisher:
         *,
         recipient: Callable[[str], str] | None = None,
         ready: Callable[[], bool] | None = None,
+        tz: tzinfo = UTC,
     ) -> None:
         self.store = store
         self.ready = ready or (lambda: True)
@@ -160,11 +239,19 @@ class Publisher:
         self._sent_cursor: Cursor | None = None
         self._stored_sent: tuple[Cursor | None] | None = None
         """The sent box's cursor the store kept, once read."""
+        self.tz = tz
+        """The game's time zone: when a limit lifts is said in it."""
+        self._account: int | None = None
+        """The store's row of the board and GM account: a limit of the board is kept there."""
+        self.held: list[Held] = []
+        """What waits behind a limit of the board as of the last `publish`."""
+        self._limits: Limits = {}
+        """The board's limits that held in the last `publish` (or were met in it)."""
         self.limit_met: str | None = None
-        """The board's line when it last refused a kind of send for longer than a pause
-        (Discourse's personal messages a day; a `Said`): the hosts are told of it once a phase
-        (`engine.service.notify`). Cleared once that kind goes out again."""
-        self._limited_kind: OutboxKind | None = None
+        """While the board refuses a kind of send for longer than a pause (Discourse's
+        personal messages a day), what waits for it and until when (a `Said`; as of the last
+        `publish`): the hosts are told of it once a phase (`engine.service.notify`). None
+        once that kind goes out again."""
         self.failures: list[str] = []
         """Each send that failed in this process, in one line (`run --once` exits 1 on any)."""
 
@@ -242,9 +329,33 @@ class Publisher:
             )
         )
 
+    def account(self) -> int:
+        """The store's row of the board and GM account (read once)."""
+        if self._account is None:
+            self._account = self.store.get_game(self.game_id).board_id
+        return self._account
+
     async def publish(self, now: datetime | None = None) -> int:
-        """Send every approved (or failed, to retry) item; returns how many went out."""
+        """Send every approved (or failed, to retry) item; returns how many went out.
+
+        A kind of send the board refuses for hours (`LIMIT_WAIT`) waits in the store until
+        the limit lifts: no request is spent on it meanwhile, in this process or the next
+        (`run --once`), and the rest goes out — the thread's results are not held by the day's
+        PMs spent. `held` and `limit_met` say what waits."""
         moment = now or datetime.now(UTC)
+        kept = self.store.send_limits(self.account())
+        self._limits = limits_now(kept, moment)
+        try:
+            return await self._publish(moment, kept, self._limits)
+        finally:
+            self.held = held_by_limits(self.store, self.game_id, moment, limits=self._limits)
+            self.limit_met = joined([h.line(self.tz) for h in self.held]) if self.held else None
+
+    async def _publish(
+        self, moment: datetime, kept: dict[str, tuple[datetime, str]], limits: Limits
+    ) -> int:
+        """`publish` with the limits the store kept and those holding now (`limits` takes
+        the ones met in this round)."""
         # The least tried first: a send that keeps failing (and ends the step, see
         # BOARD_DOWN) does not stand before the others for ever. Among equals, in the order
         # the game needs them: the start (role PMs, the opening) before what a phase drafted,
@@ -255,7 +366,7 @@ class Publisher:
             (
                 i
                 for i in self.store.pending(self.game_id)
-                if self._not_before.get(i.marker, moment) <= moment
+                if i.kind not in limits and self._not_before.get(i.marker, moment) <= moment
             ),
             key=lambda i: (i.attempts, i.phase_id is not None, i.id),
         )
@@ -280,10 +391,8 @@ class Publisher:
         already = await self.look(unsure) if unsure else dict(self._seen)
         sent = 0
         kinds = dict.fromkeys(OutboxKind, 0)
-        limited: list[tuple[FloodControl, int, OutboxKind]] = []
-        """A limit of hours met this round, and how many items of its kind wait for it."""
         for item in due:
-            if self._not_before.get(item.marker, moment) > moment:
+            if item.kind in limits:
                 continue  # its kind met a limit earlier in this round
             if item.marker in already:
                 self.store.mark_posted(item.marker, already[item.marker])
@@ -303,7 +412,7 @@ class Publisher:
                     board_id = await self.board.send_pm(to, subject, bbcode)
             except FloodControl as exc:
                 if timedelta(seconds=exc.retry_after) > LIMIT_WAIT:
-                    limited.append((exc, self._limit(item, due, moment, exc), item.kind))
+                    limits[item.kind] = self._limit(item, due, moment, exc)
                     continue
                 # The board wants a pause (MyBB's 60 s between PMs): what is left waits for the
                 # next round in the same order. The refused send is no failed attempt; it was
@@ -341,8 +450,9 @@ class Publisher:
             self._seen[item.marker] = board_id
             if item.kind == OutboxKind.POST:
                 self._merged(item.marker, board_id)
-            if item.kind is self._limited_kind:  # the limit has lifted
-                self.limit_met = self._limited_kind = None
+            if item.kind.value in kept:  # the limit has lifted
+                self.store.lift_send_limit(self.account(), item.kind.value)
+                del kept[item.kind.value]
             sent += 1
             kinds[item.kind] += 1
         if sent:
@@ -357,31 +467,22 @@ class Publisher:
         if self._sent_cursor is not None and self._sent_cursor != sent_box:
             # What this look found is recorded above: the next process reads on from here.
             self.store.save_sent_cursor(self.game_id, self._sent_cursor)
-        if limited:
-            # Everything else went out; the step fails with the board's line, so the host
-            # sees it in `run`, and the hosts are told ([game] hosts, [notify] smtp).
-            limit, waiting, kind = limited[0]
-            self.limit_met = Ln_(
-                "{limit}; {n} item waits for it, kept and sent when it lifts",
-                "{limit}; {n} items wait for it, kept and sent when it lifts",
-                waiting,
-                limit=str(limit),
-            )
-            self._limited_kind = kind
-            raise FloodControl(self.limit_met, limit.retry_after)
         return sent
 
     def _limit(
         self, item: OutboxItem, due: Sequence[OutboxItem], moment: datetime, exc: FloodControl
-    ) -> int:
+    ) -> tuple[datetime, str]:
         """The board refuses `item` for longer than a pause (`LIMIT_WAIT`): it and the rest
         of its kind wait until the limit lifts, in their order (like a flood refusal it is no
         failed attempt, which would send it after the newer ones); the other kind goes on (a
-        day's PMs spent does not hold the thread's results). How many items wait."""
+        day's PMs spent does not hold the thread's results). The limit is kept in the store,
+        so no process tries that kind before it lifts; the host sees it in `run` (this
+        round's failure), `status` and the dashboard, and the hosts are told ([game] hosts,
+        [notify] smtp). When it lifts and the board's line."""
         until = moment + timedelta(seconds=exc.retry_after)
+        why = " ".join(str(exc).split())
+        self.store.limit_sends(self.account(), item.kind.value, until, why)
         waiting = [i for i in due[due.index(item) :] if i.kind is item.kind]
-        for rest in waiting:
-            self._not_before[rest.marker] = until
         self.failures.append(_send_failed(item.kind, one_line(exc)))
         fields = {
             "game": self.game_id,
@@ -400,7 +501,7 @@ class Publisher:
                 **fields,
             )
         )
-        return len(waiting)
+        return until, why
 
 
 def _send_failed(kind: OutboxKind, why: str) -> Said:

@@ -10,7 +10,8 @@ form) and fills a few hooks; the public verbs stay here:
   `SessionExpired`;
 - the GM's password or key as a `forums.secret.Secret`;
 - a submission through the board's refusals (`submit`): flood control waited out
-  `flood_retries` times then `FloodControl`, a stale form token fetched fresh once, a lost
+  `flood_retries` times then `FloodControl` (at once when it asks for longer than
+  `longest_flood_wait`), a stale form token fetched fresh once, a lost
   session logged in again once, anything else the board says a one-line `BoardError`;
 - the thread read from its cursor (`thread_posts`, with `forums.cursor`).
 
@@ -332,7 +333,7 @@ class WebBoard:
                 form = await fresh()
             elif said.answer is Answer.FLOOD:
                 wait = said.wait or self.flood_wait
-                if floods >= self.flood_retries:
+                if floods >= self.flood_retries or wait > self.longest_flood_wait:
                     raise FloodControl(f"{self.base_url}: {said.text}", retry_after=wait)
                 floods += 1
                 log.info("flood control at %s: waiting %.0f s", redact(url), wait)
@@ -359,6 +360,10 @@ class WebBoard:
 
     flood_margin: ClassVar[float] = 0.0
     """Seconds waited beyond what flood control asked (MyBB counts whole seconds)."""
+    longest_flood_wait: ClassVar[float] = 120.0
+    """The longest flood wait sat out here: a board asking for longer (an administrator's
+    hour between PMs on MyBB) hands it back at once as `FloodControl`, and the publisher
+    keeps that kind of send for later while the step goes on (reading the thread)."""
     form_word: ClassVar[str] = "form"
     """What a stale submission needs anew, for the host: a form, or XenForo's token."""
 

@@ -34,7 +34,7 @@ from engine.i18n import (
     shown,
     warning_text,
 )
-from engine.publish import Markers
+from engine.publish import Markers, held_by_limits
 from engine.service.build import database_url, make_driver, sqlite_file
 from engine.service.driver import GameDriver, next_deadline_missed
 from engine.service.logins import held_reason
@@ -444,6 +444,10 @@ def status(db: Db = None) -> None:
         items = store.outbox(game.id)
         counts = {s.value: sum(1 for i in items if i.status is s) for s in OutboxStatus}
         failures += [(game.id, i) for i in items if i.status is OutboxStatus.FAILED]
+        unsent = [i for i in items if i.status in (OutboxStatus.APPROVED, OutboxStatus.FAILED)]
+        for waits in held_by_limits(store, game.id, now, board_id=game.board_id, pending=unsent):
+            # Kept in the store and sent when the limit lifts: nothing is lost.
+            notes.append(_("game {id}: {held}").format(id=game.id, held=shown(waits.line(tz))))
         stalled = (
             ph is not None
             and ph.status is PhaseStatus.PUBLISHED

@@ -155,6 +155,7 @@ class GameDriver:
             config.gm_user,
             recipient=self.holder,
             ready=self._start_approved,
+            tz=config.schedule.tz,
         )
 
     def marker(self, *parts: object) -> str:
@@ -965,8 +966,17 @@ class GameDriver:
         )
 
     def _phase_done(self, ph: PhaseRecord) -> bool:
+        """Whether the phase's results are out: each item on the board, or approved and
+        waiting behind a limit of the board (a day's PMs spent on Discourse): those go out
+        when it lifts, and the next phase opens meanwhile at the deadline the results
+        announced — whatever one message holds, the game goes on."""
         items = self.store.outbox(self.game_id, ph.phase)
-        return bool(items) and all(i.status is OutboxStatus.POSTED for i in items)
+        held = {h.kind for h in self.publisher.held}
+        return bool(items) and all(
+            i.status is OutboxStatus.POSTED
+            or (i.kind in held and i.status in (OutboxStatus.APPROVED, OutboxStatus.FAILED))
+            for i in items
+        )
 
     def open_next(self, ph: PhaseRecord, now: datetime) -> PhaseRecord | None:
         state = self.store.load_state(self.game_id)
@@ -1038,8 +1048,14 @@ class GameDriver:
         self._opening_queued.add(ph.phase)  # this process checks each phase once
 
     async def step(self, now: datetime | None = None) -> str:
-        """Do everything that is due now; returns what the game is waiting for."""
+        """Do everything that is due now; returns what the game is waiting for, and what
+        waits behind a limit of the board (kept, sent when it lifts)."""
         now = now or self.clock()
+        status = await self._step(now)
+        held = [h.line(self.config.schedule.tz) for h in self.publisher.held]
+        return joined([status, *held]) if held else status
+
+    async def _step(self, now: datetime) -> str:
         self._names_now()
         current = self.store.current_phase(self.game_id)
         if current is not None and self.deadline_missed(current, now):

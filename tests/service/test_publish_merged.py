@@ -157,17 +157,17 @@ class LimitedBoard(MergingBoard):
         return str(200 + len(self.sent_to))
 
 
-def test_a_limit_of_hours_fails_the_step_in_one_line_and_keeps_the_pms_for_later(
+def test_a_limit_of_hours_is_kept_in_the_store_and_the_pms_wait_for_it_in_order(
     tmp_path: Path,
 ) -> None:
     """A day's personal messages spent (Discourse): the round does not wait for hours nor
-    try each PM, the thread's post still goes out, the step fails with the board's line, the
-    PMs stay queued in their order and go out once it lifts."""
+    try each PM, the thread's post still goes out, the round's failure says the board's
+    line, the PMs stay queued in their order and go out once it lifts — and a new
+    publisher (the next `run --once`) knows the limit from the store: it sends no PM before."""
     from datetime import UTC, datetime, timedelta
 
     from engine.publish import pm_draft
-    from engine.store.models import OutboxStatus
-    from forums.errors import FloodControl
+    from engine.store.models import OutboxKind, OutboxStatus
 
     store = open_store(f"sqlite:///{tmp_path / 'game.sqlite'}")
     board_row = store.create_board("discourse", "https://forum.example.org/", "Ведущий")
@@ -180,25 +180,29 @@ def test_a_limit_of_hours_fails_the_step_in_one_line_and_keeps_the_pms_for_later
     publisher = Publisher(store, board, game.id, "2", "Ведущий")  # type: ignore[arg-type]
     now = datetime(2026, 12, 1, 5, 0, tzinfo=UTC)
 
-    with pytest.raises(FloodControl) as limited:
-        asyncio.run(publisher.publish(now))
-    said = str(limited.value)
-    assert "max_personal_messages_per_day" in said and "3 items wait for it" in said
-    assert "\n" not in said
+    assert asyncio.run(publisher.publish(now)) == 1  # the opening post
     assert board.tries == 1  # one refusal, not one per PM
     assert len(board.posted) == 1  # the opening post is not held by the PMs' limit
+    (failure,) = publisher.failures
+    assert "20 h" in failure and "\n" not in failure
     pending = store.pending(game.id)
     assert [i.marker[:3] for i in pending] == ["Аня", "Бор", "Вер"]
     assert all(i.status is OutboxStatus.APPROVED and i.attempts == 0 for i in pending)
-    assert publisher.failures and "20 h" in publisher.failures[0]
-    assert publisher.limit_met == said  # what the hosts are told (engine.service.notify)
+    (held,) = publisher.held
+    assert (held.kind, held.count, held.until) == (OutboxKind.PM, 3, now + timedelta(hours=20))
+    said = publisher.limit_met  # what the hosts are told (engine.service.notify)
+    assert said is not None and "max_personal_messages_per_day" in said
+    assert "3 PMs wait behind the board's limit until about 2026-12-02 01:00 UTC" in said
 
-    # An hour later the limit still holds: nothing is tried, nothing fails.
-    assert asyncio.run(publisher.publish(now + timedelta(hours=1))) == 0
-    assert board.tries == 1
+    # An hour later, in another process: the store keeps the limit, nothing is tried.
+    later = Publisher(store, board, game.id, "2", "Ведущий")  # type: ignore[arg-type]
+    assert asyncio.run(later.publish(now + timedelta(hours=1))) == 0
+    assert board.tries == 1 and later.failures == []
+    assert later.limit_met == said
     # When it lifts, every PM goes out in the order the game needs.
     board.limit_lifted = True
-    assert asyncio.run(publisher.publish(now + timedelta(hours=20, minutes=1))) == 3
+    assert asyncio.run(later.publish(now + timedelta(hours=20, minutes=1))) == 3
     assert board.sent_to == list(names)
     assert store.pending(game.id) == []
-    assert publisher.limit_met is None  # lifted
+    assert later.limit_met is None and later.held == []  # lifted
+    assert store.send_limits(board_row.id) == {}

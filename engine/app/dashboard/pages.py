@@ -30,7 +30,7 @@ from engine.clock import local_time
 from engine.core.orders import Channel, Source
 from engine.core.ruleset import HostTable, VoteView
 from engine.i18n import _, ngettext, phase_name, shown, warning_text
-from engine.publish import marker_line
+from engine.publish import held_by_limits, marker_line
 from engine.service.driver import GameDriver
 from engine.store import OutboxStatus, StoredOrder, StoredWarning
 from engine.store.models import OutboxItem, OutboxKind, PhaseStatus
@@ -235,6 +235,14 @@ class GamePage:
         items = d.store.outbox(d.game_id)
         self.outbox = {s.value: sum(1 for i in items if i.status is s) for s in OutboxStatus}
         self.failed = [i for i in items if i.status is OutboxStatus.FAILED]
+        unsent = [i for i in items if i.status in (OutboxStatus.APPROVED, OutboxStatus.FAILED)]
+        self.limits = [
+            i18n.shown(held.line(tz))
+            for held in held_by_limits(
+                d.store, d.game_id, d.clock(), board_id=self.game.board_id, pending=unsent
+            )
+        ]
+        """What waits behind a limit of the board (kept, sent when it lifts), one line each."""
         self.approved = self.outbox.get(OutboxStatus.APPROVED.value, 0)
         self.steer = self._shown(_("the host's commands"), self._steer, None)
 

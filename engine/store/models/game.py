@@ -57,6 +57,9 @@ class Board(Base):
     """What the board said when it refused the login (never the password)."""
     login_refused_hash: Mapped[str | None] = mapped_column(String(200))
     """A salted scrypt hash of the password that was refused, to notice a changed one."""
+    send_limits: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    """A limit of hours the board set on the account's sends, by kind ("pm", "post"): when
+    it lifts and the board's line (`GamesRepo.limit_sends`)."""
     created_at: Mapped[datetime] = mapped_column(UTCDateTime(), default=utcnow)
 
 

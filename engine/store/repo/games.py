@@ -83,6 +83,36 @@ class GamesRepo(RepoBase):
             row = self._board_row(s, board_id)
             row.login_failed_at = row.login_error = row.login_refused_hash = None
 
+    def limit_sends(self, board_id: int, kind: str, until: datetime, why: str) -> None:
+        """The board refuses the account's sends of `kind` ("pm", "post") until `until`
+        (`why`: its line): kept here, every process and every `run --once` waits for it."""
+        with self._sessions.begin() as s:
+            row = self._board_row(s, board_id)
+            limits = dict(row.send_limits or {})
+            limits[kind] = {"until": until.isoformat(), "why": why}
+            row.send_limits = limits
+
+    def lift_send_limit(self, board_id: int, kind: str) -> None:
+        """A send of `kind` went through: the limit is over."""
+        with self._sessions.begin() as s:
+            row = self._board_row(s, board_id)
+            if row.send_limits and kind in row.send_limits:
+                row.send_limits = {k: v for k, v in row.send_limits.items() if k != kind} or None
+
+    def send_limits(self, board_id: int) -> dict[str, tuple[datetime, str]]:
+        """Kind → (when the limit lifts, the board's line), as `limit_sends` kept them (one
+        past its time too: it is lifted once a send of its kind goes through)."""
+        with self._sessions() as s:
+            kept = self._board_row(s, board_id).send_limits or {}
+        limits = {}
+        for kind, limit in kept.items():
+            try:
+                until = aware(datetime.fromisoformat(limit["until"]))
+            except (KeyError, TypeError, ValueError):
+                continue  # not one this code wrote: no limit, a send tries
+            limits[kind] = (until, str(limit.get("why", "")))
+        return limits
+
     @staticmethod
     def _board_row(s: Session, board_id: int) -> Board:
         row = s.get(Board, board_id)

@@ -452,6 +452,31 @@ def test_send_pm_not_found_in_sent_items_is_an_error() -> None:
         run(make(fake), lambda b: b.send_pm(["Alu"], "s", "b"))
 
 
+def test_a_pm_flood_of_an_hour_is_handed_back_at_once_not_sat_out() -> None:
+    """An administrator set an hour between PMs (`pmfloodsecs`): the adapter does not sleep
+    through it in the step (nor try again); the publisher keeps the PMs for later
+    (engine.publish) while the game goes on. Derived page: the saved reply form's flood
+    error with the PM datahandler's words (`pmdata_pm_flooding`) and an hour's wait."""
+    said = (
+        "You are trying to send a message too quickly after sending a previous message. "
+        "Please wait 3600 more seconds."
+    )
+    flood = page("newreply_flood_error").replace(
+        "You are trying to post a message too quickly after posting a previous message. "
+        "Please wait 61 more seconds.",
+        said,
+    )
+    assert said in flood
+    fake = _with_pm(FakeMybb().with_login(), sent_page())
+    fake.on("POST", "/private.php", html(flood))
+    time = FakeTime()
+    with pytest.raises(FloodControl) as caught:
+        run(make(fake, time), lambda b: b.send_pm(["Alu"], "s", "b"))
+    assert caught.value.retry_after == 3600 and "too quickly" in str(caught.value)
+    assert len(fake.posted("/private.php")) == 1
+    assert not any(wait >= 60 for wait in time.slept)
+
+
 def test_send_pm_with_a_stale_key_twice_is_an_error() -> None:
     fake = _with_pm(FakeMybb().with_login(), sent_page())
     fake.on("POST", "/private.php", "private_bad_post_key")
