@@ -231,9 +231,11 @@ def seat_fields(seat: Seat, role: str, options: Mapping[str, Any]) -> PlayerStat
     elif isinstance(char, str):
         name = char
     elif char is not None:
-        raise RulesError(
-            f"option characters.{seat.name}: expected a name or {{name, visible_role}}"
+        said = N_(
+            "option characters.{name}: expected the character's name or a table with name "
+            "and visible_role"
         )
+        raise RulesError(said.format(name=seat.name))
     known = set(VISIBLE_ROLES) | set(collection_of(options["collection"]).visible_roles)
     if visible is not None and visible not in known:
         raise RulesError(

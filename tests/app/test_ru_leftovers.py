@@ -302,3 +302,27 @@ def test_a_votecount_option_naming_no_player_is_refused_on_its_own_line(tmp_path
     ), said
     english = _lines(_cli("--lang", "en", "game", "validate", str(path)))
     assert "line 25: [options] options name 'Никто', who is not a player" in english, english
+
+
+@pytest.mark.parametrize(
+    ("character", "said"),
+    [
+        (
+            "5",
+            "строка 28: [options] опция characters.Destiny: нужно имя персонажа или таблица с name и visible_role",
+        ),
+        ('""', "строка 28: [options] опция characters.Destiny: пустое имя персонажа"),
+        (
+            '"Ворон"',
+            "строка 29: [options] опция characters.Cornix: 'Ворон' — уже ник или персонаж игрока "
+            "Destiny; игроки должны различать персонажей",
+        ),
+    ],
+)
+def test_a_minimafik_character_that_cannot_be_is_refused_in_russian(
+    tmp_path: Path, character: str, said: str
+) -> None:
+    text = (EXAMPLES / "minimafik.toml").read_text(encoding="utf-8")
+    text = text.replace('"Destiny" = "Grillby"', f'"Destiny" = {character}')
+    result = _cli("game", "validate", str(_file(tmp_path, text)))
+    assert result.exit_code == 1 and said in _lines(result), result.output
