@@ -687,7 +687,7 @@ def review(
 
 
 def _show_review(rv: Review, *, orders: bool, votes: bool, preview: bool) -> None:
-    from engine.app.review import describe_fix, order_words, phase_status_words
+    from engine.app.review import describe_fix, order_words, outbox_line, phase_status_words
 
     ph = rv.phase
     if ph is not None:
@@ -767,12 +767,7 @@ def _show_review(rv: Review, *, orders: bool, votes: bool, preview: bool) -> Non
     out.print(waiting.format(n=len(drafts)))
     if preview:
         for item in rv.unsent():
-            who = ", ".join(item.recipients) or _("thread")
-            out.print(
-                _("--- {status} {kind} to {to}: {subject}").format(
-                    status=item.status.value, kind=item.kind, to=who, subject=item.subject or ""
-                )
-            )
+            out.print(outbox_line(item))
             out.print(item.bbcode)
 
 
