@@ -177,6 +177,6 @@ def _show(
         if missed:
             cells.append({True: _("missed"), False: "", None: "…"}[r.missed])
         if quiet:
-            cells.append(quiet.get((r.player, r.day), ""))
+            cells.append(i18n.shown(quiet.get((r.player, r.day), "")))
         shown.add_row(*cells)
     out.print(shown)
