@@ -591,7 +591,7 @@ def sub(
     try:
         offer = offer_seat(driver, old, reason="host", now=driver.clock(), hours=wait)
     except StoreError as exc:
-        typer.echo(str(exc))
+        typer.echo(i18n.shown(i18n.said_of(exc)))
         raise typer.Exit(1) from None
     from engine.clock import local_time
 

