@@ -15,19 +15,21 @@ FluxBB's English and Russian language packs' (the Russian of fluxbb/langs).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
 from datetime import date, datetime, tzinfo
-from urllib.parse import parse_qs, urljoin, urlsplit
+from urllib.parse import urljoin
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
+from forums import punfamily as family
 from forums.errors import LayoutChanged
-from forums.fluxbb.dates import DATE_ORDERS, order_of_example, parse_fluxbb_time, zone_of
+from forums.fluxbb.dates import parse_fluxbb_time
 from forums.fluxbb.selectors import DEFAULT, FluxbbSelectors
 from forums.guard import redact
-from forums.html import concat_bodies, html_to_postbody, parse_html, quote_author_from_cite
+from forums.html import concat_bodies, html_to_postbody, quote_author_from_cite
 from forums.pages import MemberList, PageKind, TopicPage
+from forums.punfamily import query_value, text_of
 from forums.records import EditInfo, Post, PostBody, User
+from forums.structure import as_signature
 
 __all__ = [
     "Zone",
@@ -52,78 +54,36 @@ _EDIT_LABELS = re.compile(r"^\s*(?:Last edited by|Изменено|Отреда�
 """The edit notice's words: FluxBB's English and Russian; «Отредактировано» is the Russian
 of PunBB's family (`lang/Russian/topic.php` of github.com/Gemorroj/punbb-mod)."""
 _EDIT = re.compile(r"^(.*?)\s*\(([^()]*)\)\s*$", re.S)
-_REFRESH = re.compile(
-    r"""<meta[^>]+http-equiv=["']refresh["'][^>]+content=["']\d+;\s*URL=([^"']+)""", re.I
-)
-_SMILIE = re.compile(r"(?:^|/)img/smilies/([a-z_]+)\.(?:png|gif)$", re.I)
-"""A smilie's image: FluxBB's absolute `…/img/smilies/smile.png`, PunBB 1.2's relative
-`img/smilies/smile.png`."""
-SMILIES = {
-    "smile": ":)",
-    "neutral": ":|",
-    "sad": ":(",
-    "big_smile": ":D",
-    "yikes": ":o",
-    "wink": ";)",
-    "hmm": ":/",
-    "tongue": ":P",
-    "lol": ":lol:",
-    "mad": ":mad:",
-    "roll": ":rolleyes:",
-    "cool": ":cool:",
-}
-"""FluxBB 1.5's smilies: image file name → the code players type."""
+redirect_target = family.redirect_target
+"""Where a "Redirecting …" page sends the reader (`forums.punfamily.redirect_target`)."""
 
 
 def tree_of(html: str) -> LexborHTMLParser:
-    return parse_html(html)
-
-
-def _text(node: LexborNode | None) -> str:
-    return " ".join((node.text(deep=True) if node is not None else "").split())
+    return family.tree_of(html)
 
 
 def logged_in_as(tree: LexborHTMLParser, selectors: FluxbbSelectors = DEFAULT) -> str | None:
     """Whom the header greets ("Logged in as <strong>Name</strong>"), None for a guest."""
-    welcome = tree.css_first(selectors.welcome)
-    name = welcome.css_first("strong") if welcome is not None else None
-    return _text(name) or None
+    return family.logged_in_as(tree, selectors)
 
 
 def is_guest(tree: LexborHTMLParser, selectors: FluxbbSelectors = DEFAULT) -> bool:
     """The page greets a guest (the header is there, with no name in it)."""
-    return tree.css_first(selectors.welcome) is not None and logged_in_as(tree, selectors) is None
+    return family.is_guest(tree, selectors)
 
 
 def my_id(tree: LexborHTMLParser, selectors: FluxbbSelectors = DEFAULT) -> str | None:
-    link = tree.css_first(selectors.profile_link)
-    found = _query(link.attributes.get("href") or "", "id") if link is not None else None
-    return found if found and found.isdigit() else None
-
-
-def _query(url: str, key: str) -> str | None:
-    values = parse_qs(urlsplit(url.replace("&amp;", "&")).query).get(key)
-    return values[0] if values else None
+    return family.my_id(tree, selectors)
 
 
 def message(tree: LexborHTMLParser, selectors: FluxbbSelectors = DEFAULT) -> str:
     """The board's words on a page: a form's errors, else an information page's line."""
-    errors = [_text(li) for li in tree.css(selectors.error_list)]
-    if errors:
-        return " ".join(e for e in errors if e)
-    return _text(tree.css_first(selectors.message))
+    return family.message(tree, selectors)
 
 
 def flood_wait(text: str) -> float | None:
     """The seconds flood control asks to wait, from its message."""
-    found = _FLOOD_WAIT.search(text)
-    return float(found.group(1)) if found else None
-
-
-def redirect_target(html: str, base: str) -> str | None:
-    """Where a "Redirecting …" page sends the reader (a post's `viewtopic.php?pid=N#pN`)."""
-    found = _REFRESH.search(html)
-    return urljoin(base, found.group(1).replace("&amp;", "&")) if found else None
+    return family.wait_asked(text, _FLOOD_WAIT)
 
 
 def classify(html: str, url: str = "", selectors: FluxbbSelectors = DEFAULT) -> PageKind:
@@ -167,17 +127,7 @@ def fluxbb_postbody(node: LexborNode, *, base_url: str = "") -> PostBody:
     copy = node.clone()
     for notice in copy.css("p.postedit"):
         notice.decompose()
-    for box in copy.css("div.quotebox"):
-        # «Вася wrote:» is the box's; the blockquote inside it is the quote itself.
-        # Named on the box and its quote, the cite goes: a quote's own author is then not
-        # taken from the cite of a quote nested in it.
-        cite, quote = box.css_first("cite"), box.css_first("blockquote")
-        author = quote_author_from_cite(cite) if cite is not None else None
-        if cite is not None:
-            cite.decompose()
-        for named in (box, quote):
-            if named is not None and author:
-                named.attrs["data-author"] = author
+    family.name_quoteboxes(copy)
     for box in copy.css("div.incqbox"):
         # PunBB 1.2 (and boards on its templates): the heading names the quoted author.
         heading = box.css_first("h4")
@@ -190,33 +140,18 @@ def fluxbb_postbody(node: LexborNode, *, base_url: str = "") -> PostBody:
                 named.attrs["data-author"] = author
     for struck in copy.css("span.bbs"):
         struck.attrs["style"] = "text-decoration: line-through"
-    for image in copy.css("img"):
-        found = _SMILIE.search(image.attributes.get("src") or "")
-        if found is not None and found.group(1).lower() in SMILIES:
-            image.attrs["alt"] = SMILIES[found.group(1).lower()]
-        else:
-            image.decompose()
+    family.smilies_as_typed(copy)
     return html_to_postbody(copy, base_url=base_url)
 
 
 def _pages(tree: LexborHTMLParser, selectors: FluxbbSelectors) -> tuple[int, int]:
-    line = tree.css_first(selectors.pages)
-    if line is None:
-        return 1, 1
-    current = _text(line.css_first("strong")).replace(",", "").replace(" ", "")
-    numbers = [
-        int(t)
-        for t in (_text(n).replace(",", "").replace(" ", "") for n in line.css("a, strong"))
-        if t.isdigit()
-    ]
-    page = int(current) if current.isdigit() else 1
-    return page, max([page, *numbers])
+    return family.paging(tree, selectors.pages)
 
 
 def _edit(node: LexborNode | None, tz: tzinfo, now: datetime, order: str) -> EditInfo | None:
     if node is None:
         return None
-    text = _text(node)
+    text = text_of(node)
     found = _EDIT.match(_EDIT_LABELS.sub("", text))
     if found is None:
         return EditInfo(by=None, at=None)
@@ -242,9 +177,9 @@ def parse_topic_page(
     (a FluxBB topic has at least its first post)."""
     tree = tree_of(html)
     title_link = tree.css_first(selectors.title)
-    thread = _query(title_link.attributes.get("href") or "", "id") if title_link else None
-    thread = thread or _query(url, "id") or ""
-    title = _text(title_link) if title_link is not None else _plain_title(tree, selectors)
+    thread = query_value(title_link.attributes.get("href") or "", "id") if title_link else None
+    thread = thread or query_value(url, "id") or ""
+    title = text_of(title_link) if title_link is not None else _plain_title(tree, selectors)
     posts: list[Post] = []
     for node in tree.css(selectors.post):
         pid = (node.attributes.get("id") or "")[1:]
@@ -277,7 +212,7 @@ def _plain_title(tree: LexborHTMLParser, selectors: FluxbbSelectors) -> str:
     `Index » Forum » Title` in `div.linkst ul`)."""
     crumbs = tree.css_first(selectors.plain_crumbs)
     last = crumbs.css("li")[-1] if crumbs is not None and crumbs.css("li") else None
-    return _text(last).lstrip("»\xa0 ").strip()
+    return text_of(last).lstrip("»\xa0 ").strip()
 
 
 def _post(
@@ -295,13 +230,13 @@ def _post(
     if stamp is None:
         raise LayoutChanged(where, "no time on the post")
     try:
-        posted = parse_fluxbb_time(_text(stamp), tz=tz, now=now, order=order)
+        posted = parse_fluxbb_time(text_of(stamp), tz=tz, now=now, order=order)
     except ValueError:
-        raise LayoutChanged(where, f"cannot read the time {_text(stamp)!r}") from None
-    number_text = _text(node.css_first(selectors.post_number)).lstrip("#").replace(",", "")
-    author = _text(node.css_first(selectors.author))
+        raise LayoutChanged(where, f"cannot read the time {text_of(stamp)!r}") from None
+    number_text = text_of(node.css_first(selectors.post_number)).lstrip("#").replace(",", "")
+    author = text_of(node.css_first(selectors.author))
     link = node.css_first(selectors.author_link)
-    author_id = _query(link.attributes.get("href") or "", "id") if link is not None else None
+    author_id = query_value(link.attributes.get("href") or "", "id") if link is not None else None
     body_node = next(
         (n for n in node.css(selectors.body) if "postsignature" not in _classes(n)), None
     )
@@ -310,9 +245,7 @@ def _post(
     body = fluxbb_postbody(body_node, base_url=url)
     signature = node.css_first(selectors.signature)
     if signature is not None:
-        signed = fluxbb_postbody(signature, base_url=url)
-        signed = PostBody(tuple(replace(r, signature=True) for r in signed.runs), signed.links)
-        body = concat_bodies(body, signed)
+        body = concat_bodies(body, as_signature(fluxbb_postbody(signature, base_url=url)))
     return Post(
         id=pid,
         thread_id=thread,
@@ -339,14 +272,7 @@ BOARD_WIDE_ORDER = "ymd"
 `o_date_format`, `Y-m-d`; a changed one of another shape is read by the general reader."""
 
 
-@dataclass(frozen=True)
-class Zone:
-    """How the account reads times: its zone and its date order (None: not to be told)."""
-
-    tz: tzinfo
-    order: str | None
-    shown: str
-    """The setting as the profile shows it, for `board check`."""
+Zone = family.Zone
 
 
 def read_zone(html: str, today: date | None = None, selectors: FluxbbSelectors = DEFAULT) -> Zone:
@@ -356,43 +282,20 @@ def read_zone(html: str, today: date | None = None, selectors: FluxbbSelectors =
     to choose (PunBB 1.2: one format for the whole board, its `o_date_format`) reads dates
     in PunBB's default order, `Y-m-d` (`BOARD_WIDE_ORDER`)."""
     tree = tree_of(html)
-    zone = tree.css_first(selectors.zone)
-    if zone is None:
-        raise LayoutChanged("profile", "no time zone on the profile's settings")
-    dst_box = tree.css_first(selectors.dst)
-    dst = dst_box is not None and "checked" in dst_box.attributes
-    offset = zone.attributes.get("value") or "0"
-    try:
-        tz = zone_of(offset, dst)
-    except ValueError:
-        raise LayoutChanged("profile", f"an unknown time zone {offset!r}") from None
-    utc = f"UTC{float(offset) + (1 if dst else 0):+g}"
+    zone = family.read_hour_zone(tree, today, selectors)
     if tree.css_first(selectors.date_format_choice) is None:
+        utc = zone.shown.split(",", 1)[0]
         shown = (
             f"{utc}, dates as the board prints them for everyone (no date format in the "
             "profile: Y-m-d unless its administrator changed it)"
         )
-        return Zone(tz, BOARD_WIDE_ORDER, shown)
-    chosen = tree.css_first(selectors.date_format)
-    value = chosen.attributes.get("value") if chosen is not None else None
-    example = _text(chosen)
-    order = DATE_ORDERS.get(value or "")
-    if order is None and chosen is not None and today is not None:
-        order = order_of_example(re.sub(r"\s*\(.*\)\s*$", "", example), today)
-    shown = f"{utc}, dates like {example or '?'}"
-    return Zone(tz, order, shown)
+        return Zone(zone.tz, BOARD_WIDE_ORDER, shown)
+    return zone
 
 
 def parse_members(html: str, url: str, selectors: FluxbbSelectors = DEFAULT) -> list[User]:
     """The users a member list page shows."""
-    tree = tree_of(html)
-    users = []
-    for link in tree.css(selectors.member_link):
-        uid = _query(link.attributes.get("href") or "", "id")
-        name = _text(link)
-        if uid and uid.isdigit() and name:
-            users.append(User(id=uid, name=name))
-    return users
+    return family.parse_members(html, selectors)
 
 
 def parse_member_list(html: str, url: str, selectors: FluxbbSelectors = DEFAULT) -> MemberList:

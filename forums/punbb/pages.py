@@ -14,19 +14,21 @@ The words it looks for are PunBB 1.4's English and the Russian of github.com/pun
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
 from datetime import date, datetime, tzinfo
-from urllib.parse import parse_qs, urljoin, urlsplit
+from urllib.parse import urljoin
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
-from forums.dates import DASHED_DATE_ORDERS, hour_offset_zone, order_of_example, parse_ordered_time
+from forums import punfamily as family
+from forums.dates import parse_ordered_time
 from forums.errors import LayoutChanged
 from forums.guard import redact
-from forums.html import concat_bodies, html_to_postbody, parse_html, quote_author_from_cite
+from forums.html import concat_bodies, html_to_postbody
 from forums.pages import PageKind, TopicPage
 from forums.punbb.selectors import DEFAULT, PunbbSelectors
+from forums.punfamily import query_value, text_of
 from forums.records import EditInfo, Post, PostBody, User
+from forums.structure import as_signature
 
 __all__ = [
     "Zone",
@@ -57,25 +59,6 @@ _EDIT = re.compile(
 )
 """The edit notice ('Last edited' of `lang/*/topic.php`): "(edited by %1$s %2$s)", ru
 «(изменено: %1$s, %2$s)» — the editor's name, then the time in the reader's formats."""
-_REFRESH = re.compile(
-    r"""<meta[^>]+http-equiv=["']refresh["'][^>]+content=["']\d+;\s*URL=([^"']+)""", re.I
-)
-_SMILIE = re.compile(r"(?:^|/)img/smilies/([a-z_]+)\.(?:png|gif)$", re.I)
-SMILIES = {
-    "smile": ":)",
-    "neutral": ":|",
-    "sad": ":(",
-    "big_smile": ":D",
-    "yikes": ":o",
-    "wink": ";)",
-    "hmm": ":/",
-    "tongue": ":P",
-    "lol": ":lol:",
-    "mad": ":mad:",
-    "roll": ":rolleyes:",
-    "cool": ":cool:",
-}
-"""PunBB 1.4's smilies (`include/parser.php`): image file name → the code players type."""
 _PAGE_KINDS = {
     "brd-login": PageKind.LOGIN_FORM,
     "brd-message": PageKind.MESSAGE,
@@ -91,55 +74,19 @@ _PAGE_KINDS = {
 whose CSRF token it did not take (`csrf_confirm_form`)."""
 
 
-def tree_of(html: str) -> LexborHTMLParser:
-    return parse_html(html)
-
-
-def _text(node: LexborNode | None) -> str:
-    return " ".join((node.text(deep=True) if node is not None else "").split())
-
-
-def _query(url: str, key: str) -> str | None:
-    values = parse_qs(urlsplit(url.replace("&amp;", "&")).query).get(key)
-    return values[0] if values else None
-
-
-def logged_in_as(tree: LexborHTMLParser, selectors: PunbbSelectors = DEFAULT) -> str | None:
-    """Whom the header greets ("Logged in as <strong>Name</strong>."), None for a guest."""
-    welcome = tree.css_first(selectors.welcome)
-    name = welcome.css_first("strong") if welcome is not None else None
-    return _text(name) or None
-
-
-def is_guest(tree: LexborHTMLParser, selectors: PunbbSelectors = DEFAULT) -> bool:
-    """The page greets a guest (the header is there, with no name in it)."""
-    return tree.css_first(selectors.welcome) is not None and logged_in_as(tree, selectors) is None
-
-
-def my_id(tree: LexborHTMLParser, selectors: PunbbSelectors = DEFAULT) -> str | None:
-    link = tree.css_first(selectors.profile_link)
-    found = _query(link.attributes.get("href") or "", "id") if link is not None else None
-    return found if found and found.isdigit() else None
-
-
-def message(tree: LexborHTMLParser, selectors: PunbbSelectors = DEFAULT) -> str:
-    """The board's words on a page: a form's errors, else an information page's line."""
-    errors = [_text(li) for li in tree.css(selectors.error_list)]
-    if errors:
-        return " ".join(e for e in errors if e)
-    return _text(tree.css_first(selectors.message))
+tree_of = family.tree_of
+redirect_target = family.redirect_target
+logged_in_as = family.logged_in_as
+is_guest = family.is_guest
+my_id = family.my_id
+message = family.message
+"""The family's readers (`forums.punfamily`): whom the header greets, his id, the board's
+words on a page, where a "Redirecting …" page leads; each takes the selectors."""
 
 
 def flood_wait(text: str) -> float | None:
     """The seconds flood control asks to wait, from its message."""
-    found = _FLOOD_WAIT.search(text)
-    return float(found.group(1)) if found else None
-
-
-def redirect_target(html: str, base: str) -> str | None:
-    """Where a "Redirecting …" page sends the reader (a post's `viewtopic.php?pid=N#pN`)."""
-    found = _REFRESH.search(html)
-    return urljoin(base, found.group(1).replace("&amp;", "&")) if found else None
+    return family.wait_asked(text, _FLOOD_WAIT)
 
 
 def classify(html: str, url: str = "", selectors: PunbbSelectors = DEFAULT) -> PageKind:
@@ -153,7 +100,7 @@ def classify(html: str, url: str = "", selectors: PunbbSelectors = DEFAULT) -> P
     if tree.css_first(selectors.error_list) is not None:
         if kind is PageKind.LOGIN_FORM:
             return PageKind.LOGIN_FAILED
-        if _FLOOD.search(message(tree, selectors)):
+        if _FLOOD.search(family.message(tree, selectors)):
             return PageKind.FLOOD
         return PageKind.FORM_ERROR
     return kind
@@ -168,21 +115,8 @@ def punbb_postbody(node: LexborNode, *, base_url: str = "") -> PostBody:
     `blockquote`; `[u]` is `span.bbu`; a smilie is read as the code typed, any other image
     dropped."""
     copy = node.clone()
-    for box in copy.css("div.quotebox"):
-        # The cite names the box's quote; gone, it cannot name a quote nested in it.
-        cite, quote = box.css_first("cite"), box.css_first("blockquote")
-        author = quote_author_from_cite(cite) if cite is not None else None
-        if cite is not None:
-            cite.decompose()
-        for named in (box, quote):
-            if named is not None and author:
-                named.attrs["data-author"] = author
-    for image in copy.css("img"):
-        found = _SMILIE.search(image.attributes.get("src") or "")
-        if found is not None and found.group(1).lower() in SMILIES:
-            image.attrs["alt"] = SMILIES[found.group(1).lower()]
-        else:
-            image.decompose()
+    family.name_quoteboxes(copy)
+    family.smilies_as_typed(copy)
     return html_to_postbody(copy, base_url=base_url)
 
 
@@ -201,22 +135,12 @@ def edit_notice(text: str, *, tz: tzinfo, now: datetime, order: str) -> EditInfo
 
 def paging(tree: LexborHTMLParser, selectors: PunbbSelectors = DEFAULT) -> tuple[int, int]:
     """The page shown and the last page, by the paging line (1 of 1 without one)."""
-    line = tree.css_first(selectors.pages)
-    if line is None:
-        return 1, 1
-    numbers = [
-        int(t)
-        for t in (_text(n).replace(",", "").replace(" ", "") for n in line.css("a, strong"))
-        if t.isdigit()
-    ]
-    current = _text(line.css_first("strong")).replace(",", "").replace(" ", "")
-    page = int(current) if current.isdigit() else 1
-    return page, max([page, *numbers])
+    return family.paging(tree, selectors.pages)
 
 
 def _shown(tree: LexborHTMLParser, selectors: PunbbSelectors) -> tuple[int, int, int] | None:
     """ "Posts: 5 to 6 of 6" → (5, 6, 6): the page's first and last post, the total."""
-    numbers = re.findall(r"\d+", _text(tree.css_first(selectors.shown)).replace(",", ""))
+    numbers = re.findall(r"\d+", text_of(tree.css_first(selectors.shown)).replace(",", ""))
     if len(numbers) != 3:
         return None
     first, last, total = (int(n) for n in numbers)
@@ -237,8 +161,8 @@ def parse_topic_page(
     (a topic has at least its first post)."""
     tree = tree_of(html)
     title_link = tree.css_first(selectors.title)
-    thread = _query(title_link.attributes.get("href") or "", "id") if title_link else None
-    thread = thread or _query(url, "id") or ""
+    thread = query_value(title_link.attributes.get("href") or "", "id") if title_link else None
+    thread = thread or query_value(url, "id") or ""
     posts = [
         _post(node, thread, url, tz, now, order, selectors) for node in tree.css(selectors.post)
     ]
@@ -251,14 +175,14 @@ def parse_topic_page(
     return TopicPage(
         url=url,
         thread_id=thread,
-        title=_text(title_link),
+        title=text_of(title_link),
         posts=posts,
         page=page,
         pages=pages,
         per_page=size,
         start=start,
         total_posts=shown[2] if shown is not None else None,
-        logged_in_as=logged_in_as(tree, selectors),
+        logged_in_as=family.logged_in_as(tree, selectors),
     )
 
 
@@ -280,23 +204,21 @@ def _post(
     if stamp is None:
         raise LayoutChanged(where, "no time on the post")
     try:
-        posted = parse_ordered_time(_text(stamp), tz=tz, now=now, order=order)
+        posted = parse_ordered_time(text_of(stamp), tz=tz, now=now, order=order)
     except ValueError:
-        raise LayoutChanged(where, f"cannot read the time {_text(stamp)!r}") from None
+        raise LayoutChanged(where, f"cannot read the time {text_of(stamp)!r}") from None
     author_node = head.css_first(selectors.author)
-    author = _text(author_node)
+    author = text_of(author_node)
     href = author_node.attributes.get("href") if author_node is not None else None
-    author_id = _query(href or "", "id")
+    author_id = query_value(href or "", "id")
     body_node = node.css_first(selectors.body)
     if body_node is None or not author:
         raise LayoutChanged(where, "no author or no message in the post")
     body = punbb_postbody(body_node, base_url=url)
     signature = node.css_first(selectors.signature)
     if signature is not None:
-        signed = punbb_postbody(signature, base_url=url)
-        signed = PostBody(tuple(replace(r, signature=True) for r in signed.runs), signed.links)
-        body = concat_bodies(body, signed)
-    number = _text(head.css_first(selectors.post_number)).replace(",", "").replace(" ", "")
+        body = concat_bodies(body, as_signature(punbb_postbody(signature, base_url=url)))
+    number = text_of(head.css_first(selectors.post_number)).replace(",", "").replace(" ", "")
     notice = head.css_first(selectors.edit_notice)
     return Post(
         id=pid,
@@ -307,7 +229,7 @@ def _post(
         posted_at=posted,
         body=body,
         url=urljoin(url, f"viewtopic.php?pid={pid}#p{pid}"),
-        edit=edit_notice(_text(notice), tz=tz, now=now, order=order) if notice else None,
+        edit=edit_notice(text_of(notice), tz=tz, now=now, order=order) if notice else None,
         raw=body_node.html,
     )
 
@@ -315,47 +237,16 @@ def _post(
 # -- the account and the members -----------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Zone:
-    """How the account reads times: its zone and its date order (None: not to be told)."""
-
-    tz: tzinfo
-    order: str | None
-    shown: str
-    """The setting as the page shows it, for `board check`."""
+Zone = family.Zone
 
 
 def read_zone(html: str, today: date | None = None, selectors: PunbbSelectors = DEFAULT) -> Zone:
     """The zone and date order of the account's settings (`profile.php?section=settings`):
     the selected offset with its DST tick, and the date format (its value, or for the
     board's default the example it shows of today's date, `today` in that zone)."""
-    tree = tree_of(html)
-    zone = tree.css_first(selectors.zone)
-    if zone is None:
-        raise LayoutChanged("profile", "no time zone on the account's settings")
-    dst_box = tree.css_first(selectors.dst)
-    dst = dst_box is not None and "checked" in dst_box.attributes
-    offset = zone.attributes.get("value") or "0"
-    try:
-        tz = hour_offset_zone(offset, dst)
-    except ValueError:
-        raise LayoutChanged("profile", f"an unknown time zone {offset!r}") from None
-    chosen = tree.css_first(selectors.date_format)
-    value = chosen.attributes.get("value") if chosen is not None else None
-    example = _text(chosen)
-    order = DASHED_DATE_ORDERS.get(value or "")
-    if order is None and chosen is not None and today is not None:
-        order = order_of_example(re.sub(r"\s*\(.*\)\s*$", "", example), today)
-    utc = f"UTC{float(offset) + (1 if dst else 0):+g}"
-    return Zone(tz, order, f"{utc}, dates like {example or '?'}")
+    return family.read_hour_zone(tree_of(html), today, selectors)
 
 
 def parse_members(html: str, selectors: PunbbSelectors = DEFAULT) -> list[User]:
     """The users a member list page shows."""
-    users = []
-    for link in tree_of(html).css(selectors.member_link):
-        uid = _query(link.attributes.get("href") or "", "id")
-        name = _text(link)
-        if uid and uid.isdigit() and name:
-            users.append(User(id=uid, name=name))
-    return users
+    return family.parse_members(html, selectors)

@@ -3,7 +3,8 @@
 the board's 302 after it), the GM's zone and date format from his settings, the topic
 whole and from its cursor against the board's own table, in English and in Russian, a
 reply through flood control (the board's 60 s waited out, then its 302 naming the post,
-confirmed on the topic page), a wrong password in the board's words, a session lost
+confirmed on the topic page, or on the last page where the board's own page for the post
+misplaces it), a wrong password in the board's words, a session lost
 mid-read, a missing topic, a member found by the member list, and no private messages."""
 
 from __future__ import annotations
@@ -35,6 +36,9 @@ class FakePunbb:
     floods: int = 0
     """Replies refused by flood control before one is taken."""
     drop_session_once: bool = False
+    misplaced_pid: bool = False
+    """`viewtopic.php?pid=N` shows the wrong page (PunBB counts the posts older than N:
+    posts of the same second are not)."""
     logged_in: bool = False
     requests: list[httpx.Request] = field(default_factory=list)
 
@@ -67,7 +71,8 @@ class FakePunbb:
         if path == "viewtopic.php" and query.get("id") == "999":
             return self.html("message.html", headers)
         if path == "viewtopic.php" and (query.get("id") == "2" or "pid" in query):
-            number = "2" if query.get("pid") in ("6", "7") else query.get("p", "1")
+            late = query.get("pid") in ("6", "7") and not self.misplaced_pid
+            number = "2" if late else query.get("p", "1")
             who = f"member{self.lang}" if me else "guest"
             return self.html(f"topic_p{number}_{who}.html", headers)
         if path == "post.php" and request.method == "GET" and me:
@@ -203,3 +208,11 @@ def test_there_are_no_private_messages_and_sending_one_says_so_in_one_line() -> 
 
     assert run(gm, go) == (0, 0)
     assert fake.requests == []  # nothing asked of the board
+
+
+def test_a_reply_that_pids_page_misplaces_is_found_on_the_last_page() -> None:
+    fake = FakePunbb(misplaced_pid=True)
+    gm, _ = board(fake)
+    assert run(gm, lambda b: b.reply("2", "vote Masha")) == "7"
+    asked = [dict(r.url.params) for r in fake.requests if r.url.path == "/viewtopic.php"]
+    assert asked == [{"pid": "7"}, {"id": "2", "p": "2"}]

@@ -26,6 +26,7 @@ from forums.punbb.pages import (
     redirect_target,
     tree_of,
 )
+from forums.punbb.selectors import DEFAULT
 from forums.records import User
 
 FIXTURES = Path(__file__).resolve().parents[3] / "fixtures" / "punbb" / "1.4.4"
@@ -113,13 +114,16 @@ def test_each_page_is_sorted_into_its_kind(name: str, kind: PageKind) -> None:
 
 @pytest.mark.parametrize("name", ["flood.html", "flood_ru.html"])
 def test_flood_control_says_how_long_to_wait_in_either_language(name: str) -> None:
-    said = message(tree_of(page(name)))
+    said = message(tree_of(page(name)), DEFAULT)
     assert flood_wait(said) == 60.0
 
 
 def test_a_wrong_password_and_a_missing_topic_are_the_boards_words() -> None:
-    assert message(tree_of(page("login_failed.html"))) == "Incorrect username and/or password."
-    assert message(tree_of(page("message.html"))).startswith("Bad request.")
+    assert (
+        message(tree_of(page("login_failed.html")), DEFAULT)
+        == "Incorrect username and/or password."
+    )
+    assert message(tree_of(page("message.html")), DEFAULT).startswith("Bad request.")
 
 
 @pytest.mark.parametrize("name", ["profile_settings.html", "profile_settings_ru.html"])
