@@ -290,8 +290,10 @@ class FormLoginBoard(WebBoard):
                 return None
             if number >= self.member_pages:
                 raise BoardError(
-                    f"{self.base_url}: {name.strip()!r} is not on the first {number} pages "
-                    f"of the member list (of {page.pages}); look the name up on the board"
+                    N_(
+                        "{url}: {name!r} is not on the first {pages} pages of the member list "
+                        "(of {total}); look the name up on the board"
+                    ).format(url=self.base_url, name=name.strip(), pages=number, total=page.pages)
                 )
             number, offset = number + 1, offset + len(page.users)
 

@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 
 import pytest
 
+from engine.i18n import board_text
 from forums.board import PMPage
 from forums.dates import shown_time
 from forums.errors import BoardError, CaptchaRequired, LoginFailed, SessionExpired
@@ -165,9 +166,13 @@ def test_a_member_list_that_never_ends_is_left_after_its_first_pages() -> None:
         return MemberList((User(str(number), f"user{number}"),), number, 10**6)
 
     board = SmfBoard(BASE, "gm", "pw")
-    with pytest.raises(BoardError, match=r"'Vera' is not on the first 100 pages .*of 1000000"):
+    with pytest.raises(BoardError, match=r"'Vera' is not on the first 100 pages .*of 1000000") as e:
         asyncio.run(board.find_member(" Vera ", endless))
     assert asked == list(range(1, 101))
+    assert board_text(str(e.value), "ru") == (
+        f"{BASE}: имени 'Vera' нет в начале списка участников (прочитано страниц: 100 из "
+        "1000000); найдите его на форуме сами"
+    )
     assert board.known_member("user100") == User("100", "user100")
 
 
