@@ -65,7 +65,7 @@ from forums.formboard import TWO_STEP_HELP
 from forums.guard import redact
 from forums.pages import TopicPage
 from forums.records import Cursor, Post, PrivateMessage, User
-from forums.webboard import Answer, Said, WebBoard
+from forums.webboard import Answer, Gone, Said, WebBoard
 
 log = logging.getLogger("forums.discourse")
 
@@ -397,10 +397,10 @@ class DiscourseBoard(WebBoard):
         )
 
     async def _get(self, path: str, query: Sequence[tuple[str, str | int]] = ()) -> JSON:
-        """GET a members' answer through a lost cookie session (logged in again once)."""
-        url = self._url(path, query)
-        while True:  # `relogin` ends it: once per operation, then SessionExpired
-            seen = self.session.logins
+        """GET a members' answer through a lost cookie session (`as_gm`: logged in again
+        once)."""
+
+        async def read(url: str) -> JSON | Gone:
             try:
                 return await self._call("GET", url)
             except _KeyRefused as refused:
@@ -412,7 +412,9 @@ class DiscourseBoard(WebBoard):
                             url=self.base_url, said=gone.text
                         )
                     ) from None
-                await self.relogin(url, gone.text or "not logged in", seen)
+                return Gone(gone.text or "not logged in")
+
+        return await self.as_gm(self._url(path, query), read)
 
     async def _post(self, path: str, data: Mapping[str, Any]) -> JSON:
         """POST through the board's refusals (`WebBoard.submit`): a stale CSRF token is
