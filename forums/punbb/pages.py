@@ -139,8 +139,11 @@ def paging(tree: LexborHTMLParser, selectors: PunbbSelectors = DEFAULT) -> tuple
 
 
 def _shown(tree: LexborHTMLParser, selectors: PunbbSelectors) -> tuple[int, int, int] | None:
-    """ "Posts: 5 to 6 of 6" → (5, 6, 6): the page's first and last post, the total."""
+    """ "Posts: 5 to 6 of 6" → (5, 6, 6): the page's first and last post, the total; a
+    topic of one page says only its total ("Posts: 3", «Сообщения 3»: 'Item info single')."""
     numbers = re.findall(r"\d+", text_of(tree.css_first(selectors.shown)).replace(",", ""))
+    if len(numbers) == 1:
+        return 1, int(numbers[0]), int(numbers[0])
     if len(numbers) != 3:
         return None
     first, last, total = (int(n) for n in numbers)

@@ -182,3 +182,13 @@ def test_the_member_list_and_the_posts_redirect() -> None:
 def test_a_topic_page_without_posts_is_a_changed_layout_not_an_empty_page() -> None:
     with pytest.raises(LayoutChanged, match="without posts"):
         parse_topic_page(page("index.html"), BASE + "viewtopic.php?id=2", tz=UTC, now=seen())
+
+
+@pytest.mark.parametrize("shown", ["Posts: 4", "Сообщения 4"])
+def test_a_topic_of_one_page_says_its_total_alone(shown: str) -> None:
+    # The saved first page made a one-page topic of four posts as PunBB prints one
+    # (`generate_items_info`: 'Item info single', "%s: %s" / ru "%s %s"; no paging links).
+    html = page("topic_p1_member.html").replace("Posts: 1 to 4 of 6", shown)
+    html = html.replace('<a href="http://127.0.0.1:8090/viewtopic.php?id=2&amp;p=2">2</a>', "")
+    one = parse_topic_page(html, TOPIC, tz=UTC, now=seen())
+    assert (one.page, one.pages, one.start, one.total_posts) == (1, 1, 0, 4)
