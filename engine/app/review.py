@@ -491,6 +491,11 @@ class Review:
         take it, unless a running service holds the game (it publishes at its next step)."""
         owner = f"{owner_id()}:{self.via}"
         before = sum(1 for i in self.store.outbox(self.game_id) if i.status is OutboxStatus.POSTED)
+        # The host's own try: a limit of the board the store keeps (Discourse's PMs a day)
+        # is tried again now — an administrator may have raised it; if the board still
+        # refuses, that one refusal keeps the limit again.
+        for kind in OutboxKind:
+            self.store.lift_send_limit(self.driver.board_id, kind.value)
         try:
             status = await drive_once(self.driver, owner, Cadence())
         finally:

@@ -154,3 +154,31 @@ def test_a_turn_goes_on_while_the_pms_wait_for_the_day_limit_and_they_go_out_whe
     status = cli("status", "--db", db, now="2026-12-03 11:32")
     shown = " ".join(status.output.split())
     assert "wait behind" not in shown and "approved" not in shown and "failed" not in shown
+
+
+def test_the_hosts_publish_tries_again_at_once_when_the_administrator_raised_the_limit(
+    fake: FakeDiscourse, game: tuple[Path, str]
+) -> None:
+    """The store keeps the limit until the time Discourse named; an administrator who raised
+    it meanwhile (or made the GM account staff) need not wait: `review --publish`, the
+    host's own try, sends what waits — and while the board still refuses, that one refusal
+    keeps the limit again."""
+    path, db = game
+    code, said = run(path, db, "2026-12-01 19:01")
+    assert code == 1 and "5 PMs wait behind the board's limit" in said
+    assert pms_received(fake) == []
+
+    before = len(fake.requests)
+    tried = cli("review", str(path), "--db", db, "--publish", now="2026-12-01 19:20")
+    assert pms_tried(fake, before) == ["Вася"] and pms_received(fake) == []
+    assert "5 PMs wait behind the board's limit until about 2026-12-02 15:20 MSK" in " ".join(
+        tried.output.split()
+    )
+
+    fake.pms_per_day = None  # the administrator raised it
+    published = cli("review", str(path), "--db", db, "--publish", now="2026-12-01 19:30")
+    assert published.exit_code == 0, published.output
+    assert "published 5 item(s)" in published.output
+    assert pms_received(fake) == PLAYERS
+    shown = " ".join(cli("status", "--db", db, now="2026-12-01 19:31").output.split())
+    assert "wait behind" not in shown and "approved" not in shown
