@@ -246,6 +246,14 @@ class PhaseWord(Said):
             return phase_name(str.__str__(self))
 
 
+class WarningText(Said):
+    """A text of the warnings catalogue (a rule's or the core's, made from an `N_` template)
+    inside a line: English like any `Said`, shown in the host's language by `warning_text`."""
+
+    def in_(self, lang: str | None = None) -> str:
+        return warning_text(str.__str__(self), lang)
+
+
 class BoardText(Said):
     """What a board adapter said (a `BoardError`'s English text, made from a template marked
     `forums.errors.N_`): kept in English like any `Said`, shown in the host's language by

@@ -61,7 +61,7 @@ def simulate(
     try:
         kind = kind_of(config.ruleset)
     except SimError as exc:
-        out.print(f"{game}: {exc}.")
+        out.print(f"{game}: {i18n.shown(i18n.said_of(exc))}.")
         raise typer.Exit(2) from None
     try:
         chosen = Policy.parse(policy)
@@ -70,7 +70,7 @@ def simulate(
             p.faction or "" for s in setups for p in _dealt(s.ruleset, s.seats, s.options)
         )
     except (PolicyError, SetupError) as exc:
-        out.print(f"{game}: {exc}")
+        out.print(f"{game}: {i18n.shown(i18n.said_of(exc))}")
         raise typer.Exit(2) from None
     workers = workers or default_workers()
     total = games * len(setups)

@@ -19,6 +19,7 @@ from engine.core.events import Event
 from engine.core.model import GameState
 from engine.core.orders import Order
 from engine.core.ruleset import get_ruleset
+from engine.i18n import L_
 from engine.session import GameSession
 from engine.sim.policy import Policy
 from engine.sim.setup import SimSetup
@@ -76,10 +77,12 @@ def kind_of(ruleset_id: str) -> Kind:
         )
     if ruleset_id == "votecount":
         raise SimError(
-            "votecount counts votes only: the host resolves the game by hand, so there are "
-            "no rules to simulate"
+            L_(
+                "votecount counts votes only: the host resolves the game by hand, so there are "
+                "no rules to simulate"
+            )
         )
-    raise SimError(f"{ruleset_id}: no simulated players for this ruleset")
+    raise SimError(L_("{ruleset}: no simulated players for this ruleset", ruleset=ruleset_id))
 
 
 def game_seed(seed: int, index: int) -> int:

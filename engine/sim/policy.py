@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from engine.i18n import L_
+
 SMART = "smart"
 RANDOM = "random"
 LEVELS = (SMART, RANDOM)
@@ -41,15 +43,20 @@ class Policy:
         default, sides = SMART, []
         parts = [p.strip() for p in text.split(",") if p.strip()]
         if not parts:
-            raise PolicyError("--policy: write smart, random, or e.g. smart,mafia=random")
+            raise PolicyError(L_("--policy: write smart, random, or e.g. smart,mafia=random"))
         for part in parts:
             side, eq, level = part.partition("=")
             level = (level if eq else side).strip().lower()
             if level not in LEVELS:
-                raise PolicyError(f"--policy: {level!r} is not one of {', '.join(LEVELS)}")
+                said = L_(
+                    "--policy: {level!r} is not one of {levels}",
+                    level=level,
+                    levels=", ".join(LEVELS),
+                )
+                raise PolicyError(said)
             if eq:
                 if not side.strip():
-                    raise PolicyError(f"--policy: {part!r} names no side")
+                    raise PolicyError(L_("--policy: {part!r} names no side", part=part))
                 sides.append((side.strip(), level))
             else:
                 default = level
@@ -59,7 +66,12 @@ class Policy:
         known = sorted(set(known))
         for side, _ in self.sides:
             if side not in known:
-                raise PolicyError(f"--policy: no side {side!r} in this game ({', '.join(known)})")
+                said = L_(
+                    "--policy: no side {side!r} in this game ({known})",
+                    side=side,
+                    known=", ".join(known),
+                )
+                raise PolicyError(said)
 
     def __str__(self) -> str:
         return ",".join([self.default, *(f"{s}={lv}" for s, lv in self.sides)])

@@ -16,6 +16,7 @@ from typing import Any
 
 from engine.config import GameConfig
 from engine.core.ruleset import RulesError, Seat, get_ruleset
+from engine.i18n import L_, WarningText
 
 FILLER = "citizen"
 """The role that takes up a varied count where a deal lists it."""
@@ -40,7 +41,11 @@ class Vary:
         table, dot, key = where.strip().partition(".")
         if not eq or not dot or not key or table not in ("deal", "options"):
             raise SetupError(
-                f"--vary {text!r}: write deal.ROLE=2..4 or options.NAME=a,b (e.g. deal.mafioso=1..3)"
+                L_(
+                    "--vary {text!r}: write deal.ROLE=2..4 or options.NAME=a,b (e.g. "
+                    "deal.mafioso=1..3)",
+                    text=text,
+                )
             )
         spec = spec.strip()
         low, dots, high = spec.partition("..")
@@ -48,24 +53,26 @@ class Vary:
             try:
                 first, last = int(low), int(high)
             except ValueError:
-                raise SetupError(
-                    f"--vary {text!r}: a range is two whole numbers, e.g. 2..4"
-                ) from None
+                said = L_("--vary {text!r}: a range is two whole numbers, e.g. 2..4", text=text)
+                raise SetupError(said) from None
             if last < first or last - first >= MAX_VARIANTS:
-                raise SetupError(
-                    f"--vary {text!r}: the range must go up, {MAX_VARIANTS} values at most"
+                said = L_(
+                    "--vary {text!r}: the range must go up, {most} values at most",
+                    text=text,
+                    most=MAX_VARIANTS,
                 )
+                raise SetupError(said)
             values: tuple[Any, ...] = tuple(range(first, last + 1))
         else:
             values = tuple(_value(v) for v in spec.split(",") if v.strip())
         if not values:
-            raise SetupError(f"--vary {text!r}: no values")
+            raise SetupError(L_("--vary {text!r}: no values", text=text))
         if table == "deal" and not all(
             isinstance(v, int) and not isinstance(v, bool) for v in values
         ):
-            raise SetupError(f"--vary {text!r}: a deal takes counts (whole numbers)")
+            raise SetupError(L_("--vary {text!r}: a deal takes counts (whole numbers)", text=text))
         if table == "deal" and any(v < 0 for v in values):
-            raise SetupError(f"--vary {text!r}: a count cannot be negative")
+            raise SetupError(L_("--vary {text!r}: a count cannot be negative", text=text))
         return cls(table, key.strip(), values)
 
 
@@ -100,8 +107,13 @@ class SimSetup:
         try:
             ruleset.setup(self.seats, self.options, 0)
         except RulesError as exc:
-            where = f" ({self.label})" if self.changes else ""
-            raise SetupError(f"this setup cannot be dealt{where}: {exc}") from None
+            error = WarningText(str(exc))  # the rules' words, shown in the host's language
+            said = (
+                L_("this setup cannot be dealt ({label}): {error}", label=self.label, error=error)
+                if self.changes
+                else L_("this setup cannot be dealt: {error}", error=error)
+            )
+            raise SetupError(said) from None
 
 
 def from_config(config: GameConfig) -> SimSetup:
@@ -122,7 +134,8 @@ def variants(config: GameConfig, varies: Sequence[Vary]) -> list[SimSetup]:
     ruleset = get_ruleset(config.ruleset)
     combos = list(itertools.product(*(v.values for v in varies)))
     if len(combos) > MAX_VARIANTS:
-        raise SetupError(f"--vary makes {len(combos)} setups; {MAX_VARIANTS} at most")
+        said = L_("--vary makes {n} setups; {most} at most", n=len(combos), most=MAX_VARIANTS)
+        raise SetupError(said)
     out = []
     for combo in combos:
         deal = dict(config.deal)
@@ -132,24 +145,37 @@ def variants(config: GameConfig, varies: Sequence[Vary]) -> list[SimSetup]:
             if vary.table == "options":
                 if vary.key not in ruleset.option_defaults:
                     known = ", ".join(sorted(ruleset.option_defaults))
-                    raise SetupError(f"--vary options.{vary.key}: no such option (known: {known})")
+                    said = L_(
+                        "--vary options.{key}: no such option (known: {known})",
+                        key=vary.key,
+                        known=known,
+                    )
+                    raise SetupError(said)
                 options[vary.key] = value
                 changes.append(f"{vary.key}={_shown(value)}")
                 continue
             if ruleset.deal_option is None:
-                raise SetupError(
-                    f"--vary deal.{vary.key}: {config.ruleset} games deal no roles this way"
+                said = L_(
+                    "--vary deal.{key}: {ruleset} games deal no roles this way",
+                    key=vary.key,
+                    ruleset=config.ruleset,
                 )
+                raise SetupError(said)
             before = int(deal.get(vary.key, 0))
             deal[vary.key] = value
             changes.append(f"{vary.key}={value}")
             if FILLER in deal and vary.key != FILLER:
                 filler = int(deal[FILLER]) - (value - before)
                 if filler < 0:
-                    raise SetupError(
-                        f"--vary deal.{vary.key}={value}: not enough {FILLER}s to make room "
-                        f"({config.deal.get(FILLER, 0)} in the file)"
+                    said = L_(
+                        "--vary deal.{key}={value}: not enough {filler}s to make room ({n} in "
+                        "the file)",
+                        key=vary.key,
+                        value=value,
+                        filler=FILLER,
+                        n=config.deal.get(FILLER, 0),
                     )
+                    raise SetupError(said)
                 deal[FILLER] = filler
         if FILLER in deal and any(v.table == "deal" and v.key != FILLER for v in varies):
             changes.append(f"({FILLER}={deal[FILLER]})")

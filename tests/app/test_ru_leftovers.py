@@ -326,3 +326,34 @@ def test_a_minimafik_character_that_cannot_be_is_refused_in_russian(
     text = text.replace('"Destiny" = "Grillby"', f'"Destiny" = {character}')
     result = _cli("game", "validate", str(_file(tmp_path, text)))
     assert result.exit_code == 1 and said in _lines(result), result.output
+
+
+@pytest.mark.parametrize(
+    ("words", "russian", "english"),
+    [
+        (
+            ["--policy", "smart,aliens=random"],
+            "--policy: стороны 'aliens' в этой игре нет (есть: mafia, town)",
+            "--policy: no side 'aliens' in this game (mafia, town)",
+        ),
+        (
+            ["--vary", "deal.mafioso=9"],
+            "--vary deal.mafioso=9: чтобы освободить места, не хватает ролей citizen (в файле: 5)",
+            "--vary deal.mafioso=9: not enough citizens to make room (5 in the file)",
+        ),
+        (
+            ["--vary", "deal.citizen=2"],
+            "эту расстановку нельзя раздать (citizen=2): в опции roles 6 ролей, а игроков без "
+            "роли — 9",
+            "this setup cannot be dealt (citizen=2): option roles lists 6 roles for 9 players",
+        ),
+    ],
+)
+def test_simulate_refuses_a_policy_or_a_setup_in_the_hosts_language(
+    words: list[str], russian: str, english: str
+) -> None:
+    classic = str(EXAMPLES / "classic.toml")
+    said = _cli("simulate", classic, *words, "--games", "5", "--workers", "1")
+    assert said.exit_code == 2 and f"{classic}: {russian}" in _lines(said), said.output
+    said = _cli("--lang", "en", "simulate", classic, *words, "--games", "5", "--workers", "1")
+    assert f"{classic}: {english}" in _lines(said), said.output
