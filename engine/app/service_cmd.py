@@ -232,12 +232,18 @@ def board_ready_or_exit(
             await board.close()
         title = f" ({ready.title!r})" if ready.title else ""
         checked = len(players) - len(ready.unchecked)
-        found = f"; the {checked} players' accounts are there" if players else ""
+        found = ""
+        if players:  # English keeps "players'" for one too, as hosts' scripts read it
+            found = ngettext(
+                "; the {n} players' accounts are there",
+                "; the {n} players' accounts are there",
+                checked,
+            ).format(n=checked)
         for name, why in ready.unchecked:
-            found += f"; could not look {name!r} up ({why}): make sure the account exists"
-        return (
-            f"logged in to the board as {ready.gm}; thread {config.thread}{title} is there{found}"
-        )
+            said = _("; could not look {name!r} up ({why}): make sure the account exists")
+            found += said.format(name=name, why=shown(why))
+        said = _("logged in to the board as {gm}; thread {thread}{title} is there{found}")
+        return said.format(gm=ready.gm, thread=config.thread, title=title, found=found)
 
     try:
         return asyncio.run(check())

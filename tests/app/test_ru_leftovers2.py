@@ -83,3 +83,17 @@ def test_activity_says_why_a_seat_is_quiet_in_russian(
     assert "0 post(s) this phase, fewer than 1" in english
     as_json = host.cli("activity", str(host.path), "--json", at=at)
     assert "0 post(s) this phase, fewer than 1" in as_json  # the JSON keeps the core's words
+
+
+def test_game_start_says_what_it_found_on_the_board_in_russian(tmp_path: Path) -> None:
+    from tests.service.helpers import GM
+
+    g = cli_game(tmp_path, NAMES, roles={**ROLES, "Оля": "citizen"})
+    checked = g.cli("game", "validate", "--online", str(g.path), at=AT, db=False)
+    found = f"вход на форум выполнен как {GM}; тема {g.thread} на месте; у 5 игроков есть учётные"
+    assert found in _one_line(checked), checked
+    started = _one_line(g.cli("game", "start", str(g.path), at=AT))
+    assert f"{found} записи на форуме" in started, started
+    assert "logged in" not in started and "accounts" not in started
+    english = g.cli("--lang", "en", "game", "validate", "--online", str(g.path), at=AT, db=False)
+    assert f"logged in to the board as {GM}; thread {g.thread} is there; the 5 players'" in english
