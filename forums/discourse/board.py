@@ -396,6 +396,15 @@ class DiscourseBoard(WebBoard):
             f"{where}: Discourse does not let the GM account see this (HTTP 403, invalid_access)"
         )
 
+    def _key_dead(self, gone: ApiError) -> LoginFailed:
+        """A "not logged in" answer to a request made with an API key: the key no longer works (a
+        key has no session to log in again)."""
+        return LoginFailed(
+            N_("{url}: the API key no longer works ({said})").format(
+                url=self.base_url, said=gone.text
+            )
+        )
+
     async def _get(self, path: str, query: Sequence[tuple[str, str | int]] = ()) -> JSON:
         """GET a members' answer through a lost cookie session (`as_gm`: logged in again
         once)."""
@@ -407,11 +416,7 @@ class DiscourseBoard(WebBoard):
                 raise await self._refused(refused, "GET") from None
             except _LoggedOut as gone:
                 if self.by_key:
-                    raise LoginFailed(
-                        N_("{url}: the API key no longer works ({said})").format(
-                            url=self.base_url, said=gone.text
-                        )
-                    ) from None
+                    raise self._key_dead(gone) from None
                 return Gone(gone.text or "not logged in")
 
         return await self.as_gm(self._url(path, query), read)
@@ -435,11 +440,7 @@ class DiscourseBoard(WebBoard):
                 raise await self._refused(refused, "POST") from None
             except _LoggedOut as gone:
                 if self.by_key:
-                    raise LoginFailed(
-                        N_("{url}: the API key no longer works ({said})").format(
-                            url=self.base_url, said=gone.text
-                        )
-                    ) from None
+                    raise self._key_dead(gone) from None
                 return Said(Answer.LOGGED_OUT, text=gone.text)
             except ApiError as error:
                 return Said(Answer.REFUSED, text=error.text or f"HTTP {error.status}")
