@@ -82,7 +82,14 @@ def owner_id() -> str:
 
 
 def next_run(driver: GameDriver, now: datetime, cadence: Cadence) -> datetime | None:
-    """When this game needs attention next (None: it is over)."""
+    """When this game needs attention next (None: it is over): what the game waits for, or
+    the moment a limit of the board lifts, if sooner (what waits behind it goes out then)."""
+    when = _next_run(driver, now, cadence)
+    lifts = [held.until for held in driver.publisher.held if held.until > now]
+    return min(when, *lifts) if when is not None and lifts else when
+
+
+def _next_run(driver: GameDriver, now: datetime, cadence: Cadence) -> datetime | None:
     game = driver.store.get_game(driver.game_id)
     if game.status is GameStatus.FINISHED:
         return None

@@ -9,17 +9,23 @@ keeps the wait in the store — each `run --once` is a new process — and the g
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
+from engine.config import parse_config
+from engine.service.driver import GameDriver
+from engine.service.runner import Cadence, next_run
+from engine.store import open_store
 from forums.errors import FloodControl
-from forums.local import LocalBoard
+from forums.local import LocalBoard, ManualClock
 from tests.app.dashboard_client import host_client
-from tests.app.rehearsal import PASSWORD_ENV, Rehearsal
+from tests.app.rehearsal import PASSWORD_ENV, ROLES, Rehearsal
 from tests.app.review_game import ReviewGame
-from tests.service.helpers import GM_PASSWORD
+from tests.service.helpers import GM_PASSWORD, game_toml, local_board
 
 
 class Flood:
@@ -105,3 +111,25 @@ def test_an_hour_between_pms_holds_no_turn_and_the_pms_go_out_in_order_after(
     assert "wait behind the board's limit" not in said
     status = one_line(g("2026-12-02T20:03+03:00", "status", "--db", g.db))
     assert "wait behind" not in status and "failed" not in status
+
+
+def test_the_service_wakes_the_game_when_the_limit_lifts(tmp_path: Path, flood: Flood) -> None:
+    """Between two polls far apart (hours before a deadline), `forumgm run` steps the game
+    again when the board's wait ends: what waits goes out then, not at the next poll."""
+    url = f"sqlite:///{tmp_path / 'board.sqlite'}"
+    start = datetime(2026, 12, 1, 16, 1, tzinfo=UTC)  # 19:01 MSK
+    clock = ManualClock(start)
+    board, thread = local_board(url, list(ROLES), clock=clock)
+    config = parse_config(game_toml(url=url, thread=thread, players=list(ROLES), roles=ROLES))
+    driver = GameDriver(
+        open_store(f"sqlite:///{tmp_path / 'store.sqlite'}"), board, config, clock=clock
+    )
+    assert driver.start()
+    driver.store.approve(driver.game_id, None)
+    asyncio.run(driver.step(start))
+    cadence = Cadence(far=timedelta(hours=6))
+    assert next_run(driver, start, cadence) == start + timedelta(hours=1)
+    flood.on = False
+    asyncio.run(driver.step(start + timedelta(hours=1)))
+    assert flood.tried == ["Вася", *ROLES]
+    assert next_run(driver, start + timedelta(hours=1), cadence) == start + timedelta(hours=7)
