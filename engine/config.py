@@ -101,6 +101,10 @@ API_USER_ENGINES = ("discourse",)
 Discourse's `Api-Username`)."""
 DATE_FORMAT_ENGINES = ("mybb", "phpbb")
 """Boards whose adapter may set the GM account's own date format (`[board] set_date_format`)."""
+API_ONLY_ENGINES = ("discourse",)
+"""Engines read through a JSON API alone: no pages to log in on through a browser, no date
+format to set (every time is an ISO timestamp), and a PM limit per day that the hosts'
+notices by PM wait behind as the players' PMs do (`_api_only`)."""
 NO_PM_ENGINES = {
     "fluxbb": "FluxBB has no private messages",
     "punbb": "PunBB has no private messages",
@@ -441,6 +445,7 @@ class _Checker:
         insecure = self._insecure_http()
         engine, url, thread, gm_user = self._board()
         browser, api_key = self._access(engine)
+        set_date_format = self._date_format(engine)
         # A board used through its REST API needs only the key (`[board] api_key`).
         password = self._secret("password", "password", required=api_key is None)
         api_user = self._api_user(engine, api_key, gm_user)
@@ -474,6 +479,8 @@ class _Checker:
         if engine in NO_PM_ENGINES:
             self._no_pms(engine, ruleset_id, options, hosts, activity)
             receipts = False  # receipts are PMs
+        if engine in API_ONLY_ENGINES:
+            self._hosts_by_mail(hosts, notify)
         aliases = self._aliases(players, handovers)
         for other, player in self._other_names.items():  # a character is its player's gender
             if player in genders:
@@ -528,7 +535,7 @@ class _Checker:
             engine=engine,
             url=url,
             allow_insecure_http=insecure,
-            set_date_format=self._date_format(engine),
+            set_date_format=set_date_format,
             thread=thread,
             gm_user=gm_user,
             password=password,
@@ -618,6 +625,25 @@ class _Checker:
                 "prod" if activity.prod else "substitute",
             )
 
+    def _hosts_by_mail(self, hosts: list[str], notify: NotifyConfig) -> None:
+        """On Discourse a PM to the hosts waits behind the GM account's daily PM limit,
+        like the players' PMs (`forums.discourse`: the publisher holds PMs until it lifts):
+        a notice that the game needs the hosts could come hours late. Only e-mail goes at
+        once, so hosts without `[notify] smtp` are warned of (not refused: the PM still
+        arrives, and a game with few PMs may never reach the limit)."""
+        if hosts and notify.smtp is None:
+            self.problem(
+                _(
+                    "[game] hosts: on Discourse a PM to the hosts waits behind the same daily "
+                    "limit of personal messages as the players' PMs, so a notice that the game "
+                    "needs you may come hours late; set [notify] smtp and email_to: e-mail "
+                    "goes at once"
+                ),
+                "game",
+                "hosts",
+                warning=True,
+            )
+
     def _hosts(self) -> list[str]:
         names = self.get("game", "hosts", list, [])
         if names is None:
@@ -686,39 +712,26 @@ class _Checker:
         return tag.strip() if tag is not None else None
 
     def _date_format(self, engine: str) -> bool:
-        """`[board] set_date_format`, where the engine's accounts have a date format."""
+        """`[board] set_date_format`, where the engine's accounts have a date format: a
+        page engine that reads the GM's own format is warned of (nothing to set there); on
+        an API-only engine, which has no pages, the key is refused."""
         wanted = bool(self.get("board", "set_date_format", bool, False))
-        if wanted and engine in BOARD_ENGINES and engine not in DATE_FORMAT_ENGINES:
-            why = {
-                "xenforo": _(
-                    "XenForo has no date format of an account's own (its pages carry "
-                    "machine-readable times already)"
-                ),
-                "fluxbb": _(
-                    "forumgm reads the FluxBB GM's own zone and date format from his "
-                    "profile after each login, so there is nothing to set"
-                ),
-                "punbb": _(
-                    "forumgm reads the PunBB GM's own zone and date format from his "
-                    "settings after each login, so there is nothing to set"
-                ),
-                "smf": _(
-                    "forumgm reads the SMF GM's times in whatever format his profile "
-                    "chose, in the zone his profile names, so there is nothing to set"
-                ),
-            }.get(engine) or _("the {engine} board has no date format of an account's own").format(
-                engine=engine
-            )
-            self.problem(
-                _(
-                    "[board] set_date_format: {why}; it changes nothing there (only {engines})"
-                ).format(why=why, engines=", ".join(DATE_FORMAT_ENGINES)),
-                "board",
-                "set_date_format",
-                warning=True,
-            )
+        why = date_format_refusal(engine) if wanted else None
+        if why is None:
+            return wanted
+        if engine in API_ONLY_ENGINES:
+            said = _("[board] set_date_format: {why}; remove the key")
+            self.problem(said.format(why=why), "board", "set_date_format")
             return False
-        return wanted
+        self.problem(
+            _("[board] set_date_format: {why}; it changes nothing there (only {engines})").format(
+                why=why, engines=", ".join(DATE_FORMAT_ENGINES)
+            ),
+            "board",
+            "set_date_format",
+            warning=True,
+        )
+        return False
 
     def _insecure_http(self) -> bool:
         allowed = self.get("board", "allow_insecure_http", bool, False)
@@ -758,12 +771,18 @@ class _Checker:
     def _access(self, engine: str) -> tuple[bool, CredentialsRef | None]:
         """`[board] browser` and `api_key`, where the engine has them."""
         browser = bool(self.get("board", "browser", bool, False))
-        if browser and engine in BOARD_ENGINES and engine not in BROWSER_ENGINES:
-            self.problem(
-                _(
+        why = browser_refusal(engine) if browser else None
+        if why is not None:
+            said = (
+                _("[board] browser: {why}; remove the key")
+                if engine in API_ONLY_ENGINES
+                else _(
                     "[board] browser: the {engine} board cannot log in through a browser "
                     "(only {engines})"
-                ).format(engine=engine, engines=", ".join(BROWSER_ENGINES)),
+                )
+            )
+            self.problem(
+                said.format(why=why, engine=engine, engines=", ".join(BROWSER_ENGINES)),
                 "board",
                 "browser",
             )
@@ -823,30 +842,36 @@ class _Checker:
             return "admin"
         if engine in BOARD_ENGINES and engine not in API_USER_ENGINES:
             self.problem(
-                f"[board] api_key_kind: the {engine} board has one kind of key "
-                f"(only {', '.join(API_USER_ENGINES)} has two)",
+                _(
+                    "[board] api_key_kind: the {engine} board has one kind of key (only "
+                    "{engines} has two)"
+                ).format(engine=engine, engines=", ".join(API_USER_ENGINES)),
                 "board",
                 "api_key_kind",
             )
             return "admin"
         if kind not in API_KEY_KINDS:
             self.problem(
-                f'[board] api_key_kind: "admin" (an administrator\'s API key) or "user" (a user '
-                f"API key the GM account made), got {kind!r}",
+                _(
+                    '[board] api_key_kind: "admin" (an administrator\'s API key) or "user" (a '
+                    "user API key the GM account made), got {kind!r}"
+                ).format(kind=kind),
                 "board",
                 "api_key_kind",
             )
             return "admin"
         if api_key is None and "api_key" not in self.raw.get("board", {}):
             self.problem(
-                "[board] api_key_kind says what kind api_key is: set api_key too",
+                _("[board] api_key_kind says what kind api_key is: set api_key too"),
                 "board",
                 "api_key_kind",
             )
         elif kind == "user" and api_user is not None:
             self.problem(
-                "[board] api_user: a user API key acts as the account that made it; api_user "
-                "is for an administrator's key (leave it out)",
+                _(
+                    "[board] api_user: a user API key acts as the account that made it; "
+                    "api_user is for an administrator's key (leave it out)"
+                ),
                 "board",
                 "api_user",
             )
@@ -1415,6 +1440,54 @@ def slot_label(chain: Sequence[str]) -> str:
         for name in reversed(chain[:-1])
     ]
     return _("{holder} ({before})").format(holder=chain[-1], before=", ".join(before))
+
+
+def browser_refusal(engine: str) -> str | None:
+    """Why the `engine` adapter cannot log in through a browser (`[board] browser`, board
+    check's `--browser`), in the host's language; None where it can (or the engine is
+    unknown: that is its own problem)."""
+    if engine not in BOARD_ENGINES or engine in BROWSER_ENGINES:
+        return None
+    if engine in API_ONLY_ENGINES:
+        return _(
+            "Discourse is read through its JSON API: there is no login page for a browser to "
+            "open (forumgm logs in with the password, or uses the API key)"
+        )
+    return _("the {engine} board cannot log in through a browser (only {engines})").format(
+        engine=engine, engines=", ".join(BROWSER_ENGINES)
+    )
+
+
+def date_format_refusal(engine: str) -> str | None:
+    """Why forumgm sets no date format of the GM account's own on `engine` (`[board]
+    set_date_format`, board check's `--set-date-format`), in the host's language; None
+    where it does (or the engine is unknown)."""
+    if engine not in BOARD_ENGINES or engine in DATE_FORMAT_ENGINES:
+        return None
+    return {
+        "discourse": _(
+            "Discourse is read through its JSON API, whose every time is an ISO timestamp "
+            "(to the millisecond, in UTC): there are no pages and no date format to set"
+        ),
+        "xenforo": _(
+            "XenForo has no date format of an account's own (its pages carry "
+            "machine-readable times already)"
+        ),
+        "fluxbb": _(
+            "forumgm reads the FluxBB GM's own zone and date format from his "
+            "profile after each login, so there is nothing to set"
+        ),
+        "punbb": _(
+            "forumgm reads the PunBB GM's own zone and date format from his "
+            "settings after each login, so there is nothing to set"
+        ),
+        "smf": _(
+            "forumgm reads the SMF GM's times in whatever format his profile "
+            "chose, in the zone his profile names, so there is nothing to set"
+        ),
+    }.get(engine) or _("the {engine} board has no date format of an account's own").format(
+        engine=engine
+    )
 
 
 def url_problem(engine: str | None, url: str) -> str | None:

@@ -102,17 +102,23 @@ def open_board(
     if refused:
         raise fail(refused)
     options: dict[str, Any] = {"browser": True} if browser else {}
+    if browser:
+        # The game file's refusal, in the same words (`[board] browser`).
+        from engine.config import browser_refusal
+
+        if (why := browser_refusal(engine)) is not None:
+            raise fail(_("--browser: {why}").format(why=why))
     if deadline is not None and engine != "local":  # the local board makes no requests
         options["deadline"] = deadline
     if set_date_format:
-        from engine.config import DATE_FORMAT_ENGINES
+        from engine.config import DATE_FORMAT_ENGINES, date_format_refusal
 
-        if engine not in DATE_FORMAT_ENGINES:
+        if (why := date_format_refusal(engine)) is not None:
             raise fail(
                 _(
                     "--set-date-format: forumgm sets no date format of an account's own on a "
-                    "{engine} board (only {engines})"
-                ).format(engine=engine, engines=", ".join(DATE_FORMAT_ENGINES))
+                    "{engine} board: {why} (only {engines})"
+                ).format(engine=engine, why=why, engines=", ".join(DATE_FORMAT_ENGINES))
             )
         options["set_date_format"] = True
     if api_key_env is not None and engine not in API_KEY_ENGINES:
