@@ -136,7 +136,7 @@ def run(
                 now = clock()
                 try:
                     for line in await keeper.step(now, full=full):
-                        out.print(line)
+                        out.print(shown(line))
                     if keeper.closed(now):
                         return await _write(keeper, game)
                 except BoardError as exc:  # the board is down, slow, or refused the login
@@ -310,7 +310,7 @@ def close(
 
     async def work() -> int:
         for line in await keeper.step(now, full=True):
-            out.print(line)
+            out.print(shown(line))
         return await _write(keeper, game, force=force)
 
     code = _run(keeper, work())

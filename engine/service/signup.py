@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from engine.config import SignupConfig
+from engine.i18n import L_, Ln_
 from engine.publish import Markers, marker_line, own_marker, strip_markers
 from engine.signup import (
     FOR_HOST,
@@ -217,30 +218,40 @@ class SignupKeeper:
 
     async def step(self, now: datetime, *, full: bool = False) -> list[str]:
         """Everything due now: read, answer, post the list when due, close. What was done."""
-        said: list[str] = []
+        said: list[str] = []  # L_ lines: English here, shown in the host's language
         closing = self.closed(now) and self.row().closed_at is None
         changed = await self.read(now, full=full or closing)
         if changed:
-            said.append(f"read {changed} new or changed post(s)")
+            said.append(
+                Ln_("read {n} new or changed post(s)", "read {n} new or changed post(s)", changed)
+            )
         if closing:
             closes = self.closes()
             assert closes is not None
             self.store.set_signup_times(self.signup_id, closed_at=closes)
-            said.append("the sign-ups are closed")
+            said.append(L_("the sign-ups are closed"))
         # Messages a read finds on the board count before anything new is queued.
         lines = self.answer(now)
         if lines:
-            said.append(f"answered {lines} join(s)/leave(s)")
+            said.append(
+                Ln_("answered {n} join(s)/leave(s)", "answered {n} join(s)/leave(s)", lines)
+            )
         if self.closed(now):
             if self.queue_list(now, why="closed"):
-                said.append("the final list is queued")
+                said.append(L_("the final list is queued"))
         else:
             slot = self.scheduled_slot(now)
             if slot is not None and self.queue_list(now, why=slot):
-                said.append("the list is queued (post_list)")
+                said.append(L_("the list is queued (post_list)"))
         sent = await self.send(now)
         if sent:
-            said.append(f"posted {sent} message(s) in the sign-up thread")
+            said.append(
+                Ln_(
+                    "posted {n} message(s) in the sign-up thread",
+                    "posted {n} message(s) in the sign-up thread",
+                    sent,
+                )
+            )
         return said
 
     async def check_members(self, names: list[str]) -> list[Membership]:

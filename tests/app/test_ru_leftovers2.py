@@ -97,3 +97,30 @@ def test_game_start_says_what_it_found_on_the_board_in_russian(tmp_path: Path) -
     assert "logged in" not in started and "accounts" not in started
     english = g.cli("--lang", "en", "game", "validate", "--online", str(g.path), at=AT, db=False)
     assert f"logged in to the board as {GM}; thread {g.thread} is there; the 5 players'" in english
+
+
+def test_the_sign_up_service_says_what_it_did_in_russian(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The game file names no language (a game is Russian by default); the players' posts go
+    through the English rehearsal board commands the helper reads."""
+    from tests.service.test_signups import Host, at
+
+    monkeypatch.setenv(i18n.ENV, "en")
+    host = Host(tmp_path)
+    host.post("Вася", "+", at(28, 10))
+    host.post("Петя", "в игре!", at(28, 10, 5))
+    monkeypatch.delenv(i18n.ENV)
+    said = host.cli(at(28, 11), "signup", "run", "--once")
+    assert "прочитано 2 новых или изменённых сообщения" in said, said
+    assert "даны ответы на 2 заявки или отказа" in said
+    assert "в теме набора опубликовано 1 сообщение" in said
+    assert "post(s)" not in said and "answered" not in said
+    with monkeypatch.context() as english:
+        english.setenv(i18n.ENV, "en")
+        host.post("Маша", "+", at(30, 20))
+    closed = host.cli(at(30, 21), "signup", "close")
+    assert "дан ответ на 1 заявку или отказ" in closed, closed
+    assert "в теме набора опубликовано 2 сообщения" in closed
+    assert "набор закрыт" in closed and "итоговый список поставлен в очередь" in closed
+    assert "the sign-ups are closed" not in closed
