@@ -263,14 +263,6 @@ class BoardText(Said):
         return board_text(str.__str__(self), lang)
 
 
-class WarningText(Said):
-    """A text made from a `warnings` template (`engine.core.warnings.N_`, `scraper`'s) inside
-    a line for the host: kept in English like any `Said`, shown by `warning_text`."""
-
-    def in_(self, lang: str | None = None) -> str:
-        return warning_text(str.__str__(self), lang)
-
-
 def said_of(exc: BaseException) -> str:
     """What an error says: the line it was raised with when that is a `Said` (it keeps its
     translation), a board's error as one `BoardText` line, else its text."""
