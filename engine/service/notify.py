@@ -23,7 +23,7 @@ from datetime import datetime
 from email.message import EmailMessage
 from urllib.parse import unquote, urlsplit
 
-from engine.i18n import L_, PhaseWord, said_of, shown
+from engine.i18n import DEFAULT, L_, PhaseWord, Said, _, current, said_of, shown, use
 from engine.publish import pm_draft, strip_markers
 from engine.service.driver import GameDriver
 from engine.service.posts import renderer_for
@@ -34,6 +34,25 @@ log = logging.getLogger("forumgm.notify")
 
 REVIEW, MISSED, FAILING, LIMITED = "review", "missed", "failing", "limited"
 """The causes a host is told of (one notice per phase and cause)."""
+
+
+class CauseWord(Said):
+    """A notice's cause in a line for the host: its id in English (the log file's, as the
+    store keeps it), in words when shown in another language («итоги ждут проверки»)."""
+
+    def in_(self, lang: str | None = None) -> str:
+        cause = str.__str__(self)
+        lang = current() if lang is None else lang
+        if lang == DEFAULT:
+            return cause
+        with use(lang):
+            words = {
+                REVIEW: _("results wait for review"),
+                MISSED: _("the deadline passed while results waited"),
+                FAILING: _("the game's steps keep failing"),
+                LIMITED: _("the board limits the GM's sends"),
+            }
+        return words.get(cause, cause)
 
 
 class NotifyError(Exception):
@@ -168,7 +187,7 @@ class Notifier:
                 "game {game}: {phase}: the hosts are told: {cause}",
                 game=d.game_id,
                 phase=PhaseWord(ph.phase),
-                cause=cause,
+                cause=CauseWord(cause),
             )
         )
         if c.notify.smtp is None:

@@ -124,3 +124,16 @@ def test_the_sign_up_service_says_what_it_did_in_russian(
     assert "в теме набора опубликовано 2 сообщения" in closed
     assert "набор закрыт" in closed and "итоговый список поставлен в очередь" in closed
     assert "the sign-ups are closed" not in closed
+
+
+def test_run_names_what_the_hosts_were_told_of_in_words(tmp_path: Path) -> None:
+    """The log line keeps the cause's id (review, missed…); the host's terminal reads it."""
+    from tests.service.test_notify_hosts import notified_game
+
+    g = notified_game(tmp_path, smtp=False)
+    said = _one_line(g.host("2026-12-02T19:01+03:00", "--lang ru run", "--once"))
+    assert "игра 1: ход 1: ведущим отправлено уведомление: итоги ждут проверки" in said, said
+    missed = _one_line(g.host("2026-12-03T19:05+03:00", "--lang ru run", "--once"))
+    told = "ведущим отправлено уведомление: дедлайн прошёл, пока итоги ждали проверки"
+    assert told in missed, missed
+    assert "hosts are told" not in said + missed
