@@ -19,6 +19,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import date, datetime, tzinfo
 from enum import Enum
+from functools import partial
 from typing import Any, ClassVar, Protocol
 from urllib.parse import parse_qs, urljoin, urlsplit
 
@@ -36,6 +37,7 @@ from forums.userprefs import filled_form
 from forums.webboard import Answer, Said
 
 __all__ = [
+    "NAME_SEARCH",
     "SMILIES",
     "FamilySelectors",
     "PunFamilyBoard",
@@ -51,6 +53,7 @@ __all__ = [
     "read_hour_zone",
     "redirect_target",
     "smilies_as_typed",
+    "spellings",
     "text_of",
     "tree_of",
     "viewtopic_id",
@@ -270,6 +273,19 @@ class TopicReader(Protocol):
     ) -> TopicPage: ...
 
 
+NAME_SEARCH = "form[action*='userlist.php'] input[name='username']"
+"""The member list's name field: only a group that may search users is shown it."""
+
+
+def spellings(name: str) -> list[str]:
+    """How a name is asked for in the member list's search: as given, then, where it has
+    letters outside A-Z (which SQLite's LIKE compares by case), as such names are written:
+    Capitalised, Title Case, lower case, UPPER CASE."""
+    if not any(c.isalpha() and not c.isascii() for c in name):
+        return [name]
+    return list(dict.fromkeys([name, name.capitalize(), name.title(), name.lower(), name.upper()]))
+
+
 class PunFamilyBoard(PagedBoard):
     """The login and the GM's zone of an engine of PunBB's family; the engine gives
     `classify` (its pages' kinds), `read_zone` (its settings page) and where they are."""
@@ -399,24 +415,33 @@ class PunFamilyBoard(PagedBoard):
     async def find_user(self, name: str) -> User | None:
         """A user by name (any case), through the member list's search (`userlist.php`),
         its pages read on until the name shows (`find_member`): a group that may not search
-        users is shown the whole list for any name."""
+        users is shown the whole list for any name. The search is the database's LIKE,
+        which on SQLite folds the case of A-Z only: a name with other letters is asked for
+        again as such names are written (`spellings`) while the page offers the search."""
         self.begin()
         known = self.known_member(name)
         if known is not None:
             return known
+        searched = False
 
-        async def listing(number: int, offset: int) -> MemberList:
+        async def listing(number: int, offset: int, asked: str) -> MemberList:
+            nonlocal searched
             params: dict[str, str | int] = {
-                "username": name.strip(),
+                "username": asked,
                 "show_group": "-1",
                 **self.member_search,
             }
             if number > 1:
                 params["p"] = number
             fetched = await self.page("userlist.php", {PageKind.MEMBERLIST}, params)
+            searched = tree_of(fetched.html).css_first(NAME_SEARCH) is not None
             return self.member_list(fetched.html, fetched.url)
 
-        return await self.find_member(name, listing)
+        for asked in spellings(name.strip()):
+            found = await self.find_member(name, partial(listing, asked=asked))
+            if found is not None or not searched:
+                return found
+        return None
 
     def asked_wait(self, said: str) -> float | None:
         """Hook: the seconds flood control's message `said` asks to wait (the engine's words)."""
