@@ -982,15 +982,20 @@ class GameDriver:
         )
 
     def _phase_done(self, ph: PhaseRecord) -> bool:
-        """Whether the phase's results are out: each item on the board, or approved and
-        waiting behind a limit of the board (a day's PMs spent on Discourse): those go out
-        when it lifts, and the next phase opens meanwhile at the deadline the results
-        announced — whatever one message holds, the game goes on."""
+        """Whether the phase's results are out: each item on the board, or a PM approved
+        and waiting behind a limit of the board (a day's PMs spent on Discourse): those go
+        out when it lifts, and the next phase opens meanwhile at the deadline the results
+        post announced — whatever one message holds, the game goes on. That post itself
+        must be on the board: the players learn of the next phase from it."""
         items = self.store.outbox(self.game_id, ph.phase)
-        held = {h.kind for h in self.publisher.held}
+        pms_wait = any(h.kind is OutboxKind.PM for h in self.publisher.held)
         return bool(items) and all(
             i.status is OutboxStatus.POSTED
-            or (i.kind in held and i.status in (OutboxStatus.APPROVED, OutboxStatus.FAILED))
+            or (
+                pms_wait
+                and i.kind is OutboxKind.PM
+                and i.status in (OutboxStatus.APPROVED, OutboxStatus.FAILED)
+            )
             for i in items
         )
 
@@ -1154,6 +1159,13 @@ class GameDriver:
                     self.approve_if_allowed(ph)
                 await self.publisher.publish(now)
                 if not self._phase_done(ph):
+                    if self._approved(ph) and self.publisher.held:
+                        # Nothing for the host to do: the board's limit holds what is left
+                        # (the step's answer goes on to say until when), and it goes out then.
+                        return L_(
+                            "{phase}: results approved; they wait for the board",
+                            phase=PhaseWord(ph.phase),
+                        )
                     held = len(self.held_warnings(ph))
                     warnings = Ln_("{n} warnings", "{n} warnings", held)
                     why = joined([warnings, *self.hold_reasons(ph)])

@@ -17,7 +17,8 @@ from urllib.parse import parse_qs
 
 import pytest
 
-from tests.discourse_board import GM, FakeDiscourse
+from tests.discourse_board import GM, FakeDiscourse, rate_limited
+from tests.service.test_service_discourse import GAME as VOTECOUNT
 from tests.service.test_service_discourse import TOPIC, at, cli, fake, gm_posts
 
 __all__ = ["fake"]  # the Discourse fixture of the votecount test, used here
@@ -182,3 +183,42 @@ def test_the_hosts_publish_tries_again_at_once_when_the_administrator_raised_the
     assert pms_received(fake) == PLAYERS
     shown = " ".join(cli("status", "--db", db, now="2026-12-01 19:31").output.split())
     assert "wait behind" not in shown and "approved" not in shown
+
+
+def test_results_refused_for_hours_wait_for_the_board_not_for_the_host(
+    fake: FakeDiscourse, tmp_path: Path
+) -> None:
+    """A new account's posts a day spent: the results post itself waits. The step says the
+    results are approved and wait for the board until when — not that they wait for the
+    host — and they go out, and the next day opens, when the limit lifts."""
+    path = tmp_path / "game.toml"
+    path.write_text(VOTECOUNT, encoding="utf-8")
+    db = f"sqlite:///{tmp_path / 'store.sqlite'}"
+    assert cli("game", "start", str(path), "--db", db, now="2026-12-01 18:30").exit_code == 0
+    assert cli("review", str(path), "--db", db, "--approve", now="2026-12-01 18:31").exit_code == 0
+    assert run(path, db, "2026-12-01 19:01")[0] == 0
+    fake.now = at("2026-12-01 20:00")
+    fake.post(TOPIC, "Вася", "Голосую за Олю")
+
+    def a_reply(request: object) -> bool:
+        return getattr(request, "method", "") == "POST" and b"topic_id" in getattr(
+            request, "content", b""
+        )
+
+    fake.queue(a_reply, rate_limited(3 * 3600))
+    code, said = run(path, db, "2026-12-02 19:02")
+    assert code == 1  # the refusal is news, once
+    assert "day 1: results approved; they wait for the board" in said
+    assert "1 post waits behind the board's limit until about 2026-12-02 22:02 MSK" in said
+    assert "wait for the host" not in said
+    assert not any(p.startswith("Итоги дня 1") for p in gm_posts(fake))
+
+    code, said = run(path, db, "2026-12-02 20:00")  # no request: the store keeps the wait
+    assert code == 0 and "results approved; they wait for the board" in said
+
+    code, said = run(path, db, "2026-12-02 22:03")
+    assert code == 0, said
+    *_, results, day2 = gm_posts(fake)
+    assert results.startswith("Итоги дня 1") and "Оля — 1 голос (Вася)" in results
+    assert day2.startswith("День 2 начинается.")
+    assert "day 2: open until 2026-12-03 19:00 MSK" in said
