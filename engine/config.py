@@ -446,6 +446,16 @@ class _Checker:
         engine, url, thread, gm_user = self._board()
         browser, api_key = self._access(engine)
         set_date_format = self._date_format(engine)
+        if insecure and engine == "local":
+            self.problem(
+                _(
+                    "[board] allow_insecure_http: the local board is a database, reached "
+                    "without HTTP, so it changes nothing there"
+                ),
+                "board",
+                "allow_insecure_http",
+                warning=True,
+            )
         # A board used through its REST API needs only the key (`[board] api_key`).
         password = self._secret("password", "password", required=api_key is None)
         api_user = self._api_user(engine, api_key, gm_user)

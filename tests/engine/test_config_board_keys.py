@@ -52,6 +52,7 @@ vote_channel = "thread"
 {more}"""
 
 KEYS: dict[str, str] = {
+    "allow_insecure_http": "allow_insecure_http = true",
     "browser": "browser = true",
     "api_key": 'api_key = "env:BOARD_KEY"',
     "api_user": f'api_key = "env:BOARD_KEY"\napi_user = "{GM}"',
@@ -62,6 +63,7 @@ KEYS: dict[str, str] = {
 something of the API key comes with one)."""
 
 TAKEN: dict[str, set[str]] = {
+    "allow_insecure_http": set(BOARD_ENGINES) - {"local"},
     "browser": {"mybb", "phpbb", "xenforo"},
     "api_key": {"discourse", "xenforo"},
     "api_user": {"discourse"},
@@ -71,6 +73,7 @@ TAKEN: dict[str, set[str]] = {
 """Which engines' adapters do something with each key (docs/host-guide.md's [board] table)."""
 
 WARNED: dict[str, set[str]] = {
+    "allow_insecure_http": {"local"},
     "set_date_format": {"fluxbb", "local", "punbb", "smf", "vbulletin", "vbulletin5", "xenforo"},
 }
 """Where a key changes nothing but is harmless: the engine reads the GM's times as they are
@@ -81,6 +84,7 @@ def holds(board: Any, key: str) -> bool:
     """Whether the board `make_board` built does what the key asks."""
     headers = board.http.http.headers if hasattr(board, "http") else {}
     return {
+        "allow_insecure_http": lambda: getattr(board, "_allow_insecure_http", False) is True,
         "browser": lambda: board.browser is True,
         "api_key": lambda: KEY in headers.values(),
         "api_user": lambda: headers.get("Api-Username") == GM,
