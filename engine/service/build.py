@@ -114,11 +114,12 @@ def _api_key(config: GameConfig | BoardAccess, environ: Mapping[str, str] | None
 
 
 def login_secret(config: GameConfig | BoardAccess, environ: Mapping[str, str] | None = None) -> str:
-    """What the service logs in with: the GM's password, or the API key where it has none
-    (a refused one is remembered by its hash, so a changed one lets the service try again)."""
-    secret = _password(config, environ)
+    """What the service logs in with: the API key where the file names one (the adapter then
+    uses it alone, even beside a password), else the GM's password (a refused one is
+    remembered by its hash, so a changed one lets the service try again)."""
+    secret = _api_key(config, environ)
     if secret is None:
-        secret = _api_key(config, environ)
+        secret = _password(config, environ)
     assert secret is not None  # the game file asks for one of the two
     return secret
 

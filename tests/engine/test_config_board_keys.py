@@ -15,7 +15,7 @@ from typer.testing import CliRunner, Result
 
 from engine.app.cli import app
 from engine.config import BOARD_ENGINES, parse_config
-from engine.service.build import make_board
+from engine.service.build import login_secret, make_board
 
 KEY = "0f3c5d-board-api-key-91ab"
 GM = "Ведущий"
@@ -231,3 +231,13 @@ def test_the_pm_limit_warning_speaks_russian(tmp_path: Path) -> None:
         "сообщениями игрокам, под тем же дневным лимитом личных сообщений" in result.output
     ), result.output
     assert "задайте [notify] smtp и email_to: письмо уходит сразу" in result.output
+
+
+@pytest.mark.parametrize("engine", ["discourse", "xenforo"])
+def test_a_key_beside_a_password_is_what_a_refused_login_is_remembered_by(engine: str) -> None:
+    # The adapter works with the key alone: a new key (not the unchanged password) must let
+    # the service try again after the old one was refused.
+    config = parse_config(game_text(engine, KEYS["api_key"]))
+    assert config.password is not None and config.api_key is not None
+    assert login_secret(config, ENV) == KEY
+    assert holds(make_board(config, ENV), "api_key")  # the key is what the board sends
