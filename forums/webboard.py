@@ -324,12 +324,13 @@ class WebBoard:
             form = await fresh()
         floods = fresh_forms = again = 0
         while True:
+            seen = self.session.logins
             said = await send(form)
             if said.answer is Answer.ACCEPTED:
                 assert said.result is not None
                 return said.result
             if said.answer is Answer.LOGGED_OUT:
-                await self.relogin(url, said.text or "a logged-out answer")
+                await self.relogin(url, said.text or "a logged-out answer", seen)
                 form = await fresh()
             elif said.answer is Answer.FLOOD:
                 wait = said.wait or self.flood_wait

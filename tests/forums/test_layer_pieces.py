@@ -21,7 +21,7 @@ from forums.records import Cursor, Post, PostBody, User
 from forums.smf.board import SmfBoard
 from forums.smf.selectors import DEFAULT as SMF_DEFAULT
 from forums.vbulletin.board import VbulletinBoard
-from forums.webboard import Gone
+from forums.webboard import Answer, Gone, Said
 
 BASE = "https://forum.example.org/"
 
@@ -216,3 +216,30 @@ def test_a_read_that_finds_the_session_gone_logs_in_again_once_then_gives_up() -
     with pytest.raises(SessionExpired, match=r"again right after a fresh login \(not logged in"):
         asyncio.run(board.as_gm(BASE + "t/1.json", always_gone))
     assert logins == [0, 1]
+
+
+def test_a_submission_logged_out_while_another_board_logged_in_uses_that_login() -> None:
+    logins: list[int] = []
+
+    class Counted(SmfBoard):
+        async def login(self) -> User:
+            logins.append(self.session.logins)
+            return self._logged_in(User("1", "gm"))
+
+    board = Counted(BASE, "gm", "pw")
+    asyncio.run(board.ensure_login())
+    sent: list[str] = []
+
+    async def fresh() -> str:
+        return f"form {len(sent) + 1}"
+
+    async def send(form: str) -> Said[str, str]:
+        sent.append(form)
+        if len(sent) == 1:  # a board sharing the session logs in again meanwhile
+            board.session.logged_in(User("1", "gm"))
+            return Said(Answer.LOGGED_OUT, text="a guest's page")
+        return Said(Answer.ACCEPTED, result="post 7")
+
+    board.begin()
+    assert asyncio.run(board.submit(BASE + "post", fresh, send)) == "post 7"
+    assert sent == ["form 1", "form 2"] and logins == [0]  # the first login only: none again
