@@ -1566,6 +1566,9 @@ def load_signup_config(
     engine, url, _thread, gm_user = checker._board()
     insecure = checker._insecure_http()
     browser, api_key = checker._access(engine)
+    # A key the engine refuses is refused before the sign-ups as well (their board sets no
+    # date format: the value itself is for the game).
+    checker._date_format(engine)
     password = checker._secret("password", "password", required=api_key is None)
     api_user = checker._api_user(engine, api_key, gm_user)
     api_key_kind = checker._api_key_kind(engine, api_key, api_user)

@@ -241,3 +241,16 @@ def test_a_key_beside_a_password_is_what_a_refused_login_is_remembered_by(engine
     assert config.password is not None and config.api_key is not None
     assert login_secret(config, ENV) == KEY
     assert holds(make_board(config, ENV), "api_key")  # the key is what the board sends
+
+
+def test_the_sign_ups_refuse_what_discourse_does_nothing_with_too(tmp_path: Path) -> None:
+    text = game_text("discourse", "set_date_format = true", more='[signup]\nthread = "77"\n')
+    path = tmp_path / "game.toml"
+    path.write_text(text, encoding="utf-8")
+    db = f"sqlite:///{tmp_path / 'store.sqlite'}"
+    result = runner.invoke(app, ["signup", "list", str(path), "--db", db])
+    assert result.exit_code == 2, result.output
+    line = key_line(text, "set_date_format")
+    assert f"line {line}: [board] set_date_format: Discourse is read through its JSON API" in (
+        " ".join(result.output.split())
+    )
