@@ -72,7 +72,7 @@ def log(
     limit: Annotated[int, typer.Option(help="How many entries, newest first.")] = 50,
 ) -> None:
     """The audit log: every host action (fixes, approvals, logins), newest first."""
-    from engine.app.review import host_word
+    from engine.app.review import detail_words, host_word
 
     store = store_or_exit(db, existing=True)
     # The host's language (--lang), else the language of the games the log shows.
@@ -86,9 +86,10 @@ def log(
     default = next(iter(shared.values())) if len(shared) == 1 else UTC
     grid = Table(_("at"), _("by"), _("via"), _("game"), _("phase"), _("action"), _("detail"))
     for entry in store.host_actions(game, limit=limit):
-        detail = entry.detail_text()
+        zone = zones.get(entry.game_id or 0, default)
+        detail = detail_words(entry.detail, zone)
         grid.add_row(
-            local_time(entry.at, zones.get(entry.game_id or 0, default), seconds=True),
+            local_time(entry.at, zone, seconds=True),
             entry.by,
             entry.via,
             str(entry.game_id or ""),

@@ -10,14 +10,25 @@ the audit log, and the phase is read (or resolved) again so what the host sees i
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta, tzinfo
 from typing import Any
 
+from engine.clock import local_time
 from engine.core.orders import Channel, Order
 from engine.core.ruleset import HostTable, VoteView
-from engine.i18n import ACTION_WORDS, DEFAULT, _, current, ngettext, phase_fields, warning_text
+from engine.i18n import (
+    ACTION_WORDS,
+    DEFAULT,
+    _,
+    current,
+    ngettext,
+    phase_fields,
+    phase_name,
+    warning_text,
+)
+from engine.render import span_words
 from engine.service.driver import GameDriver
 from engine.service.runner import Cadence, drive_once, owner_id
 from engine.store import OutboxStatus, StoredOrder, StoredWarning, StoreError
@@ -110,6 +121,77 @@ def host_word(value: str) -> str:
         "set_password": _("action: set_password"),
     }
     return words.get(value, value)
+
+
+def detail_words(detail: Mapping[str, Any], tz: tzinfo | None = None) -> str:
+    """An audit log entry's detail as the host reads it: in English the stored keys and
+    values ("player=Петя, counts_for=turn 1"), as the store keeps them; in another language
+    each key by its name there and a phase by its name («игрок: Петя; в счёт фазы: ход 1»).
+    A key with no name is shown as it is. (The English texts below only say to the
+    translator which key each one is.) A stored moment is shown in `tz` (the game's zone),
+    a stored length in days, hours and minutes."""
+    if current() == DEFAULT:
+        return ", ".join(f"{k}={v}" for k, v in detail.items())
+    keys = {
+        "player": _("detail: player"),
+        "counts_for": _("detail: counts_for"),
+        "reveal": _("detail: reveal"),
+        "grant": _("detail: grant"),
+        "value": _("detail: value"),
+        "host_only": _("detail: host_only"),
+        "phase": _("detail: phase"),
+        "deadline": _("detail: deadline"),
+        "shift": _("detail: shift"),
+        "paused_for": _("detail: paused_for"),
+        "outcome": _("detail: outcome"),
+        "in": _("detail: in"),
+        "to": _("detail: to"),
+        "chars": _("detail: chars"),
+        "items": _("detail: items"),
+        "why": _("detail: why"),
+        "warning": _("detail: warning"),
+        "code": _("detail: code"),
+        "fix": _("detail: fix"),
+        "typed": _("detail: typed"),
+        "order": _("detail: order"),
+        "target": _("detail: target"),
+        "choice": _("detail: choice"),
+        "next_deadline": _("detail: next_deadline"),
+        "held_warnings": _("detail: held_warnings"),
+        "status": _("detail: status"),
+        "sent": _("detail: sent"),
+        "new": _("detail: new"),
+        "client": _("detail: client"),
+        "wait": _("detail: wait"),
+        "waited": _("detail: waited"),
+    }
+    said = (f"{keys.get(k, k)}: {_detail_value(k, v, tz)}" for k, v in detail.items())
+    return "; ".join(said)
+
+
+def _detail_value(key: str, value: object, tz: tzinfo | None) -> str:
+    """One stored value of an audit detail in the current language: a phase by its name,
+    yes or no, a moment, a length, the thread; anything else (a name, a count) as stored."""
+    if key in ("counts_for", "phase", "in") and isinstance(value, str):
+        return phase_name(value)
+    if isinstance(value, bool):
+        return _("yes") if value else _("no")
+    if key in ("shift", "paused_for") and isinstance(value, int) and not isinstance(value, bool):
+        span = timedelta(seconds=value)
+        words = span_words(span, current()) or _("{n} s").format(n=abs(value))
+        return f"-{words}" if value < 0 else words
+    if key in ("deadline", "next_deadline") and isinstance(value, str) and tz is not None:
+        try:
+            return local_time(datetime.fromisoformat(value), tz)
+        except ValueError:
+            return value
+    if key in ("warning", "order") and isinstance(value, int):
+        return f"№{value}"
+    if key == "to" and value == "thread":
+        return _("the game thread")
+    if key == "why" and value == "a fix follows":
+        return _("a fix follows")
+    return str(value)
 
 
 def outbox_line(item: OutboxItem) -> str:

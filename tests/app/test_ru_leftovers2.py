@@ -137,3 +137,52 @@ def test_run_names_what_the_hosts_were_told_of_in_words(tmp_path: Path) -> None:
     told = "ведущим отправлено уведомление: дедлайн прошёл, пока итоги ждали проверки"
     assert told in missed, missed
     assert "hosts are told" not in said + missed
+
+
+def test_the_audit_logs_details_read_in_the_hosts_language(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`host log` and the dashboard's audit log name each stored key and phase in Russian;
+    the store keeps its keys, and English shows them as stored."""
+    import re
+
+    from engine.app.dashboard.web import Dashboard
+    from engine.app.service_cmd import driver_for
+    from engine.service.build import database_url
+    from engine.store import open_store
+    from tests.app.dashboard_client import client, log_in, set_password
+    from tests.app.rehearsal import PASSWORD_ENV
+    from tests.app.steer_game import steer_game
+    from tests.service.helpers import GM_PASSWORD
+
+    g = steer_game(tmp_path)
+    db = ["--db", g.db]
+    g("2026-12-01T20:00+03:00", "steer", "remove", "GAME", "Петя", "--reveal", *db)
+    g("2026-12-01T20:01+03:00", "steer", "say", "GAME", "Вы тут?", *db)
+    g("2026-12-01T20:01+03:00", "steer", "deadline", "GAME", "--extend", "1d", *db)
+    g("2026-12-01T20:01+03:00", "steer", "pause", "GAME", *db)
+    g("2026-12-01T22:01+03:00", "steer", "resume", "GAME", *db)
+    log = g("2026-12-01T22:02+03:00", "host", "log", *db)
+    assert "длительность паузы: 2 ч" in log, log
+    assert "фаза: ход 1; дедлайн: 2026-12-03 19:00 MSK" in log  # stored in UTC, read in MSK
+    removed = _one_line(next(line for line in log.splitlines() if "выбывание" in line))
+    assert "игрок: Петя; в счёт фазы: ход 1; роль раскрыта: да" in removed, log
+    said = _one_line(next(line for line in log.splitlines() if "адресат" in line))
+    assert "адресат: тема игры; знаков: 7" in said, log
+    assert "counts_for" not in log and "turn 1" not in log and "=" not in log
+    english = g("2026-12-01T22:02+03:00", "--lang", "en", "host", "log", *db)
+    assert "player=Петя, counts_for=turn 1, reveal=True" in english
+    assert "to=thread, chars=7" in english and "paused_for=7200" in english
+    store = open_store(database_url(g.db))
+    stored = {e.action: e.detail for e in store.host_actions(1)}
+    assert stored["remove"] == {"player": "Петя", "counts_for": "turn 1", "reveal": True}
+
+    set_password(g)  # type: ignore[arg-type]  # a rehearsal has the store's --db too
+    monkeypatch.setenv("FORUMGM_NOW", "2026-12-01T22:04+03:00")
+    monkeypatch.setenv(PASSWORD_ENV, GM_PASSWORD)
+    c = client(Dashboard(store, [driver_for(g.game, g.db, store)]))
+    log_in(c)
+    page = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", c.get("/games/1/log").text))
+    assert "игрок: Петя; в счёт фазы: ход 1; роль раскрыта: да" in page, page
+    assert "адресат: тема игры; знаков: 7" in page and "длительность паузы: 2 ч" in page
+    assert "counts_for" not in page and "reveal=" not in page

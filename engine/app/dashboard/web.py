@@ -27,7 +27,7 @@ from engine.app.dashboard import guard
 from engine.app.dashboard.actions import ACTIONS, FormError
 from engine.app.dashboard.hostnames import HostCheck, HostNames
 from engine.app.dashboard.pages import TEMPLATE_WORDS, GamePage, game_title, games_rows
-from engine.app.review import Review, ReviewError, host_word
+from engine.app.review import Review, ReviewError, detail_words, host_word
 from engine.clock import local_time
 from engine.i18n import _, phase_name
 from engine.service.driver import GameDriver
@@ -264,7 +264,7 @@ class Dashboard:
                 "game": e.game_id,
                 "phase": phase_name(e.phase) if e.phase else "",
                 "action": host_word(e.action),
-                "detail": e.detail_text(),
+                "detail": detail_words(e.detail, zones.get(e.game_id or 0, zone)),
             }
             for e in entries
         ]
