@@ -47,7 +47,7 @@ from urllib.parse import urlencode, urlsplit
 
 import httpx
 
-from forums.errors import BoardError, LoginFailed
+from forums.errors import N_, BoardError, LoginFailed
 from forums.guard import BoardOrigin, ForeignOrigin, redact
 
 log = logging.getLogger("forums.browser")
@@ -170,9 +170,11 @@ class _Gate:
     def raise_refused(self, doing: str) -> None:
         if self.refused:
             raise ForeignOrigin(
-                f"{doing}: the browser was sent to {self.refused[-1]}, not to the configured "
-                f"board {self.origin}: refused, nothing was sent there (forumgm sends the GM's "
-                "password and session only to the board in [board] url)"
+                N_(
+                    "{doing}: the browser was sent to {url}, not to the configured board "
+                    "{board}: refused, nothing was sent there (forumgm sends the GM's password "
+                    "and session only to the board in [board] url)"
+                ).format(doing=doing, url=self.refused[-1], board=self.origin)
             )
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
@@ -313,18 +315,26 @@ async def browser_login(
             form = await secret.evaluate(READ_FORM)
             if not form:
                 raise LoginFailed(
-                    f"{redact(page.url)}: the login page's password field is in no form"
+                    N_("{value}: the login page's password field is in no form").format(
+                        value=redact(page.url)
+                    )
                 )
             action = str(form["action"])
             origin.check(action, "the browser's login form (it would get the GM's password)")
             if form["method"] != "post":
                 raise LoginFailed(
-                    f"{redact(page.url)}: the login form sends with {form['method'].upper()}: "
-                    "it would put the password in a URL"
+                    N_(
+                        "{url}: the login form sends with {method}: it would put the password "
+                        "in a URL"
+                    ).format(url=redact(page.url), method=str(form["method"]).upper())
                 )
             user = _user_field(form["texts"], str(form["password"]))
             if user is None:
-                raise LoginFailed(f"{redact(page.url)}: the login form has no user name field")
+                raise LoginFailed(
+                    N_("{value}: the login form has no user name field").format(
+                        value=redact(page.url)
+                    )
+                )
             given = {user: username, str(form["password"]): password}
             fields = [(str(k), given.pop(str(k), str(v))) for k, v in form["fields"]]
             fields += list(given.items())
@@ -354,7 +364,9 @@ async def browser_login(
             gate.raise_refused("the browser login")
             said = (str(exc).splitlines() or ["no details"])[0].replace(password, "<secret>")
             raise LoginFailed(
-                f"{origin}: the browser login did not finish ({type(exc).__name__}: {said})"
+                N_("{origin}: the browser login did not finish ({value}: {said})").format(
+                    origin=origin, value=type(exc).__name__, said=said
+                )
             ) from None
         finally:
             await browser.close()

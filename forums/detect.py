@@ -19,6 +19,8 @@ import json
 import re
 from dataclasses import dataclass
 
+from forums.errors import N_
+
 __all__ = [
     "ENOUGH",
     "SIGNATURES",
@@ -217,7 +219,7 @@ SIGNATURES: tuple[Signature, ...] = (
 )
 ENOUGH = 3
 WHY_NOT = {
-    "MyBB.ru (a PunBB fork)": (
+    "MyBB.ru (a PunBB fork)": N_(
         "the mybb.ru hosts run a PunBB fork of their own (not MyBB), whose pages forumgm "
         "does not read yet"
     ),
@@ -255,13 +257,20 @@ class Detection:
         if self.engine is not None:
             return f"{self.product} ({marks})"
         supported = ", ".join(SUPPORTED)
-        if self.product is not None:
-            why = f": {WHY_NOT[self.product]}" if self.product in WHY_NOT else ""
-            return (
-                f"{self.product} — not a supported engine{why} (saw {marks}); forumgm "
-                f"supports {supported}"
+        if self.product is not None and self.product in WHY_NOT:
+            return N_(
+                "{product} — not a supported engine: {why} (saw {marks}); forumgm supports "
+                "{supported}"
+            ).format(
+                product=self.product, why=WHY_NOT[self.product], marks=marks, supported=supported
             )
-        return f"not a supported engine: {marks}; forumgm supports {supported}"
+        if self.product is not None:
+            return N_(
+                "{product} — not a supported engine (saw {marks}); forumgm supports {supported}"
+            ).format(product=self.product, marks=marks, supported=supported)
+        return N_("not a supported engine: {marks}; forumgm supports {supported}").format(
+            marks=marks, supported=supported
+        )
 
 
 def detect_engine(body: str, content_type: str = "") -> Detection:
@@ -294,28 +303,34 @@ def detect_engine(body: str, content_type: str = "") -> Detection:
 
 def _what_page(text: str, content_type: str, seen: dict[str, list[str]]) -> str:
     if not text.strip():
-        return "an empty answer"
+        return N_("an empty answer")
     kind = content_type.split(";")[0].strip()
-    kind = (
-        f"a {kind} page"
-        if kind
-        else ("an HTML page" if "<html" in text[:4000].lower() else "a page")
-    )
-    size = f"{len(text) // 1024} KB" if len(text) >= 1024 else f"{len(text)} bytes"
-    parts = [f"{kind} of {size}"]
+    if kind:
+        page = N_("a {kind} page").format(kind=kind)
+    else:
+        page = N_("an HTML page") if "<html" in text[:4000].lower() else N_("a page")
+    if len(text) >= 1024:
+        size = N_("{n} KB").format(n=len(text) // 1024)
+    else:
+        size = N_("{n} bytes").format(n=len(text))
     title = _TITLE.search(text)
-    if title:
-        parts.append(f"titled “{title.group(1)}”")
-    marks = [m for found in seen.values() for m in found]
-    parts.append(f"with only {', '.join(marks)}" if marks else "with no forum engine's marks")
-    return " ".join(parts)
+    marks = ", ".join(m for found in seen.values() for m in found)
+    if title and marks:
+        said = N_("{page} of {size} titled “{title}” with only {marks}")
+    elif title:
+        said = N_("{page} of {size} titled “{title}” with no forum engine's marks")
+    elif marks:
+        said = N_("{page} of {size} with only {marks}")
+    else:
+        said = N_("{page} of {size} with no forum engine's marks")
+    return said.format(page=page, size=size, title=title.group(1) if title else "", marks=marks)
 
 
 def _json(text: str) -> Detection:
     try:
         data = json.loads(text)
     except ValueError:
-        return Detection(None, None, ("a JSON answer that does not parse",))
+        return Detection(None, None, (N_("a JSON answer that does not parse"),))
     keys = set(data) if isinstance(data, dict) else set()
     if isinstance(data, list) and data and isinstance(data[0], dict):
         keys = set(data[0])
@@ -328,4 +343,5 @@ def _json(text: str) -> Detection:
         fields = ", ".join(sorted(_DISCOURSE_POST))
         return Detection("discourse", "Discourse", (f"a Discourse post object ({fields})",))
     sample = ", ".join(sorted(keys)[:6]) or "no keys"
-    return Detection(None, None, (f"a JSON answer ({sample}), not a forum page",))
+    said = N_("a JSON answer ({sample}), not a forum page").format(sample=sample)
+    return Detection(None, None, (said,))

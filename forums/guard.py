@@ -23,7 +23,7 @@ from pathlib import Path
 
 import httpx
 
-from forums.errors import BoardUnavailable
+from forums.errors import N_, BoardUnavailable
 
 log = logging.getLogger("forums.guard")
 
@@ -88,9 +88,11 @@ class BoardOrigin:
         """Raise `ForeignOrigin` unless `url` is on the board; `what` names it for the host."""
         if not self.owns(url):
             raise ForeignOrigin(
-                f"{what} points to {redact(str(url))}, not to the configured board {self}: "
-                "nothing was sent there (forumgm sends the GM's password and session only to "
-                "the board in [board] url; change it there if the board has moved)"
+                N_(
+                    "{what} points to {url}, not to the configured board {board}: nothing was "
+                    "sent there (forumgm sends the GM's password and session only to the board "
+                    "in [board] url; change it there if the board has moved)"
+                ).format(what=what, url=redact(str(url)), board=self)
             )
 
     def pin(self, client: httpx.AsyncClient) -> httpx.AsyncClient:

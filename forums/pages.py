@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from enum import Enum
 
-from forums.errors import LayoutChanged
+from forums.errors import N_, LayoutChanged
 from forums.records import Post, User
 
 __all__ = [
@@ -167,6 +167,11 @@ def place_undated(
         after = [t for t in times[i + 1 :] if t is not None]
         when = known.get(item.post.id) or (before[-1] if before else after[0] if after else None)
         if when is None:
-            raise LayoutChanged(url, f"post {item.post.id}: a deleted-post stub on a page of stubs")
+            raise LayoutChanged(
+                url,
+                N_("post {post_id}: a deleted-post stub on a page of stubs").format(
+                    post_id=item.post.id
+                ),
+            )
         placed.append(replace(item.post, posted_at=when))
     return placed

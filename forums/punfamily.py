@@ -235,14 +235,16 @@ def read_hour_zone(tree: LexborHTMLParser, today: date | None, selectors: Family
     shows of today's date, `today` in that zone)."""
     zone = tree.css_first(selectors.zone)
     if zone is None:
-        raise LayoutChanged("profile", "no time zone on the account's settings")
+        raise LayoutChanged("profile", N_("no time zone on the account's settings"))
     dst_box = tree.css_first(selectors.dst)
     dst = dst_box is not None and "checked" in dst_box.attributes
     offset = zone.attributes.get("value") or "0"
     try:
         tz = hour_offset_zone(offset, dst)
     except ValueError:
-        raise LayoutChanged("profile", f"an unknown time zone {offset!r}") from None
+        raise LayoutChanged(
+            "profile", N_("an unknown time zone {offset!r}").format(offset=offset)
+        ) from None
     chosen = tree.css_first(selectors.date_format)
     value = chosen.attributes.get("value") if chosen is not None else None
     example = text_of(chosen)
@@ -330,7 +332,10 @@ class PunFamilyBoard(PagedBoard):
         if kind is not PageKind.LOGIN_FORM:
             if self.is_gm(logged_in_as(tree, self.selectors)):
                 return await self._session_user(N_("an earlier login"))  # its cookies still work
-            raise LayoutChanged(redact(url), f"expected the login form, got a {kind.value} page")
+            raise LayoutChanged(
+                redact(url),
+                N_("expected the login form, got a {kind} page").format(kind=kind.value),
+            )
         form = filled_form(tree, "req_password", url)
 
         def fill(password: str) -> dict[str, str]:
@@ -348,7 +353,9 @@ class PunFamilyBoard(PagedBoard):
                 )
             )
         if said is not PageKind.POSTED and not answer.is_redirect:
-            raise LayoutChanged(redact(str(answer.url)), f"a {said.value} page after the login")
+            raise LayoutChanged(
+                redact(str(answer.url)), N_("a {said} page after the login").format(said=said.value)
+            )
         return await self._session_user(N_("logging in as {user!r}").format(user=self.username))
 
     async def _after_browser_login(self) -> User:
@@ -377,9 +384,10 @@ class PunFamilyBoard(PagedBoard):
             if zone.order is None:
                 raise LayoutChanged(
                     redact(url),
-                    "the GM's date format cannot be told apart (d-m-Y or m-d-Y on a day "
-                    "whose day and month are alike): choose Y-m-d in the GM's "
-                    f"{self.settings_name}",
+                    N_(
+                        "the GM's date format cannot be told apart (d-m-Y or m-d-Y on a day "
+                        "whose day and month are alike): choose Y-m-d in the GM's {settings}"
+                    ).format(settings=self.settings_name),
                 )
             self.date_order = zone.order
 
@@ -393,7 +401,7 @@ class PunFamilyBoard(PagedBoard):
         """The topic page `viewtopic.php` serves for `params` (`id` and `p`, or `pid`)."""
         fetched = await self.page("viewtopic.php", {PageKind.TOPIC}, params)
         if self.tz is None:
-            raise LayoutChanged(redact(fetched.url), "no time zone read or configured")
+            raise LayoutChanged(redact(fetched.url), N_("no time zone read or configured"))
         view = self.topic_reader(
             fetched.html,
             fetched.url,
@@ -458,7 +466,7 @@ class PunFamilyBoard(PagedBoard):
         if kind is PageKind.POSTED:
             target = redirect_target(html, url)
             if target is None:
-                raise LayoutChanged(redact(url), "a redirect page that leads nowhere")
+                raise LayoutChanged(redact(url), N_("a redirect page that leads nowhere"))
             return Said(Answer.ACCEPTED, result=target)
         tree = tree_of(html)
         said = message(tree, self.selectors)

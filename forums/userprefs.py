@@ -23,7 +23,7 @@ from urllib.parse import urljoin
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
-from forums.errors import BoardError, LayoutChanged
+from forums.errors import N_, BoardError, LayoutChanged
 from forums.records import User
 
 log = logging.getLogger("forums")
@@ -72,7 +72,9 @@ def filled_form(tree: LexborHTMLParser, field: str, url: str) -> FilledForm:
     keeps every other setting."""
     node = form_with(tree, field)
     if node is None:
-        raise LayoutChanged(url, f"no form with a {field!r} field on the page")
+        raise LayoutChanged(
+            url, N_("no form with a {field!r} field on the page").format(field=field)
+        )
     return form_as_sent(node, url)
 
 

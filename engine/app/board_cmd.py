@@ -432,10 +432,10 @@ def check(
             )
             raise typer.Exit(1) from None
         if found.engine is None:
-            out.print(f"{target}: {found.describe()}.")
+            out.print(f"{target}: {board_text(found.describe())}.")
             saved()
             raise typer.Exit(2)
-        out.print(_("Detected {what}").format(what=found.describe()))
+        out.print(_("Detected {what}").format(what=board_text(found.describe())))
         engine = found.engine
     board = open_board(
         engine,

@@ -26,6 +26,7 @@ from engine.i18n import (
     L_,
     Ln_,
     _,
+    board_text,
     joined,
     ngettext,
     phase_fields,
@@ -525,7 +526,7 @@ def status(db: Db = None) -> None:
                 kind=item.kind,
                 marker=item.marker,
                 n=item.attempts,
-                error=item.last_error,
+                error=board_text(item.last_error or ""),
             ),
             style="red",
         )

@@ -303,7 +303,10 @@ class DiscourseBoard(WebBoard):
             body = None
             if response.status_code < 400:
                 raise LayoutChanged(
-                    redact(url), f"HTTP {response.status_code}: not a JSON answer"
+                    redact(url),
+                    N_("HTTP {response_status_code}: not a JSON answer").format(
+                        response_status_code=response.status_code
+                    ),
                 ) from None
         status = response.status_code
         if status == 403 and body == ["BAD CSRF"]:
@@ -320,7 +323,7 @@ class DiscourseBoard(WebBoard):
                 raise NotFound(N_("{url}: not found (HTTP 404)").format(url=redact(url)))
             raise ApiError(status, body, url)
         if not isinstance(body, dict):
-            raise LayoutChanged(redact(url), "a JSON answer that is not an object")
+            raise LayoutChanged(redact(url), N_("a JSON answer that is not an object"))
         return body
 
     def _limited(
@@ -369,10 +372,12 @@ class DiscourseBoard(WebBoard):
     def _key_refused(self) -> LoginFailed:
         """Discourse refuses the user API key even its own account (`session/current`)."""
         return LoginFailed(
-            f"{self.base_url}: Discourse refused the user API key (HTTP 403, invalid_access): "
-            "it was revoked (the account's Preferences → Security → Apps), is for another "
-            f"site, or lacks the scope {USER_KEY_SCOPES!r}; make a new one as the GM account "
-            f"{self.username!r} (forumgm board discourse-key)"
+            N_(
+                "{url}: Discourse refused the user API key (HTTP 403, invalid_access): it was "
+                "revoked (the account's Preferences → Security → Apps), is for another site, or "
+                "lacks the scope {scopes!r}; make a new one as the GM account {user!r} (forumgm "
+                "board discourse-key)"
+            ).format(url=self.base_url, scopes=USER_KEY_SCOPES, user=self.username)
         )
 
     async def _refused(self, refused: ApiError, method: str) -> BoardError:
@@ -387,13 +392,17 @@ class DiscourseBoard(WebBoard):
         where = refused.url
         if method == "POST":
             return BoardError(
-                f"{where}: Discourse refused the post (HTTP 403, invalid_access): the user "
-                f'API key lacks the scope {USER_KEY_SCOPES!r} (a key made with "read" only '
-                "reads: make a new one, forumgm board discourse-key) or the GM account may "
-                "not post there"
+                N_(
+                    "{where}: Discourse refused the post (HTTP 403, invalid_access): the user "
+                    'API key lacks the scope {scopes!r} (a key made with "read" only reads: '
+                    "make a new one, forumgm board discourse-key) or the GM account may not "
+                    "post there"
+                ).format(where=where, scopes=USER_KEY_SCOPES)
             )
         return BoardError(
-            f"{where}: Discourse does not let the GM account see this (HTTP 403, invalid_access)"
+            N_(
+                "{where}: Discourse does not let the GM account see this (HTTP 403, invalid_access)"
+            ).format(where=where)
         )
 
     def _key_dead(self, gone: ApiError) -> LoginFailed:
@@ -453,7 +462,7 @@ class DiscourseBoard(WebBoard):
         url = self._url("session/csrf")
         token = (await self._call("GET", url)).get("csrf")
         if not isinstance(token, str) or not token:
-            raise LayoutChanged(url, "no csrf token in Discourse's answer")
+            raise LayoutChanged(url, N_("no csrf token in Discourse's answer"))
         self.http.http.headers["X-CSRF-Token"] = token
 
     # -- session -----------------------------------------------------------------------
@@ -538,7 +547,7 @@ class DiscourseBoard(WebBoard):
             raise LoginFailed(TWO_STEP_HELP.format(url=self.base_url, user=self.username))
         if said.get("error"):
             reason = f" ({said['reason']})" if said.get("reason") else ""
-            raise LoginFailed(f"{self.base_url}: {said['error']}{reason}")
+            raise LoginFailed(f"{self.base_url}: {said['error']}{reason}")  # Discourse's words
         # A new session: its token is asked for again before the next POST.
         self.http.http.headers.pop("X-CSRF-Token", None)
 
@@ -557,7 +566,9 @@ class DiscourseBoard(WebBoard):
             for part in numbers:
                 if part.isdigit():
                     return part
-        raise NotFound(f"not a Discourse topic (its number or address): {thread!r}")
+        raise NotFound(
+            N_("not a Discourse topic (its number or address): {thread!r}").format(thread=thread)
+        )
 
     async def _topic(self, topic: str) -> Topic:
         url = self._url(f"t/{topic}.json")
@@ -598,7 +609,9 @@ class DiscourseBoard(WebBoard):
         topic = await self._topic(topic_id)
         if topic.private:
             raise BoardError(
-                f"{self.base_url}: topic {topic_id} is a personal message, not a thread"
+                N_("{url}: topic {topic_id} is a personal message, not a thread").format(
+                    url=self.base_url, topic_id=topic_id
+                )
             )
         wanted = [i for i in topic.stream if i > after]
         posts = self._records(topic, await self._posts(topic, wanted))
@@ -688,14 +701,17 @@ class DiscourseBoard(WebBoard):
             return None
         user = body.get("user")
         if not isinstance(user, dict) or not user.get("username") or user.get("id") is None:
-            raise LayoutChanged(self._url(f"u/{quote(wanted)}.json"), "a user without name or id")
+            raise LayoutChanged(
+                self._url(f"u/{quote(wanted)}.json"), N_("a user without name or id")
+            )
         return User(id=str(user["id"]), name=str(user["username"]))
 
     def _created(self, body: JSON, what: str) -> tuple[str, str]:
         post_id, topic_id = body.get("id"), body.get("topic_id")
         if not isinstance(post_id, int) or not isinstance(topic_id, int):
             raise LayoutChanged(
-                self._url("posts.json"), f"{what} accepted without post or topic id"
+                self._url("posts.json"),
+                N_("{what} accepted without post or topic id").format(what=what),
             )
         return str(post_id), str(topic_id)
 
@@ -709,7 +725,9 @@ class DiscourseBoard(WebBoard):
         )
         if where != topic_id:
             raise BoardError(
-                f"{self.base_url}: post {post_id} went to topic {where}, not {topic_id}"
+                N_("{url}: post {post_id} went to topic {where}, not {topic_id}").format(
+                    url=self.base_url, post_id=post_id, where=where, topic_id=topic_id
+                )
             )
         await self._confirm(topic_id, post_id)
         log.info("posted %s in topic %s", post_id, topic_id)
@@ -735,7 +753,11 @@ class DiscourseBoard(WebBoard):
     async def _confirm(self, topic_id: str, post_id: str) -> None:
         topic = await self._topic(topic_id)
         if int(post_id) not in topic.stream:
-            raise BoardError(f"{self.base_url}: topic {topic_id} does not list post {post_id}")
+            raise BoardError(
+                N_("{url}: topic {topic_id} does not list post {post_id}").format(
+                    url=self.base_url, topic_id=topic_id, post_id=post_id
+                )
+            )
 
 
 def discourse_board(base_url: str, username: str, password: str, **options: Any) -> DiscourseBoard:

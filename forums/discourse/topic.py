@@ -27,7 +27,7 @@ from typing import Any
 from urllib.parse import parse_qsl, urljoin, urlsplit
 
 from forums.discourse.body import cooked_body
-from forums.errors import LayoutChanged
+from forums.errors import N_, LayoutChanged
 from forums.records import EditInfo, Post, PrivateMessage
 
 __all__ = [
@@ -90,7 +90,7 @@ def _post_objects(body: Mapping[str, Any], url: str) -> tuple[dict[str, Any], ..
     stream = body.get("post_stream")
     posts = stream.get("posts") if isinstance(stream, dict) else None
     if not isinstance(posts, list):
-        raise LayoutChanged(url, "a Discourse answer without post_stream.posts")
+        raise LayoutChanged(url, N_("a Discourse answer without post_stream.posts"))
     return tuple(p for p in posts if isinstance(p, dict))
 
 
@@ -99,10 +99,10 @@ def read_topic(body: Mapping[str, Any], url: str) -> Topic:
     stream = _obj(body.get("post_stream")).get("stream")
     topic_id = _int(body.get("id"))
     if not isinstance(stream, list) or topic_id is None:
-        raise LayoutChanged(url, "a Discourse topic without its id or post_stream.stream")
+        raise LayoutChanged(url, N_("a Discourse topic without its id or post_stream.stream"))
     ids = tuple(i for i in stream if _int(i) is not None)
     if not ids:
-        raise LayoutChanged(url, "a Discourse topic whose post stream is empty")
+        raise LayoutChanged(url, N_("a Discourse topic whose post stream is empty"))
     details = _obj(body.get("details"))
     allowed = details.get("allowed_users")
     members = tuple(
@@ -145,7 +145,9 @@ def _fields(data: Mapping[str, Any], url: str) -> _Fields:
         if post_id is None or not author:
             raise ValueError("no id or author")
     except (KeyError, TypeError, ValueError) as exc:
-        raise LayoutChanged(url, f"a Discourse post without id, author or time ({exc})") from None
+        raise LayoutChanged(
+            url, N_("a Discourse post without id, author or time ({exc})").format(exc=exc)
+        ) from None
     user_id = _int(data.get("user_id"))
     return _Fields(
         id=str(post_id),
@@ -164,7 +166,7 @@ def _edit(data: Mapping[str, Any], url: str) -> EditInfo | None:
     try:
         at: datetime | None = iso_time(data.get("updated_at"))
     except ValueError:
-        raise LayoutChanged(url, "an edited Discourse post without updated_at") from None
+        raise LayoutChanged(url, N_("an edited Discourse post without updated_at")) from None
     return EditInfo(by=None, at=at, count=version - 1)
 
 
@@ -244,11 +246,11 @@ def pm_list(body: Mapping[str, Any], url: str) -> PMList:
     listing = body.get("topic_list")
     topics = listing.get("topics") if isinstance(listing, dict) else None
     if not isinstance(topics, list):
-        raise LayoutChanged(url, "a Discourse message list without topic_list.topics")
+        raise LayoutChanged(url, N_("a Discourse message list without topic_list.topics"))
     rows = []
     for t in topics:
         if not isinstance(t, dict) or _int(t.get("id")) is None:
-            raise LayoutChanged(url, "a message-list topic without its id")
+            raise LayoutChanged(url, N_("a message-list topic without its id"))
         if t.get("archetype", "private_message") != "private_message":
             continue
         rows.append(PMTopicRow(id=str(t["id"]), highest=_int(t.get("highest_post_number")) or 0))
@@ -259,5 +261,7 @@ def pm_list(body: Mapping[str, Any], url: str) -> PMList:
         pages = [v for k, v in parse_qsl(urlsplit(more).query) if k == "page" and v.isdigit()]
         next_page = int(pages[0]) if pages else None
         if next_page is None:
-            raise LayoutChanged(url, f"a message list whose next page is unclear ({more!r})")
+            raise LayoutChanged(
+                url, N_("a message list whose next page is unclear ({more!r})").format(more=more)
+            )
     return PMList(rows=tuple(rows), next_page=next_page)

@@ -53,7 +53,7 @@ class FluxbbBoard(PunFamilyBoard):
     `send_pm` (`forums.webboard.NO_PMS`)."""
     product = "FluxBB"
     settings_params: ClassVar[dict[str, str]] = {"section": "essentials"}
-    settings_name: ClassVar[str] = "profile, Essentials"
+    settings_name: ClassVar[str] = N_("profile, Essentials")
 
     def classify(self, html: str, url: str) -> PageKind:
         return pages.classify(html, url, self.selectors)
@@ -96,7 +96,7 @@ class FluxbbBoard(PunFamilyBoard):
         )
         pid = parse_qs(urlsplit(target).query).get("pid", [""])[0]
         if not pid.isdigit():
-            raise LayoutChanged(redact(target), "the post's redirect names no post")
+            raise LayoutChanged(redact(target), N_("the post's redirect names no post"))
         return pid
 
     async def send_form(

@@ -21,7 +21,7 @@ from urllib.parse import urljoin
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from forums import punfamily as family
-from forums.errors import LayoutChanged
+from forums.errors import N_, LayoutChanged
 from forums.fluxbb.dates import parse_fluxbb_time
 from forums.fluxbb.selectors import DEFAULT, FluxbbSelectors
 from forums.guard import redact
@@ -187,7 +187,7 @@ def parse_topic_page(
             continue
         posts.append(_post(node, pid, thread, url, tz, now, order, selectors))
     if not posts:
-        raise LayoutChanged(redact(url), "a topic page without posts (style changed?)")
+        raise LayoutChanged(redact(url), N_("a topic page without posts (style changed?)"))
     page, pages = _pages(tree, selectors)
     start = posts[0].number - 1
     size = per_page or len(posts)
@@ -228,11 +228,13 @@ def _post(
     where = f"{redact(url)} post {pid}"
     stamp = node.css_first(selectors.post_link)
     if stamp is None:
-        raise LayoutChanged(where, "no time on the post")
+        raise LayoutChanged(where, N_("no time on the post"))
     try:
         posted = parse_fluxbb_time(text_of(stamp), tz=tz, now=now, order=order)
     except ValueError:
-        raise LayoutChanged(where, f"cannot read the time {text_of(stamp)!r}") from None
+        raise LayoutChanged(
+            where, N_("cannot read the time {value!r}").format(value=text_of(stamp))
+        ) from None
     number_text = text_of(node.css_first(selectors.post_number)).lstrip("#").replace(",", "")
     author = text_of(node.css_first(selectors.author))
     link = node.css_first(selectors.author_link)
@@ -241,7 +243,7 @@ def _post(
         (n for n in node.css(selectors.body) if "postsignature" not in _classes(n)), None
     )
     if body_node is None or not author:
-        raise LayoutChanged(where, "no author or no message in the post")
+        raise LayoutChanged(where, N_("no author or no message in the post"))
     body = fluxbb_postbody(body_node, base_url=url)
     signature = node.css_first(selectors.signature)
     if signature is not None:

@@ -126,15 +126,17 @@ class MybbBoard(OwnDateFormat, PagedBoard):
         response = await self.http.post(form.action, fields)
         kind = forms.classify(response.text, str(response.url), self.selectors)
         if not response.is_redirect and kind is not PageKind.POSTED:
-            said = forms.message(response.text, self.selectors) or "the form came back"
+            said = forms.message(response.text, self.selectors) or N_("the form came back")
             raise BoardError(
-                f"{self.base_url}: the board did not take the date format: {said} (set it by "
-                "hand in the GM's user CP, Edit Options, or leave [board] set_date_format off)"
+                N_(
+                    "{url}: the board did not take the date format: {said} (set it by hand in "
+                    "the GM's user CP, Edit Options, or leave [board] set_date_format off)"
+                ).format(url=self.base_url, said=said)
             )
         html, url, _ = await self.fetch("usercp.php", OPTIONS_PAGE, {PageKind.PREFERENCES})
         now = filled_form(forms.tree_of(html), "dateformat", url).fields
         if not _is_set(now):
-            raise LayoutChanged(url, "the date and time format did not change when set")
+            raise LayoutChanged(url, N_("the date and time format did not change when set"))
         self.date_order = "ymd"
         self._order_known = True
         return DateSetting(DATE_FORMAT_SHOWN, before, changed=True)
@@ -149,7 +151,10 @@ class MybbBoard(OwnDateFormat, PagedBoard):
             user = forms.logged_in_user(html, self.selectors)
             if user is not None and self.is_gm(user.name):
                 return self._logged_in(user)  # the cookies of an earlier login still work
-            raise LayoutChanged(redact(url), f"expected the login form, got a {kind.value} page")
+            raise LayoutChanged(
+                redact(url),
+                N_("expected the login form, got a {kind} page").format(kind=kind.value),
+            )
         form = forms.login_form(html, url)
 
         def fill(password: str) -> dict[str, str]:
@@ -212,7 +217,7 @@ class MybbBoard(OwnDateFormat, PagedBoard):
         if tz is None:
             raise LayoutChanged(
                 redact(str(response.url)),
-                "the page shows no clock to read the time zone from and none is configured",
+                N_("the page shows no clock to read the time zone from and none is configured"),
             )
         self.tz = tz
         return tz, self.date_order, now
@@ -289,7 +294,12 @@ class MybbBoard(OwnDateFormat, PagedBoard):
         tz, order, now = self.reading(html, response)
         pm = parse_pm_view(html, url, tz=tz, now=now, order=order, selectors=self.selectors)
         if pm.id != item.id:
-            raise LayoutChanged(redact(url), f"asked for PM {item.id}, the page shows PM {pm.id}")
+            raise LayoutChanged(
+                redact(url),
+                N_("asked for PM {item_id}, the page shows PM {pm_id}").format(
+                    item_id=item.id, pm_id=pm.id
+                ),
+            )
         return pm
 
     # -- users -------------------------------------------------------------------------

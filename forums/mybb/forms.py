@@ -110,7 +110,7 @@ def read_form(html: str | HTMLParser, url: str, selector: str) -> Form:
     node = next((n for n in candidates if n.css_first("textarea[name=message]")), None)
     node = node or (candidates[0] if candidates else None)
     if node is None:
-        raise LayoutChanged(url, f"no form {selector!r} on the page")
+        raise LayoutChanged(url, N_("no form {selector!r} on the page").format(selector=selector))
     return _form_of(node, url)
 
 
@@ -152,7 +152,7 @@ def login_form(html: str | HTMLParser, url: str) -> Form:
     tree = tree_of(html)
     node = _login_form(tree)
     if node is None:
-        raise LayoutChanged(url, "no login form (a form with a password field) on the page")
+        raise LayoutChanged(url, N_("no login form (a form with a password field) on the page"))
     return _form_of(node, url)
 
 
@@ -344,7 +344,7 @@ def parse_memberlist(
     """Users (id, name) on one member-list page, and where the page is in the list."""
     tree = tree_of(html)
     if classify(tree, url, selectors) is not PageKind.MEMBERLIST:
-        raise LayoutChanged(url, "not a member list page")
+        raise LayoutChanged(url, N_("not a member list page"))
     users: dict[str, User] = {}
     for row in tree.css("#content table.tborder tr"):
         cells = row.css("td")

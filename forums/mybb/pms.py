@@ -13,7 +13,7 @@ from urllib.parse import urljoin
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
-from forums.errors import LayoutChanged
+from forums.errors import N_, LayoutChanged
 from forums.html import parse_html
 from forums.mybb import forms
 from forums.mybb.dates import node_time
@@ -63,13 +63,16 @@ def parse_pm_folder(
     form = tree.css_first(sel.pm_folder_form)
     if form is None:
         kind = forms.classify(tree, url, sel)
-        raise LayoutChanged(url, f"not a PM folder page: a {kind.value} page")
+        raise LayoutChanged(url, N_("not a PM folder page: a {kind} page").format(kind=kind.value))
     folder = _folder_id(form, url, sel)
     me = forms.logged_in_user(tree, sel)
     rows = [row for row in form.css("tr") if row.css_first(sel.pm_row_check) is not None]
     items = [_list_item(row, url, folder, me, sel, tz=tz, now=now, order=order) for row in rows]
     if not items and not _EMPTY.search(forms.text_of(form)):
-        raise LayoutChanged(url, f"PM folder {folder} shows no messages and no 'empty' notice")
+        raise LayoutChanged(
+            url,
+            N_("PM folder {folder} shows no messages and no 'empty' notice").format(folder=folder),
+        )
     page, pages = forms.pagination(tree, sel)
     return PMFolder(
         url=url,
@@ -94,27 +97,36 @@ def _list_item(
 ) -> PMListItem:
     link = row.css_first(sel.pm_row_link)
     if link is None:
-        raise LayoutChanged(url, f"a PM row without a message link ({sel.pm_row_link})")
+        raise LayoutChanged(
+            url,
+            N_("a PM row without a message link ({sel_pm_row_link})").format(
+                sel_pm_row_link=sel.pm_row_link
+            ),
+        )
     href = link.attributes.get("href") or ""
     pmid = forms.query_param(href, "pmid")
     if not pmid or not pmid.isdigit():
-        raise LayoutChanged(url, f"a PM row without a message id ({href!r})")
+        raise LayoutChanged(url, N_("a PM row without a message id ({href!r})").format(href=href))
     cells = row.css("td")
     title_at = next(i for i, c in enumerate(cells) if c.css_first(sel.pm_row_link) is not None)
     people = [forms.user_from_link(a) for a in cells[title_at + 1].css(sel.member_link)]
     users = [u for u in people if u is not None] if len(cells) > title_at + 1 else []
     if len(cells) < title_at + 3:
-        raise LayoutChanged(url, f"PM {pmid} has no time in the folder list")
+        raise LayoutChanged(url, N_("PM {pmid} has no time in the folder list").format(pmid=pmid))
     try:
         sent_at = node_time(cells[title_at + 2], tz=tz, now=now, order=order)
     except ValueError as exc:
-        raise LayoutChanged(url, f"PM {pmid} has an unreadable time: {exc}") from None
+        raise LayoutChanged(
+            url, N_("PM {pmid} has an unreadable time: {exc}").format(pmid=pmid, exc=exc)
+        ) from None
     if folder == SENT:
         sender, sender_id = (me.name, me.id) if me is not None else ("", None)
         recipients = tuple(u.name for u in users)
     else:
         if not users:
-            raise LayoutChanged(url, f"PM {pmid} has no sender in the folder list")
+            raise LayoutChanged(
+                url, N_("PM {pmid} has no sender in the folder list").format(pmid=pmid)
+            )
         sender, sender_id = users[0].name, users[0].id
         recipients = (me.name,) if me is not None else ()
     return PMListItem(
@@ -143,27 +155,36 @@ def parse_pm_view(
     tree = parse_html(html)
     if forms.classify(tree, url, sel) is not forms.PageKind.PM_VIEW:
         kind = forms.classify(tree, url, sel)
-        raise LayoutChanged(url, f"not a PM view page: a {kind.value} page")
+        raise LayoutChanged(url, N_("not a PM view page: a {kind} page").format(kind=kind.value))
     message = tree.css_first(f"{sel.posts} {sel.post}")
     pmid = _pmid(tree, url)
     if pmid is None:
-        raise LayoutChanged(url, "a PM view without the message's id (no pmid= link)")
+        raise LayoutChanged(url, N_("a PM view without the message's id (no pmid= link)"))
     if message is None:
         # A theme without `div.post`: the message as MyBB marks it (`id="post_N"`).
         return _structural_view(tree, url, pmid, tz=tz, now=now, order=order)
     sender, name = author_of(message, sel)
     if not name:
-        raise LayoutChanged(url, f"PM {pmid} has no sender")
+        raise LayoutChanged(url, N_("PM {pmid} has no sender").format(pmid=pmid))
     date = message.css_first(sel.post_date)
     if date is None:
-        raise LayoutChanged(url, f"PM {pmid} has no date ({sel.post_date})")
+        raise LayoutChanged(
+            url,
+            N_("PM {pmid} has no date ({sel_post_date})").format(
+                pmid=pmid, sel_post_date=sel.post_date
+            ),
+        )
     try:
         sent_at = node_time(date, tz=tz, now=now, order=order, skip="span.post_edit")
     except ValueError as exc:
-        raise LayoutChanged(url, f"PM {pmid} has an unreadable time: {exc}") from None
+        raise LayoutChanged(
+            url, N_("PM {pmid} has an unreadable time: {exc}").format(pmid=pmid, exc=exc)
+        ) from None
     content = message.css_first(sel.body)
     if content is None:
-        raise LayoutChanged(url, f"PM {pmid} has no body ({sel.body})")
+        raise LayoutChanged(
+            url, N_("PM {pmid} has no body ({sel_body})").format(pmid=pmid, sel_body=sel.body)
+        )
     head = message.css_first(sel.pm_to_line)
     to = [forms.user_from_link(a) for a in head.css(sel.member_link)] if head else []
     return PrivateMessage(
@@ -184,16 +205,24 @@ def _structural_view(
 ) -> PrivateMessage:
     found = structural_posts(tree, order=order, tz=tz, now=now, url=url)
     if not found:
-        raise LayoutChanged(url, f"PM {pmid}: no message on the page (no post_N anchor)")
+        raise LayoutChanged(
+            url, N_("PM {pmid}: no message on the page (no post_N anchor)").format(pmid=pmid)
+        )
     skeleton = found[0]
     if skeleton.time_node is None:
-        raise LayoutChanged(url, f"PM {pmid} has no date (read by the message's marks)")
+        raise LayoutChanged(
+            url, N_("PM {pmid} has no date (read by the message's marks)").format(pmid=pmid)
+        )
     try:
         sent_at = node_time(skeleton.time_node, tz=tz, now=now, order=order)
     except ValueError as exc:
-        raise LayoutChanged(url, f"PM {pmid} has an unreadable time: {exc}") from None
+        raise LayoutChanged(
+            url, N_("PM {pmid} has an unreadable time: {exc}").format(pmid=pmid, exc=exc)
+        ) from None
     if skeleton.content is None:
-        raise LayoutChanged(url, f"PM {pmid} has no body (read by the message's marks)")
+        raise LayoutChanged(
+            url, N_("PM {pmid} has no body (read by the message's marks)").format(pmid=pmid)
+        )
     # "To: <a>…</a>" sits with the date: the profile links beside the time, not the sender's.
     head = skeleton.time_node.parent or skeleton.time_node
     to = [

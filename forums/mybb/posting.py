@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 import httpx
 
-from forums.errors import BoardError, LayoutChanged
+from forums.errors import N_, BoardError, LayoutChanged
 from forums.formboard import answer_to
 from forums.guard import redact
 from forums.mybb import forms
@@ -66,7 +66,7 @@ async def submit(
         if kind is PageKind.POSTED:
             found = forms.redirect_target(html, url)
             if found is None:
-                raise LayoutChanged(redact(url), "a confirmation page that leads nowhere")
+                raise LayoutChanged(redact(url), N_("a confirmation page that leads nowhere"))
             return Said(Answer.ACCEPTED, (found, response))
         board.refuse(kind)  # a CAPTCHA, a one-time code
         if kind is PageKind.FLOOD:
@@ -91,7 +91,7 @@ async def reply(board: MybbBoard, thread: str, bbcode: str) -> str:
     post_id = forms.post_id_from(target)
     if post_id is None:
         raise LayoutChanged(
-            redact(str(response.url)), "the reply was accepted without naming the new post"
+            redact(str(response.url)), N_("the reply was accepted without naming the new post")
         )
     params = {"tid": tid, "pid": post_id, "mode": "linear"}
     html, url, page_response = await board.fetch("showthread.php", params, {PageKind.TOPIC})
@@ -114,7 +114,11 @@ async def send_pm(board: MybbBoard, recipients: Sequence[str], subject: str, bbc
     names = []
     for user in await board.recipients(recipients):
         if "," in user.name:
-            raise BoardError(f"{user.name!r}: MyBB's PM form cannot address a name with a comma")
+            raise BoardError(
+                N_("{user_name!r}: MyBB's PM form cannot address a name with a comma").format(
+                    user_name=user.name
+                )
+            )
         names.append(user.name)
     board.begin()
     before = await board.newest_sent()

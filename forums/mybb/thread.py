@@ -24,7 +24,7 @@ from urllib.parse import urljoin, urlsplit
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
-from forums.errors import LayoutChanged
+from forums.errors import N_, LayoutChanged
 from forums.html import parse_html
 from forums.mybb import forms
 from forums.mybb.dates import node_time, parse_mybb_time
@@ -84,12 +84,14 @@ def parse_thread_page(
     if tree.css_first(sel.linear_mode_link) is not None:
         raise LayoutChanged(
             url,
-            "a threaded-mode page (one post and a reply tree): forumgm reads threads in linear "
-            "mode; set the GM account's thread view to Linear (User CP → Edit Options)",
+            N_(
+                "a threaded-mode page (one post and a reply tree): forumgm reads threads in linear "
+                "mode; set the GM account's thread view to Linear (User CP → Edit Options)"
+            ),
         )
     thread_id = thread_id_of(tree, url)
     if thread_id is None:
-        raise LayoutChanged(url, "no thread id (no tid= in the URL or the page's links)")
+        raise LayoutChanged(url, N_("no thread id (no tid= in the URL or the page's links)"))
     title = forms.text_of(tree.css_first(sel.breadcrumb_active)) or forms.text_of(
         tree.css_first("title")
     )
@@ -158,14 +160,22 @@ def _parse_post(
     clock: _Clock,
 ) -> Post | Undated:
     post_id = (node.attributes.get("id") or "").removeprefix("post_")
-    where = f"post {post_id}"
+    where = N_("post {post}").format(post=post_id)
     if not post_id.isdigit():
-        raise LayoutChanged(url, f"a post with an unreadable id {node.attributes.get('id')!r}")
+        raise LayoutChanged(
+            url,
+            N_("a post with an unreadable id {value!r}").format(value=node.attributes.get("id")),
+        )
     classes = set((node.attributes.get("class") or "").split())
     stub = "deleted_post_hidden" in classes
     user, author = author_of(node, sel, stub=stub)
     if not author:
-        raise LayoutChanged(url, f"{where} has no author ({sel.author_name})")
+        raise LayoutChanged(
+            url,
+            N_("{where} has no author ({sel_author_name})").format(
+                where=where, sel_author_name=sel.author_name
+            ),
+        )
     shown = _NUMBER.search(forms.text_of(node.css_first(sel.post_number)))
     base = Post(
         id=post_id,
@@ -182,15 +192,24 @@ def _parse_post(
         return Undated(base)
     date = node.css_first(sel.post_date)
     if date is None:
-        raise LayoutChanged(url, f"{where} has no date ({sel.post_date})")
+        raise LayoutChanged(
+            url,
+            N_("{where} has no date ({sel_post_date})").format(
+                where=where, sel_post_date=sel.post_date
+            ),
+        )
     try:
         skip = f"span.post_edit, {sel.edit_notice}"
         posted_at = node_time(date, tz=clock.tz, now=clock.now, order=clock.order, skip=skip)
     except ValueError as exc:
-        raise LayoutChanged(url, f"{where} has an unreadable time: {exc}") from None
+        raise LayoutChanged(
+            url, N_("{where} has an unreadable time: {exc}").format(where=where, exc=exc)
+        ) from None
     content = node.css_first(sel.body)
     if content is None:
-        raise LayoutChanged(url, f"{where} has no body ({sel.body})")
+        raise LayoutChanged(
+            url, N_("{where} has no body ({sel_body})").format(where=where, sel_body=sel.body)
+        )
     notice = node.css_first(sel.edit_notice)
     return replace(
         base,
@@ -272,7 +291,12 @@ def structural_posts(
     for post_id, node in containers(tree, MYBB_MARKS):
         skeleton = read_skeleton(post_id, node, MYBB_MARKS, read)
         if skeleton is None:
-            raise LayoutChanged(url, f"post {post_id} has no author (read by the post's marks)")
+            raise LayoutChanged(
+                url,
+                N_("post {post_id} has no author (read by the post's marks)").format(
+                    post_id=post_id
+                ),
+            )
         else:
             # MyBB's id on the message itself (`div#pid_12`; MyBB's quick edit needs it): a
             # thread post without it has no body — never another block read as one. A PM's
@@ -288,7 +312,7 @@ def structural_posts(
 def _structural_post(
     skeleton: Skeleton, url: str, thread_id: str, number: int, clock: _Clock
 ) -> Post | Undated:
-    where = f"post {skeleton.post_id}"
+    where = N_("post {post}").format(post=skeleton.post_id)
     if skeleton.time_node is None and skeleton.node.css_first(f"#pid_{skeleton.post_id}") is None:
         # A soft-deleted post's stub: the author and "This post has been deleted", no date.
         return Undated(
@@ -305,13 +329,19 @@ def _structural_post(
             )
         )
     if skeleton.time_node is None:
-        raise LayoutChanged(url, f"{where} has no date (read by the post's marks)")
+        raise LayoutChanged(
+            url, N_("{where} has no date (read by the post's marks)").format(where=where)
+        )
     try:
         posted_at = node_time(skeleton.time_node, tz=clock.tz, now=clock.now, order=clock.order)
     except ValueError as exc:
-        raise LayoutChanged(url, f"{where} has an unreadable time: {exc}") from None
+        raise LayoutChanged(
+            url, N_("{where} has an unreadable time: {exc}").format(where=where, exc=exc)
+        ) from None
     if skeleton.content is None:
-        raise LayoutChanged(url, f"{where} has no body (read by the post's marks)")
+        raise LayoutChanged(
+            url, N_("{where} has no body (read by the post's marks)").format(where=where)
+        )
     body = signed_body(skeleton.content, skeleton.signature, url)
     return Post(
         id=skeleton.post_id,
@@ -351,7 +381,7 @@ def _structural_page(
 ) -> TopicPage:
     thread_id = thread_id_of(tree, url)
     if thread_id is None:
-        raise LayoutChanged(url, "no thread id (no tid= in the URL or the page's links)")
+        raise LayoutChanged(url, N_("no thread id (no tid= in the URL or the page's links)"))
     skeletons = structural_posts(tree, order=order, tz=tz, now=now, url=url)
     page, pages = forms.pagination(tree, DEFAULT)
     size = page_size(len(skeletons), page, pages, per_page, DEFAULT_PER_PAGE)

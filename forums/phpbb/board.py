@@ -125,15 +125,19 @@ class PhpbbBoard(OwnDateFormat, FormLoginBoard):
         response = await self.http.post(form.action, fields)
         answer, answered_at = response.text, str(response.url)
         if not response.is_redirect and forms.classify(answer, answered_at) is not PageKind.POSTED:
-            said = forms.message_box(answer) or _form_error(answer) or "the form came back"
+            said = forms.message_box(answer) or _form_error(answer) or N_("the form came back")
             raise BoardError(
-                f"{self.base_url}: the board did not take the date format: {said} (set it by "
-                "hand in the GM's UCP, board preferences, or leave [board] set_date_format off)"
+                N_(
+                    "{url}: the board did not take the date format: {said} (set it by hand in "
+                    "the GM's UCP, board preferences, or leave [board] set_date_format off)"
+                ).format(url=self.base_url, said=said)
             )
         html, url = await self._page("ucp.php", PREFS_PAGE, {PageKind.PREFERENCES})
         now = filled_form(parse_html(html), "dateformat", url).fields.get("dateformat")
         if now != DATE_FORMAT:
-            raise LayoutChanged(url, f"the date format is still {now!r} after it was set")
+            raise LayoutChanged(
+                url, N_("the date format is still {now!r} after it was set").format(now=now)
+            )
         log.info("the GM's date format is now %s (it was %s)", DATE_FORMAT, before)
         return DateSetting(DATE_FORMAT, before, changed=True)
 
@@ -149,7 +153,9 @@ class PhpbbBoard(OwnDateFormat, FormLoginBoard):
         if kind not in _LOGIN_KINDS | {PageKind.LOGIN_FAILED}:
             if forms.logged_in_as(html) == self.username:
                 return self._phpbb_logged_in(html, url)
-            raise LayoutChanged(url, f"expected the login form, got a {kind.value} page")
+            raise LayoutChanged(
+                url, N_("expected the login form, got a {kind} page").format(kind=kind.value)
+            )
         form = forms.parse_form(html, url, Selectors.login_form)
         self.http.origin.check(form.action, "the login form (it would get the GM's password)")
         await self._age(fetched)
@@ -232,7 +238,7 @@ class PhpbbBoard(OwnDateFormat, FormLoginBoard):
             if found is None and self.date_setting is not None:
                 return UTC  # every time the page prints carries its offset (DATE_FORMAT)
             if found is None:
-                raise LayoutChanged(url, "the page names no time zone and none is configured")
+                raise LayoutChanged(url, N_("the page names no time zone and none is configured"))
             self.tz_found = True
             self.tz = found
         return self.tz
@@ -258,7 +264,7 @@ class PhpbbBoard(OwnDateFormat, FormLoginBoard):
         html, url = await self._page("viewtopic.php", params, {PageKind.TOPIC})
         page = parse_topic_page(html, url, tz=self._tz(html, url), now=self._clock())
         if not page.posts:
-            raise LayoutChanged(redact(url), "a topic page with no posts")
+            raise LayoutChanged(redact(url), N_("a topic page with no posts"))
         return page
 
     async def thread_view(self, thread: str, number: int) -> TopicPage:
@@ -322,7 +328,7 @@ class PhpbbBoard(OwnDateFormat, FormLoginBoard):
             # The search may be disabled for the GM: walk the whole list.
             found = await self._members_page({"start": start} if start else {})
             if found is None:
-                raise LayoutChanged(self.http.url("memberlist.php"), "no member list")
+                raise LayoutChanged(self.http.url("memberlist.php"), N_("no member list"))
             return found
 
         return await self.find_member(name, listing)
@@ -391,7 +397,7 @@ class PhpbbBoard(OwnDateFormat, FormLoginBoard):
         post_id = forms.post_id_from_location(location) if location else None
         if post_id is None:
             raise LayoutChanged(
-                redact(str(response.url)), "the reply was accepted without naming the new post"
+                redact(str(response.url)), N_("the reply was accepted without naming the new post")
             )
         html, url = await self._page("viewtopic.php", {"p": post_id}, {PageKind.TOPIC})
         page = parse_topic_page(html, url, tz=self._tz(html, url), now=self._clock())

@@ -13,7 +13,7 @@ from urllib.parse import parse_qs, urljoin, urlsplit
 from selectolax.lexbor import LexborHTMLParser as HTMLParser
 from selectolax.lexbor import LexborNode as Node
 
-from forums.errors import LayoutChanged
+from forums.errors import N_, LayoutChanged
 from forums.html import page_tree
 from forums.pages import MemberList, PageKind
 from forums.records import User
@@ -105,7 +105,7 @@ def parse_form(html: str | HTMLParser, url: str, selector: str) -> Form:
     `redirect` fields)."""
     node = _tree(html).css_first(selector)
     if node is None:
-        raise LayoutChanged(url, f"no form {selector!r} on the page")
+        raise LayoutChanged(url, N_("no form {selector!r} on the page").format(selector=selector))
     action = urljoin(url, node.attributes.get("action") or url)
     method = (node.attributes.get("method") or "get").lower()
     hidden: dict[str, str] = {}
@@ -283,7 +283,7 @@ def pm_id_from_confirmation(html: str, url: str) -> str:
             found = _VIEW_PM.search(link)
             if found:
                 return found.group(1)
-    raise LayoutChanged(url, "no link to the sent private message in the confirmation")
+    raise LayoutChanged(url, N_("no link to the sent private message in the confirmation"))
 
 
 def post_id_from_location(location: str) -> str | None:
@@ -301,7 +301,7 @@ def parse_memberlist(html: str, url: str) -> MemberList:
     """Users (id, name) on one memberlist page, and where the page is in the list."""
     tree = _tree(html)
     if tree.css_first("#memberlist") is None:
-        raise LayoutChanged(url, "no member table (#memberlist)")
+        raise LayoutChanged(url, N_("no member table (#memberlist)"))
     users: list[User] = []
     for a in tree.css(Selectors.memberlist_link):
         href = a.attributes.get("href") or ""

@@ -12,7 +12,7 @@ from datetime import datetime, tzinfo
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from forums.dates import parse_board_time
-from forums.errors import LayoutChanged
+from forums.errors import N_, LayoutChanged
 from forums.html import concat_bodies, html_to_postbody, page_tree
 from forums.pages import PMFolder, PMListItem
 from forums.phpbb.selectors import PM_PROSILVER, PMSelectors
@@ -79,9 +79,12 @@ def parse_pm_folder(
     form = tree.css_first(sel.folder_form)
     if form is None:
         if tree.css_first("input[name='password']") is not None:
-            raise LayoutChanged(url, "not a PM folder: a login form (not logged in?)")
+            raise LayoutChanged(url, N_("not a PM folder: a login form (not logged in?)"))
         raise LayoutChanged(
-            url, f"not a PM folder page (no {sel.folder_form}; section {body_section(tree)})"
+            url,
+            N_("not a PM folder page (no {sel_folder_form}; section {value})").format(
+                sel_folder_form=sel.folder_form, value=body_section(tree)
+            ),
         )
     folder = _folder_name(tree, url, sel) or "unknown"
     me, my_id = _sender_user(tree)
@@ -104,7 +107,10 @@ def parse_pm_folder(
             _EMPTY_USAGE.search(t) for t in texts
         ):
             raise LayoutChanged(
-                url, f"PM folder {folder!r} shows no messages and no 'empty' notice"
+                url,
+                N_("PM folder {folder!r} shows no messages and no 'empty' notice").format(
+                    folder=folder
+                ),
             )
         items: list[PMListItem] = []
     else:
@@ -129,11 +135,16 @@ def _list_item(
 ) -> PMListItem:
     title = row.css_first(sel.row_title)
     if title is None:
-        raise LayoutChanged(url, f"a PM row without a subject link ({sel.row_title})")
+        raise LayoutChanged(
+            url,
+            N_("a PM row without a subject link ({sel_row_title})").format(
+                sel_row_title=sel.row_title
+            ),
+        )
     href = title.attributes.get("href") or ""
     msg_id = query_param(href, "p")
     if not msg_id:
-        raise LayoutChanged(url, f"a PM row without a message id ({href!r})")
+        raise LayoutChanged(url, N_("a PM row without a message id ({href!r})").format(href=href))
     item = row.css_first(sel.row_item)
     classes = set(((item or row).attributes.get("class") or "").split())
     unread = "pm_unread" in classes or "pm_unread" in (row.attributes.get("class") or "")
@@ -146,11 +157,18 @@ def _list_item(
     elif "»" in inner_text:
         time_text = inner_text.rsplit("»", 1)[1]
     else:
-        raise LayoutChanged(url, f"PM {msg_id} has no time in the folder list")
+        raise LayoutChanged(
+            url, N_("PM {msg_id} has no time in the folder list").format(msg_id=msg_id)
+        )
     try:
         sent_at = parse_board_time(time_text.strip(), tz=tz, now=now)
     except ValueError:
-        raise LayoutChanged(url, f"PM {msg_id} has an unreadable time {time_text!r}") from None
+        raise LayoutChanged(
+            url,
+            N_("PM {msg_id} has an unreadable time {time_text!r}").format(
+                msg_id=msg_id, time_text=time_text
+            ),
+        ) from None
     names = tuple(text_of(u) for u in users if text_of(u))
     sent_folder = folder in {"outbox", "sentbox"} or (
         info is not None and "»" not in inner_text and bool(names)
@@ -159,7 +177,9 @@ def _list_item(
         sender, sender_id, recipients = me or "", my_id, names
     else:
         if not users:
-            raise LayoutChanged(url, f"PM {msg_id} has no sender in the folder list")
+            raise LayoutChanged(
+                url, N_("PM {msg_id} has no sender in the folder list").format(msg_id=msg_id)
+            )
         sender = text_of(users[0])
         sender_id = user_id_from(users[0].attributes.get("href"))
         recipients = (me,) if me else ()
@@ -187,24 +207,41 @@ def parse_pm_view(
         if found is not None:
             return found
         if tree.css_first("input[name='password']") is not None:
-            raise LayoutChanged(url, "not a PM view: a login form (not logged in?)")
-        raise LayoutChanged(url, f"not a PM view page (no {sel.message})")
+            raise LayoutChanged(url, N_("not a PM view: a login form (not logged in?)"))
+        raise LayoutChanged(
+            url, N_("not a PM view page (no {sel_message})").format(sel_message=sel.message)
+        )
     msg_id = (message.attributes.get("id") or "").removeprefix("post-")
     author = message.css_first(sel.message_author)
     if author is None:
-        raise LayoutChanged(url, f"PM {msg_id} has no header ({sel.message_author})")
+        raise LayoutChanged(
+            url,
+            N_("PM {msg_id} has no header ({sel_message_author})").format(
+                msg_id=msg_id, sel_message_author=sel.message_author
+            ),
+        )
     sent_text, sender_node, recipient_nodes = _split_header(author)
     if sender_node is None:
-        raise LayoutChanged(url, f"PM {msg_id} has no sender")
+        raise LayoutChanged(url, N_("PM {msg_id} has no sender").format(msg_id=msg_id))
     if not sent_text:
-        raise LayoutChanged(url, f"PM {msg_id} has no time")
+        raise LayoutChanged(url, N_("PM {msg_id} has no time").format(msg_id=msg_id))
     try:
         sent_at = parse_board_time(sent_text, tz=tz, now=now)
     except ValueError:
-        raise LayoutChanged(url, f"PM {msg_id} has an unreadable time {sent_text!r}") from None
+        raise LayoutChanged(
+            url,
+            N_("PM {msg_id} has an unreadable time {sent_text!r}").format(
+                msg_id=msg_id, sent_text=sent_text
+            ),
+        ) from None
     content = message.css_first(sel.message_content)
     if content is None:
-        raise LayoutChanged(url, f"PM {msg_id} has no content ({sel.message_content})")
+        raise LayoutChanged(
+            url,
+            N_("PM {msg_id} has no content ({sel_message_content})").format(
+                msg_id=msg_id, sel_message_content=sel.message_content
+            ),
+        )
     body = html_to_postbody(content, base_url=url, look=PHPBB)
     signature = message.css_first(sel.message_signature)
     if signature is not None:
@@ -313,13 +350,17 @@ def _structural_item(
         except ValueError:
             continue
     if sent_at is None:
-        raise LayoutChanged(url, f"PM {msg_id} has no readable time in the folder list")
+        raise LayoutChanged(
+            url, N_("PM {msg_id} has no readable time in the folder list").format(msg_id=msg_id)
+        )
     names = tuple(text_of(u) for u in users)
     if folder in {"outbox", "sentbox"}:
         sender, sender_id, recipients = me or "", my_id, names
     else:
         if not users:
-            raise LayoutChanged(url, f"PM {msg_id} has no sender in the folder list")
+            raise LayoutChanged(
+                url, N_("PM {msg_id} has no sender in the folder list").format(msg_id=msg_id)
+            )
         sender, sender_id = names[0], user_id_from(users[0].attributes.get("href"))
         recipients = (me,) if me else ()
     return PMListItem(
@@ -356,15 +397,22 @@ def _structural_view(
             header = node
             break
     if header is None:
-        raise LayoutChanged(url, f"PM {msg_id} has no header (read by the message's marks)")
+        raise LayoutChanged(
+            url, N_("PM {msg_id} has no header (read by the message's marks)").format(msg_id=msg_id)
+        )
     sent_text, sender_node, recipient_nodes = _split_header(header)
     if sender_node is None or not sent_text:
-        raise LayoutChanged(url, f"PM {msg_id} has no sender or time")
+        raise LayoutChanged(url, N_("PM {msg_id} has no sender or time").format(msg_id=msg_id))
     lang = page_language(tree)
     try:
         sent_at = parse_board_time(sent_text, tz=tz, now=now, lang=lang)
     except ValueError:
-        raise LayoutChanged(url, f"PM {msg_id} has an unreadable time {sent_text!r}") from None
+        raise LayoutChanged(
+            url,
+            N_("PM {msg_id} has an unreadable time {sent_text!r}").format(
+                msg_id=msg_id, sent_text=sent_text
+            ),
+        ) from None
     skeleton = Skeleton(message, msg_id, text_of(sender_node), None, sender_node, None, None, None)
     markers = [header]
     first_profile = next(
@@ -380,7 +428,10 @@ def _structural_view(
     mark_blocks(skeleton, markers)
     choose_content([skeleton], lambda text: False)
     if skeleton.content is None:
-        raise LayoutChanged(url, f"PM {msg_id} has no content (read by the message's marks)")
+        raise LayoutChanged(
+            url,
+            N_("PM {msg_id} has no content (read by the message's marks)").format(msg_id=msg_id),
+        )
     body = html_to_postbody(skeleton.content, base_url=url, look=PHPBB)
     if skeleton.signature is not None:
         signed = as_signature(html_to_postbody(skeleton.signature, base_url=url))

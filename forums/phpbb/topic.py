@@ -15,7 +15,7 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from forums.dates import parse_board_time
 from forums.datewords import language_of
-from forums.errors import LayoutChanged
+from forums.errors import N_, LayoutChanged
 from forums.html import concat_bodies, html_to_postbody, page_tree, query_param
 from forums.pages import TopicPage
 from forums.phpbb.selectors import PROSILVER, TOPIC_VARIANTS, TopicSelectors
@@ -171,7 +171,7 @@ def parse_topic_page(html: str, url: str, *, tz: tzinfo, now: datetime) -> Topic
 
     thread_id = _thread_id(tree, url, selectors)
     if thread_id is None:
-        raise LayoutChanged(url, "no topic id (no t= in the URL, title or links)")
+        raise LayoutChanged(url, N_("no topic id (no t= in the URL, title or links)"))
     title = (
         text_of(tree.css_first(selectors.topic_title))
         or text_of(tree.css_first("h2.topic-title, #page-body h2, h2"))
@@ -383,11 +383,11 @@ def _parse_post(
     their HTML (a user's signature repeats under each of their posts)."""
     attributes = node.attributes  # built anew on each access: read it once
     post_id = (attributes.get("id") or "")[1:]
-    where = f"post p{post_id}"
+    where = N_("post p{post}").format(post=post_id)
     link = profile_link(author_line) or node.css_first(selectors.profile_name)
     author = text_of(link)
     if link is None or not author:
-        raise LayoutChanged(url, f"{where} has no author")
+        raise LayoutChanged(url, N_("{where} has no author").format(where=where))
     author_id = user_id_from(link.attributes.get("href"))
 
     posted_at = _post_time(author_line, selectors, url, where, tz=tz, now=now, lang=lang)
@@ -395,7 +395,12 @@ def _parse_post(
     content = node.css_first(selectors.content)
     deleted = "deleted" in (attributes.get("class") or "").split()
     if content is None and not deleted:
-        raise LayoutChanged(url, f"{where} has no content ({selectors.content})")
+        raise LayoutChanged(
+            url,
+            N_("{where} has no content ({selectors_content})").format(
+                where=where, selectors_content=selectors.content
+            ),
+        )
     body = (
         html_to_postbody(content, base_url=url, look=PHPBB, post=node)
         if content is not None
@@ -445,7 +450,12 @@ def _post_time(
     lang: str | None = None,
 ) -> datetime:
     if author_line is None:
-        raise LayoutChanged(url, f"{where} has no author line ({selectors.author_line})")
+        raise LayoutChanged(
+            url,
+            N_("{where} has no author line ({selectors_author_line})").format(
+                where=where, selectors_author_line=selectors.author_line
+            ),
+        )
     stamp = author_line.css_first(selectors.time)
     if stamp is not None:
         value = (stamp.attributes.get("datetime") or "").strip()
@@ -461,11 +471,13 @@ def _post_time(
         text = text_of(author_line)
         shown = text.rsplit("»", 1)[1].strip() if "»" in text else ""
     if not shown:
-        raise LayoutChanged(url, f"{where} has no time")
+        raise LayoutChanged(url, N_("{where} has no time").format(where=where))
     try:
         return parse_board_time(shown, tz=tz, now=now, lang=lang)
     except ValueError:
-        raise LayoutChanged(url, f"{where} has an unreadable time {shown!r}") from None
+        raise LayoutChanged(
+            url, N_("{where} has an unreadable time {shown!r}").format(where=where, shown=shown)
+        ) from None
 
 
 def parse_edit_notice(notice: LexborNode, *, tz: tzinfo, now: datetime) -> EditInfo | None:
@@ -579,7 +591,12 @@ def structural_posts(
         if skeleton is None:
             if node.css_first("textarea, input[type='submit']") is not None:
                 continue  # the reply form's preview or a poll, not a post
-            raise LayoutChanged(url, f"post p{post_id} has no author (no profile link or name)")
+            raise LayoutChanged(
+                url,
+                N_("post p{post_id} has no author (no profile link or name)").format(
+                    post_id=post_id
+                ),
+            )
         skeletons.append(skeleton)
     choose_content(skeletons, is_edit_notice)
     return skeletons
@@ -597,7 +614,7 @@ def _page_of(
 ) -> TopicPage:
     thread_id = _thread_id(tree, url, selectors)
     if thread_id is None:
-        raise LayoutChanged(url, "no topic id (no t= in the URL, title or links)")
+        raise LayoutChanged(url, N_("no topic id (no t= in the URL, title or links)"))
     title = text_of(tree.css_first("h2.topic-title, #page-body h2, h2, h1")) or _title_from_head(
         tree
     )
@@ -667,14 +684,18 @@ def _structural_posts_to_records(
     posts = []
     signatures: dict[str, PostBody] = {}
     for index, skeleton in enumerate(skeletons):
-        where = f"post p{skeleton.post_id}"
+        where = N_("post p{post}").format(post=skeleton.post_id)
         posted_at = zone_time(skeleton, tz)
         if posted_at is None and skeleton.time_text is not None:
             posted_at = parse_board_time(skeleton.time_text, tz=tz, now=now, lang=lang)
         if posted_at is None:
-            raise LayoutChanged(url, f"{where} has no time (read by the post's marks)")
+            raise LayoutChanged(
+                url, N_("{where} has no time (read by the post's marks)").format(where=where)
+            )
         if skeleton.content is None:
-            raise LayoutChanged(url, f"{where} has no content (read by the post's marks)")
+            raise LayoutChanged(
+                url, N_("{where} has no content (read by the post's marks)").format(where=where)
+            )
         body = html_to_postbody(skeleton.content, base_url=url, look=PHPBB)
         if skeleton.signature is not None:
             key = skeleton.signature.html or ""

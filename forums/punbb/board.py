@@ -55,7 +55,7 @@ class PunbbBoard(PunFamilyBoard):
     private_messages: ClassVar[bool] = False
     """PunBB's core has no private messages (see the module's docstring)."""
     settings_params: ClassVar[dict[str, str]] = {"section": "settings"}
-    settings_name: ClassVar[str] = "settings"
+    settings_name: ClassVar[str] = N_("settings")
 
     def classify(self, html: str, url: str) -> PageKind:
         return pages.classify(html, url, self.selectors)
@@ -109,7 +109,7 @@ class PunbbBoard(PunFamilyBoard):
         target = await self.submit(where, fresh, send)
         pid = parse_qs(urlsplit(target).query).get("pid", [""])[0]
         if not pid.isdigit():
-            raise LayoutChanged(redact(target), "the post's redirect names no post")
+            raise LayoutChanged(redact(target), N_("the post's redirect names no post"))
         view = await self.topic_view({"pid": pid})
         if view.page < view.pages and not any(p.id == pid for p in view.posts):
             # PunBB finds a post's page by counting the posts older than it: posts of the

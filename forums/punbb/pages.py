@@ -21,7 +21,7 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from forums import punfamily as family
 from forums.dates import parse_ordered_time
-from forums.errors import LayoutChanged
+from forums.errors import N_, LayoutChanged
 from forums.guard import redact
 from forums.html import concat_bodies, html_to_postbody
 from forums.pages import PageKind, TopicPage
@@ -170,7 +170,7 @@ def parse_topic_page(
         _post(node, thread, url, tz, now, order, selectors) for node in tree.css(selectors.post)
     ]
     if not posts:
-        raise LayoutChanged(redact(url), "a topic page without posts (style changed?)")
+        raise LayoutChanged(redact(url), N_("a topic page without posts (style changed?)"))
     page, pages = paging(tree, selectors)
     shown = _shown(tree, selectors)
     start = shown[0] - 1 if shown is not None else posts[0].number - 1
@@ -202,21 +202,23 @@ def _post(
     pid = (head.attributes.get("id") or "")[1:] if head is not None else ""
     where = f"{redact(url)} post {pid or '?'}"
     if head is None or not pid.isdigit():
-        raise LayoutChanged(where, "a post without its id")
+        raise LayoutChanged(where, N_("a post without its id"))
     stamp = head.css_first(selectors.post_link)
     if stamp is None:
-        raise LayoutChanged(where, "no time on the post")
+        raise LayoutChanged(where, N_("no time on the post"))
     try:
         posted = parse_ordered_time(text_of(stamp), tz=tz, now=now, order=order)
     except ValueError:
-        raise LayoutChanged(where, f"cannot read the time {text_of(stamp)!r}") from None
+        raise LayoutChanged(
+            where, N_("cannot read the time {value!r}").format(value=text_of(stamp))
+        ) from None
     author_node = head.css_first(selectors.author)
     author = text_of(author_node)
     href = author_node.attributes.get("href") if author_node is not None else None
     author_id = query_value(href or "", "id")
     body_node = node.css_first(selectors.body)
     if body_node is None or not author:
-        raise LayoutChanged(where, "no author or no message in the post")
+        raise LayoutChanged(where, N_("no author or no message in the post"))
     body = punbb_postbody(body_node, base_url=url)
     signature = node.css_first(selectors.signature)
     if signature is not None:

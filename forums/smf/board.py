@@ -158,14 +158,17 @@ class SmfBoard(PagedBoard):
             if zone is None:
                 raise LayoutChanged(
                     redact(str(response.url)),
-                    "the GM's profile shows no time zone (choose one in his profile: Look "
-                    "and Layout → Time zone)",
+                    N_(
+                        "the GM's profile shows no time zone (choose one in his profile: Look "
+                        "and Layout → Time zone)"
+                    ),
                 )
             try:
                 self.tz = ZoneInfo(zone)
             except (ZoneInfoNotFoundError, ValueError):
                 raise LayoutChanged(
-                    redact(str(response.url)), f"the GM's profile names an unknown zone {zone!r}"
+                    redact(str(response.url)),
+                    N_("the GM's profile names an unknown zone {zone!r}").format(zone=zone),
                 ) from None
         return done
 
@@ -186,7 +189,7 @@ class SmfBoard(PagedBoard):
     def _reading(self, response: httpx.Response) -> tuple[tzinfo, datetime]:
         """(zone, now) to read a page's times with: the GM's zone, the page's `Date`."""
         if self.tz is None:
-            raise LayoutChanged(redact(str(response.url)), "the GM's time zone is not known")
+            raise LayoutChanged(redact(str(response.url)), N_("the GM's time zone is not known"))
         return self.tz, self.served_at(response)
 
     # -- thread ------------------------------------------------------------------------
@@ -219,7 +222,10 @@ class SmfBoard(PagedBoard):
         if view.page != number and number <= view.pages:
             # SMF's pages are asked for by offset, counted with the page size known.
             raise LayoutChanged(
-                redact(fetched.url), f"asked for page {number}, the board served page {view.page}"
+                redact(fetched.url),
+                N_("asked for page {number}, the board served page {view_page}").format(
+                    number=number, view_page=view.page
+                ),
             )
         return self.noted(view)
 
@@ -251,7 +257,10 @@ class SmfBoard(PagedBoard):
         tz, now = self._reading(fetched.response)
         found = pages.pm_messages(fetched.html, fetched.url, tz=tz, now=now, sel=self.selectors)
         if item.id not in found:
-            raise LayoutChanged(redact(fetched.url), f"PM {item.id} is not on its own page")
+            raise LayoutChanged(
+                redact(fetched.url),
+                N_("PM {item_id} is not on its own page").format(item_id=item.id),
+            )
         return found[item.id]
 
     # -- users -------------------------------------------------------------------------
@@ -288,7 +297,8 @@ class SmfBoard(PagedBoard):
         if fetched.kind is PageKind.FLOOD:  # SMF's cap of PMs an hour refuses the form itself
             said = self._answer(fetched.response, "form")
             raise FloodControl(
-                f"{self.base_url}: {said.text}", retry_after=said.wait or self.flood_wait
+                f"{self.base_url}: {said.text}",
+                retry_after=said.wait or self.flood_wait,
             )
         if pages.needs_verification(fetched.html):
             raise BoardError(VERIFICATION_HELP.format(url=self.base_url, user=self.username))
@@ -364,7 +374,7 @@ class SmfBoard(PagedBoard):
         if not mine:
             raise LayoutChanged(
                 redact(fetched.url),
-                "the board took the reply, but it is not on the thread's last page",
+                N_("the board took the reply, but it is not on the thread's last page"),
             )
         return str(max(mine))
 
@@ -388,8 +398,9 @@ class SmfBoard(PagedBoard):
                 return Said(Answer.ACCEPTED, result="sent")
             if response.is_redirect:
                 raise BoardError(
-                    f"{self.base_url}: the board did not say the message was sent "
-                    f"({redact(response.headers.get('Location', ''))})"
+                    N_("{url}: the board did not say the message was sent ({location})").format(
+                        url=self.base_url, location=redact(response.headers.get("Location", ""))
+                    )
                 )
             return self._answer(response, "message form")
 

@@ -27,7 +27,7 @@ from urllib.parse import parse_qsl, urljoin, urlsplit
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from forums.dates import parse_board_time
-from forums.errors import LayoutChanged
+from forums.errors import N_, LayoutChanged
 from forums.html import fixed_postbody, fixed_postbody_of_html, parse_html, tree_of
 from forums.pages import PageKind, PMListItem, TopicPage, page_size
 from forums.records import EditInfo, Post, PostBody, PrivateMessage, User
@@ -209,7 +209,7 @@ def read_form(html: str | LexborHTMLParser, url: str, selector: str) -> Form:
     tree = tree_of(html)
     node = tree.css_first(selector)
     if node is None:
-        raise LayoutChanged(url, f"no {selector} on the page")
+        raise LayoutChanged(url, N_("no {selector} on the page").format(selector=selector))
     action = urljoin(url, node.attributes.get("action") or url)
     fields: dict[str, str] = {}
     texts: dict[str, str] = {}
@@ -299,7 +299,9 @@ def board_time(text: str, url: str, *, tz: tzinfo, now: datetime) -> datetime:
     try:
         return parse_board_time(text, tz=tz, now=now)
     except ValueError as error:
-        raise LayoutChanged(url, f"unreadable time {text!r}: {error}") from None
+        raise LayoutChanged(
+            url, N_("unreadable time {text!r}: {error}").format(text=text, error=error)
+        ) from None
 
 
 def profile_zone(html: str | LexborHTMLParser, sel: SmfSelectors = DEFAULT) -> str | None:
@@ -368,7 +370,7 @@ def parse_edit_notice(text: str, url: str, *, tz: tzinfo, now: datetime) -> Edit
     _, _, rest = text.partition(":")
     found = re.match(r"^\s*(?P<at>.+?)\s+(?:by|от)\s+(?P<by>.+?)\s*$", rest)
     if found is None:
-        raise LayoutChanged(url, f"unreadable edit notice {text!r}")
+        raise LayoutChanged(url, N_("unreadable edit notice {text!r}").format(text=text))
     return EditInfo(found.group("by"), board_time(found.group("at"), url, tz=tz, now=now))
 
 
@@ -384,10 +386,12 @@ def parse_topic_page(
     """One thread page → `TopicPage`; a page without posts is `LayoutChanged`."""
     tree = tree_of(html)
     if tree.css_first(sel.posts) is None:
-        raise LayoutChanged(url, f"not a thread page ({classify(tree, url, sel).value})")
+        raise LayoutChanged(
+            url, N_("not a thread page ({value})").format(value=classify(tree, url, sel).value)
+        )
     topic = topic_id_of(tree, url)
     if topic is None:
-        raise LayoutChanged(url, "the thread's id is not on the page")
+        raise LayoutChanged(url, N_("the thread's id is not on the page"))
     page, pages, links = pagination(tree, sel)
     size = _per_page(page, links, "topic") or per_page
     nodes = [
@@ -396,7 +400,7 @@ def parse_topic_page(
         if (found := _MSG_ID.match(node.attributes.get("id") or "")) is not None
     ]
     if not nodes:
-        raise LayoutChanged(url, "a thread page with no posts")
+        raise LayoutChanged(url, N_("a thread page with no posts"))
     if size is None:
         size = page_size(len(nodes), page, pages, None, DEFAULT_PER_PAGE)
     start = (page - 1) * size
@@ -424,14 +428,14 @@ def _post(
     author_link = node.css_first(sel.author_link)
     author = _text(author_link or node.css_first(sel.author))
     if not author:
-        raise LayoutChanged(url, f"post {post_id} has no author")
+        raise LayoutChanged(url, N_("post {post_id} has no author").format(post_id=post_id))
     author_id = params(author_link.attributes.get("href") or "").get("u") if author_link else None
     date = node.css_first(sel.post_date)
     if date is None or not _text(date):
-        raise LayoutChanged(url, f"post {post_id} has no time")
+        raise LayoutChanged(url, N_("post {post_id} has no time").format(post_id=post_id))
     content = node.css_first(sel.body)
     if content is None:
-        raise LayoutChanged(url, f"post {post_id} has no body")
+        raise LayoutChanged(url, N_("post {post_id} has no body").format(post_id=post_id))
     notice = node.css_first(sel.edit_notice)
     edit = parse_edit_notice(_text(notice), url, tz=tz, now=now) if notice is not None else None
     return Post(
@@ -471,7 +475,9 @@ def parse_pm_folder(
     tree = tree_of(html)
     form = tree.css_first(sel.pm_folder_form)
     if form is None:
-        raise LayoutChanged(url, f"not a PM folder ({classify(tree, url, sel).value})")
+        raise LayoutChanged(
+            url, N_("not a PM folder ({value})").format(value=classify(tree, url, sel).value)
+        )
     folder = params(url).get("f", "inbox") or "inbox"
     items = []
     for row in tree.css(sel.pm_row):
@@ -485,7 +491,9 @@ def parse_pm_folder(
         subject_link = row.css_first("td.pm_subject a")
         when = row.css_first("td.pm_time")
         if not pm_id.isdigit() or subject_link is None or when is None:
-            raise LayoutChanged(url, f"an unreadable row in the PM folder ({pm_id!r})")
+            raise LayoutChanged(
+                url, N_("an unreadable row in the PM folder ({pm_id!r})").format(pm_id=pm_id)
+            )
         subject = _text(subject_link)
         subject = re.sub(r"\s*(New|Новое|Новая)\s*$", "", subject)
         items.append(
@@ -538,7 +546,9 @@ def pm_messages(
         info = node.css_first(sel.pm_info)
         content = node.css_first(sel.pm_body)
         if not sender or info is None or content is None:
-            raise LayoutChanged(url, f"PM {pm_id} lacks its sender, date line or text")
+            raise LayoutChanged(
+                url, N_("PM {pm_id} lacks its sender, date line or text").format(pm_id=pm_id)
+            )
         recipients = tuple(_text(a) for a in info.css("a"))
         when = _pm_time(info)
         found[pm_id] = PrivateMessage(
@@ -572,7 +582,9 @@ def parse_memberlist(
     """The members a member list (or its search) shows, and (page, pages)."""
     tree = tree_of(html)
     if tree.css_first("#mlist") is None:
-        raise LayoutChanged(url, f"not the member list ({classify(tree, url, sel).value})")
+        raise LayoutChanged(
+            url, N_("not the member list ({value})").format(value=classify(tree, url, sel).value)
+        )
     users = []
     for link in tree.css(sel.member_link):
         member = params(link.attributes.get("href") or "").get("u", "")

@@ -118,7 +118,7 @@ class VbulletinBoard(PagedBoard):
             raise LoginFailed(VB5_REFUSED.format(url=self.base_url))
         if self.version is None:
             raise LayoutChanged(
-                redact(url), "not a vBulletin page (no generator, no SECURITYTOKEN)"
+                redact(url), N_("not a vBulletin page (no generator, no SECURITYTOKEN)")
             )
         shown = pages.logged_in_user(html)
         if shown is not None and self.is_gm(shown.name):
@@ -278,7 +278,9 @@ class VbulletinBoard(PagedBoard):
 
         zone = self._tz or zone_of(parse_html(html))
         if zone is None:
-            raise LayoutChanged(self.base_url, "the page names no time zone and none is configured")
+            raise LayoutChanged(
+                self.base_url, N_("the page names no time zone and none is configured")
+            )
         return zone
 
     # -- users ---------------------------------------------------------------------------
@@ -291,7 +293,9 @@ class VbulletinBoard(PagedBoard):
         wanted = name.strip()
         if len(wanted) < 3:
             raise BoardError(
-                f"{self.base_url}: vBulletin looks up names of 3 letters or more; {wanted!r} is shorter"
+                N_(
+                    "{url}: vBulletin looks up names of 3 letters or more; {wanted!r} is shorter"
+                ).format(url=self.base_url, wanted=wanted)
             )
         token = await self._token()
         response = await self.http.post(
@@ -302,7 +306,7 @@ class VbulletinBoard(PagedBoard):
             root = ET.fromstring(response.content)
         except ET.ParseError:
             raise LayoutChanged(
-                redact(str(response.url)), "the name search did not answer XML"
+                redact(str(response.url)), N_("the name search did not answer XML")
             ) from None
         for user in root.iter("user"):
             shown = (user.text or "").strip()
@@ -316,7 +320,7 @@ class VbulletinBoard(PagedBoard):
             kinds = set(PageKind) - LOGIN_KINDS - {PageKind.CAPTCHA}
             fetched = await self.page("index.php", kinds)
             if self._last_token is None:
-                raise LayoutChanged(redact(fetched.url), "no security token on the index page")
+                raise LayoutChanged(redact(fetched.url), N_("no security token on the index page"))
         return self._last_token
 
     # -- posting -------------------------------------------------------------------------
@@ -340,7 +344,7 @@ class VbulletinBoard(PagedBoard):
             if kind is PageKind.POSTED:
                 target = pages.redirect_target(where, html, None)
                 if target is None:
-                    raise LayoutChanged(redact(where), "a confirmation page that leads nowhere")
+                    raise LayoutChanged(redact(where), N_("a confirmation page that leads nowhere"))
                 return Said(Answer.ACCEPTED, target)
             self.refuse(kind)
             if any(p in said.casefold() for p in pages.USERS_NOT_FOUND):
@@ -378,7 +382,7 @@ class VbulletinBoard(PagedBoard):
         post_id = pages.post_id_from(target)
         if post_id is None:
             raise LayoutChanged(
-                redact(target), "the reply was accepted without naming the new post"
+                redact(target), N_("the reply was accepted without naming the new post")
             )
         fetched = await self.page("showthread.php", {PageKind.TOPIC}, {"p": post_id})
         return self.posted(self._read_thread(fetched).posts, post_id, fetched.url, tid)
@@ -391,7 +395,11 @@ class VbulletinBoard(PagedBoard):
             raise ValueError("a private message needs at least one recipient")
         for name in names:
             if ";" in name:
-                raise BoardError(f"{name!r}: vBulletin's PM form cannot address a name with a ';'")
+                raise BoardError(
+                    N_("{name!r}: vBulletin's PM form cannot address a name with a ';'").format(
+                        name=name
+                    )
+                )
         self.begin()
         await self.ensure_login()
         before = await self.newest_sent()

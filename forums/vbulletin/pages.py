@@ -24,7 +24,7 @@ from urllib.parse import urljoin, urlsplit
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
-from forums.errors import LayoutChanged
+from forums.errors import N_, LayoutChanged
 from forums.html import query_param, tree_of
 from forums.html import redirect_target as shared_redirect_target
 from forums.pages import PageKind
@@ -167,7 +167,10 @@ def read_form(html: str | LexborHTMLParser, url: str, action: str) -> FilledForm
         posts_to = (node.attributes.get("action") or "").replace("&amp;", "&")
         if action in posts_to and node.css_first("textarea[name=message]") is not None:
             return form_as_sent(node, url)
-    raise LayoutChanged(url, f"no form posting to {action!r} with a message box on the page")
+    raise LayoutChanged(
+        url,
+        N_("no form posting to {action!r} with a message box on the page").format(action=action),
+    )
 
 
 def login_form(html: str | LexborHTMLParser, url: str) -> FilledForm | None:

@@ -19,7 +19,7 @@ from urllib.parse import urljoin
 
 from selectolax.lexbor import LexborNode
 
-from forums.errors import LayoutChanged
+from forums.errors import N_, LayoutChanged
 from forums.html import parse_html
 from forums.pages import PMListItem
 from forums.records import PrivateMessage
@@ -97,7 +97,9 @@ def parse_pm_folder(
         not items
         and tree.css_first("form[action*='managepm'], form[action*='private.php']") is None
     ):
-        raise LayoutChanged(url, "not a private message folder (no message links, no folder form)")
+        raise LayoutChanged(
+            url, N_("not a private message folder (no message links, no folder form)")
+        )
     page, count = pages.page_numbers(tree)
     return PMFolder(items, page, count)
 
@@ -112,7 +114,7 @@ def parse_pm_view(
     post = tree.css_first("table#post, li#post_, li.postbitim, li[id^='post_']")
     if body is None or post is None or not pmid.isdigit():
         raise LayoutChanged(
-            url, "not a private message page (no message, or no pmid in the address)"
+            url, N_("not a private message page (no message, or no pmid in the address)")
         )
     author_link = post.css_first("a.bigusername, a.username, div.username_container a")
     user = pages.user_from_link(author_link)
@@ -120,13 +122,16 @@ def parse_pm_view(
         user.name if user is not None else pages.text_of(post.css_first("a.bigusername, .username"))
     )
     if not author:
-        raise LayoutChanged(url, f"PM {pmid} has no sender")
+        raise LayoutChanged(url, N_("PM {pmid} has no sender").format(pmid=pmid))
     date = post.css_first("span.date, td.thead")
     try:
         sent_at = parse_vb_time(pages.text_of(date), tz=tz, now=now, order=order)
     except ValueError:
         raise LayoutChanged(
-            url, f"PM {pmid} has an unreadable time: {pages.text_of(date)!r}"
+            url,
+            N_("PM {pmid} has an unreadable time: {value!r}").format(
+                pmid=pmid, value=pages.text_of(date)
+            ),
         ) from None
     title = post.css_first("h2.title, td[id^='td_post_'] div.smallfont strong")
     subject = pages.text_of(title)

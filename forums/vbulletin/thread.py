@@ -24,7 +24,7 @@ from urllib.parse import urljoin, urlsplit
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
-from forums.errors import LayoutChanged
+from forums.errors import N_, LayoutChanged
 from forums.html import parse_html
 from forums.pages import TopicPage, Undated, page_size, place_undated
 from forums.records import EditInfo, Post, PostBody
@@ -97,7 +97,7 @@ def parse_thread_page(
     tree = parse_html(html)
     version = pages.version_of(html, tree)
     if version is None:
-        raise LayoutChanged(url, "not a vBulletin page (no generator, no post marks)")
+        raise LayoutChanged(url, N_("not a vBulletin page (no generator, no post marks)"))
     sel = marks or marks_for(version)
     nodes = [n for n in tree.css(sel.post) if _post_id(n, sel) is not None]
     if not nodes:
@@ -105,12 +105,14 @@ def parse_thread_page(
         said = pages.message(tree)
         raise LayoutChanged(
             url,
-            f"no posts found (vBulletin {version}; a {kind.value} page)"
+            N_("no posts found (vBulletin {version}; a {kind} page)").format(
+                version=version, kind=kind.value
+            )
             + (f": {said}" if said else ""),
         )
     thread_id = thread_id_of(tree, url)
     if thread_id is None:
-        raise LayoutChanged(url, "no thread id (no t= in the URL or the page's forms)")
+        raise LayoutChanged(url, N_("no thread id (no t= in the URL or the page's forms)"))
     zone = tz or zone_of(tree)
     if zone is None:
         if version != 5:
@@ -190,7 +192,7 @@ def _parse_post(
 ) -> Post | Undated:
     post_id = _post_id(node, sel)
     assert post_id is not None
-    where = f"post {post_id}"
+    where = N_("post {post}").format(post=post_id)
     link = _first(node, sel.author)
     user = pages.user_from_link(
         link
@@ -203,7 +205,10 @@ def _parse_post(
         user = pages.user_from_link(node.css_first("a[href*='member.php'], a[href*='/member/']"))
         author = user.name if user is not None else ""
     if not author:
-        raise LayoutChanged(url, f"{where} has no author ({sel.author})")
+        raise LayoutChanged(
+            url,
+            N_("{where} has no author ({sel_author})").format(where=where, sel_author=sel.author),
+        )
     shown = _NUMBER.search(pages.text_of(_first(node, sel.number)))
     body_node = (
         node.css_first(f"#post_message_{post_id}") if sel.version != 5 else _first(node, sel.body)
@@ -226,9 +231,14 @@ def _parse_post(
     if _is_deleted(node, sel, body_node):
         return base if when is not None else Undated(base)
     if when is None:
-        raise LayoutChanged(url, f"{where} has no readable time ({sel.date})")
+        raise LayoutChanged(
+            url,
+            N_("{where} has no readable time ({sel_date})").format(where=where, sel_date=sel.date),
+        )
     if body_node is None:
-        raise LayoutChanged(url, f"{where} has no message ({sel.body})")
+        raise LayoutChanged(
+            url, N_("{where} has no message ({sel_body})").format(where=where, sel_body=sel.body)
+        )
     notice = node.css_first(sel.edit_notice)
     return replace(
         base,

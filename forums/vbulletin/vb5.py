@@ -32,10 +32,11 @@ from __future__ import annotations
 import html as htmllib
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from forums.errors import N_
 from forums.html import tree_of
 from forums.pages import PageKind
 from forums.structure import text_of
@@ -75,14 +76,19 @@ asks for a login on these)."""
 MISSING_PHRASES = frozenset({"invalid_node_id", "invalid_page", "no_permission"})
 
 
-def login_refusal(phrase: str) -> str:
-    """What a login's refusal says (`vB_Api_User::login2`: `badlogin_strikes_logintype…`
-    with the strikes so far, `strikes` once the name is locked out), "" when not known."""
-    if phrase.startswith("badlogin"):
-        return "wrong user name or password"
-    if phrase == "strikes":
-        return "too many failed logins: vBulletin locks the name out for 15 minutes"
-    return ""
+def login_refusal(phrases: Sequence[str]) -> str:
+    """What a login's refusal says, by its first phrase (`vB_Api_User::login2`:
+    `badlogin_strikes_logintype…` with the strikes so far, `strikes` once the name is locked
+    out), with the phrases the board gave; only those when the first is not known."""
+    given = ", ".join(phrases)
+    first = phrases[0] if phrases else ""
+    if first.startswith("badlogin"):
+        return N_("wrong user name or password ({phrases})").format(phrases=given)
+    if first == "strikes":
+        return N_(
+            "too many failed logins: vBulletin locks the name out for 15 minutes ({phrases})"
+        ).format(phrases=given)
+    return given
 
 
 def _object_at(text: str, start: int) -> str:

@@ -117,7 +117,7 @@ class Vb5Board(PagedBoard):
         html, url = response.text, str(response.url)
         data = self._note(html)
         if not data:
-            raise LayoutChanged(redact(url), "not a vBulletin 5 page (no pageData)")
+            raise LayoutChanged(redact(url), N_("not a vBulletin 5 page (no pageData)"))
         return data, url
 
     @staticmethod
@@ -164,10 +164,12 @@ class Vb5Board(PagedBoard):
             raise self.captcha()
         if any(p in ("badmfa", "mfa_required") for p in phrases):
             raise self.two_step()
-        said = vb5.login_refusal(phrases[0]) if phrases else ""
         raise LoginFailed(
-            f"{self.base_url}: login as {self.username!r} failed: "
-            + (f"{said} ({', '.join(phrases)})" if said else ", ".join(phrases) or repr(answer))
+            N_("{url}: login as {user!r} failed: {said}").format(
+                url=self.base_url,
+                user=self.username,
+                said=vb5.login_refusal(phrases) or repr(answer),
+            )
         )
 
     async def _page_login(self) -> None:
@@ -185,7 +187,7 @@ class Vb5Board(PagedBoard):
 
         response = await self.post_login(self.http.url("auth/login"), fill)
         if not response.is_redirect and vb5.classify(response.text) in LOGIN_KINDS:
-            said = " ".join(vb5.login_errors(response.text)) or "the login form came back"
+            said = " ".join(vb5.login_errors(response.text)) or N_("the login form came back")
             raise LoginFailed(
                 N_("{url}: login as {user!r} failed: {said}").format(
                     url=self.base_url, user=self.username, said=said
@@ -249,7 +251,10 @@ class Vb5Board(PagedBoard):
         view = self._read_thread(fetched)
         if view.thread_id != thread:
             raise LayoutChanged(
-                redact(fetched.url), f"asked for thread {thread}, the board served {view.thread_id}"
+                redact(fetched.url),
+                N_("asked for thread {thread}, the board served {view_thread_id}").format(
+                    thread=thread, view_thread_id=view.thread_id
+                ),
             )
         self.noted(view)
         for post in view.posts:
@@ -271,7 +276,9 @@ class Vb5Board(PagedBoard):
         if self._token_value is None:
             await self.page("", {PageKind.INDEX, PageKind.TOPIC})
             if self._token_value is None:
-                raise LayoutChanged(self.base_url, "no security token in the home page's pageData")
+                raise LayoutChanged(
+                    self.base_url, N_("no security token in the home page's pageData")
+                )
         return self._token_value
 
     async def _post_json(self, path: str, data: Mapping[str, Any]) -> tuple[Any, httpx.Response]:
@@ -300,7 +307,9 @@ class Vb5Board(PagedBoard):
                 if refreshed:
                     raise LayoutChanged(
                         redact(str(response.url)),
-                        f"the board answered HTTP {response.status_code}, not JSON",
+                        N_("the board answered HTTP {response_status_code}, not JSON").format(
+                            response_status_code=response.status_code
+                        ),
                     )
                 refreshed = True
                 await self._refresh()
@@ -311,8 +320,16 @@ class Vb5Board(PagedBoard):
                 return Gone(str(errors[0]), at=str(response.url))
             said = "; ".join(str(e) for e in errors)
             if any(e.phrase in vb5.MISSING_PHRASES for e in errors):
-                raise NotFound(f"{self.base_url}: {method}: {said}")
-            raise BoardError(f"{self.base_url}: {method} refused: {said}")
+                raise NotFound(
+                    N_("{url}: {method}: {said}").format(
+                        url=self.base_url, method=method, said=said
+                    )
+                )
+            raise BoardError(
+                N_("{url}: {method} refused: {said}").format(
+                    url=self.base_url, method=method, said=said
+                )
+            )
 
         return await self.as_gm(self.http.url(path), read)
 
@@ -340,11 +357,16 @@ class Vb5Board(PagedBoard):
             if isinstance(node, int | str) and str(node).isdigit() and int(node) > 0:
                 if isinstance(answer, Mapping) and answer.get("moderateNode"):
                     raise BoardError(
-                        f"{self.base_url}: the post {node} was accepted but waits for a "
-                        "moderator's approval (may the GM post without moderation?)"
+                        N_(
+                            "{url}: the post {node} was accepted but waits for a moderator's "
+                            "approval (may the GM post without moderation?)"
+                        ).format(url=self.base_url, node=node)
                     )
                 return Said(Answer.ACCEPTED, int(node))
-            raise LayoutChanged(self.base_url, f"an answer without the new node: {answer!r:.200}")
+            raise LayoutChanged(
+                self.base_url,
+                N_("an answer without the new node: {answer!r:.200}").format(answer=answer),
+            )
         said = "; ".join(str(e) for e in errors)
         wait = vb5.flood_wait(errors)
         if wait is not None:
@@ -385,8 +407,10 @@ class Vb5Board(PagedBoard):
             view = await self.thread_page(tid, view.pages)  # the board showed another page
         if view.thread_id != tid:
             raise BoardError(
-                f"{redact(fetched.url)}: the reply {post_id} was accepted but the board shows "
-                f"it on thread {view.thread_id}, not {tid}"
+                N_(
+                    "{url}: the reply {post} was accepted but the board shows it on thread "
+                    "{shown}, not {thread}"
+                ).format(url=redact(fetched.url), post=post_id, shown=view.thread_id, thread=tid)
             )
         return self.posted(view.posts, post_id, fetched.url, tid)
 
@@ -417,7 +441,9 @@ class Vb5Board(PagedBoard):
             raise ValueError("a private message needs at least one recipient")
         for name in names:
             if "," in name:
-                raise BoardError(f"{name!r}: vBulletin 5 cannot address a name with a ','")
+                raise BoardError(
+                    N_("{name!r}: vBulletin 5 cannot address a name with a ','").format(name=name)
+                )
         self.begin()
         await self.ensure_login()
         users = await self.recipients(names)
@@ -433,8 +459,10 @@ class Vb5Board(PagedBoard):
         me = self._me.id if self._me is not None else None
         if not any(m.get("nodeid") == pm_id and m.get("userid") == me for m in messages):
             raise BoardError(
-                f"{self.base_url}: the PM {subject!r} was accepted as {pm_id} but is not "
-                "among the GM's messages"
+                N_(
+                    "{url}: the PM {subject!r} was accepted as {pm} but is not among the GM's "
+                    "messages"
+                ).format(url=self.base_url, subject=subject, pm=pm_id)
             )
         log.info("sent PM %s to %s", pm_id, ", ".join(u.name for u in users))
         return pm_id
@@ -444,7 +472,9 @@ class Vb5Board(PagedBoard):
         each a flat dict of strings."""
         answer = await self.call("content_privatemessage/getMessage", {"nodeid": nodeid})
         if not isinstance(answer, Mapping):
-            raise LayoutChanged(self.base_url, f"getMessage answered {answer!r:.100}")
+            raise LayoutChanged(
+                self.base_url, N_("getMessage answered {answer!r:.100}").format(answer=answer)
+            )
         raw = answer.get("messages") or {}
         items = raw.values() if isinstance(raw, Mapping) else raw
         starter = answer.get("message") if isinstance(answer.get("message"), Mapping) else {}
@@ -464,7 +494,9 @@ class Vb5Board(PagedBoard):
             "content_privatemessage/listFolders", {"suppress[]": list(PM_FOLDERS_HIDDEN)}
         )
         if not isinstance(answer, Mapping):
-            raise LayoutChanged(self.base_url, f"listFolders answered {answer!r:.100}")
+            raise LayoutChanged(
+                self.base_url, N_("listFolders answered {answer!r:.100}").format(answer=answer)
+            )
         return sorted((str(k) for k in answer if str(k).isdigit()), key=int)
 
     async def _changed(self, folder: str, since: int) -> list[tuple[str, int]]:
@@ -483,7 +515,9 @@ class Vb5Board(PagedBoard):
             )
             rows = list(answer.values()) if isinstance(answer, Mapping) else answer
             if not isinstance(rows, list):
-                raise LayoutChanged(self.base_url, f"listMessages answered {answer!r:.100}")
+                raise LayoutChanged(
+                    self.base_url, N_("listMessages answered {answer!r:.100}").format(answer=answer)
+                )
             older = False
             for row in rows:
                 if not isinstance(row, Mapping) or not str(row.get("nodeid", "")).isdigit():
@@ -545,7 +579,9 @@ class Vb5Board(PagedBoard):
     def _message(self, item: Mapping[str, str], recipients: tuple[str, ...]) -> PrivateMessage:
         stamp = item.get("publishdate") or item.get("created") or ""
         if not stamp.isdigit():
-            raise LayoutChanged(self.base_url, f"PM {item.get('nodeid')} has no time")
+            raise LayoutChanged(
+                self.base_url, N_("PM {value} has no time").format(value=item.get("nodeid"))
+            )
         text = vb5.unescape(item.get("rawtext") or item.get("pagetext") or "")
         subject = item.get("title") or item.get("conversation_title") or ""
         return PrivateMessage(

@@ -100,9 +100,14 @@ class XenforoApiBoard(WebBoard):
         try:
             body = json.loads(response.text) if response.text else {}
         except ValueError:
-            raise LayoutChanged(url, f"HTTP {response.status_code}: not a JSON answer") from None
+            raise LayoutChanged(
+                url,
+                N_("HTTP {response_status_code}: not a JSON answer").format(
+                    response_status_code=response.status_code
+                ),
+            ) from None
         if not isinstance(body, dict):
-            raise LayoutChanged(url, "a JSON answer that is not an object")
+            raise LayoutChanged(url, N_("a JSON answer that is not an object"))
         if response.status_code >= 400 or body.get("errors"):
             errors = body.get("errors")
             entries = [e for e in errors if isinstance(e, dict)] if isinstance(errors, list) else []
@@ -179,7 +184,9 @@ class XenforoApiBoard(WebBoard):
             posted_at = _epoch(data["post_date"])
             author = str(data["username"])
         except (KeyError, TypeError, ValueError) as exc:
-            raise LayoutChanged(url, f"a post without id, date or author ({exc})") from None
+            raise LayoutChanged(
+                url, N_("a post without id, date or author ({exc})").format(exc=exc)
+            ) from None
         message = str(data.get("message") or "")
         edited = data.get("last_edit_date")
         edit = None
@@ -207,7 +214,7 @@ class XenforoApiBoard(WebBoard):
         posts = body.get("posts")
         url = urljoin(self.api_url, path)
         if not isinstance(posts, list) or not posts:
-            raise LayoutChanged(url, "a page of a thread with no posts")
+            raise LayoutChanged(url, N_("a page of a thread with no posts"))
         pagination = _obj(body.get("pagination"))
         return ApiThreadPage(
             title="",
@@ -229,7 +236,7 @@ class XenforoApiBoard(WebBoard):
         url = urljoin(self.api_url, path)
         posts = [self._post_record(p, url) for p in body.get("posts") or [] if isinstance(p, dict)]
         if not posts:
-            raise LayoutChanged(url, "a page of a thread with no posts")
+            raise LayoutChanged(url, N_("a page of a thread with no posts"))
         pagination = _obj(body.get("pagination"))
         self._per_page = int(pagination.get("per_page") or len(posts))
         total = pagination.get("total")
@@ -292,7 +299,8 @@ class XenforoApiBoard(WebBoard):
             sent_at = _epoch(data["message_date"])
         except (KeyError, TypeError, ValueError) as exc:
             raise LayoutChanged(
-                self.api_url, f"a conversation message without id or date ({exc})"
+                self.api_url,
+                N_("a conversation message without id or date ({exc})").format(exc=exc),
             ) from None
         return PrivateMessage(
             id=message_id,
@@ -355,7 +363,11 @@ class XenforoApiBoard(WebBoard):
         post_id = str(post["post_id"])
         check = (await self._call("GET", f"posts/{post_id}/")).get("post") or {}
         if str(check.get("thread_id")) != topic:
-            raise BoardError(f"{self.base_url}: post {post_id} is not in thread {topic}")
+            raise BoardError(
+                N_("{url}: post {post_id} is not in thread {topic}").format(
+                    url=self.base_url, post_id=post_id, topic=topic
+                )
+            )
         log.info("posted %s in thread %s (API)", post_id, topic)
         return post_id
 
@@ -372,7 +384,11 @@ class XenforoApiBoard(WebBoard):
             raise LayoutChanged(self.api_url + "conversations/", "a conversation without ids")
         listed = await self._call("GET", f"conversations/{cid}/messages")
         if not any(str(m.get("message_id")) == str(first) for m in listed.get("messages") or []):
-            raise BoardError(f"{self.base_url}: conversation {cid} does not show message {first}")
+            raise BoardError(
+                N_("{url}: conversation {cid} does not show message {first}").format(
+                    url=self.base_url, cid=cid, first=first
+                )
+            )
         log.info("started conversation %s (message %s) via the API", cid, first)
         return str(first)
 

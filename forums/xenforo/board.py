@@ -277,7 +277,12 @@ class XenforoBoard(FormLoginBoard):
                 kind = pages.classify(response.text)
                 if kind in (PageKind.LOGIN, PageKind.NO_PERMISSION):
                     return Said(Answer.LOGGED_OUT, text=kind.value)
-                raise LayoutChanged(action, f"HTTP {response.status_code}: not a JSON answer")
+                raise LayoutChanged(
+                    action,
+                    N_("HTTP {response_status_code}: not a JSON answer").format(
+                        response_status_code=response.status_code
+                    ),
+                )
             errors = _errors(answer)
             if not errors:
                 return Said(Answer.ACCEPTED, answer)
@@ -314,7 +319,10 @@ class XenforoBoard(FormLoginBoard):
         post_id = _post_id(target)
         if post_id is None:
             raise LayoutChanged(
-                self.base_url, f"the reply was accepted without naming the post ({target!r})"
+                self.base_url,
+                N_("the reply was accepted without naming the post ({target!r})").format(
+                    target=target
+                ),
             )
         html, url = await self._page(f"posts/{post_id}/", {PageKind.THREAD})
         view = parse_thread_page(html, url, tz=self.tz, now=self._clock())
@@ -343,7 +351,10 @@ class XenforoBoard(FormLoginBoard):
         conversation = conversation_id_of(target)
         if conversation is None:
             raise LayoutChanged(
-                self.base_url, f"the conversation was started without naming it ({target!r})"
+                self.base_url,
+                N_("the conversation was started without naming it ({target!r})").format(
+                    target=target
+                ),
             )
         me = self._me.name if self._me else self.username
         row = ConversationRow(
@@ -359,7 +370,11 @@ class XenforoBoard(FormLoginBoard):
         view = await self.conversation_page(row)
         mine = [m for m in view.messages if m.sender.casefold() == me.casefold()]
         if not mine:
-            raise BoardError(f"{view.url}: conversation {conversation} shows no message by {me}")
+            raise BoardError(
+                N_("{view_url}: conversation {conversation} shows no message by {me}").format(
+                    view_url=view.url, conversation=conversation, me=me
+                )
+            )
         message_id = max(mine, key=lambda m: int(m.id)).id
         log.info("started conversation %s (message %s) with %s", conversation, message_id, names)
         return message_id

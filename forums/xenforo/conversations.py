@@ -17,7 +17,7 @@ from urllib.parse import urljoin
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from forums.board import PMPage
-from forums.errors import LayoutChanged
+from forums.errors import N_, LayoutChanged
 from forums.html import concat_bodies, parse_html
 from forums.records import Cursor, PrivateMessage
 from forums.structure import EngineMarks, as_signature
@@ -230,12 +230,14 @@ def parse_conversation_list(
     if not nodes:
         kind = pages.classify(tree)
         if kind is not pages.PageKind.CONVERSATION_LIST:
-            raise LayoutChanged(url, f"not a conversation list: a {kind.value} page")
+            raise LayoutChanged(
+                url, N_("not a conversation list: a {kind} page").format(kind=kind.value)
+            )
         said = " ".join(_text(n) for n in tree.css(".blockMessage, .block-body, #content"))
         if not said and tree.body is not None:  # a style that renamed those blocks
             said = _text(tree.body)
         if not _EMPTY.search(said):
-            raise LayoutChanged(url, "a conversation list with no rows and no 'empty' notice")
+            raise LayoutChanged(url, N_("a conversation list with no rows and no 'empty' notice"))
     base = _base(tree, url)
     rows = [_row(node, base, tz=tz, now=now, sel=selectors) for node in nodes]
     page, count = page_numbers(tree, nav)
@@ -254,12 +256,22 @@ def _row(
     href = title.attributes.get("href") or "" if title is not None else ""
     conversation_id = conversation_id_of(href)
     if title is None or conversation_id is None:
-        raise LayoutChanged(url, f"a conversation row without a title link ({sel.row_title})")
+        raise LayoutChanged(
+            url,
+            N_("a conversation row without a title link ({sel_row_title})").format(
+                sel_row_title=sel.row_title
+            ),
+        )
     link = urljoin(url, re.sub(r"/(?:unread|latest)$", "/", href))
     starters = [_user(a) for a in node.css(sel.row_starter) if _text(a)]
     starter, starter_id = starters[0] if starters else (node.attributes.get("data-author"), None)
     if not starter:
-        raise LayoutChanged(url, f"conversation {conversation_id} has no starter")
+        raise LayoutChanged(
+            url,
+            N_("conversation {conversation_id} has no starter").format(
+                conversation_id=conversation_id
+            ),
+        )
     recipients = tuple(_user(a) for a in node.css(sel.row_recipients) if _text(a))
     stamp = node.css_first(sel.row_latest_time)
     latest = None
@@ -309,7 +321,7 @@ def parse_conversation_view(
             seen.add(node.mem_id)
             nodes.append(node)
     if conversation_id is None:
-        raise LayoutChanged(url, "no conversation id in the URL or the page")
+        raise LayoutChanged(url, N_("no conversation id in the URL or the page"))
     title = _text(tree.css_first(selectors.view_title))
     if not nodes:
         # A style without the message classes: XenForo's own marks.
@@ -318,7 +330,10 @@ def parse_conversation_view(
         messages = [replace(m, subject=title) for m in messages]
         if not messages:
             kind = pages.classify(tree)
-            raise LayoutChanged(url, f"no messages on a conversation page (a {kind.value} page)")
+            raise LayoutChanged(
+                url,
+                N_("no messages on a conversation page (a {kind} page)").format(kind=kind.value),
+            )
     else:
         messages = [
             _message(node, url, title, participants, tz=tz, now=now, sel=selectors)
@@ -350,14 +365,21 @@ def _message(
     raw_id = node.attributes.get("data-content") or node.attributes.get("id") or ""
     found = _MESSAGE_ID.search(raw_id)
     if found is None:
-        raise LayoutChanged(url, f"a conversation message without an id ({raw_id!r})")
+        raise LayoutChanged(
+            url, N_("a conversation message without an id ({raw_id!r})").format(raw_id=raw_id)
+        )
     message_id = found.group(1)
     sender, sender_id, sent_at = message_header(
         node, sel.message_author, sel.message_time, url, f"message {message_id}", tz=tz, now=now
     )
     content = node.css_first(sel.message_body)
     if content is None:
-        raise LayoutChanged(url, f"message {message_id} has no body ({sel.message_body})")
+        raise LayoutChanged(
+            url,
+            N_("message {message_id} has no body ({sel_message_body})").format(
+                message_id=message_id, sel_message_body=sel.message_body
+            ),
+        )
     raw = content.inner_html
     return PrivateMessage(
         id=message_id,
@@ -418,7 +440,12 @@ def _structural_messages(
     for skeleton in structural_skeletons(tree, MESSAGE_MARKS, tz, now, url):
         sent_at = structural_time(skeleton, tz, now, url)
         if skeleton.content is None:
-            raise LayoutChanged(url, f"message {skeleton.post_id} has no body (by its marks)")
+            raise LayoutChanged(
+                url,
+                N_("message {skeleton_post_id} has no body (by its marks)").format(
+                    skeleton_post_id=skeleton.post_id
+                ),
+            )
         body = xf_body(message_root(skeleton.content), base_url=url)
         if skeleton.signature is not None:
             body = concat_bodies(body, as_signature(xf_body(skeleton.signature, base_url=url)))
@@ -473,7 +500,12 @@ def _structural_row(
             people.append(person)
     starter, starter_id = people[0] if people else (node.attributes.get("data-author") or "", None)
     if not starter:
-        raise LayoutChanged(url, f"conversation {conversation_id} has no starter")
+        raise LayoutChanged(
+            url,
+            N_("conversation {conversation_id} has no starter").format(
+                conversation_id=conversation_id
+            ),
+        )
     latest = None
     for stamp in reversed(node.css("time, abbr, span[title], [data-time]")):
         try:

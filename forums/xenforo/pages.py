@@ -15,7 +15,7 @@ from urllib.parse import urljoin
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
-from forums.errors import LayoutChanged
+from forums.errors import N_, LayoutChanged
 from forums.html import tree_of
 
 __all__ = [
@@ -223,7 +223,7 @@ def parse_form(html: str | LexborHTMLParser, url: str, selector: str) -> Form:
     tree = tree_of(html)
     node = tree.css_first(selector)
     if node is None:
-        raise LayoutChanged(url, f"no form {selector!r} on the page")
+        raise LayoutChanged(url, N_("no form {selector!r} on the page").format(selector=selector))
     base = tree.css_first("base[href]")
     page = urljoin(url, base.attributes.get("href") or "") if base is not None else url
     action = urljoin(page, node.attributes.get("action") or page)

@@ -16,7 +16,7 @@ from urllib.parse import urljoin
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
-from forums.errors import LayoutChanged
+from forums.errors import N_, LayoutChanged
 from forums.html import concat_bodies, parse_html
 from forums.records import EditInfo, Post, PostBody
 from forums.structure import (
@@ -115,7 +115,7 @@ def parse_thread_page(
     base = _base(tree, url)
     thread_id = _thread_id(tree, url)
     if thread_id is None:
-        raise LayoutChanged(url, "no thread id (no /threads/…N/ in the URL or the links)")
+        raise LayoutChanged(url, N_("no thread id (no /threads/…N/ in the URL or the links)"))
     title = _text(tree.css_first(selectors.title))
     if not title:
         head = tree.css_first("meta[property='og:title']")
@@ -242,8 +242,8 @@ def _parse_post(
     raw_id = node.attributes.get("data-content") or node.attributes.get("id") or ""
     post_id = raw_id.removeprefix("post-")
     if not post_id.isdigit():
-        raise LayoutChanged(url, f"a post without an id ({raw_id!r})")
-    where = f"post {post_id}"
+        raise LayoutChanged(url, N_("a post without an id ({raw_id!r})").format(raw_id=raw_id))
+    where = N_("post {post}").format(post=post_id)
     author, author_id, posted_at = message_header(
         node, selectors.author_link, selectors.time, url, where, tz=tz, now=now
     )
@@ -251,7 +251,12 @@ def _parse_post(
     deleted = selectors.deleted_class in classes
     content = node.css_first(selectors.body)
     if content is None and not deleted:
-        raise LayoutChanged(url, f"{where} has no body ({selectors.body})")
+        raise LayoutChanged(
+            url,
+            N_("{where} has no body ({selectors_body})").format(
+                where=where, selectors_body=selectors.body
+            ),
+        )
     raw = content.inner_html if content is not None else None
     body = xf_body(content, base_url=base) if content is not None else PostBody()
     for link_node in node.css(selectors.number):
@@ -294,7 +299,7 @@ def message_header(
     if not author:
         author = _text(link)
     if not author:
-        raise LayoutChanged(url, f"{where} has no author")
+        raise LayoutChanged(url, N_("{where} has no author").format(where=where))
     author_id = None
     if link is not None:
         author_id = link.attributes.get("data-user-id") or pages.member_id(
@@ -302,11 +307,13 @@ def message_header(
         )
     stamp = node.css_first(time)
     if stamp is None:
-        raise LayoutChanged(url, f"{where} has no time ({time})")
+        raise LayoutChanged(url, N_("{where} has no time ({time})").format(where=where, time=time))
     try:
         return author, author_id, node_time(stamp, tz=tz, now=now)
     except ValueError as exc:
-        raise LayoutChanged(url, f"{where}: unreadable time ({exc})") from None
+        raise LayoutChanged(
+            url, N_("{where}: unreadable time ({exc})").format(where=where, exc=exc)
+        ) from None
 
 
 def _post_url(url: str, post_id: str) -> str:
@@ -375,7 +382,12 @@ def structural_skeletons(
     for post_id, node in containers(tree, marks):
         skeleton = read_skeleton(post_id, node, marks, read)
         if skeleton is None:
-            raise LayoutChanged(url, f"post {post_id} has no author (read by the post's marks)")
+            raise LayoutChanged(
+                url,
+                N_("post {post_id} has no author (read by the post's marks)").format(
+                    post_id=post_id
+                ),
+            )
         author = (node.attributes.get("data-author") or "").strip()
         if author:  # the post's own name, as the fast path reads it
             skeleton.author = author
@@ -385,16 +397,20 @@ def structural_skeletons(
 
 
 def structural_time(skeleton: Skeleton, tz: tzinfo | None, now: datetime, url: str) -> datetime:
-    where = f"post {skeleton.post_id}"
+    where = N_("post {post}").format(post=skeleton.post_id)
     found = zone_time(skeleton, tz or UTC)
     if found is not None:
         return found if tz is not None else found.astimezone(UTC)
     if skeleton.time_text is None or tz is None:
-        raise LayoutChanged(url, f"{where} has no time (read by the post's marks)")
+        raise LayoutChanged(
+            url, N_("{where} has no time (read by the post's marks)").format(where=where)
+        )
     try:
         return parse_xf_time(skeleton.time_text, tz=tz, now=now)
     except ValueError as exc:
-        raise LayoutChanged(url, f"{where}: unreadable time ({exc})") from None
+        raise LayoutChanged(
+            url, N_("{where}: unreadable time ({exc})").format(where=where, exc=exc)
+        ) from None
 
 
 def structural_posts(
@@ -410,10 +426,12 @@ def structural_posts(
 ) -> list[Post]:
     posts = []
     for index, skeleton in enumerate(structural_skeletons(tree, XF_MARKS, tz, now, url)):
-        where = f"post {skeleton.post_id}"
+        where = N_("post {post}").format(post=skeleton.post_id)
         posted_at = structural_time(skeleton, tz, now, url)
         if skeleton.content is None:
-            raise LayoutChanged(url, f"{where} has no body (read by the post's marks)")
+            raise LayoutChanged(
+                url, N_("{where} has no body (read by the post's marks)").format(where=where)
+            )
         body = xf_body(message_root(skeleton.content), base_url=base)
         if skeleton.signature is not None:
             signed = as_signature(xf_body(skeleton.signature, base_url=base))

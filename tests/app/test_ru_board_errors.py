@@ -20,6 +20,7 @@ from engine import i18n
 from engine.app import board_cmd
 from engine.app.cli import app
 from engine.i18n import BoardText, board_text, error_line, said_of, shown
+from forums.detect import detect_engine
 from forums.discourse.board import DiscourseBoard
 from forums.errors import LoginFailed, NotFound
 from forums.local.tables import name_key
@@ -135,6 +136,30 @@ def test_a_captcha_is_explained_in_russian(phpbb: FakePhpbb) -> None:
     assert "wants a CAPTCHA" not in out
 
 
+def test_a_page_not_as_expected_is_a_layout_change_said_in_russian(phpbb: FakePhpbb) -> None:
+    phpbb.on("GET", "/viewtopic.php?t=2", "index.html")  # the board serves its index instead
+    said = CliRunner().invoke(app, ["--lang", "ru", *CHECK, "--allow-insecure-http"])
+    assert said.exit_code == 1, said.output
+    out = flat(said.output)
+    assert f"LayoutChanged: {BASE}viewtopic.php?t=2: ожидалась страница topic, получена index" in (
+        out
+    ), out
+    assert "expected a" not in out
+
+
+def test_what_detection_saw_on_a_page_of_no_engine_is_said_in_russian() -> None:
+    found = detect_engine("<html><head><title>Привет</title></head><body>x</body></html>")
+    shown_ru = board_text(found.describe(), "ru")
+    assert shown_ru.startswith(
+        "движок не поддерживается: HTML-страница размером 61 Б с заголовком «Привет», без "
+        "примет движка форума; forumgm поддерживает discourse, "
+    ), shown_ru
+    assert board_text(detect_engine("").describe(), "ru").startswith(
+        "движок не поддерживается: пустой ответ; "
+    )
+    assert found.describe().startswith("not a supported engine: an HTML page of 61 bytes")
+
+
 # -- what the board does not have -----------------------------------------------------------
 
 
@@ -197,6 +222,8 @@ def test_a_missing_pm_recipient_is_said_in_russian_by_run(tmp_path: Path) -> Non
     )
     assert "не удалось отправить ЛС (NotFound: нет пользователя 'Оля')" in said, said
     assert "no user" not in said
+    status = flat(g("2026-12-01T19:02+03:00", "--lang", "ru", "status", "--db", g.db))
+    assert "NotFound: нет пользователя 'Оля'" in status, status
     english = g(
         "2026-12-01T19:05+03:00", "--lang", "en", "run", "GAME", "--db", g.db, "--once", code=1
     )

@@ -167,6 +167,7 @@ TEMPLATE_WORDS: dict[str, Any] = {
     "phase_name": phase_name,
     "phase_status": phase_status_words,
     "host_word": host_word,
+    "board_text": lambda text: i18n.board_text(str(text or "")),
 }
 """What the dashboard's templates call to speak the host's language."""
 
