@@ -319,10 +319,16 @@ class PunFamilyBoard(PagedBoard):
     def times_read(self) -> str:
         """How this adapter reads the times of the pages, for `board check`."""
         if self._tz is not None:
-            return f"the board's own format, dates {self.date_order}, zone {self._tz} (configured)"
+            return N_("the board's own format, dates {order}, zone {tz} (configured)").format(
+                order=self.date_order, tz=self._tz
+            )
         if self.zone is not None:
-            return f"the GM's {self.settings_name}: {self.zone.shown} (dates {self.date_order})"
-        return f"the board's own format (the GM's {self.settings_name} not read yet)"
+            return N_("the GM's {settings}: {shown} (dates {order})").format(
+                settings=self.settings_name, shown=self.zone.shown, order=self.date_order
+            )
+        return N_("the board's own format (the GM's {settings} not read yet)").format(
+            settings=self.settings_name
+        )
 
     async def _form_login(self) -> User:
         response = await self.http.get(self.login_url())

@@ -42,8 +42,10 @@ class DateSetting:
 
     def describe(self) -> str:
         if self.changed:
-            return f"the GM's own date format, set to {self.shown} (it was {self.before})"
-        return f"the GM's own date format, {self.shown} (set before)"
+            return N_("the GM's own date format, set to {shown} (it was {before})").format(
+                shown=self.shown, before=self.before
+            )
+        return N_("the GM's own date format, {shown} (set before)").format(shown=self.shown)
 
 
 @dataclass(frozen=True)

@@ -290,7 +290,7 @@ def times_read(board: Board) -> str:
     language and zone it found), or the GM account's own format it set."""
     said = getattr(board, "times_read", None)
     if callable(said):
-        return str(said())
+        return board_text(str(said()))
     if board.engine == "xenforo":
         return _(
             "XenForo's own time stamps (<time data-time>, seconds since 1970): XenForo has no "

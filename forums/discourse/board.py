@@ -649,7 +649,7 @@ class DiscourseBoard(WebBoard):
         )
 
     def times_read(self) -> str:
-        return "Discourse's ISO 8601 times (UTC, to the millisecond): no date format to read"
+        return N_("Discourse's ISO 8601 times (UTC, to the millisecond): no date format to read")
 
     # -- private messages ----------------------------------------------------------------
 

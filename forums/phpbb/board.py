@@ -98,13 +98,21 @@ class PhpbbBoard(OwnDateFormat, FormLoginBoard):
     def times_read(self) -> str:
         """How this adapter reads the times of the pages, for `board check`."""
         if self.date_setting is not None:
-            return f"{self.date_setting.describe()}: every time carries its offset"
-        zone = f"zone {self.tz}" + (" (named on the page)" if self.tz_found else "")
+            return N_("{setting}: every time carries its offset").format(
+                setting=self.date_setting.describe()
+            )
         if self.tz is None:
-            zone = "zone not seen yet"
-        shown = f"the board's own format, language {self.page_lang or 'not said'}, {zone}"
+            zone = N_("zone not seen yet")
+        elif self.tz_found:
+            zone = N_("zone {tz} (named on the page)").format(tz=self.tz)
+        else:
+            zone = N_("zone {tz}").format(tz=self.tz)
+        lang = self.page_lang or N_("not said")
+        shown = N_("the board's own format, language {lang}, {zone}").format(lang=lang, zone=zone)
         if self.date_setting_error is not None:
-            return f"{shown}; the GM's own date format was not set: {self.date_setting_error}"
+            return N_("{shown}; the GM's own date format was not set: {error}").format(
+                shown=shown, error=self.date_setting_error
+            )
         return shown
 
     async def ensure_date_format(self) -> DateSetting:

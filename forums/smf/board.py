@@ -80,10 +80,10 @@ class SmfBoard(PagedBoard):
     def times_read(self) -> str:
         """How this adapter reads the times of the pages, for `board check`."""
         if self._tz is not None:
-            return f"the GM's own format, zone {self._tz} (configured)"
+            return N_("the GM's own format, zone {tz} (configured)").format(tz=self._tz)
         if self.tz is not None:
-            return f"the GM's own format, zone {self.tz} (from the GM's profile)"
-        return "the GM's own format, zone not read yet"
+            return N_("the GM's own format, zone {tz} (from the GM's profile)").format(tz=self.tz)
+        return N_("the GM's own format, zone not read yet")
 
     # -- logging in --------------------------------------------------------------------
 

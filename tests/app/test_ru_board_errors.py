@@ -110,6 +110,17 @@ def phpbb(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakePhpbb]:
     yield fake
 
 
+def test_board_check_says_how_it_reads_the_times_in_russian(phpbb: FakePhpbb) -> None:
+    phpbb.with_inbox()
+    said = CliRunner().invoke(app, ["--lang", "ru", *CHECK, "--allow-insecure-http"])
+    assert said.exit_code == 0, said.output
+    out = flat(said.output)
+    assert (
+        "Время в сообщениях: собственный формат форума, язык en-gb, пояс Europe/Moscow "
+        "(назван на странице)"
+    ) in out, out
+
+
 def test_a_wrong_password_on_a_saved_english_phpbb_is_our_russian_around_the_boards_words(
     phpbb: FakePhpbb,
 ) -> None:
