@@ -71,10 +71,17 @@ PRIVATE_FLAGS = (
 """For the login: every request through the gate, 127.0.0.1 included (Chromium sends
 loopback around a proxy otherwise), no lookups of names it will not fetch, no WebRTC
 around the proxy."""
-INSTALL_HELP = (
+NO_CHROMIUM = N_(
     "[board] browser = true needs Chromium and Playwright for Python: install Debian's "
     "chromium (`apt-get install chromium`, or set {env} to its path) and "
-    '`pip install "forumgm[browser]"` (Playwright\'s own browser download is not needed)'
+    '`pip install "forumgm[browser]"` (Playwright\'s own browser download is not needed) '
+    "(no Chromium at {path})"
+)
+NO_PLAYWRIGHT = N_(
+    "[board] browser = true needs Chromium and Playwright for Python: install Debian's "
+    "chromium (`apt-get install chromium`, or set {env} to its path) and "
+    '`pip install "forumgm[browser]"` (Playwright\'s own browser download is not needed) '
+    "(the playwright package is missing)"
 )
 USER_NAMES = ("login", "username", "user", "email", "name")
 """Names of the user name field, best first (XenForo's is `login`, phpBB's and MyBB's
@@ -124,11 +131,11 @@ def find_chromium() -> str | None:
 def browser_available() -> str | None:
     """Why the browser login cannot run here, or None when it can."""
     if find_chromium() is None:
-        return INSTALL_HELP.format(env=CHROMIUM_ENV) + f" (no Chromium at {CHROMIUM})"
+        return NO_CHROMIUM.format(env=CHROMIUM_ENV, path=CHROMIUM)
     try:
         import playwright.async_api  # noqa: F401
     except ImportError:
-        return INSTALL_HELP.format(env=CHROMIUM_ENV) + " (the playwright package is missing)"
+        return NO_PLAYWRIGHT.format(env=CHROMIUM_ENV)
     return None
 
 

@@ -98,15 +98,23 @@ class MybbBoard(OwnDateFormat, PagedBoard):
 
     def times_read(self) -> str:
         """How this adapter reads the times of the pages, for `board check`."""
-        zone = f"zone {self.tz} (from the page's clock)" if self.tz is not None else "zone not seen"
         if self._tz is not None:
-            zone = f"zone {self._tz} (configured)"
+            zone = N_("zone {tz} (configured)").format(tz=self._tz)
+        elif self.tz is not None:
+            zone = N_("zone {tz} (from the page's clock)").format(tz=self.tz)
+        else:
+            zone = N_("zone not seen")
         if self.date_setting is not None:
-            return f"{self.date_setting.describe()}, {zone}"
-        order = f"dates {self.date_order}" + ("" if self._order_known else " (from the clock)")
-        shown = f"the board's own format, {order}, {zone}"
+            return N_("{setting}, {zone}").format(setting=self.date_setting.describe(), zone=zone)
+        if self._order_known:
+            shown = N_("the board's own format, dates {order}, {zone}")
+        else:
+            shown = N_("the board's own format, dates {order} (from the clock), {zone}")
+        shown = shown.format(order=self.date_order, zone=zone)
         if self.date_setting_error is not None:
-            return f"{shown}; the GM's own date format was not set: {self.date_setting_error}"
+            return N_("{shown}; the GM's own date format was not set: {error}").format(
+                shown=shown, error=self.date_setting_error
+            )
         return shown
 
     async def ensure_date_format(self) -> DateSetting:

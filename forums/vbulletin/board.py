@@ -180,12 +180,13 @@ class VbulletinBoard(PagedBoard):
 
     def times_read(self) -> str:
         """How this adapter reads the pages' times, for `board check`."""
-        zone = (
-            f"zone {self._tz} (configured)"
-            if self._tz is not None
-            else "zone from each page's footer"
+        if self._tz is not None:
+            zone = N_("zone {tz} (configured)").format(tz=self._tz)
+        else:
+            zone = N_("zone from each page's footer")
+        return N_("vBulletin {version}, dates {order}, {zone}").format(
+            version=self.version or "?", order=self.date_order, zone=zone
         )
-        return f"vBulletin {self.version or '?'}, dates {self.date_order}, {zone}"
 
     # -- the thread ----------------------------------------------------------------------
 

@@ -210,8 +210,11 @@ class Vb5Board(PagedBoard):
     # -- times ---------------------------------------------------------------------------
 
     def times_read(self) -> str:
-        zone = f"shown in zone {self._tz}" if self._tz is not None else "shown in UTC"
-        return f"vBulletin 5: each post's Unix time (data-node-publishdate), {zone}"
+        if self._tz is not None:
+            return N_(
+                "vBulletin 5: each post's Unix time (data-node-publishdate), shown in zone {tz}"
+            ).format(tz=self._tz)
+        return N_("vBulletin 5: each post's Unix time (data-node-publishdate), shown in UTC")
 
     # -- the thread ----------------------------------------------------------------------
 
