@@ -48,11 +48,11 @@ def insecure_url(url: str, allowed: bool) -> str | None:
     """Why an `http://` board URL is refused (None: not http, or the host allowed it)."""
     if not url.lower().startswith("http://") or allowed:
         return None
-    return (
-        f"{url}: an http:// board would get the GM's password unencrypted; use https:// or, "
+    return N_(
+        "{url}: an http:// board would get the GM's password unencrypted; use https:// or, "
         "if the board has no HTTPS, set allow_insecure_http = true in [board] "
         "(--allow-insecure-http on the command line)"
-    )
+    ).format(url=url)
 
 
 @dataclass(frozen=True)

@@ -70,9 +70,11 @@ def url_refused(engine: str | None, url: str, allow_insecure_http: bool) -> str 
     """Why the command line's board URL is refused: not a board address of the engine (an
     ftp:// or a typo), or an `http://` one without `allow_insecure_http` (forums.guard)."""
     from engine.config import url_problem
+    from engine.i18n import board_text
     from forums.guard import insecure_url
 
-    return url_problem(engine, url) or insecure_url(url, allow_insecure_http)
+    refused = insecure_url(url, allow_insecure_http)
+    return url_problem(engine, url) or (board_text(refused) if refused else None)
 
 
 def open_board(

@@ -135,6 +135,14 @@ def test_a_wrong_password_on_a_saved_english_phpbb_is_our_russian_around_the_boa
     assert f"LoginFailed: {BASE}: login as '{USER}' failed: " in flat(english.output)
 
 
+def test_an_http_board_is_refused_in_russian(phpbb: FakePhpbb) -> None:
+    said = CliRunner().invoke(app, ["--lang", "ru", *CHECK])
+    assert said.exit_code == 2, said.output
+    out = flat(said.output)
+    assert f"{BASE}: на форум по http:// пароль ведущего уйдёт незашифрованным" in out, out
+    assert "unencrypted" not in out
+
+
 def test_a_captcha_is_explained_in_russian(phpbb: FakePhpbb) -> None:
     from tests.forums.phpbb.helpers_http import captcha_login_page, html
 
