@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import tomllib
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, tzinfo
@@ -1066,12 +1067,24 @@ class _Checker:
                 self.problem(_("[players] players is empty"), "players", "players")
             return []
         names = [str(p) for p in players]
+        # One problem for a name written more than once, however often: at its first repeat,
+        # with how many times it is listed.
+        times = Counter(n.casefold() for n in names)
         seen: set[str] = set()
         for n in names:
-            if n.casefold() in seen:
-                said = _("[players] {name!r} is listed twice").format(name=n)
+            key = n.casefold()
+            if key in seen and times[key] > 0:
+                if times[key] == 2:
+                    said = _("[players] {name!r} is listed twice").format(name=n)
+                else:
+                    said = ngettext(
+                        "[players] {name!r} is listed {n} time",
+                        "[players] {name!r} is listed {n} times",
+                        times[key],
+                    ).format(name=n, n=times[key])
                 self.problem(said, "players", "players")
-            seen.add(n.casefold())
+                times[key] = 0  # said once
+            seen.add(key)
         return names
 
     def _names(self, key: str, players: list[str]) -> list[str]:

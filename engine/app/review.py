@@ -16,6 +16,7 @@ from datetime import datetime, timedelta, tzinfo
 from typing import Any
 
 from engine.clock import local_time
+from engine.config import slot_label
 from engine.core.orders import Channel, Order
 from engine.core.ruleset import HostTable, VoteView
 from engine.i18n import (
@@ -56,7 +57,7 @@ def order_words(
 ) -> str:
     """What an order does in a few words, "heal Вася" ("Маша: heal Вася" with `player`;
     «лечение: Вася» in Russian): one wording for both faces of the review. `name` shows a
-    seat by whoever holds it now ("Петя (replaced Вася)")."""
+    seat by whoever holds it now («Петя (вместо Васи)»)."""
     shown = name or (lambda n: n)
     targets = ", ".join(shown(t) for t in order.targets)
     action = order.action or order.kind.value
@@ -303,9 +304,11 @@ class Review:
         return self.driver.ruleset.vote_view(session.state, session.inputs, public=False)
 
     def seats(self) -> Callable[[str], str]:
-        """How the vote table names a seat: "A (replaced B, replaced C)" once it changed
-        hands, as `forumgm tally` and `forumgm votes` do; any other name as it is."""
-        return self.driver.slots().label
+        """How the vote table names a seat: by its holders once it changed hands, in the
+        host's language («Дима (вместо Лёши)», "Дима (replaced Лёша)") as `forumgm tally`
+        and `forumgm votes` do; any other name as it is."""
+        slots = self.driver.slots()
+        return lambda name: slot_label(slots.chain(name))
 
     def _latest(self) -> tuple[Any, Any]:
         """The state the ruleset's extras show, with the inputs so far: the open phase as it

@@ -707,7 +707,7 @@ def _show_review(rv: Review, *, orders: bool, votes: bool, preview: bool) -> Non
         names, living = rv.names(), set(rv.living())
         out_of_game = [n for n in names if n not in living]
         gone = _(" (out: {names})").format(names=", ".join(out_of_game)) if out_of_game else ""
-        # A seat that changed hands reads "A (replaced B)", as in `votes` and `tally`.
+        # A seat that changed hands reads «Дима (вместо Лёши)», as in `votes` and `tally`.
         seat = rv.seats()
         out.print(_("players: {names}").format(names=", ".join(seat(n) for n in names)) + gone)
         if orders:
@@ -799,7 +799,7 @@ def _show_votes(rv: Review) -> None:
     view = rv.vote_view()
     if view is None:
         return
-    # A seat that changed hands reads "A (replaced B, replaced C)", as in `tally` and `votes`.
+    # A seat that changed hands reads «Дима (вместо Лёши, вместо Оли)», as in `tally` and `votes`.
     seat = rv.seats()
     grid = Table(
         _("voter"), _("vote"), _("weight"), title=_("votes, {phase}").format(phase=view.phase)

@@ -217,7 +217,7 @@ class GamePage:
         self.progress: list[str] = self._shown(_("the phase's progress"), self.rv.progress, [])
         self.votes: VoteView | None = self._shown(_("the vote table"), self.rv.vote_view, None)
         self.seat = self.rv.seats()
-        """A seat in the vote table: "A (replaced B, replaced C)" once it changed hands."""
+        """A seat in the vote table: «Дима (вместо Лёши)» once it changed hands."""
         self.warnings = [self._warning(w) for w in self.rv.warnings()]
         self.held = len(self.rv.held())
         self.hold_reasons = [shown(r) for r in self.rv.hold_reasons()]
