@@ -63,7 +63,9 @@ def _root(
     ] = None,
 ) -> None:
     # A group needs a callback when its commands are not registered on the Typer itself.
-    pass
+    from engine.app.logs import speak_last_resort
+
+    speak_last_resort()
 
 
 def main() -> None:

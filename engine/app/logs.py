@@ -76,6 +76,27 @@ class HostsLanguage(logging.Formatter):
         return super().format(record)
 
 
+class ShownWhenPrinted(logging.Formatter):
+    """A warning of the service's code met outside `forumgm run` (`review`, `steer`: a host's
+    measure the rules no longer apply) goes to Python's last-resort handler: printed in the
+    language the command speaks at that moment, not in the English the log file keeps."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        if isinstance(record.msg, i18n.Said) and i18n.current() != i18n.DEFAULT:
+            record = logging.makeLogRecord(record.__dict__)
+            record.msg = i18n.shown(record.msg)
+        return super().format(record)
+
+
+def speak_last_resort() -> None:
+    """Let Python's last-resort handler (a warning no handler took) speak the host's
+    language (`ShownWhenPrinted`)."""
+    if logging.lastResort is not None and not isinstance(
+        logging.lastResort.formatter, ShownWhenPrinted
+    ):
+        logging.lastResort.setFormatter(ShownWhenPrinted())
+
+
 @contextmanager
 def service_logging(
     *, debug: bool = False, to_file: logging.Handler | None = None

@@ -430,6 +430,10 @@ def status(db: Db = None) -> None:
     from engine.app.review import host_word, phase_status_words
 
     store = store_or_exit(db, existing=True)
+    # The host's language (--lang), else the one the store's games share (as `host log`):
+    # the command names no game file to take it from.
+    languages = (g.language for g in store.games() if g.language in i18n.LANGUAGES)
+    i18n.for_game(i18n.languages_of(languages) or i18n.DEFAULT)
     clock = command_clock()
     table = grid(
         _("game"), _("ruleset"), _("status"), _("phase"), _("deadline"), _("warnings"), _("outbox")
@@ -802,7 +806,10 @@ def _show_votes(rv: Review) -> None:
     # A seat that changed hands reads «Дима (вместо Лёши, вместо Оли)», as in `tally` and `votes`.
     seat = rv.seats()
     grid = Table(
-        _("voter"), _("vote"), _("weight"), title=_("votes, {phase}").format(phase=view.phase)
+        _("voter"),
+        _("vote"),
+        _("weight"),
+        title=_("votes, {phase}").format(**phase_fields(view.phase)),
     )
     for voter, choice in view.votes.items():
         vote = seat(choice) if choice else "—"
@@ -815,6 +822,8 @@ def _show_votes(rv: Review) -> None:
 
 
 def _show_log(rv: Review) -> None:
+    from engine.app.review import host_word
+
     grid = Table(_("at"), _("by"), _("via"), _("phase"), _("action"), _("detail"))
     tz = rv.driver.config.schedule.tz
     for entry in rv.log():
@@ -823,8 +832,8 @@ def _show_log(rv: Review) -> None:
             local_time(entry.at, tz),
             entry.by,
             entry.via,
-            entry.phase or "",
-            entry.action,
+            phase_name(entry.phase) if entry.phase else "",
+            host_word(entry.action),
             detail,
         )
     out.print(grid)
@@ -854,5 +863,5 @@ def votes(game: Annotated[Path, typer.Argument(help="The game file.")], db: Db =
             target = seat(order.target, order) if order.target else order.kind.value
             at = local_time(order.at, tz) if order.at else ""
             link = order.source.url or order.source.post_id or "" if order.source else ""
-            table.add_row(ph.phase, seat(order.player, order), target, at, str(link))
+            table.add_row(phase_name(ph.phase), seat(order.player, order), target, at, str(link))
     print_table(table)

@@ -30,7 +30,7 @@ from engine.core.warnings import (
     UNREADABLE_MESSAGE,
     ParseWarning,
 )
-from engine.i18n import L_
+from engine.i18n import L_, WarningText
 from engine.session import GameSession
 from engine.store.codec import order_from_json, order_ref
 from forums.records import PostBody
@@ -164,7 +164,11 @@ class Replay:
             except RulesError as exc:
                 # e.g. a removal of a player the phase's reading already left out of play
                 log.warning(
-                    L_("host measure #{id} not applied: {why}", id=measure.id, why=str(exc))
+                    L_(
+                        "host measure #{id} not applied: {why}",
+                        id=measure.id,
+                        why=WarningText(str(exc)),
+                    )
                 )
                 events = []
             self.measured[measure.id] = events
