@@ -193,6 +193,10 @@ def parse_topic_page(
     size = per_page or len(posts)
     if page < pages:
         size = len(posts)
+    # FluxBB prints no count of a topic's posts (PunBB 1.4 does), but numbers each post:
+    # the last page's last number is the total. Known on the last page only, like MyBB.
+    last = posts[-1].number
+    total = last if page >= pages and last >= len(posts) else None
     return TopicPage(
         url=url,
         thread_id=thread,
@@ -202,7 +206,7 @@ def parse_topic_page(
         pages=pages,
         per_page=size,
         start=start,
-        total_posts=None,
+        total_posts=total,
         logged_in_as=logged_in_as(tree, selectors),
     )
 

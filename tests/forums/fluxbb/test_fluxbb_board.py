@@ -175,3 +175,15 @@ def test_no_private_messages() -> None:
     gm, _ = board(fake)
     assert run(gm, lambda b: b.sent()).items == []
     assert fake.requests == []  # nothing was asked of the board
+
+
+def test_board_check_counts_the_thread_from_its_last_page() -> None:
+    """FluxBB prints no count of a topic's posts: `board check` reads it from the last
+    page's last post number («32 posts», not «? posts»)."""
+    from engine.app.board_cmd import _first_page
+
+    fake = FakeFluxbb()
+    gm, _ = board(fake)
+    seen = run(gm, lambda b: _first_page(b, "2"))
+    assert (seen["total"], seen["pages"], seen["per_page"]) == (32, 2, 25)
+    assert seen["total"] == len([i for i in truth() if int(i) <= 33])  # every post shown
