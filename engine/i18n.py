@@ -366,7 +366,10 @@ def _templates(lang: str, domain: str = "warnings") -> tuple[dict[str, str], _Pa
         else:  # each English form of a counted template reads as the same entry
             english = (str(message.id[0]), str(message.id[1]))
             found.extend(_pattern(form, english) for form in dict.fromkeys(english))
-    found.sort(key=lambda p: -p[0])
+    # A warning's template that holds another marked text ({said}) first: its own words
+    # are few (`_warning_said`).
+    nested = domain == "warnings"
+    found.sort(key=lambda p: (nested and "said" not in p[1].groupindex, -p[0]))
     return plain, tuple((pattern, translated) for _, pattern, translated in found)
 
 
@@ -398,6 +401,13 @@ def _matched(
 ) -> tuple[str, dict[str, str]] | None:
     """The translation of the first template `message` was made from (a counted one's form
     by its `{n}`), and the texts its fields showed."""
+    return next(_matches(message, patterns, lang, domain), None)
+
+
+def _matches(
+    message: str, patterns: _Patterns, lang: str, domain: str
+) -> Iterator[tuple[str, dict[str, str]]]:
+    """Each template `message` may have been made from, in the order they are tried."""
     for pattern, translated in patterns:
         match = pattern.fullmatch(message)
         if match is not None:
@@ -406,8 +416,7 @@ def _matched(
                 count = fields.get("n", "")
                 n = int(count) if count.isdigit() else 0
                 translated = _bare(catalogue(lang, domain).ngettext(*translated, n))
-            return translated, fields
-    return None
+            yield translated, fields
 
 
 def warning_text(message: str, lang: str | None = None) -> str:
@@ -422,16 +431,32 @@ def warning_text(message: str, lang: str | None = None) -> str:
     lang = current() if lang is None else checked(lang)
     if lang == DEFAULT:
         return message
+    said = _warning_said(message, lang)
+    return message if said is None else said
+
+
+def _warning_said(message: str, lang: str) -> str | None:
+    """`warning_text`'s translation, None for a message made from no known template.
+
+    A `{said}` field holds another marked text (a card file's error inside "option
+    collection: {said}"): a template with one is tried first, and matches only if its
+    `{said}` is made from a template too. A `{what}` field (what the inner text is about:
+    «карта 'strike', поле colour») is translated when it is one, else kept as written."""
     plain, patterns = _templates(lang)
     if message in plain:
         return plain[message]
-    found = _matched(message, patterns, lang, "warnings")
-    if found is None:
-        return message
-    translated, fields = found
-    if "action" in fields:
-        fields["action"] = plain.get(fields["action"], fields["action"])
-    return translated.format(**fields)
+    for translated, fields in _matches(message, patterns, lang, "warnings"):
+        if "said" in fields:
+            inner = _warning_said(fields["said"], lang)
+            if inner is None:
+                continue
+            fields["said"] = inner
+        if "what" in fields:
+            fields["what"] = _warning_said(fields["what"], lang) or fields["what"]
+        if "action" in fields:
+            fields["action"] = plain.get(fields["action"], fields["action"])
+        return translated.format(**fields)
+    return None
 
 
 def board_text(message: str, lang: str | None = None) -> str:

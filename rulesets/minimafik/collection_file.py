@@ -16,10 +16,22 @@ from typing import Any
 
 import yaml
 
+from engine.core.warnings import N_
 from rulesets.minimafik.cards import SAMPLE, Collection
 from rulesets.minimafik.schema import Checker, CollectionError, parse_collection
 
-__all__ = ["CollectionError", "collection_of", "load_collection", "parse_collection", "stored"]
+__all__ = [
+    "COLLECTION_REFUSED",
+    "CollectionError",
+    "collection_of",
+    "load_collection",
+    "parse_collection",
+    "stored",
+]
+
+COLLECTION_REFUSED = N_("option {key}: {said}")
+"""A game file's collection (or visible_roles) option refused: `said` is the CollectionError,
+itself made from templates, so the host reads the whole of it in his language."""
 
 
 def _yaml_lines(text: str) -> dict[tuple[str, ...], int]:
@@ -49,14 +61,17 @@ def parse_collection_text(text: str, source: str) -> Collection:
         try:
             doc: Any = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
-            raise CollectionError(f"{source}: not valid TOML: {exc}") from exc
+            said = N_("{where}: not valid TOML: {reason}").format(where=source, reason=exc)
+            raise CollectionError(said) from exc
         return parse_collection(doc, source)
     try:
         doc = yaml.safe_load(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"{source}:{mark.line + 1}" if mark is not None else source
-        raise CollectionError(f"{where}: not valid YAML: {getattr(exc, 'problem', exc)}") from exc
+        said = N_("{where}: not valid YAML: {reason}")  # the parser's words, as it says them
+        why = getattr(exc, "problem", exc)
+        raise CollectionError(said.format(where=where, reason=why)) from exc
     return parse_collection(doc, source, _yaml_lines(text))
 
 
@@ -71,8 +86,13 @@ def load_collection(path: str | Path) -> Collection:
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as exc:
-        raise CollectionError(f"{path}: cannot read: {exc.strerror or exc}") from exc
+        raise _unread(path, exc) from exc
     return parse_collection_text(text, str(path))
+
+
+def _unread(path: str | Path, exc: OSError) -> CollectionError:
+    said = N_("{where}: cannot read: {reason}")  # the system's words, as it says them
+    return CollectionError(said.format(where=path, reason=exc.strerror or exc))
 
 
 _BY_KEY: dict[str, Collection] = {}
@@ -115,7 +135,9 @@ def collection_of(value: Any) -> Collection:
             _BY_KEY.clear()
         _BY_KEY[key] = hit
         return hit
-    raise CollectionError(f"collection: expected a file path, got {value!r}")
+    raise CollectionError(
+        N_("collection: expected a file path, got {value}").format(value=repr(value))
+    )
 
 
 def with_visible_roles(collection: Collection, value: Any) -> Collection:
@@ -127,17 +149,19 @@ def with_visible_roles(collection: Collection, value: Any) -> Collection:
         try:
             text = Path(path).read_text(encoding="utf-8")
         except OSError as exc:
-            raise CollectionError(f"{path}: cannot read: {exc.strerror or exc}") from exc
+            raise _unread(path, exc) from exc
         try:
             doc = tomllib.loads(text) if path.endswith(".toml") else yaml.safe_load(text)
         except (yaml.YAMLError, tomllib.TOMLDecodeError) as exc:
-            raise CollectionError(f"{path}: cannot parse: {exc}") from exc
+            said = N_("{where}: cannot parse: {reason}").format(where=path, reason=exc)
+            raise CollectionError(said) from exc
         lines = {} if path.endswith(".toml") else _yaml_lines(text)
         source = path
     elif isinstance(value, Mapping):
         doc, lines, source = dict(value), {}, "<options.visible_roles>"
     else:
-        raise CollectionError(f"visible_roles: expected a file path or a table, got {value!r}")
+        said = N_("visible_roles: expected a file path or a table, got {value}")
+        raise CollectionError(said.format(value=repr(value)))
     if isinstance(doc, dict) and "visible_roles" in doc:
         doc = doc["visible_roles"]
         lines = {k[1:]: v for k, v in lines.items() if k[:1] == ("visible_roles",)}

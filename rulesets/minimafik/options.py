@@ -11,6 +11,7 @@ from engine.core.model import PlayerState
 from engine.core.ruleset import NOT_ONE_OF, UNKNOWN_ROLE, RulesError, Seat
 from engine.core.warnings import N_, Nn_
 from rulesets.minimafik.collection_file import (
+    COLLECTION_REFUSED,
     CollectionError,
     collection_of,
     stored,
@@ -127,7 +128,7 @@ def check(options: dict[str, Any]) -> None:
             if options["visible_roles"] and "visible_roles" in str(exc)
             else "collection"
         )
-        raise RulesError(f"option {key}: {exc}") from exc
+        raise RulesError(COLLECTION_REFUSED.format(key=key, said=exc)) from exc
     options["collection"] = stored(coll)
     options["visible_roles"] = None  # merged into the collection document
     for who, char in options["characters"].items():

@@ -26,7 +26,12 @@ from engine.core.ruleset import (
 )
 from engine.core.warnings import N_, UNKNOWN_COMMAND, ParseWarning
 from rulesets.minimafik import grammar as grammar_mod
-from rulesets.minimafik.collection_file import CollectionError, collection_of, sample_collection
+from rulesets.minimafik.collection_file import (
+    COLLECTION_REFUSED,
+    CollectionError,
+    collection_of,
+    sample_collection,
+)
 from rulesets.minimafik.context import new_turn
 from rulesets.minimafik.deck import draft_offers
 from rulesets.minimafik.help import deck_rules, orders_of, refusal_extra
@@ -75,7 +80,7 @@ class Minimafik(Ruleset):
         try:
             return grammar_mod.grammar_for(collection_of(options.get("collection")))
         except CollectionError as exc:
-            raise RulesError(f"option collection: {exc}") from exc
+            raise RulesError(COLLECTION_REFUSED.format(key="collection", said=exc)) from exc
 
     # -- setup (§3, §5.1) ----------------------------------------------------------------
 

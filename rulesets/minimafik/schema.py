@@ -12,6 +12,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from engine.core.warnings import N_
 from rulesets.minimafik.cards import (
     PRIMITIVES,
     SELF,
@@ -43,6 +44,28 @@ _ROLE_FIELDS = {"name", "aliases", "abilities"}
 _ABILITY_FIELDS = {"id", "name", "aliases", "timing", "uses", "cost", "target", "effects", "text"}
 _ABILITY_TIMINGS = (NIGHT, DAY, ANY)
 
+ERROR = N_("{where}: {what}: {said}")
+"""A collection's error: the file (and line), what it is about, and why. Each part is made
+from an `N_` template (the labels and reasons below), so `engine.i18n.warning_text` says
+it in the host's language inside "option collection: {said}"."""
+
+CARD = N_("card {card}")
+CARD_FIELD = N_("card {card}, field {field}")
+CARD_AT = N_("card #{n}")
+CARD_AT_FIELD = N_("card #{n}, field {field}")
+ROLE = N_("visible role {role}")
+ROLE_FIELD = N_("visible role {role}, field {field}")
+ABILITY = N_("visible role {role}, ability {ability}")
+ABILITY_FIELD = N_("visible role {role}, ability {ability}, field {field}")
+ABILITY_AT = N_("visible role {role}, ability #{n}")
+ABILITY_AT_FIELD = N_("visible role {role}, ability #{n}, field {field}")
+
+UNKNOWN_FIELD = N_("unknown field (known: {known})")
+WHOLE_NUMBER = N_("expected a whole number ≥ {low}, got {value}")
+SNAKE_ID = N_("expected a snake_case id, got {value}")
+NOT_ONE_OF = N_("{value} is not one of {allowed}")
+NAMES = N_("expected a list of names")
+
 
 class CollectionError(ValueError):
     """A collection that cannot be used; the message names the file, the card and the field."""
@@ -56,31 +79,35 @@ class Checker:
         self.lines = lines
 
     def fail(self, path: tuple[str, ...], what: str, message: str) -> CollectionError:
+        """The error about `what` (a label made from a template above, or a key as written)
+        at `path` of the document; `message` is made from an `N_` template."""
         line = None
         for n in range(len(path), 0, -1):
             line = self.lines.get(path[:n])
             if line is not None:
                 break
         where = f"{self.source}:{line}" if line else self.source
-        return CollectionError(f"{where}: {what}: {message}")
+        return CollectionError(ERROR.format(where=where, what=what, said=message))
 
     def cards(self, raw: Any) -> dict[str, Card]:
         if not isinstance(raw, list) or not raw:
-            raise self.fail(("cards",), "cards", "expected a non-empty list of cards")
+            raise self.fail(("cards",), "cards", N_("expected a non-empty list of cards"))
         cards: dict[str, Card] = {}
         names: dict[str, str] = {}
         for index, item in enumerate(raw):
             card = self.card(item, index)
             if card.id in cards:
-                raise self.fail(("cards", str(index)), f"card {card.id!r}", "the id is used twice")
+                label = CARD.format(card=repr(card.id))
+                raise self.fail(("cards", str(index)), label, N_("the id is used twice"))
             for name in (card.name, *card.aliases, card.id):
                 key = name.casefold().replace("ё", "е")
                 other = names.get(key)
                 if other is not None and other != card.id:
+                    said = N_("the name {name} is also card {other}'s")
                     raise self.fail(
                         ("cards", str(index)),
-                        f"card {card.id!r}",
-                        f"the name {name!r} is also card {other!r}'s",
+                        CARD.format(card=repr(card.id)),
+                        said.format(name=repr(name), other=repr(other)),
                     )
                 names[key] = card.id
             cards[card.id] = card
@@ -88,81 +115,85 @@ class Checker:
             for which in ("light", "dark"):
                 for k, effect in enumerate(card.side(which).effects):
                     if effect.into is not None and effect.into not in cards | SPECIAL_CARDS:
+                        field = f"{which}.effects[{k}].into"
                         raise self.fail(
                             ("cards", str(list(cards).index(card.id))),
-                            f"card {card.id!r}, field {which}.effects[{k}].into",
-                            f"no card with id {effect.into!r}",
+                            CARD_FIELD.format(card=repr(card.id), field=field),
+                            N_("no card with id {into}").format(into=repr(effect.into)),
                         )
         return cards
 
     def card(self, item: Any, index: int) -> Card:
         path = ("cards", str(index))
-        label = f"card #{index + 1}"
         if not isinstance(item, dict):
-            raise self.fail(path, label, "a card is a mapping with id, name, colour, light, dark")
+            said = N_("a card is a mapping with id, name, colour, light, dark")
+            raise self.fail(path, CARD_AT.format(n=index + 1), said)
         card_id = item.get("id")
-        if isinstance(card_id, str):
-            label = f"card {card_id!r}"
 
         def bad(field_name: str, message: str) -> CollectionError:
-            return self.fail(path, f"{label}, field {field_name}", message)
+            if isinstance(card_id, str):
+                label = CARD_FIELD.format(card=repr(card_id), field=field_name)
+            else:
+                label = CARD_AT_FIELD.format(n=index + 1, field=field_name)
+            return self.fail(path, label, message)
 
         unknown = sorted(set(item) - _CARD_FIELDS)
         if unknown:
-            raise bad(unknown[0], f"unknown field (known: {', '.join(sorted(_CARD_FIELDS))})")
+            raise bad(unknown[0], UNKNOWN_FIELD.format(known=", ".join(sorted(_CARD_FIELDS))))
         if not isinstance(card_id, str) or not _ID_RE.match(card_id):
-            raise bad("id", f"expected a snake_case id, got {card_id!r}")
+            raise bad("id", SNAKE_ID.format(value=repr(card_id)))
         if card_id in SPECIAL_CARDS:
-            raise bad("id", f"{card_id!r} is reserved (Rot and Blank are built in)")
+            said = N_("{value} is reserved (Rot and Blank are built in)")
+            raise bad("id", said.format(value=repr(card_id)))
         name = _text(item.get("name"))
         if not name:
-            raise bad("name", "expected the card's name (the text players write)")
+            raise bad("name", N_("expected the card's name (the text players write)"))
         aliases = _aliases(item.get("aliases", []))
         if aliases is None:
-            raise bad("aliases", "expected a list of names")
+            raise bad("aliases", NAMES)
         colour = item.get("colour")
         if colour not in COLOURS:
-            raise bad("colour", f"{colour!r} is not one of {', '.join(COLOURS)}")
+            raise bad("colour", NOT_ONE_OF.format(value=repr(colour), allowed=", ".join(COLOURS)))
         cost = _count(item.get("cost", 0), minimum=0)
         if cost is None:
-            raise bad("cost", f"expected a whole number ≥ 0, got {item.get('cost')!r}")
+            raise bad("cost", WHOLE_NUMBER.format(low=0, value=repr(item.get("cost"))))
         timing = item.get("timing", NIGHT)
         if timing not in TIMINGS:
-            raise bad("timing", f"{timing!r} is not one of {', '.join(TIMINGS)}")
+            raise bad("timing", NOT_ONE_OF.format(value=repr(timing), allowed=", ".join(TIMINGS)))
         text = item.get("text", "")
         if not isinstance(text, str):
-            raise bad("text", "expected a string")
+            raise bad("text", N_("expected a string"))
         sides = {}
         for which in ("light", "dark"):
             if which not in item:
-                raise bad(which, "both sides (light and dark) are required")
+                raise bad(which, N_("both sides (light and dark) are required"))
             sides[which] = self.side(item[which], cost, which, bad)
             if timing == NIGHT and any(PRIMITIVES[e.do].day_only for e in sides[which].effects):
-                raise bad(
-                    which,
-                    "extra_vote and vece_immunity act on the Вече: the card must be playable by day",
+                said = N_(
+                    "extra_vote and vece_immunity act on the Вече: the card must be playable by day"
                 )
+                raise bad(which, said)
         return Card(
             card_id, name, colour, cost, timing, sides["light"], sides["dark"], aliases, text
         )
 
     def side(self, raw: Any, cost: int, where: str, bad: Any) -> Side:
         if not isinstance(raw, dict):
-            raise bad(where, "a side is a mapping with target and effects")
+            raise bad(where, N_("a side is a mapping with target and effects"))
         unknown = sorted(set(raw) - _SIDE_FIELDS)
         if unknown:
-            raise bad(
-                f"{where}.{unknown[0]}", f"unknown field (known: {', '.join(sorted(_SIDE_FIELDS))})"
-            )
+            known = ", ".join(sorted(_SIDE_FIELDS))
+            raise bad(f"{where}.{unknown[0]}", UNKNOWN_FIELD.format(known=known))
         target = raw.get("target", TARGET_OTHER)
         if target not in TARGET_RULES:
-            raise bad(f"{where}.target", f"{target!r} is not one of {', '.join(TARGET_RULES)}")
+            allowed = ", ".join(TARGET_RULES)
+            raise bad(f"{where}.target", NOT_ONE_OF.format(value=repr(target), allowed=allowed))
         side_cost = _count(raw.get("cost", cost), minimum=0)
         if side_cost is None:
-            raise bad(f"{where}.cost", f"expected a whole number ≥ 0, got {raw.get('cost')!r}")
+            raise bad(f"{where}.cost", WHOLE_NUMBER.format(low=0, value=repr(raw.get("cost"))))
         effects = raw.get("effects")
         if not isinstance(effects, list) or not effects:
-            raise bad(f"{where}.effects", "expected a non-empty list of effects")
+            raise bad(f"{where}.effects", N_("expected a non-empty list of effects"))
         return Side(
             target,
             side_cost,
@@ -173,102 +204,120 @@ class Checker:
 
     def effect(self, raw: Any, target: str, where: str, bad: Any) -> Effect:
         if not isinstance(raw, dict) or "do" not in raw:
-            raise bad(where, "an effect is a mapping {do: <primitive>, …}")
+            raise bad(
+                where, N_("an effect is a mapping with do (an effect primitive) and its fields")
+            )
         do = raw["do"]
         primitive = PRIMITIVES.get(do) if isinstance(do, str) else None
         if primitive is None:
-            raise bad(
-                f"{where}.do", f"{do!r} is not an effect primitive (known: {', '.join(PRIMITIVES)})"
-            )
+            said = N_("{value} is not an effect primitive (known: {known})")
+            raise bad(f"{where}.do", said.format(value=repr(do), known=", ".join(PRIMITIVES)))
         allowed = {"do", "to", *primitive.params}
         unknown = sorted(set(raw) - allowed)
         if unknown:
-            raise bad(f"{where}.{unknown[0]}", f"{do} takes {', '.join(sorted(allowed))}")
+            said = N_("{do} takes {allowed}").format(do=do, allowed=", ".join(sorted(allowed)))
+            raise bad(f"{where}.{unknown[0]}", said)
         for param in primitive.required:
             if param not in raw:
-                raise bad(f"{where}.{param}", f"{do} needs `{param}`")
+                raise bad(f"{where}.{param}", N_("{do} needs `{param}`").format(do=do, param=param))
         to = raw.get("to", SELF if target == TARGET_NONE else TARGET)
         if to not in (SELF, TARGET):
-            raise bad(f"{where}.to", f"expected self or target, got {to!r}")
+            raise bad(
+                f"{where}.to", N_("expected self or target, got {value}").format(value=repr(to))
+            )
         if to == TARGET and target == TARGET_NONE:
-            raise bad(f"{where}.to", "the side has no target (target: none): use to: self")
+            raise bad(f"{where}.to", N_("the side has no target (target: none): use to: self"))
         n = 1
         if "n" in primitive.params:
             counted = _count(raw.get("n", 1), minimum=1)
             if counted is None:
-                raise bad(f"{where}.n", f"expected a whole number ≥ 1, got {raw.get('n')!r}")
+                raise bad(f"{where}.n", WHOLE_NUMBER.format(low=1, value=repr(raw.get("n"))))
             n = counted
         into = raw.get("into")
         if "into" in primitive.params and (not isinstance(into, str) or not _ID_RE.match(into)):
-            raise bad(f"{where}.into", f"expected a card id, got {into!r}")
+            raise bad(
+                f"{where}.into", N_("expected a card id, got {value}").format(value=repr(into))
+            )
         signed = raw.get("signed", False)
         if not isinstance(signed, bool):
-            raise bad(f"{where}.signed", f"expected true or false, got {signed!r}")
+            said = N_("expected true or false, got {value}").format(value=repr(signed))
+            raise bad(f"{where}.signed", said)
         if to == SELF and do in ("look_at_hand", "reveal_colour", "reveal_card", "send_message"):
-            raise bad(f"{where}.to", f"{do} reads or reaches another character: use to: target")
+            said = N_("{do} reads or reaches another character: use to: target").format(do=do)
+            raise bad(f"{where}.to", said)
         return Effect(do, to, n, into if "into" in primitive.params else None, signed)
 
     def visible_roles(self, raw: Any, cards: Mapping[str, Card]) -> dict[str, VisibleRole]:
         if raw is None:
             return {}
         if not isinstance(raw, dict):
-            raise self.fail(
-                ("visible_roles",), "visible_roles", "expected a mapping role id → role"
-            )
+            said = N_("expected a mapping role id → role")
+            raise self.fail(("visible_roles",), "visible_roles", said)
         roles = {}
         for role_id, body in raw.items():
             path = ("visible_roles", str(role_id))
-            label = f"visible role {role_id!r}"
+            label = ROLE.format(role=repr(role_id))
+
+            def field(name: str, role_id: Any = role_id) -> str:
+                return ROLE_FIELD.format(role=repr(role_id), field=name)
+
             if not isinstance(role_id, str) or not _ID_RE.match(role_id):
-                raise self.fail(path, label, "expected a snake_case id")
+                raise self.fail(path, label, N_("expected a snake_case id"))
             if body is None:
                 body = {}
             if not isinstance(body, dict):
-                raise self.fail(path, label, "expected a mapping with name and abilities")
+                raise self.fail(path, label, N_("expected a mapping with name and abilities"))
             unknown = sorted(set(body) - _ROLE_FIELDS)
             if unknown:
-                raise self.fail(
-                    path,
-                    f"{label}, field {unknown[0]}",
-                    "unknown field (known: abilities, aliases, name)",
-                )
+                known = ", ".join(sorted(_ROLE_FIELDS))
+                raise self.fail(path, field(unknown[0]), UNKNOWN_FIELD.format(known=known))
             name = _text(body.get("name")) or role_id
             aliases = _aliases(body.get("aliases", []))
             if aliases is None:
-                raise self.fail(path, f"{label}, field aliases", "expected a list of names")
+                raise self.fail(path, field("aliases"), NAMES)
             abilities_raw = body.get("abilities") or []
             if not isinstance(abilities_raw, list):
-                raise self.fail(path, f"{label}, field abilities", "expected a list of abilities")
-            abilities = tuple(self.ability(a, k, path, label) for k, a in enumerate(abilities_raw))
+                said = N_("expected a list of abilities")
+                raise self.fail(path, field("abilities"), said)
+            abilities = tuple(
+                self.ability(a, k, path, role_id) for k, a in enumerate(abilities_raw)
+            )
             ids = [a.id for a in abilities]
             if len(set(ids)) != len(ids):
-                raise self.fail(path, f"{label}, field abilities", "an ability id is used twice")
+                said = N_("an ability id is used twice")
+                raise self.fail(path, field("abilities"), said)
             roles[role_id] = VisibleRole(role_id, name, abilities, aliases)
         return roles
 
-    def ability(self, raw: Any, index: int, path: tuple[str, ...], role: str) -> Ability:
-        label = f"{role}, ability #{index + 1}"
-        if isinstance(raw, dict) and isinstance(raw.get("id"), str):
-            label = f"{role}, ability {raw['id']!r}"
+    def ability(self, raw: Any, index: int, path: tuple[str, ...], role_id: str) -> Ability:
+        role = repr(role_id)
+        named = isinstance(raw, dict) and isinstance(raw.get("id"), str)
 
         def bad(field_name: str, message: str) -> CollectionError:
-            return self.fail(path, f"{label}, field {field_name}", message)
+            if named:
+                label = ABILITY_FIELD.format(role=role, ability=repr(raw["id"]), field=field_name)
+            else:
+                label = ABILITY_AT_FIELD.format(role=role, n=index + 1, field=field_name)
+            return self.fail(path, label, message)
 
         if not isinstance(raw, dict):
-            raise self.fail(path, label, "an ability is a mapping with id, name, effects")
+            said = N_("an ability is a mapping with id, name, effects")
+            raise self.fail(path, ABILITY_AT.format(role=role, n=index + 1), said)
         unknown = sorted(set(raw) - _ABILITY_FIELDS)
         if unknown:
-            raise bad(unknown[0], f"unknown field (known: {', '.join(sorted(_ABILITY_FIELDS))})")
+            known = ", ".join(sorted(_ABILITY_FIELDS))
+            raise bad(unknown[0], UNKNOWN_FIELD.format(known=known))
         ability_id = raw.get("id")
         if not isinstance(ability_id, str) or not _ID_RE.match(ability_id):
-            raise bad("id", f"expected a snake_case id, got {ability_id!r}")
+            raise bad("id", SNAKE_ID.format(value=repr(ability_id)))
         name = _text(raw.get("name")) or ability_id
         aliases = _aliases(raw.get("aliases", []))
         if aliases is None:
-            raise bad("aliases", "expected a list of names")
+            raise bad("aliases", NAMES)
         timing = raw.get("timing", NIGHT)
         if timing not in _ABILITY_TIMINGS:
-            raise bad("timing", f"{timing!r} is not one of {', '.join(_ABILITY_TIMINGS)}")
+            allowed = ", ".join(_ABILITY_TIMINGS)
+            raise bad("timing", NOT_ONE_OF.format(value=repr(timing), allowed=allowed))
         uses = raw.get("uses", {"per_phase": 1})
         per_game = per_phase = None
         if (
@@ -276,19 +325,19 @@ class Checker:
             or len(uses) != 1
             or not set(uses) <= {"per_game", "per_phase"}
         ):
-            raise bad("uses", "expected {per_game: N} or {per_phase: N}")
+            raise bad("uses", N_("expected per_game: N or per_phase: N"))
         count = _count(next(iter(uses.values())), minimum=1)
         if count is None:
-            raise bad("uses", "expected a whole number ≥ 1 of uses")
+            raise bad("uses", N_("expected a whole number ≥ 1 of uses"))
         if "per_phase" in uses and count != 1:
-            raise bad("uses", "an ability is used at most once a phase: per_phase is 1")
+            raise bad("uses", N_("an ability is used at most once a phase: per_phase is 1"))
         if "per_game" in uses:
             per_game = count
         else:
             per_phase = count
         cost = _count(raw.get("cost", 0), minimum=0)
         if cost is None:
-            raise bad("cost", f"expected a whole number ≥ 0, got {raw.get('cost')!r}")
+            raise bad("cost", WHOLE_NUMBER.format(low=0, value=repr(raw.get("cost"))))
         side = self.side(
             {"target": raw.get("target", TARGET_NONE), "effects": raw.get("effects")},
             cost,
@@ -296,9 +345,8 @@ class Checker:
             bad,
         )
         if timing == NIGHT and any(PRIMITIVES[e.do].day_only for e in side.effects):
-            raise bad(
-                "timing", "extra_vote and vece_immunity act on the Вече: use timing day or any"
-            )
+            said = N_("extra_vote and vece_immunity act on the Вече: use timing day or any")
+            raise bad("timing", said)
         return Ability(
             ability_id,
             name,
@@ -336,16 +384,15 @@ def parse_collection(
     """Check a loaded document and build the collection; raises CollectionError."""
     checker = Checker(source, lines or {})
     if not isinstance(doc, dict):
-        raise checker.fail(
-            (), "collection", "expected a mapping with `cards:` (and `visible_roles:`)"
-        )
+        said = N_("expected a mapping with `cards:` (and `visible_roles:`)")
+        raise checker.fail((), "collection", said)
     unknown = sorted(set(doc) - {"cards", "visible_roles", "source"})
     if unknown:
-        raise checker.fail(
-            (unknown[0],), unknown[0], "unknown section (known: cards, visible_roles)"
-        )
+        said = N_("unknown section (known: cards, visible_roles)")
+        raise checker.fail((unknown[0],), unknown[0], said)
     cards = checker.cards(doc.get("cards"))
     if len([c for c in cards.values() if c.colour != NEUTRAL]) < 2:
-        raise checker.fail(("cards",), "cards", "the Law draft needs at least 2 non-neutral cards")
+        said = N_("the Law draft needs at least 2 non-neutral cards")
+        raise checker.fail(("cards",), "cards", said)
     roles = checker.visible_roles(doc.get("visible_roles"), cards)
     return Collection(cards, roles, str(doc.get("source") or source))
