@@ -271,6 +271,13 @@ _WRAPPERS = {
 in a <table> gets a <tbody>)."""
 
 
+def _deep(tag: str) -> str:
+    """`tag` renamed for its depth: once only. A body cut from a parsed page (vBulletin's,
+    read again on its own) holds elements renamed already; named twice, the reader would
+    no longer know a struck or quoted one for what it is."""
+    return tag if tag.startswith(DEEP) else DEEP + tag
+
+
 def bounded_nesting(html: str, limit: int = MAX_DEPTH, few: int = FEW_TAGS) -> str:
     """`html` with the elements opened deeper than `limit` renamed (`DEEP` + tag) and the
     stray end tags among them dropped; `html` itself when it never nests that deep, or has
@@ -303,7 +310,7 @@ def bounded_nesting(html: str, limit: int = MAX_DEPTH, few: int = FEW_TAGS) -> s
                 open_count[top] -= 1
                 if top == tag:
                     if renamed:
-                        edits.append((found.start(2), found.end(2), DEEP + tag))
+                        edits.append((found.start(2), found.end(2), _deep(tag)))
                     break
             continue
         if tag in _VOID:
@@ -328,7 +335,7 @@ def bounded_nesting(html: str, limit: int = MAX_DEPTH, few: int = FEW_TAGS) -> s
                 edits.append((found.start(), found.start(), "<marquee>"))
                 stack.append((_FENCE, False))
                 fenced = True
-            edits.append((found.start(2), found.end(2), DEEP + tag))
+            edits.append((found.start(2), found.end(2), _deep(tag)))
         stack.append((tag, renamed))
         open_count[tag] = open_count.get(tag, 0) + 1
     if not edits:
