@@ -36,6 +36,10 @@ def set_password(
     from engine.host_password import PasswordError, hash_password
 
     out = console()
+    # Opened first: its games' language is the one the prompts speak (unless --lang).
+    store = store_or_exit(db)
+    languages = (g.language for g in store.games() if g.language in i18n.LANGUAGES)
+    i18n.for_game(i18n.languages_of(languages) or i18n.DEFAULT)
     if not user.strip():
         out.print(_("--user needs a name"))
         raise typer.Exit(2)
@@ -52,7 +56,6 @@ def set_password(
     except PasswordError as exc:
         out.print(str(exc))
         raise typer.Exit(2) from None
-    store = store_or_exit(db)
     existed = store.host_account(user.strip()) is not None
     store.set_host_password(user.strip(), hashed)
     store.record_action("set_password", by=user.strip(), via="cli", detail={"new": not existed})

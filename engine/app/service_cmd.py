@@ -822,12 +822,12 @@ def _show_votes(rv: Review) -> None:
 
 
 def _show_log(rv: Review) -> None:
-    from engine.app.review import host_word
+    from engine.app.review import detail_words, host_word
 
     grid = Table(_("at"), _("by"), _("via"), _("phase"), _("action"), _("detail"))
     tz = rv.driver.config.schedule.tz
     for entry in rv.log():
-        detail = entry.detail_text()
+        detail = detail_words(entry.detail, tz)  # as `host log` and the dashboard say it
         grid.add_row(
             local_time(entry.at, tz),
             entry.by,

@@ -27,6 +27,7 @@ from engine.app.review import (
 )
 from engine.app.steer import Steer
 from engine.clock import local_time
+from engine.config import slot_label
 from engine.core.orders import Channel, Source
 from engine.core.ruleset import HostTable, VoteView
 from engine.i18n import _, ngettext, phase_name, shown, warning_text
@@ -305,7 +306,7 @@ class GamePage:
                 continue
             rows.append(
                 {
-                    "player": slots.label(seat),
+                    "player": slot_label(slots.chain(seat)),  # «Лёша (вместо Оли)»
                     "posts": row.posts,
                     "words": row.words,
                     "last": local_time(row.last, tz) if row.last else "",
