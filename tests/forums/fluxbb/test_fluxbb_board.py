@@ -16,7 +16,7 @@ import pytest
 
 from forums.errors import LoginFailed, NoPrivateMessages, NotFound
 from forums.fluxbb.board import FluxbbBoard
-from forums.records import User
+from forums.records import Cursor, User
 from tests.adapter_helpers import FakeTime, run
 from tests.forums.fluxbb.helpers_fluxbb import SEEN_EN, page, truth
 
@@ -122,6 +122,19 @@ def test_the_thread_whole_then_from_its_cursor() -> None:
     assert again == whole[25:]  # the cursor's page: page 2 alone
     assert [r.url.params.get("p") for r in fake.requests] == ["2"]
     assert cursor == {"thread": "2", "last_id": 33, "page": 2, "per_page": 25}
+
+
+def test_a_cursor_whose_page_deletions_emptied_of_seen_posts_steps_back_a_page() -> None:
+    """The last post seen was on page 2; deletions since moved it to page 1, so page 2 now
+    holds only unseen posts: the poll reads page 1 again rather than miss what is there."""
+    fake = FakeFluxbb()
+    gm, _ = board(fake)
+    whole = [i for i in truth() if int(i) <= 33]
+    moved = Cursor({"thread": "2", "last_id": int(whole[23]), "page": 2, "per_page": 25})
+    again = run(gm, lambda b: b.thread_posts("2", since=moved))
+    assert [p.id for p in again.items] == whole
+    topic = [r.url.params.get("p") for r in fake.requests if r.url.path == "/viewtopic.php"]
+    assert topic[-2:] == ["2", None]  # page 2, then back to page 1
 
 
 def test_a_session_the_board_forgot_is_logged_in_again_once() -> None:

@@ -19,7 +19,7 @@ import pytest
 
 from forums.errors import FloodControl, LoginFailed, NoPrivateMessages, NotFound
 from forums.punbb.board import PunbbBoard
-from forums.records import User
+from forums.records import Cursor, User
 from tests.adapter_helpers import FakeTime, run
 from tests.forums.punbb.test_punbb_pages import page, seen, truth
 
@@ -138,6 +138,19 @@ def test_the_topic_whole_then_from_its_cursor_is_the_boards(lang: str) -> None:
     assert times == [datetime.fromtimestamp(rows[i]["posted"], UTC) for i in whole]
     assert again == whole[4:]  # the cursor's page: page 2 (four posts a page)
     assert edited == [i for i in whole if rows[i]["edited"] is not None]
+
+
+def test_a_cursor_whose_page_deletions_emptied_of_seen_posts_steps_back_a_page() -> None:
+    """The last post seen was on page 2; deletions since moved it to page 1, so page 2 now
+    holds only unseen posts: the poll reads page 1 again rather than miss what is there."""
+    fake = FakePunbb()
+    gm, _ = board(fake)
+    whole = sorted(truth(), key=int)
+    moved = Cursor({"thread": "2", "last_id": int(whole[2]), "page": 2, "per_page": 4})
+    again = run(gm, lambda b: b.thread_posts("2", since=moved))
+    assert [p.id for p in again.items] == whole
+    topic = [r.url.params.get("p") for r in fake.requests if r.url.path == "/viewtopic.php"]
+    assert topic[-2:] == ["2", None]  # page 2, then back to page 1
 
 
 def test_a_friendly_topic_url_names_its_topic() -> None:

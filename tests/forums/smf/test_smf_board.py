@@ -176,6 +176,18 @@ def test_the_thread_whole_then_from_its_cursor_through_a_lost_session() -> None:
     assert [p.id for p in again.items] == ["17", "18"]  # the cursor's page only
 
 
+def test_a_cursor_whose_page_deletions_emptied_of_seen_posts_steps_back_a_page() -> None:
+    """The last post seen was on page 2; deletions since moved it to page 1, so page 2 now
+    holds only unseen posts: the poll reads page 1 again rather than miss what is there."""
+    fake = FakeSmf()
+    shown = [str(r["id"]) for r in TRUTH["posts"]][:17]
+    moved = Cursor({"thread": TOPIC, "last_id": int(shown[13]), "page": 2, "per_page": 15})
+    again = run(board(fake), lambda b: b.thread_posts(TOPIC, moved))
+    assert [p.id for p in again.items] == shown
+    topic = [r.url.params.get("topic") for r in fake.requests if r.url.params.get("topic")]
+    assert topic[-2:] == [f"{TOPIC}.15", f"{TOPIC}.0"]  # page 2, then back to page 1
+
+
 def test_the_inbox_oldest_first_and_from_its_cursor() -> None:
     inbox = run(board(FakeSmf()), lambda b: b.inbox())
     assert [(m.id, m.sender, m.subject) for m in inbox.items] == [

@@ -138,6 +138,21 @@ def test_the_thread_is_read_page_by_page_through_its_node_and_the_cursor_reads_o
     assert again.cursor.data["last_id"] == 731750
 
 
+def test_a_cursor_whose_page_deletions_emptied_of_seen_posts_steps_back_a_page() -> None:
+    """The last post seen was on page 2; deletions since moved it to page 1, so page 2 now
+    holds only unseen posts: the poll reads page 1 again rather than miss what is there."""
+    board, _, _, _ = vb5_board()
+    whole = [p.id for p in run(board, lambda b: b.thread_posts(THREAD)).items]
+    board, _, sent, _ = vb5_board()
+    moved = Cursor({"thread": THREAD, "last_id": int(whole[13]), "page": 2, "per_page": 15})
+    again = run(board, lambda b: b.thread_posts(THREAD, moved))
+    assert [p.id for p in again.items] == whole
+    assert [r.url.path for r in sent if r.url.path.startswith("/node/")] == [
+        f"/node/{THREAD}/page2",
+        f"/node/{THREAD}",
+    ]  # page 2, then back to page 1
+
+
 def test_a_thread_id_from_its_urls() -> None:
     assert Vb5Board.topic_id("727744") == "727744"
     assert Vb5Board.topic_id("https://fandompost.vbulletin.net/node/727744") == "727744"
