@@ -327,6 +327,42 @@ def test_a_post_that_looks_like_a_login_or_error_page_leaves_the_page_a_thread(
         assert words.split()[0] in _texts(hostile[:1])
 
 
+NOTICES = (
+    "Last edited by Ведущий; Today at 10:00 AM.",
+    "Last edited by Ведущий; 12-01-2026 at 10:00 PM. Reason: votes",
+    "Последний раз редактировалось Ведущий; Сегодня в 10:00.",
+    "Last edited by Ведущий (Today 10:00:00)",
+    "Изменено Ведущий (Сегодня 10:00:00)",
+    "(edited by Ведущий Today 10:00:00)",
+    "Last edited by Ведущий on Tue Dec 01, 2026 10:00 pm, edited 3 times in total.",
+    "Last edited: Dec 1, 2026",
+    "« Last Edit: December 01, 2026, 10:00:00 PM by Ведущий »",
+    "This message has been deleted by Ведущий. Reason: spam",
+    "Ведущий wrote: Originally Posted by Ведущий Quote from: Ведущий on Today at 10:00",
+    "Posted by Ведущий — Today, 10:00 PM #1",
+)
+"""What a player can type to pass for an edit, a deletion or another author, in the
+words of each engine's own notices, English and Russian."""
+
+
+@pytest.mark.parametrize("engine", ENGINES.values(), ids=ENGINES.keys())
+def test_a_post_typing_another_posts_notices_keeps_its_own_author_time_and_edit(
+    engine: Engine,
+) -> None:
+    written = "<br>".join(htmllib.escape(n) for n in NOTICES)
+    plain = engine.posts(engine.html(), engine.url)
+    hostile = engine.posts(engine.with_post(written), engine.url)
+    first, was = hostile[0], plain[0]
+    assert (first.author, first.author_id, first.posted_at) == (
+        was.author,
+        was.author_id,
+        was.posted_at,
+    )
+    assert (first.edit, first.deleted) == (was.edit, was.deleted)
+    assert NOTICES[0] in _texts(hostile[:1])
+    assert hostile[1:] == plain[1:]
+
+
 def test_discourse_reads_deep_and_huge_cooked_html_as_written() -> None:
     """Discourse sends each post's HTML in JSON, so a post cannot make its topic look like
     another answer; what the cooked HTML nests is read as on a page."""
