@@ -6,13 +6,15 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from engine.i18n import L_
 from forums.secret import Secret
 
 __all__ = ["CredentialsError", "CredentialsRef", "Secret", "resolve_password"]
 
 
 class CredentialsError(Exception):
-    """The password could not be found; the message says where it was looked for."""
+    """The password could not be found; the message says where it was looked for (a `Said`
+    line: English in the log, shown in the host's language by `said_of`)."""
 
 
 @dataclass(frozen=True)
@@ -44,21 +46,34 @@ def resolve_password(
         value = env.get(ref.name)
         if not value:
             raise CredentialsError(
-                f"the environment variable {ref.name} with the GM password of {user!r} is not set"
+                L_(
+                    "the environment variable {name} with the GM password of {user!r} is not set",
+                    name=ref.name,
+                    user=user,
+                )
             )
         return Secret(value)
     try:
         import keyring  # optional: desktop machines have one, headless servers usually not
     except ImportError:
         raise CredentialsError(
-            f"keyring:{ref.name} needs the 'keyring' package; on a server use env:VARIABLE"
+            L_(
+                "keyring:{name} needs the 'keyring' package; on a server use env:VARIABLE",
+                name=ref.name,
+            )
         ) from None
     try:
         value = keyring.get_password(ref.name, user)
     except Exception as exc:  # keyring backends raise their own types
         raise CredentialsError(
-            f"the system keyring could not be read ({type(exc).__name__})"
+            L_("the system keyring could not be read ({kind})", kind=type(exc).__name__)
         ) from None
     if not value:
-        raise CredentialsError(f"no password for {user!r} under {ref.name!r} in the system keyring")
+        raise CredentialsError(
+            L_(
+                "no password for {user!r} under {name!r} in the system keyring",
+                user=user,
+                name=ref.name,
+            )
+        )
     return Secret(value)

@@ -22,7 +22,7 @@ from engine.app.console import out
 from engine.clock import Clock, local_time
 from engine.config import ConfigError, GameConfig
 from engine.credentials import CredentialsRef
-from engine.i18n import _, board_text, for_game, ngettext
+from engine.i18n import _, board_text, for_game, ngettext, said_of, shown
 from forums.errors import BoardError, NotFound
 from forums.local import LocalBoard
 from forums.local import tables as t
@@ -142,7 +142,7 @@ def _board(config: LocalGame, *, create: bool = False) -> tuple[LocalBoard, str]
     try:
         password = resolve_password(config.password, config.gm_user)
     except CredentialsError as exc:
-        raise _fail(str(exc)) from None
+        raise _fail(shown(said_of(exc))) from None
     board, made = _open(config.url, config.gm_user, password.reveal(), clock=command_clock())
     if not create and not made:
         raise _fail(

@@ -211,7 +211,7 @@ def board_ready_or_exit(
         board = make_board(config, clock=clock)
         secret = login_secret(config)
     except CredentialsError as exc:
-        out.print(str(exc), style="red")
+        out.print(shown(said_of(exc)), style="red")
         raise typer.Exit(2) from None
     row = store.find_board(config.url, config.gm_user) if store is not None else None
     if store is not None and row is not None:
@@ -262,7 +262,7 @@ def _driver(
     try:
         return make_driver(config, store, clock=clock, pool=pool)
     except CredentialsError as exc:
-        out.print(str(exc), style="red")
+        out.print(shown(said_of(exc)), style="red")
         raise typer.Exit(2) from None
 
 

@@ -15,7 +15,7 @@ from rich.table import Table
 from engine.app.console import out
 from engine.clock import Clock, local_time
 from engine.config import ConfigError, SignupConfig, load_signup_config
-from engine.i18n import _, for_game, ngettext, shown
+from engine.i18n import _, for_game, ngettext, said_of, shown
 from engine.service.signup import SignupKeeper
 
 app = typer.Typer(
@@ -52,7 +52,7 @@ def _keeper(path: Path, db: str | None) -> tuple[SignupKeeper, Clock]:
     try:
         board = make_board(config.board, clock=clock)
     except CredentialsError as exc:
-        out.print(str(exc), style="red")
+        out.print(shown(said_of(exc)), style="red")
         raise typer.Exit(2) from None
     return SignupKeeper(store_or_exit(db), board, config, clock=clock), clock
 

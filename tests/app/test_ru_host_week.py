@@ -334,3 +334,17 @@ def test_what_the_players_read_does_not_change_with_the_hosts_language(
     english = english_host.board().replace(str(english_host.r.folder), "FOLDER")
     assert "Итоги хода 1" in russian and "игра окончена" in russian.lower()
     assert russian == english
+
+
+def test_a_missing_gm_password_is_said_in_the_games_russian(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv(i18n.ENV, raising=False)
+    week = Week(tmp_path)
+    week("2026-12-01T17:00+03:00", "board", "local", "init", "GAME")
+    week.r.runner.env[PASSWORD_ENV] = None  # the host forgot to export it
+    said = week.host("2026-12-01T18:00+03:00", "game start", code=2)
+    assert f"переменная окружения {PASSWORD_ENV} с паролем ведущего 'Ведущий' не задана" in said
+    refused = week.player("2026-12-01T18:01+03:00", "post", "Вася", "привет", code=2)
+    assert "с паролем ведущего" in refused and english_words(refused) == []
+    i18n.choose(None)
