@@ -3,7 +3,7 @@
 Prints one table (what, figure, target, pass/fail, the baseline measured in the same run)
 and writes benchmarks/results.json. `--quick` (under a minute) runs fewer repeats, the same
 sizes (the big thread has 10,000 posts in both); the full run takes a few minutes. `--only WORD` runs the rows whose group name contains WORD (pages, service,
-requests, process, parsing, rulesets, simulation, suite, scale). The scale rows (issue 31: many
+requests, engine-polls, process, parsing, rulesets, simulation, suite, scale). The scale rows (issue 31: many
 games in one `forumgm run` against fake boards on 127.0.0.1) run 200 games in `--quick`,
 and 1,000 too in the full run; they take minutes.
 
@@ -30,6 +30,7 @@ RESULTS = HERE / "results.json"
 
 
 def _groups() -> dict[str, Callable[[bool], list[Row]]]:
+    import bench_engine_polls
     import bench_pages
     import bench_process
     import bench_requests
@@ -42,6 +43,7 @@ def _groups() -> dict[str, Callable[[bool], list[Row]]]:
         "pages": bench_pages.rows,
         "service": bench_service.rows,
         "requests": bench_requests.rows,
+        "engine-polls": bench_engine_polls.rows,
         "process": bench_process.rows,
         "parsing": bench_rulesets.parsing_rows,
         "rulesets": bench_rulesets.resolution_rows,

@@ -36,11 +36,13 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import Enum
 from typing import Any, ClassVar
+from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 
@@ -100,6 +102,8 @@ class Vb5Board(PagedBoard):
         self._token_value: str | None = None
         self._token_at: datetime | None = None
         self._times: dict[str, datetime] = {}
+        self._thread_urls: dict[str, str] = {}
+        """A thread's own address (its `node/` URL redirects there), by its id."""
 
     # -- logging in ----------------------------------------------------------------------
 
@@ -221,8 +225,6 @@ class Vb5Board(PagedBoard):
     @staticmethod
     def topic_id(thread: str) -> str:
         """ "727744", a `/node/727744` URL or the thread's own (`…/727744-title`) → the id."""
-        from urllib.parse import urlsplit
-
         thread = thread.strip()
         if thread.isdigit():
             return thread
@@ -249,9 +251,29 @@ class Vb5Board(PagedBoard):
         )
 
     async def thread_page(self, thread: str, number: int = 1) -> TopicPage:
-        path = f"node/{thread}" + (f"/page{number}" if number > 1 else "")
-        fetched = await self.page(path, {PageKind.TOPIC})
-        view = self._read_thread(fetched)
+        """Page `number` of the thread. Its `node/` URL answers with a redirect to the
+        thread's own address (`/forum/…/727744-its-title/page2`): that address, once seen,
+        is asked for directly, so a poll costs one request a page, not two. An address the
+        board no longer serves as this thread (a new title, a move) is forgotten and the
+        page asked for through its node again."""
+        known = self._thread_urls.get(thread)
+        if known is not None:
+            url = known + (f"/page{number}" if number > 1 else "")
+            try:
+                fetched = await self.page(lambda: url, {PageKind.TOPIC})
+                view = self._read_thread(fetched)
+            except (NotFound, LayoutChanged):
+                view = None
+            if view is None or view.thread_id != thread:
+                del self._thread_urls[thread]
+                log.info("thread %s is no longer at %s: asking through its node", thread, known)
+                return await self.thread_page(thread, number)
+        else:
+            path = f"node/{thread}" + (f"/page{number}" if number > 1 else "")
+            fetched = await self.page(path, {PageKind.TOPIC})
+            view = self._read_thread(fetched)
+            if view.thread_id == thread:
+                self._remember_address(thread, fetched.url)
         if view.thread_id != thread:
             raise LayoutChanged(
                 redact(fetched.url),
@@ -266,6 +288,14 @@ class Vb5Board(PagedBoard):
         if self.tz is None:
             self.tz = self._tz or UTC
         return view
+
+    def _remember_address(self, thread: str, url: str) -> None:
+        """Keep the thread's own address (`url` without its page and query), when it is one:
+        its last part begins with the thread's id and a dash."""
+        parts = urlsplit(url)
+        path = re.sub(r"/page\d+/?$", "", parts.path).rstrip("/")
+        if path.rsplit("/", 1)[-1].startswith(f"{thread}-"):
+            self._thread_urls[thread] = urlunsplit((parts.scheme, parts.netloc, path, "", ""))
 
     # -- the API -------------------------------------------------------------------------
 

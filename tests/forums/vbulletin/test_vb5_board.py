@@ -6,6 +6,7 @@ inbox and sent box with their cursors."""
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import httpx
 import pytest
@@ -31,6 +32,7 @@ from tests.forums.vbulletin.helpers_vb5 import (
     TOKEN,
     Vb5Fake,
     form,
+    html,
     json_answer,
     vb5_board,
 )
@@ -116,7 +118,7 @@ def test_a_page_that_is_not_vbulletin_5_is_named() -> None:
     assert all(r.method == "GET" for r in sent)
 
 
-def test_the_thread_is_read_page_by_page_through_its_node_and_the_cursor_reads_on() -> None:
+def test_the_thread_is_read_through_its_node_then_its_own_address_and_the_cursor_reads_on() -> None:
     board, fake, sent, _ = vb5_board()
     first = run(board, lambda b: b.thread_posts(THREAD))
     assert len(first.items) == 16
@@ -124,9 +126,9 @@ def test_the_thread_is_read_page_by_page_through_its_node_and_the_cursor_reads_o
     assert first.items[0].posted_at == datetime.fromtimestamp(1554824243, UTC)
     assert first.items[-1].id == "731700" and first.items[-1].number == 16
     assert first.cursor.data == {"thread": THREAD, "last_id": 731700, "page": 2, "per_page": 15}
-    gets = [r.url.path for r in sent if r.method == "GET"]
-    assert f"/node/{THREAD}" in gets and f"/node/{THREAD}/page2" in gets
-    assert CANONICAL in gets and CANONICAL + "/page2" in gets
+    gets = [r.url.path for r in sent if r.method == "GET" and r.url.path != "/"]
+    # The node redirects to the thread's own address; page 2 is asked for there, once.
+    assert gets == [f"/node/{THREAD}", CANONICAL, CANONICAL + "/page2"]
 
     board, fake, sent, _ = vb5_board()
     fake.page2.append(fake.page2[0].replace("731700", "731750").replace(">#16<", ">#17<"))
@@ -404,3 +406,18 @@ def test_page_data_is_read_on_one_line_or_many_whatever_its_values_hold() -> Non
     )
     assert page_data(many) == {"userid": "0", "username": "Guest"}
     assert page_data("<html><body>no data</body></html>") == {}
+
+
+def test_a_thread_no_longer_at_its_address_is_asked_for_through_its_node_again() -> None:
+    board, fake, sent, _ = vb5_board()
+
+    async def twice(b: Vb5Board) -> tuple[Any, Any]:
+        first = await b.thread_posts(THREAD)
+        fake.queue(CANONICAL + "/page2", html("<html><body>Invalid Page URL.</body></html>", 404))
+        return first, await b.thread_posts(THREAD, first.cursor)
+
+    first, again = run(board, twice)
+    assert [p.id for p in again.items] == ["731700"]
+    assert again.cursor.data == first.cursor.data
+    polled = [r.url.path for r in sent if r.method == "GET" and r.url.path != "/"][3:]
+    assert polled == [CANONICAL + "/page2", f"/node/{THREAD}/page2", CANONICAL + "/page2"]

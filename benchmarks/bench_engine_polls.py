@@ -1,0 +1,270 @@
+"""Requests a poll of a long thread costs, engine by engine (issue 28: "polls cost what is
+new, not the whole thread").
+
+Each engine's adapter reads a long thread on a fake board that serves it as that engine
+does, its pages made from the engine's saved page: phpBB's synthetic topic (`phpbb_server`),
+Discourse's JSON API (`tests.discourse_board`, the topic envelope and post objects of real
+answers), vBulletin 5's thread page (`tests.forums.vbulletin.helpers_vb5`: the real 5.5.2
+page, its posts made from one real post, its page buttons renumbered). After the login
+(not counted), four steps are counted in requests: the first read of the whole thread, an
+idle poll from its cursor, a poll after 3 new posts on the last page, and a poll after a
+new page has begun. Each engine is measured on a 10-page and on a 50-page thread: a poll
+that costs what is new costs the same on both.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from functools import cache
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import httpx
+from bench_common import Row
+from phpbb_server import BASE as PHPBB_BASE
+from phpbb_server import GM as PHPBB_GM
+from phpbb_server import SyntheticPhpbb
+
+from forums import Board
+from forums.discourse.board import DiscourseBoard
+from forums.local import ManualClock
+from forums.phpbb import PhpbbBoard
+from tests.adapter_helpers import FakeTime
+from tests.discourse_board import BASE as DISCOURSE_BASE
+from tests.discourse_board import GM as DISCOURSE_GM
+from tests.discourse_board import KEY, FakeDiscourse
+from tests.forums.vbulletin import helpers_vb5 as vb5
+
+STEPS = ("first", "idle", "three_new", "new_page")
+LENGTHS = (10, 50)
+"""The thread's length in pages."""
+POLL_LIMIT = 3
+"""The most requests an idle poll or a poll of 3 new posts may cost, beyond the login."""
+PLAYERS = ("Alu", "Бармалей", "Shirohige", "Quartz")
+T0 = datetime(2026, 11, 20, 6, 0, tzinfo=UTC)
+
+
+def _posts(pages: int, per_page: int) -> int:
+    """A thread of `pages` pages whose last is half full: 3 new posts stay on it."""
+    return (pages - 1) * per_page + per_page // 2
+
+
+@dataclass
+class Rig:
+    """One engine's board on its fake, the requests the fake was sent, and how a player
+    adds posts at the thread's end."""
+
+    board: Board
+    thread: str
+    per_page: int
+    sent: list[httpx.Request]
+    add: Callable[[int], None]
+
+
+# -- phpBB ----------------------------------------------------------------------------
+
+
+class _Sleep:
+    def __init__(self, clock: ManualClock) -> None:
+        self.clock = clock
+
+    async def __call__(self, seconds: float) -> None:
+        self.clock.advance(seconds=max(seconds, 0))
+
+
+def phpbb(pages: int) -> Rig:
+    server = SyntheticPhpbb(_posts(pages, 10), T0)
+    clock = ManualClock(T0 + timedelta(days=1))
+    board = PhpbbBoard(
+        PHPBB_BASE,
+        PHPBB_GM,
+        "bench-password",
+        client=server.client(),
+        tz=ZoneInfo("Europe/Moscow"),
+        clock=clock,
+        sleep=_Sleep(clock),
+        allow_insecure_http=True,
+    )
+    return Rig(board, "2", server.per_page, server.requests, server.add)
+
+
+# -- Discourse --------------------------------------------------------------------------
+
+
+def discourse(pages: int) -> Rig:
+    fake = FakeDiscourse()
+    for name in PLAYERS:
+        fake.add_user(name)
+    topic = 4100
+    fake.add_topic(topic, "Mafia: a long day", [])
+
+    def add(count: int) -> None:
+        for _ in range(count):
+            number = len(fake.topics[topic].posts) + 1
+            fake.now += timedelta(minutes=1)
+            fake.post(topic, PLAYERS[number % len(PLAYERS)], f"Post {number}: vote Quartz")
+
+    add(_posts(pages, fake.chunk_size))
+    clock = FakeTime(datetime(2026, 2, 1, tzinfo=UTC))
+    board = DiscourseBoard(
+        DISCOURSE_BASE,
+        DISCOURSE_GM,
+        "",
+        api_key=KEY,
+        client=fake.client(),
+        clock=clock,
+        sleep=clock.sleep,
+        min_delay=0,
+    )
+    return Rig(board, str(topic), fake.chunk_size, fake.requests, add)
+
+
+# -- vBulletin 5 --------------------------------------------------------------------------
+
+
+@cache
+def _vb5_post() -> str:
+    """One post of the saved page, its id, author, time, number and text as placeholders."""
+    return vb5.made_post("990000001", "Authorzz", "990000002", 990000003, 990000004, "TEXTZZ")
+
+
+def _vb5_block(node: int, author: str, stamp: int, number: int) -> str:
+    return (
+        _vb5_post()
+        .replace("990000001", str(node))
+        .replace("990000002", str(300 + PLAYERS.index(author)))
+        .replace("990000003", str(stamp))
+        .replace(">#990000004<", f">#{number}<")
+        .replace("authorzz", author.lower())
+        .replace("Authorzz", author)
+        .replace("TEXTZZ", f"Post {number}: vote Quartz")
+    )
+
+
+class LongVb5(vb5.Vb5Fake):
+    """The fake vBulletin 5 board with a thread of any length: page `n` is the saved page
+    with that page's posts, its page buttons saying page n of however many there are."""
+
+    per_page = 15  # the saved page's
+
+    def __init__(self, posts: int) -> None:
+        super().__init__()
+        self.posts: list[tuple[int, str, int]] = []
+        self.more(posts)
+
+    def more(self, count: int) -> None:
+        for _ in range(count):
+            n = len(self.posts)
+            self.posts.append((800000 + n, PLAYERS[n % len(PLAYERS)], 1554900000 + 60 * n))
+
+    def pages(self) -> int:
+        return max(1, -(-len(self.posts) // self.per_page))
+
+    def thread(self, number: int) -> str:
+        text = vb5.page(vb5.VB5)
+        if self.logged_in:
+            text = vb5.as_member(text, self.token)
+        head, _, tail = vb5._blocks(text)
+        first = (number - 1) * self.per_page
+        blocks = [
+            _vb5_block(node, author, stamp, first + i + 1)
+            for i, (node, author, stamp) in enumerate(self.posts[first : first + self.per_page])
+        ]
+        chrome = [
+            part.replace(
+                'js-pagenav-current-button js-pagenav-first-button" data-page="1"',
+                f'js-pagenav-current-button js-pagenav-first-button" data-page="{number}"',
+            ).replace(
+                'js-pagenav-last-button" data-page="2"',
+                f'js-pagenav-last-button" data-page="{self.pages()}"',
+            )
+            for part in (head, tail)
+        ]
+        return chrome[0] + "\n".join(blocks) + chrome[1]
+
+    def __call__(self, request: httpx.Request) -> httpx.Response | None:
+        path = request.url.path
+        if request.method == "GET" and path.startswith(f"/node/{vb5.THREAD}"):
+            rest = path.removeprefix(f"/node/{vb5.THREAD}")
+            target = vb5.BOARD.rstrip("/") + vb5.CANONICAL + rest
+            return httpx.Response(301, headers={"Location": target})
+        if request.method == "GET" and path.startswith(vb5.CANONICAL):
+            rest = path.removeprefix(vb5.CANONICAL).strip("/")
+            number = int(rest.removeprefix("page")) if rest.startswith("page") else 1
+            return vb5.html(self.thread(min(number, self.pages())))
+        return super().__call__(request)
+
+
+def vbulletin5(pages: int) -> Rig:
+    fake = LongVb5(_posts(pages, LongVb5.per_page))
+    board, _, sent, _ = vb5.vb5_board(fake)
+    return Rig(board, vb5.THREAD, fake.per_page, sent, fake.more)
+
+
+ENGINES: dict[str, Callable[[int], Rig]] = {
+    "phpbb": phpbb,
+    "discourse": discourse,
+    "vbulletin5": vbulletin5,
+}
+
+
+# -- the measure ------------------------------------------------------------------------
+
+
+async def _steps(rig: Rig) -> dict[str, Any]:
+    """Requests per step, and the posts each step returned."""
+    board = rig.board
+    counts: dict[str, Any] = {}
+    try:
+        await board.login()
+
+        async def step(name: str, since: Any) -> Any:
+            before = len(rig.sent)
+            page = await board.thread_posts(rig.thread, since)
+            counts[name] = len(rig.sent) - before
+            counts[f"{name}_posts"] = len(page.items)
+            return page.cursor
+
+        cursor = await step("first", None)
+        cursor = await step("idle", cursor)
+        rig.add(3)
+        cursor = await step("three_new", cursor)
+        rig.add(rig.per_page)
+        await step("new_page", cursor)
+    finally:
+        await board.close()
+    return counts
+
+
+def measure(engine: str, pages: int) -> dict[str, Any]:
+    return asyncio.run(_steps(ENGINES[engine](pages)))
+
+
+def rows(quick: bool) -> list[Row]:
+    out: list[Row] = []
+    for engine in ENGINES:
+        by_length = {pages: measure(engine, pages) for pages in LENGTHS}
+        short, long = by_length[LENGTHS[0]], by_length[LENGTHS[-1]]
+        figure = "; ".join(
+            f"{pages} pages: " + ", ".join(f"{s.replace('_', ' ')} {c[s]}" for s in STEPS)
+            for pages, c in by_length.items()
+        )
+        cheap = all(c[s] <= POLL_LIMIT for c in by_length.values() for s in ("idle", "three_new"))
+        constant = all(short[s] == long[s] for s in ("idle", "three_new", "new_page"))
+        new_seen = all(c["three_new_posts"] >= 3 for c in by_length.values())
+        out.append(
+            Row(
+                f"requests: polls of a long thread on {engine}",
+                figure,
+                f"idle poll and 3-new-posts poll ≤ {POLL_LIMIT} requests beyond the login, "
+                f"the same on {LENGTHS[0]} and {LENGTHS[-1]} pages",
+                cheap and constant and new_seen,
+                note="requests per step after the login: the first read of the whole thread, "
+                "an idle poll, a poll after 3 new posts, a poll after a new page began",
+                values={str(pages): c for pages, c in by_length.items()},
+            )
+        )
+    return out
