@@ -1,5 +1,6 @@
-"""Engine detection over every saved full page: phpBB 3.0 and 3.3, MyBB, XenForo 1 and 2 — and
-the engines forumgm does not support, which it names instead of guessing."""
+"""Engine detection over every saved full page: phpBB 3.0 and 3.3, MyBB, XenForo 1 and 2,
+vBulletin 3, 4 and 5, SMF 2.1, FluxBB 1.5, PunBB 1.2 and 1.4 — and the engines forumgm does
+not support, which it names instead of guessing."""
 
 from __future__ import annotations
 
@@ -19,6 +20,10 @@ SETS = {
     "xenforo/sufficientvelocity": "xenforo",  # XenForo 1
     "vbulletin/real": "vbulletin",  # vBulletin 3.8 and 4.2
     "vbulletin/real-vb5": "vbulletin5",  # vBulletin 5.5.2
+    "smf/2.1.4": "smf",
+    "fluxbb/1.5.11": "fluxbb",
+    "punbb/1.2.50": "fluxbb",  # PunBB 1.2 is FluxBB's layout, read by forums/fluxbb
+    "punbb/1.4.4": "punbb",
 }
 
 
@@ -50,6 +55,8 @@ def test_every_set_has_its_pages() -> None:
     assert counts["phpbb/real"] == 2 and counts["xenforo/xenforo.com"] == 1
     assert counts["xenforo/sufficientvelocity"] == 1
     assert counts["vbulletin/real"] == 2 and counts["vbulletin/real-vb5"] == 1
+    assert counts["smf/2.1.4"] >= 22 and counts["fluxbb/1.5.11"] >= 26
+    assert counts["punbb/1.2.50"] >= 12 and counts["punbb/1.4.4"] >= 19
 
 
 @pytest.mark.parametrize(("name", "engine"), PAGES)
