@@ -78,8 +78,9 @@ def log(
     from engine.app.review import detail_words, host_word
 
     store = store_or_exit(db, existing=True)
-    # The host's language (--lang), else the language of the games the log shows.
-    games = [g for g in store.games() if game is None or g.id == game]
+    # The host's language (--lang), else the language of the games the log shows (of the
+    # store's games when none is shown: an empty log speaks it too).
+    games = [g for g in store.games() if game is None or g.id == game] or store.games()
     languages = (g.language for g in games if g.language in i18n.LANGUAGES)
     i18n.for_game(i18n.languages_of(languages) or i18n.DEFAULT)
     # Each entry in its game's zone; one of no game (a login) in the games' zone when they

@@ -60,9 +60,10 @@ def report(
     if lang is not None and lang not in ("ru", "en"):
         raise typer.BadParameter("ru or en", param_hint="--lang")
     rulesets.load_all()
+    # The game file first: its language is the one a missing store is refused in.
+    config = config_or_exit(game, allow_past=True) if game is not None else None
     store = store_or_exit(db, existing=True)
-    if game is not None:
-        config = config_or_exit(game, allow_past=True)
+    if config is not None:
         board = store.find_board(config.url, config.gm_user)
         found = store.find_game(board.id, config.thread) if board is not None else None
         if found is None:

@@ -348,3 +348,18 @@ def test_a_missing_gm_password_is_said_in_the_games_russian(
     refused = week.player("2026-12-01T18:01+03:00", "post", "Вася", "привет", code=2)
     assert "с паролем ведущего" in refused and english_words(refused) == []
     i18n.choose(None)
+
+
+def test_a_mistyped_store_and_an_empty_log_are_said_in_russian(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv(i18n.ENV, raising=False)
+    week = Week(tmp_path)
+    week("2026-12-01T17:00+03:00", "board", "local", "init", "GAME")
+    missing = str(tmp_path / "nowhere.sqlite")
+    said = week("2026-12-01T17:01+03:00", "report", "GAME", "--db", missing, code=1)
+    assert said.startswith("хранилища ") and english_words(said) == []
+    week.host("2026-12-01T18:00+03:00", "game start")
+    empty = week("2026-12-01T18:01+03:00", "host", "log", "--game", "7", "--db", week.r.db)
+    assert "когда" in empty and english_words(empty) == []
+    i18n.choose(None)
