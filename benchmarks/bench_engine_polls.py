@@ -5,7 +5,9 @@ Each engine's adapter reads a long thread on a fake board that serves it as that
 does, its pages made from the engine's saved page: phpBB's synthetic topic (`phpbb_server`),
 Discourse's JSON API (`tests.discourse_board`, the topic envelope and post objects of real
 answers), vBulletin 5's thread page (`tests.forums.vbulletin.helpers_vb5`: the real 5.5.2
-page, its posts made from one real post, its page buttons renumbered). After the login
+page, its posts made from one real post, its page buttons renumbered), SMF 2.1 and FluxBB
+1.5 (the fakes of their adapter tests, a topic page being the saved first page with each
+post the saved post 3 under another id, and its page links made anew). After the login
 (not counted), four steps are counted in requests: the first read of the whole thread, an
 idle poll from its cursor, a poll after 3 new posts on the last page, and a poll after a
 new page has begun. Each engine is measured on a 10-page and on a 50-page thread: a poll
@@ -15,11 +17,14 @@ that costs what is new costs the same on both.
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from email.utils import format_datetime
 from functools import cache
 from typing import Any
+from urllib.parse import parse_qsl
 from zoneinfo import ZoneInfo
 
 import httpx
@@ -32,10 +37,14 @@ from forums import Board
 from forums.discourse.board import DiscourseBoard
 from forums.local import ManualClock
 from forums.phpbb import PhpbbBoard
+from forums.smf import pages as smf_pages
 from tests.adapter_helpers import FakeTime
 from tests.discourse_board import BASE as DISCOURSE_BASE
 from tests.discourse_board import GM as DISCOURSE_GM
 from tests.discourse_board import KEY, FakeDiscourse
+from tests.forums.fluxbb import test_fluxbb_board as fluxbb
+from tests.forums.fluxbb.helpers_fluxbb import SEEN_EN
+from tests.forums.smf import test_smf_board as smf
 from tests.forums.vbulletin import helpers_vb5 as vb5
 
 STEPS = ("first", "idle", "three_new", "new_page")
@@ -204,10 +213,168 @@ def vbulletin5(pages: int) -> Rig:
     return Rig(board, vb5.THREAD, fake.per_page, sent, fake.more)
 
 
+# -- pages made from a saved page -------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SavedThread:
+    """A saved thread page cut around its posts: what comes before the first post, one
+    post from the middle (`block`, whose id is `block_id`) and what follows the last."""
+
+    head: str
+    block: str
+    block_id: str
+    tail: str
+
+    @classmethod
+    def cut(cls, text: str, post_start: str, after_last: str) -> SavedThread:
+        """`post_start`: a pattern where each post begins, its group 1 the post's id;
+        `after_last`: the text that follows the last post."""
+        starts = list(re.finditer(post_start, text))
+        end = text.index(after_last, starts[-1].start())
+        return cls(
+            head=text[: starts[0].start()],
+            block=text[starts[1].start() : starts[2].start()],
+            block_id=starts[1].group(1),
+            tail=text[end:],
+        )
+
+
+# -- SMF ---------------------------------------------------------------------------------
+
+
+class LongSmf(smf.FakeSmf):
+    """The fake SMF 2.1 board with a topic of any length: a page is the saved first page
+    with that page's posts (each the saved post 3 with another id) and its page links."""
+
+    per_page = 15  # the saved page's
+
+    def __init__(self, posts: int) -> None:
+        super().__init__()
+        self.count = posts
+        self.saved = SavedThread.cut(
+            smf.page("topic_p1_en.html"), r'<div class="windowbg" id="msg(\d+)">', "\t\t\t</form>"
+        )
+
+    def more(self, count: int) -> None:
+        self.count += count
+
+    def pages(self) -> int:
+        return max(1, -(-self.count // self.per_page))
+
+    def _links(self, number: int) -> str:
+        shown = sorted({1, 2, number - 1, number + 1, self.pages()} - {number})
+        links = [
+            f'<a class="nav_page" href="{smf.BASE}index.php?topic={smf.TOPIC}.'
+            f'{(n - 1) * self.per_page}">{n}</a>'
+            for n in shown
+            if 1 <= n <= self.pages()
+        ]
+        return f'<span class="current_page">{number}</span> ' + " ".join(links)
+
+    def thread(self, number: int) -> str:
+        first = (number - 1) * self.per_page
+        old = self.saved.block_id
+        blocks = [
+            re.sub(rf"(msg_?|msg=|data-msgid=\"){old}\b", rf"\g<1>{1000 + n}", self.saved.block)
+            for n in range(first, min(first + self.per_page, self.count))
+        ]
+        head, tail = (
+            re.sub(r'<span class="current_page">\d+</span>[^\n]*', self._links(number), part)
+            for part in (self.saved.head, self.saved.tail)
+        )
+        return head + "".join(blocks) + tail
+
+    def answer(self, request: httpx.Request) -> httpx.Response:
+        query = smf_pages.params(str(request.url))
+        me = self.logged_in and "SMFCookie11" in request.headers.get("cookie", "")
+        topic, _, start = query.get("topic", "").partition(".")
+        if me and topic == smf.TOPIC and "action" not in query and start.isdigit():
+            self.requests.append(request)
+            number = min(int(start) // self.per_page + 1, self.pages())
+            return httpx.Response(200, text=self.thread(number))
+        return super().answer(request)
+
+
+def smf_board(pages: int) -> Rig:
+    fake = LongSmf(_posts(pages, LongSmf.per_page))
+    return Rig(smf.board(fake), smf.TOPIC, fake.per_page, fake.requests, fake.more)
+
+
+# -- FluxBB -----------------------------------------------------------------------------
+
+
+class LongFluxbb(fluxbb.FakeFluxbb):
+    """The fake FluxBB 1.5 board with a topic of any length: a page is the saved first page
+    with that page's posts (each the saved post 3 with another id and number) and its page
+    links."""
+
+    per_page = 25  # the saved page's
+
+    def __init__(self, posts: int) -> None:
+        super().__init__()
+        self.count = posts
+        self.saved = SavedThread.cut(
+            fluxbb.page("topic_p1_en.html"),
+            r'<div id="p(\d+)" class="blockpost',
+            '<div class="postlinksb">',
+        )
+
+    def more(self, count: int) -> None:
+        self.count += count
+
+    def pages(self) -> int:
+        return max(1, -(-self.count // self.per_page))
+
+    def _links(self, number: int) -> str:
+        shown = sorted({1, number - 1, number, number + 1, self.pages()})
+        items = [
+            f'<strong class="item1">{n}</strong>'
+            if n == number
+            else f'<a href="viewtopic.php?id=2&amp;p={n}">{n}</a>'
+            for n in shown
+            if 1 <= n <= self.pages()
+        ]
+        return '<span class="pages-label">Pages: </span>' + " ".join(items) + "</p>"
+
+    def thread(self, number: int) -> str:
+        first = (number - 1) * self.per_page
+        old = self.saved.block_id
+        blocks = [
+            re.sub(rf'(id="p|pid=|#p){old}\b', rf"\g<1>{1000 + n}", self.saved.block).replace(
+                '<span class="conr">#2</span>', f'<span class="conr">#{n + 1}</span>'
+            )
+            for n in range(first, min(first + self.per_page, self.count))
+        ]
+        head, tail = (
+            re.sub(r'<span class="pages-label">.*?</p>', self._links(number), part)
+            for part in (self.saved.head, self.saved.tail)
+        )
+        return (head + "".join(blocks) + tail).replace("http://127.0.0.1:8080/", fluxbb.BASE)
+
+    def answer(self, request: httpx.Request) -> httpx.Response:
+        query = dict(parse_qsl(request.url.query.decode()))
+        me = fluxbb.COOKIE in request.headers.get("cookie", "") and self.logged_in
+        if me and request.url.path == "/viewtopic.php" and query.get("id") == "2":
+            self.requests.append(request)
+            number = min(int(query.get("p", "1")), self.pages())
+            headers = {"Date": format_datetime(SEEN_EN.astimezone(UTC), usegmt=True)}
+            return httpx.Response(200, text=self.thread(number), headers=headers)
+        return super().answer(request)
+
+
+def fluxbb_board(pages: int) -> Rig:
+    fake = LongFluxbb(_posts(pages, LongFluxbb.per_page))
+    board, _ = fluxbb.board(fake)
+    return Rig(board, "2", fake.per_page, fake.requests, fake.more)
+
+
 ENGINES: dict[str, Callable[[int], Rig]] = {
     "phpbb": phpbb,
     "discourse": discourse,
     "vbulletin5": vbulletin5,
+    "smf": smf_board,
+    "fluxbb": fluxbb_board,
 }
 
 
@@ -240,7 +407,12 @@ async def _steps(rig: Rig) -> dict[str, Any]:
 
 
 def measure(engine: str, pages: int) -> dict[str, Any]:
-    return asyncio.run(_steps(ENGINES[engine](pages)))
+    """Requests and posts per step on a thread of `pages` pages (`thread_posts`: how many
+    posts the thread had when first read)."""
+    rig = ENGINES[engine](pages)
+    counts = asyncio.run(_steps(rig))
+    counts["thread_posts"] = _posts(pages, rig.per_page)
+    return counts
 
 
 def rows(quick: bool) -> list[Row]:
@@ -254,6 +426,7 @@ def rows(quick: bool) -> list[Row]:
         )
         cheap = all(c[s] <= POLL_LIMIT for c in by_length.values() for s in ("idle", "three_new"))
         constant = all(short[s] == long[s] for s in ("idle", "three_new", "new_page"))
+        read_whole = all(c["first_posts"] == c["thread_posts"] for c in by_length.values())
         new_seen = all(c["three_new_posts"] >= 3 for c in by_length.values())
         out.append(
             Row(
@@ -261,7 +434,7 @@ def rows(quick: bool) -> list[Row]:
                 figure,
                 f"idle poll and 3-new-posts poll ≤ {POLL_LIMIT} requests beyond the login, "
                 f"the same on {LENGTHS[0]} and {LENGTHS[-1]} pages",
-                cheap and constant and new_seen,
+                cheap and constant and read_whole and new_seen,
                 note="requests per step after the login: the first read of the whole thread, "
                 "an idle poll, a poll after 3 new posts, a poll after a new page began",
                 values={str(pages): c for pages, c in by_length.items()},
