@@ -5,6 +5,8 @@ over its REST API, Discourse over its JSON API with the GM's password or with an
 - The GM's password, session and API key go only to the configured board: a redirect to
   another host or from https to http is refused before anything is sent there, and an
   `http://` board needs the host's consent (forums.guard).
+- A login form of the board's that posts elsewhere gets nothing: the engines that post the
+  form's action refuse it before sending (forums.guard), vBulletin posts to its own script.
 - Politeness: every request names forumgm, a busy board (503 with Retry-After) is waited
   for as long as it asks, and the retries are bounded (then `BoardUnavailable`).
 
@@ -14,7 +16,9 @@ recorded here.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 from urllib.parse import quote_plus
 
@@ -22,7 +26,7 @@ import httpx
 import pytest
 
 from engine.service.build import load_adapters
-from forums import Board, BoardUnavailable, board_factory
+from forums import Board, BoardError, BoardUnavailable, board_factory
 from forums.guard import ForeignOrigin, InsecureBoardUrl
 from tests.adapter_helpers import FakeTime, run
 
@@ -43,6 +47,22 @@ ADAPTERS = {
     "discourse-api": {"api_key": KEY},
 }
 KEY_HEADERS = {"xenforo-api": "XF-Api-Key", "discourse-api": "Api-Key"}
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
+LOGIN_PAGES = {
+    "phpbb": "phpbb/3.3.10/en/login_page.html",
+    "mybb": "mybb/1.8.37/login_page.html",
+    "xenforo": "xenforo/synthetic/synthetic-login.html",
+    "smf": "smf/2.1.4/login_form_en.html",
+    "fluxbb": "fluxbb/1.5.11/login_form_en.html",
+    "punbb": "punbb/1.4.4/login_form.html",
+    "vbulletin": "vbulletin/real/vb4_militarytimes_showthread_p1.html",  # a guest's navbar login
+    "vbulletin5": "vbulletin/templated5/login_form_badlogin.html",
+}
+OWN_LOGIN_URL = {"vbulletin", "vbulletin5"}
+"""vBulletin posts the login to its own script (3/4: `login.php?do=login` with the password's
+digests; 5: the login dialog's call), not to a form's action: the form cannot lead it away."""
+"""Each engine that logs in by a form, with a saved page that holds its login form (Discourse
+and the API adapters log in by JSON or a key: no form of the board's to follow)."""
 
 
 def _board(
@@ -118,3 +138,22 @@ def test_a_busy_board_is_waited_for_as_it_asks_then_unavailable(name: str) -> No
     if name in KEY_HEADERS:
         assert all(r.headers[KEY_HEADERS[name]] == KEY for r in sent)
     assert _leaks(sent) == []
+
+
+@pytest.mark.parametrize("name", sorted(LOGIN_PAGES))
+def test_a_login_form_that_posts_to_another_host_gets_nothing(name: str) -> None:
+    """The board's own login page, its every form pointed at another host (a board taken
+    over, a hostile proxy): the login fails with a board error, and no request, the password
+    least of all, leaves the configured board."""
+    page = (FIXTURES / LOGIN_PAGES[name]).read_bytes().decode("utf-8", "replace")
+    evil = re.sub(r'action="[^"]*"', 'action="https://evil.example/login.php"', page)
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(200, text=evil, headers={"Content-Type": "text/html; charset=utf-8"})
+
+    board, sent, _ = _board(name, answer)
+    with pytest.raises(BoardError) as caught:
+        run(board, lambda b: b.login())
+    assert sent and all(str(r.url).startswith(BOARD) for r in sent)
+    if name not in OWN_LOGIN_URL:
+        assert isinstance(caught.value, ForeignOrigin), caught.value
