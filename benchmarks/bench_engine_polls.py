@@ -5,9 +5,10 @@ Each engine's adapter reads a long thread on a fake board that serves it as that
 does, its pages made from the engine's saved page: phpBB's synthetic topic (`phpbb_server`),
 Discourse's JSON API (`tests.discourse_board`, the topic envelope and post objects of real
 answers), vBulletin 5's thread page (`tests.forums.vbulletin.helpers_vb5`: the real 5.5.2
-page, its posts made from one real post, its page buttons renumbered), SMF 2.1 and FluxBB
-1.5 (the fakes of their adapter tests, a topic page being the saved first page with each
-post the saved post 3 under another id, and its page links made anew). After the login
+page, its posts made from one real post, its page buttons renumbered), SMF 2.1, FluxBB 1.5
+and vBulletin 3.8 (the fakes of their adapter tests; a topic page is the saved one with
+each post one saved post under another id and number, and its page links made anew,
+`SavedThread`). After the login
 (not counted), four steps are counted in requests: the first read of the whole thread, an
 idle poll from its cursor, a poll after 3 new posts on the last page, and a poll after a
 new page has begun. Each engine is measured on a 10-page and on a 50-page thread: a poll
@@ -45,7 +46,9 @@ from tests.discourse_board import KEY, FakeDiscourse
 from tests.forums.fluxbb import test_fluxbb_board as fluxbb
 from tests.forums.fluxbb.helpers_fluxbb import SEEN_EN
 from tests.forums.smf import test_smf_board as smf
+from tests.forums.vbulletin import helpers_vb as vb_helpers
 from tests.forums.vbulletin import helpers_vb5 as vb5
+from tests.forums.vbulletin import test_vb_board as vb
 
 STEPS = ("first", "idle", "three_new", "new_page")
 LENGTHS = (10, 50)
@@ -369,12 +372,64 @@ def fluxbb_board(pages: int) -> Rig:
     return Rig(board, "2", fake.per_page, fake.requests, fake.more)
 
 
+# -- vBulletin 3 and 4 ------------------------------------------------------------------
+
+
+class LongVb3(vb.Board):
+    """The fake vBulletin 3.8 board with a thread of any length: a page is the saved page
+    152 with that page's posts (each the saved post 5768676 with another id and number)
+    and its "Page k of n"."""
+
+    per_page = 20  # the saved page's
+
+    def __init__(self, posts: int) -> None:
+        super().__init__()
+        self.count = posts
+        self.saved = SavedThread.cut(
+            vb_helpers.page(vb_helpers.VB3), r"<!-- post #(\d+) -->", '<div id="lastpost">'
+        )
+
+    def more(self, count: int) -> None:
+        self.count += count
+
+    def pages(self) -> int:
+        return max(1, -(-self.count // self.per_page))
+
+    def page_text(self, number: int) -> str:
+        first = (number - 1) * self.per_page
+        old = self.saved.block_id
+        blocks = [
+            re.sub(
+                r'(postcount=|name="|<strong>)3022\b', rf"\g<1>{n + 1}", self.saved.block
+            ).replace(old, str(6000000 + n))
+            for n in range(first, min(first + self.per_page, self.count))
+        ]
+        head, tail = (
+            part.replace("Page 152 of 155", f"Page {number} of {self.pages()}")
+            for part in (self.saved.head, self.saved.tail)
+        )
+        return head + "".join(blocks) + tail
+
+    def __call__(self, request: httpx.Request) -> httpx.Response | None:
+        if self.logged_in and request.method == "GET" and request.url.path == "/showthread.php":
+            number = min(int(request.url.params.get("page", "1")), self.pages())
+            return vb_helpers.html(self.page_text(number))
+        return super().__call__(request)
+
+
+def vbulletin(pages: int) -> Rig:
+    fake = LongVb3(_posts(pages, LongVb3.per_page))
+    board, _, sent = vb.board(fake)
+    return Rig(board, "128882", fake.per_page, sent, fake.more)
+
+
 ENGINES: dict[str, Callable[[int], Rig]] = {
     "phpbb": phpbb,
     "discourse": discourse,
     "vbulletin5": vbulletin5,
     "smf": smf_board,
     "fluxbb": fluxbb_board,
+    "vbulletin": vbulletin,
 }
 
 
