@@ -42,7 +42,7 @@ from engine.service.logins import held_reason
 from engine.service.pool import BoardPool
 from engine.service.runner import Cadence, Service, drive_once, failed, owner_id
 from engine.store import Store, open_store
-from engine.store.models import Game, GameStatus, OutboxStatus, PhaseStatus
+from engine.store.models import Game, GameStatus, OutboxKind, OutboxStatus, PhaseStatus
 
 if TYPE_CHECKING:
     from engine.app.review import Review
@@ -524,10 +524,14 @@ def status(db: Db = None) -> None:
     for note in notes:
         out.print(note, style="yellow")
     for game_id, item in failures:
+        # One text per kind: the Russian word agrees with «пост» (не отправлен) or «ЛС».
+        if item.kind is OutboxKind.PM:
+            failed = _("game {id}: pm {marker} failed {n}×: {error}")
+        else:
+            failed = _("game {id}: post {marker} failed {n}×: {error}")
         out.print(
-            _("game {id}: {kind} {marker} failed {n}×: {error}").format(
+            failed.format(
                 id=game_id,
-                kind=item.kind,
                 marker=item.marker,
                 n=item.attempts,
                 error=board_text(item.last_error or ""),

@@ -363,3 +363,25 @@ def test_a_mistyped_store_and_an_empty_log_are_said_in_russian(
     empty = week("2026-12-01T18:01+03:00", "host", "log", "--game", "7", "--db", week.r.db)
     assert "когда" in empty and english_words(empty) == []
     i18n.choose(None)
+
+
+def test_a_pm_that_cannot_go_out_is_said_in_russian_by_run_and_status(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sqlite3
+
+    monkeypatch.delenv(i18n.ENV, raising=False)
+    week = Week(tmp_path)
+    week("2026-12-01T17:00+03:00", "board", "local", "init", "GAME")
+    week.host("2026-12-01T18:00+03:00", "game start")
+    week.host("2026-12-01T18:01+03:00", "review", "--approve")
+    board = sqlite3.connect(tmp_path / "board.sqlite")  # Оля's account renamed on the board
+    board.execute("UPDATE local_users SET name = 'Ольга', name_key = 'ольга' WHERE name = 'Оля'")
+    board.commit()
+    board.close()
+    ran = week("2026-12-01T18:50+03:00", "run", "--once", "GAME", "--db", week.r.db, code=1)
+    assert "не удалось отправить ЛС (NotFound: нет пользователя 'Оля')" in ran
+    status = week("2026-12-01T18:51+03:00", "status", "--db", week.r.db)
+    assert re.search(r"игра 1: ЛС [0-9a-f]+ не отправлено, попыток \d+: NotFound", status)
+    assert [line for line in (ran + status).splitlines() if english_words(line)] == []
+    i18n.choose(None)
