@@ -6,7 +6,7 @@ does, its pages made from the engine's saved page: phpBB's synthetic topic (`php
 Discourse's JSON API (`tests.discourse_board`, the topic envelope and post objects of real
 answers), vBulletin 5's thread page (`tests.forums.vbulletin.helpers_vb5`: the real 5.5.2
 page, its posts made from one real post, its page buttons renumbered), SMF 2.1, FluxBB 1.5
-and vBulletin 3.8 (the fakes of their adapter tests; a topic page is the saved one with
+vBulletin 3.8 and MyBB 1.8 (the fakes of their adapter tests; a topic page is the saved one with
 each post one saved post under another id and number, and its page links made anew,
 `SavedThread`). After the login
 (not counted), four steps are counted in requests: the first read of the whole thread, an
@@ -45,6 +45,7 @@ from tests.discourse_board import GM as DISCOURSE_GM
 from tests.discourse_board import KEY, FakeDiscourse
 from tests.forums.fluxbb import test_fluxbb_board as fluxbb
 from tests.forums.fluxbb.helpers_fluxbb import SEEN_EN
+from tests.forums.mybb import helpers_mybb as mybb
 from tests.forums.smf import test_smf_board as smf
 from tests.forums.vbulletin import helpers_vb as vb_helpers
 from tests.forums.vbulletin import helpers_vb5 as vb5
@@ -423,6 +424,66 @@ def vbulletin(pages: int) -> Rig:
     return Rig(board, "128882", fake.per_page, sent, fake.more)
 
 
+# -- MyBB ---------------------------------------------------------------------------------
+
+
+class LongMybb(mybb.FakeMybb):
+    """The fake MyBB 1.8 board with a thread of any length: a page is the saved page 2 with
+    that page's posts (each the saved post 12 with another id and number), "Pages (n)" and
+    the current page."""
+
+    per_page = 10  # the saved page's
+
+    def __init__(self, posts: int) -> None:
+        super().__init__()
+        self.with_login()
+        self.count = posts
+        self.saved = SavedThread.cut(
+            mybb.page("showthread_p2"),
+            r'<div class="post [^"]*" style="" id="post_(\d+)">',
+            "<!-- end: postbit -->",
+        )
+
+    def more(self, count: int) -> None:
+        self.count += count
+
+    def pages(self) -> int:
+        return max(1, -(-self.count // self.per_page))
+
+    def page_text(self, number: int) -> str:
+        first = (number - 1) * self.per_page
+        old = self.saved.block_id
+        blocks = [
+            re.sub(
+                rf"(post_|pid=|#pid|edited_by_|pid_|post_meta_){old}\b",
+                rf"\g<1>{1000 + n}",
+                self.saved.block.replace(f">#{old}<", f">#{n + 1}<"),
+            )
+            for n in range(first, min(first + self.per_page, self.count))
+        ]
+        head, tail = (
+            part.replace("Pages (7):", f"Pages ({self.pages()}):").replace(
+                '<span class="pagination_current">2</span>',
+                f'<span class="pagination_current">{number}</span>',
+            )
+            for part in (self.saved.head, self.saved.tail)
+        )
+        return head + "".join(blocks) + tail
+
+    def _dispatch(self, request: httpx.Request) -> httpx.Response:
+        query = request.url.params
+        if request.url.path == "/showthread.php" and query.get("tid") == "1":
+            self.requests.append(request)
+            number = min(int(query.get("page", "1")), self.pages())
+            return mybb.html(self.page_text(number))
+        return super()._dispatch(request)
+
+
+def mybb_board(pages: int) -> Rig:
+    fake = LongMybb(_posts(pages, LongMybb.per_page))
+    return Rig(mybb.mybb_board(fake), "1", fake.per_page, fake.requests, fake.more)
+
+
 ENGINES: dict[str, Callable[[int], Rig]] = {
     "phpbb": phpbb,
     "discourse": discourse,
@@ -430,6 +491,7 @@ ENGINES: dict[str, Callable[[int], Rig]] = {
     "smf": smf_board,
     "fluxbb": fluxbb_board,
     "vbulletin": vbulletin,
+    "mybb": mybb_board,
 }
 
 
