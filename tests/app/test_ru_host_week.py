@@ -385,3 +385,15 @@ def test_a_pm_that_cannot_go_out_is_said_in_russian_by_run_and_status(
     assert re.search(r"игра 1: ЛС [0-9a-f]+ не отправлено, попыток \d+: NotFound", status)
     assert [line for line in (ran + status).splitlines() if english_words(line)] == []
     i18n.choose(None)
+
+
+def test_the_dashboard_command_refuses_in_the_games_russian(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv(i18n.ENV, raising=False)
+    week = Week(tmp_path)
+    week("2026-12-01T17:00+03:00", "board", "local", "init", "GAME")
+    week.host("2026-12-01T18:00+03:00", "game start")
+    said = week("2026-12-01T18:01+03:00", "dashboard", "GAME", "--db", week.r.db, code=2)
+    assert said.startswith("Учётной записи ведущего ещё нет") and english_words(said) == []
+    i18n.choose(None)

@@ -11,6 +11,7 @@ import typer
 
 from engine import i18n
 from engine.app.service_cmd import Db, command_clock, driver_for, out
+from engine.i18n import _, ngettext
 
 DEFAULT_PORT = 8765
 
@@ -119,23 +120,32 @@ def dashboard(
     proxies = _proxies(proxy or [])
     _check_tls(tls_cert, tls_key)
     store = open_store(database_url(db))
-    if not store.host_accounts():
-        out.print("No host account yet: set a password first with `forumgm host set-password`.")
-        raise typer.Exit(2)
+    # The game files first: what this command says is in their language (unless --lang).
     clock = command_clock()
     drivers = [driver_for(path, db, store, clock=clock) for path in games]
-    app = Dashboard(store, drivers, host_names=names, proxies=proxies, lang=language).app()
-    if not _loopback(host) and tls_cert is None and not proxies:
-        out.print(
-            f"[yellow]Listening on {host}: other machines can reach the login page, and the "
-            "password and session cookie would cross the network unencrypted. Put the "
-            "dashboard behind an HTTPS proxy (--proxy), or give --tls-cert and --tls-key.[/]"
-        )
     scheme = "https" if tls_cert is not None else "http"
     shown = f"[{host}]" if ":" in host else host
-    out.print(
-        f"forumgm dashboard on {scheme}://{shown}:{port}/ ({len(drivers)} game(s)); Ctrl+C stops it"
-    )
+    with i18n.use(language if lang and language else i18n.current()):
+        no_account = _(
+            "No host account yet: set a password first with `forumgm host set-password`."
+        )
+        exposed = _(
+            "Listening on {host}: other machines can reach the login page, and the "
+            "password and session cookie would cross the network unencrypted. Put the "
+            "dashboard behind an HTTPS proxy (--proxy), or give --tls-cert and --tls-key."
+        ).format(host=host)
+        serving = ngettext(
+            "forumgm dashboard on {url} ({n} game(s)); Ctrl+C stops it",
+            "forumgm dashboard on {url} ({n} game(s)); Ctrl+C stops it",
+            len(drivers),
+        ).format(url=f"{scheme}://{shown}:{port}/", n=len(drivers))
+    if not store.host_accounts():
+        out.print(no_account, markup=False)
+        raise typer.Exit(2)
+    app = Dashboard(store, drivers, host_names=names, proxies=proxies, lang=language).app()
+    if not _loopback(host) and tls_cert is None and not proxies:
+        out.print(exposed, style="yellow", markup=False)
+    out.print(serving, markup=False, highlight=False)
     uvicorn.run(
         app,
         host=host,
