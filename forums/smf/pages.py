@@ -97,15 +97,28 @@ def logged_in_user(html: str | LexborHTMLParser, sel: SmfSelectors = DEFAULT) ->
     if menu is None:
         return None
     name = _text(menu.css_first(".textmenu") or menu)
-    member = re.search(r"var smf_member_id = (\d+);", tree.html or "")
     if not name:
         return None
-    return User(member.group(1) if member else "", name)
+    return User(_member_id(tree) or "", name)
+
+
+_MEMBER_ID = re.compile(r"var smf_member_id = (\d+);")
+
+
+def _member_id(tree: LexborHTMLParser) -> str | None:
+    """The reader's id as SMF's own script states it (`var smf_member_id = N;`), looked for
+    in the page's scripts only: a post may quote those words, and must not make the GM a
+    guest (his session would seem gone at every read)."""
+    for script in tree.css("script"):
+        found = _MEMBER_ID.search(script.text(deep=True) or "")
+        if found is not None:
+            return found.group(1)
+    return None
 
 
 def is_guest(html: str | LexborHTMLParser) -> bool:
     """The page was served to a guest (SMF's script says `smf_member_id = 0`)."""
-    return re.search(r"var smf_member_id = 0;", tree_of(html).html or "") is not None
+    return _member_id(tree_of(html)) == "0"
 
 
 def message(html: str | LexborHTMLParser, sel: SmfSelectors = DEFAULT) -> str:

@@ -118,10 +118,16 @@ def user_from_link(link: LexborNode | None) -> User | None:
     return User(id=next(g for g in found.groups() if g), name=name)
 
 
+def _scripts(tree: LexborHTMLParser) -> str:
+    """The text of the page's scripts, where vBulletin states whom it serves (`LOGGEDIN`,
+    vB5's `pageData`): a post may quote those words, and must not make the GM a guest."""
+    return "\n".join(script.text(deep=True) or "" for script in tree.css("script"))
+
+
 def logged_in_user(html: str | LexborHTMLParser) -> User | None:
     """Whom the page was served to; None for a guest (or a page without the header)."""
     tree = tree_of(html)
-    raw = tree.html or ""
+    raw = _scripts(tree)
     vb5 = _VB5_USER.search(raw)
     if vb5 is not None:
         return User(vb5.group(1), vb5.group(2)) if vb5.group(1) != "0" else None

@@ -31,20 +31,27 @@ from selectolax.lexbor import LexborHTMLParser
 
 from forums.discourse.body import cooked_body
 from forums.fluxbb import pages as fluxbb
+from forums.fluxbb.selectors import DEFAULT as FLUXBB
 from forums.mybb.forms import classify as mybb_classify
+from forums.mybb.forms import logged_in_user as mybb_user
 from forums.mybb.thread import parse_thread_page as mybb_thread
 from forums.pages import PageKind
 from forums.phpbb.forms import classify as phpbb_classify
+from forums.phpbb.forms import logged_in_as as phpbb_logged_in_as
 from forums.phpbb.topic import parse_topic_page as phpbb_topic
 from forums.punbb import pages as punbb
+from forums.punbb.selectors import DEFAULT as PUNBB
+from forums.punfamily import is_guest, logged_in_as, tree_of
 from forums.records import Post, PostBody
 from forums.smf import pages as smf
+from forums.vbulletin import pages as vb_pages
 from forums.vbulletin import vb5
 from forums.vbulletin.pages import classify as vb_classify
 from forums.vbulletin.thread import parse_thread_page as vb_thread
 from forums.xenforo import PageKind as XfPageKind
 from forums.xenforo import classify as xf_classify
 from forums.xenforo import parse_thread_page as xf_thread
+from forums.xenforo.pages import visitor as xf_visitor
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 NOW = datetime(2026, 12, 1, 20, 0, tzinfo=UTC)
@@ -57,7 +64,8 @@ class Engine:
 
     `body` is a pattern of the first post's body as the page opens it; what a player wrote
     goes right after it. `pages` are the engine's own saved login, error and flood pages,
-    whose words a player copies into the post."""
+    whose words a player copies into the post. `reader` is whom the page was served to, as
+    the adapter tells a member's page from a guest's (a lost session)."""
 
     page: str
     url: str
@@ -66,6 +74,7 @@ class Engine:
     kind: Callable[[str, str], Any]
     thread: Any
     pages: tuple[str, ...]
+    reader: Callable[[str], object]
 
     def html(self) -> str:
         raw = (FIXTURES / self.page).read_bytes()
@@ -80,6 +89,15 @@ class Engine:
         found = re.search(self.body, page)
         assert found, self.page
         return page[: found.end()] + written + page[found.end() :]
+
+
+def _pun(html: str, selectors: Any) -> object:
+    tree = tree_of(html)
+    return is_guest(tree, selectors), logged_in_as(tree, selectors)
+
+
+def _vb_reader(html: str) -> object:
+    return vb_pages.logged_in_user(html), vb_pages.security_token(html)
 
 
 def _vb(html: str, url: str) -> Sequence[Post]:
@@ -117,6 +135,7 @@ ENGINES = {
             "phpbb/3.3.10/en/posting_flood_error.html",
             "phpbb/3.3.10/en/posting_form_token_invalid.html",
         ),
+        phpbb_logged_in_as,
     ),
     "mybb": Engine(
         "mybb/1.8.37/showthread_p1.html",
@@ -133,6 +152,7 @@ ENGINES = {
             "mybb/1.8.37/newreply_bad_post_key.html",
             "mybb/1.8.37/private_session_expired.html",
         ),
+        mybb_user,
     ),
     "xenforo": Engine(
         "xenforo/xenforo.com/thread_view.html",
@@ -145,6 +165,7 @@ ENGINES = {
             f"xenforo/synthetic/synthetic-{name}.html"
             for name in ("error", "login", "login-failed", "two-step")
         ),
+        lambda h: xf_visitor(h),
     ),
     "smf": Engine(
         "smf/2.1.4/topic_p1_en.html",
@@ -162,6 +183,7 @@ ENGINES = {
             "smf/2.1.4/post_stale_en.html",
             "smf/2.1.4/topic_missing_en.html",
         ),
+        lambda h: (smf.is_guest(h), smf.logged_in_user(h)),
     ),
     "fluxbb": Engine(
         "fluxbb/1.5.11/topic_p1_en.html",
@@ -184,6 +206,7 @@ ENGINES = {
                 "posted_redirect_en.html",
             )
         ),
+        lambda h: _pun(h, FLUXBB),
     ),
     "punbb": Engine(
         "punbb/1.4.4/topic_p1_member.html",
@@ -203,6 +226,7 @@ ENGINES = {
                 "posted_redirect.html",
             )
         ),
+        lambda h: _pun(h, PUNBB),
     ),
     "vbulletin3": Engine(
         "vbulletin/real/vb3_animesuki_showthread_p152.html",
@@ -212,6 +236,7 @@ ENGINES = {
         vb_classify,
         PageKind.TOPIC,
         VB_PAGES,
+        _vb_reader,
     ),
     "vbulletin4": Engine(
         "vbulletin/real/vb4_militarytimes_showthread_p1.html",
@@ -221,6 +246,7 @@ ENGINES = {
         vb_classify,
         PageKind.TOPIC,
         VB_PAGES,
+        _vb_reader,
     ),
     "vbulletin5": Engine(
         "vbulletin/real-vb5/vb5_fandompost_showthread_p1.html",
@@ -233,8 +259,21 @@ ENGINES = {
             "vbulletin/templated5/login_form_badlogin.html",
             "vbulletin/templated5/login_redirect.html",
         ),
+        _vb_reader,
     ),
 }
+
+
+SCRIPTS = (
+    "var smf_member_id = 0;",
+    'var SECURITYTOKEN = "guest"; var LOGGEDIN = 0 > 0;',
+    '"userid":"0","username":"Guest"',
+    'data-logged-in="false" data-csrf="x"',
+    "You are not logged in. Welcome, Guest. Please login or register.",
+    "Вы не вошли. Здравствуйте, гость! Войдите или зарегистрируйтесь.",
+)
+"""What the engines' own scripts and headers say of a guest, typed into a post: the page
+must still be the GM's (a post that made it a guest's would log him in at every read)."""
 
 
 def _words(path: str) -> str:
@@ -316,9 +355,10 @@ def test_a_post_that_looks_like_a_login_or_error_page_leaves_the_page_a_thread(
     engine: Engine,
 ) -> None:
     copied = [_words(p) for p in engine.pages]
-    written = "<br>".join(htmllib.escape(w) for w in copied) + "<br>" + _links(engine.url)
+    written = "<br>".join(htmllib.escape(w) for w in [*copied, *SCRIPTS]) + _links(engine.url)
     page = engine.with_post(written)
     assert engine.kind(page, engine.url) is engine.thread
+    assert engine.reader(page) == engine.reader(engine.html())  # the GM's session goes on
     plain = engine.posts(engine.html(), engine.url)
     hostile = engine.posts(page, engine.url)
     assert [p.id for p in hostile] == [p.id for p in plain]

@@ -149,10 +149,8 @@ def test_a_cursor_whose_page_deletions_emptied_of_seen_posts_steps_back_a_page()
     moved = Cursor({"thread": THREAD, "last_id": int(whole[13]), "page": 2, "per_page": 15})
     again = run(board, lambda b: b.thread_posts(THREAD, moved))
     assert [p.id for p in again.items] == whole
-    assert [r.url.path for r in sent if r.url.path.startswith("/node/")] == [
-        f"/node/{THREAD}/page2",
-        f"/node/{THREAD}",
-    ]  # page 2, then back to page 1
+    pages = ["2" if r.url.path.endswith("/page2") else "1" for r in sent if THREAD in r.url.path]
+    assert pages[0] == "2" and pages[-1] == "1"  # page 2 (by node, then its address), then 1
 
 
 def test_a_thread_id_from_its_urls() -> None:
