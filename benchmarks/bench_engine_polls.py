@@ -5,13 +5,13 @@ Each engine's adapter reads a long thread on a fake board that serves it as that
 does, its pages made from the engine's saved page: phpBB's synthetic topic (`phpbb_server`),
 Discourse's JSON API (`tests.discourse_board`, the topic envelope and post objects of real
 answers), vBulletin 5's thread page (`tests.forums.vbulletin.helpers_vb5`: the real 5.5.2
-page, its posts made from one real post, its page buttons renumbered), SMF 2.1, FluxBB 1.5
-vBulletin 3.8 and MyBB 1.8 (the fakes of their adapter tests; a topic page is the saved one with
-each post one saved post under another id and number, and its page links made anew,
-`SavedThread`). After the login
-(not counted), four steps are counted in requests: the first read of the whole thread, an
-idle poll from its cursor, a poll after 3 new posts on the last page, and a poll after a
-new page has begun. Each engine is measured on a 10-page and on a 50-page thread: a poll
+page, its posts made from one real post, its page buttons renumbered), XenForo's pages as
+its tests derive them from the real thread 8276, and SMF 2.1, FluxBB 1.5, vBulletin 3.8 and
+MyBB 1.8 through the fakes of their adapter tests (a topic page is the saved one with each
+post one saved post under another id and number, and its page links made anew,
+`SavedThread`). After the login (not counted), four steps are counted in requests: the
+first read of the whole thread, an idle poll from its cursor, a poll after 3 new posts on
+the last page, and a poll after a new page has begun. Each engine is measured on a 10-page and on a 50-page thread: a poll
 that costs what is new costs the same on both.
 """
 
@@ -39,6 +39,7 @@ from forums.discourse.board import DiscourseBoard
 from forums.local import ManualClock
 from forums.phpbb import PhpbbBoard
 from forums.smf import pages as smf_pages
+from forums.xenforo import XenforoBoard
 from tests.adapter_helpers import FakeTime
 from tests.discourse_board import BASE as DISCOURSE_BASE
 from tests.discourse_board import GM as DISCOURSE_GM
@@ -50,6 +51,7 @@ from tests.forums.smf import test_smf_board as smf
 from tests.forums.vbulletin import helpers_vb as vb_helpers
 from tests.forums.vbulletin import helpers_vb5 as vb5
 from tests.forums.vbulletin import test_vb_board as vb
+from tests.forums.xenforo import xf_helpers as xf
 
 STEPS = ("first", "idle", "three_new", "new_page")
 LENGTHS = (10, 50)
@@ -484,6 +486,67 @@ def mybb_board(pages: int) -> Rig:
     return Rig(mybb.mybb_board(fake), "1", fake.per_page, fake.requests, fake.more)
 
 
+# -- XenForo -----------------------------------------------------------------------------
+
+
+class LongXenforo(xf.FakeXenforo):
+    """The fake XenForo 2 board with a thread of any length, its pages as its tests derive
+    them from the real thread 8276 (`xf_helpers.render_page`): each post the real last post
+    with another id and number; `/threads/8276/page-N` redirects to the slug's URL."""
+
+    per_page = 20  # XenForo's stock page size
+
+    def __init__(self, posts: int) -> None:
+        super().__init__()
+        self.with_login()
+        self.count = posts
+
+    def more(self, count: int) -> None:
+        self.count += count
+
+    def pages(self) -> int:
+        return max(1, -(-self.count // self.per_page))
+
+    def page_text(self, number: int) -> str:
+        first = (number - 1) * self.per_page
+        articles = [
+            xf.ARTICLES[-1].replace("1358710", str(2000000 + n)).replace("#8", f"#{n + 1}")
+            for n in range(first, min(first + self.per_page, self.count))
+        ]
+        return xf.render_page(articles, number, self.pages())
+
+    def _dispatch(self, request: httpx.Request) -> httpx.Response:
+        path = request.url.path
+        for prefix in ("/threads/8276/", f"/{xf.SLUG}"):
+            rest = path.removeprefix(prefix)
+            if request.method != "GET" or rest == path or rest not in ("", *self._suffixes()):
+                continue
+            self.requests.append(request)
+            if prefix == "/threads/8276/":
+                return xf.redirect(f"{xf.BASE}{xf.SLUG}{rest}", status=301)
+            number = int(rest.removeprefix("page-")) if rest else 1
+            return xf.html(self.page_text(min(number, self.pages())))
+        return super()._dispatch(request)
+
+    def _suffixes(self) -> list[str]:
+        return [f"page-{n}" for n in range(2, self.pages() + 3)]
+
+
+def xenforo(pages: int) -> Rig:
+    fake = LongXenforo(_posts(pages, LongXenforo.per_page))
+    clock = FakeTime()
+    board = XenforoBoard(
+        xf.BASE,
+        xf.USER,
+        xf.PASSWORD,
+        client=fake.client(),
+        clock=clock,
+        sleep=clock.sleep,
+        allow_insecure_http=True,
+    )
+    return Rig(board, "8276", fake.per_page, fake.requests, fake.more)
+
+
 ENGINES: dict[str, Callable[[int], Rig]] = {
     "phpbb": phpbb,
     "discourse": discourse,
@@ -492,6 +555,7 @@ ENGINES: dict[str, Callable[[int], Rig]] = {
     "fluxbb": fluxbb_board,
     "vbulletin": vbulletin,
     "mybb": mybb_board,
+    "xenforo": xenforo,
 }
 
 

@@ -78,6 +78,8 @@ class XenforoBoard(FormLoginBoard):
         super().__init__(base_url, username, password, **options)
         self._csrf: str | None = None
         self._rows: dict[str, ConversationRow] = {}
+        self._thread_urls: dict[str, str] = {}
+        """A thread's own address (`threads/{id}/` redirects there), by its id."""
 
     def url(self, path: str) -> str:
         return urljoin(self.base_url, path)
@@ -178,9 +180,29 @@ class XenforoBoard(FormLoginBoard):
         return found
 
     async def thread_page(self, thread: str, page: int = 1) -> ThreadView:
-        path = f"threads/{thread}/" + (f"page-{page}" if page > 1 else "")
-        html, url = await self._page(path, {PageKind.THREAD})
-        view = parse_thread_page(html, url, tz=self.tz, now=self._clock())
+        """Page `page` of the thread. `threads/8276/page-2` answers with a redirect to the
+        thread's own address (`threads/its-title.8276/page-2`): that address, once seen, is
+        asked for directly, so a poll costs one request a page, not two. An address the
+        board no longer serves as this thread (a new title, a move) is forgotten and the
+        page asked for by the thread's id again."""
+        suffix = f"page-{page}" if page > 1 else ""
+        known = self._thread_urls.get(thread)
+        if known is not None:
+            try:
+                html, url = await self._page(known + suffix, {PageKind.THREAD})
+                view = parse_thread_page(html, url, tz=self.tz, now=self._clock())
+            except (NotFound, LayoutChanged):
+                view = None
+            if view is None or view.thread_id != thread:
+                del self._thread_urls[thread]
+                log.info("thread %s is no longer at %s: asking by its id", thread, known)
+                return await self.thread_page(thread, page)
+        else:
+            html, url = await self._page(f"threads/{thread}/{suffix}", {PageKind.THREAD})
+            view = parse_thread_page(html, url, tz=self.tz, now=self._clock())
+            own = re.sub(r"page-\d+/?$", "", url.split("#")[0].split("?")[0])
+            if view.thread_id == thread and own.endswith(f".{thread}/"):
+                self._thread_urls[thread] = own
         if self.tz is None:
             # XenForo 2 stamps times in UTC; 1.x shows the offset it printed dates in.
             self.tz = view.tz if view.version == 1 else UTC

@@ -169,6 +169,22 @@ def test_poll_reads_only_the_last_page_and_returns_the_new_post() -> None:
     assert result.cursor.data["last_id"] == int(NEW_POST)
 
 
+def test_a_thread_no_longer_at_its_slug_is_asked_for_by_its_id_again() -> None:
+    fake = FakeXenforo().with_login().with_thread()
+    missing = html(fixture("synthetic/synthetic-error.html"), 404)
+    fake.on("GET", f"/{SLUG}page-3", missing, html(thread_page(3)))
+    cursor = Cursor({"thread": "8276", "last_id": 1091229, "page": 2, "per_page": 3})
+    result = run(make(fake), lambda b: b.thread_posts("8276", cursor))
+    assert [p.id for p in result.items] == post_ids(3)
+    assert thread_gets(fake) == [
+        "/threads/8276/page-2",
+        f"/{SLUG}page-2",
+        f"/{SLUG}page-3",  # gone: asked for by the id again
+        "/threads/8276/page-3",
+        f"/{SLUG}page-3",
+    ]
+
+
 def test_poll_steps_back_when_deletions_moved_posts_to_an_earlier_page() -> None:
     # The cursor saw up to 1091229 (page 2) and believes 4 pages; page 4 is served as
     # XenForo does past the end: the last page. Page 3 starts with an unseen post.
@@ -486,12 +502,8 @@ def test_end_to_end_login_sync_conversations_reply_start_conversation() -> None:
 
     out = run(make(fake), flow)
     assert out["me"].name == USER
-    assert out["sync"] == [
-        "/threads/8276/page-2",
-        f"/{SLUG}page-2",
-        "/threads/8276/page-3",
-        f"/{SLUG}page-3",
-    ]
+    # The id's URL redirects to the slug's once; the next page is asked for there.
+    assert out["sync"] == ["/threads/8276/page-2", f"/{SLUG}page-2", f"/{SLUG}page-3"]
     assert [p.id for p in out["posts"].items] == [*post_ids(3), NEW_POST]
     assert [m.id for m in out["inbox"].items] == ["881", "903"]
     assert out["reply"] == NEW_POST and out["pm"] == "880"
