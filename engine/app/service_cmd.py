@@ -589,7 +589,7 @@ def _pairs(given: list[str] | None, option: str, what: str) -> list[tuple[int, s
     for item in given or []:
         number, sep, value = item.partition("=")
         if not sep or not number.strip().lstrip("#").isdigit():
-            raise typer.BadParameter(f"write {what}", param_hint=option)
+            raise typer.BadParameter(_("write {form}").format(form=what), param_hint=option)
         pairs.append((int(number.strip().lstrip("#")), value))
     return pairs
 
@@ -660,17 +660,17 @@ def review(
 
     rv = Review(driver_for(game, db, started=True), by=cli_host(), via="cli")
     try:
-        for warning_id, name in _pairs(fix, "--fix", "WARNING_ID=NAME"):
+        for warning_id, name in _pairs(fix, "--fix", _("WARNING_ID=NAME")):
             rv.fix(warning_id, name)
         for warning_id in ignore or []:
             rv.ignore(warning_id)
-        for warning_id, text in _pairs(typed, "--typed", "WARNING_ID=ORDER TEXT"):
+        for warning_id, text in _pairs(typed, "--typed", _("WARNING_ID=ORDER TEXT")):
             read = rv.typed(warning_id, text)
             settled = "; ".join(order_words(o, player=True) for o in read)
             out.print(_("#{id} settled with: {orders}").format(id=warning_id, orders=settled))
         for order_id in drop or []:
             rv.drop(order_id)
-        for order_id, name in _pairs(target, "--set", "ORDER_ID=NAME"):
+        for order_id, name in _pairs(target, "--set", _("ORDER_ID=NAME")):
             rv.retarget(order_id, name)
         if deadline is not None:
             moved = rv.deadline(deadline.strip().lower())
