@@ -6,13 +6,14 @@ does, its pages made from the engine's saved page: phpBB's synthetic topic (`php
 Discourse's JSON API (`tests.discourse_board`, the topic envelope and post objects of real
 answers), vBulletin 5's thread page (`tests.forums.vbulletin.helpers_vb5`: the real 5.5.2
 page, its posts made from one real post, its page buttons renumbered), XenForo's pages as
-its tests derive them from the real thread 8276, and SMF 2.1, FluxBB 1.5, vBulletin 3.8 and
-MyBB 1.8 through the fakes of their adapter tests (a topic page is the saved one with each
+its tests derive them from the real thread 8276, and SMF 2.1, FluxBB 1.5, PunBB 1.4,
+vBulletin 3.8 and MyBB 1.8 through the fakes of their adapter tests (a topic page is the saved one with each
 post one saved post under another id and number, and its page links made anew,
 `SavedThread`). After the login (not counted), four steps are counted in requests: the
 first read of the whole thread, an idle poll from its cursor, a poll after 3 new posts on
 the last page, and a poll after a new page has begun. Each engine is measured on a 10-page and on a 50-page thread: a poll
-that costs what is new costs the same on both.
+that costs what is new costs the same on both. (PunBB's saved page holds 4 posts: its 3
+new posts begin a new page.)
 """
 
 from __future__ import annotations
@@ -47,6 +48,8 @@ from tests.discourse_board import KEY, FakeDiscourse
 from tests.forums.fluxbb import test_fluxbb_board as fluxbb
 from tests.forums.fluxbb.helpers_fluxbb import SEEN_EN
 from tests.forums.mybb import helpers_mybb as mybb
+from tests.forums.punbb import test_punbb_board as punbb
+from tests.forums.punbb import test_punbb_pages as punbb_pages
 from tests.forums.smf import test_smf_board as smf
 from tests.forums.vbulletin import helpers_vb as vb_helpers
 from tests.forums.vbulletin import helpers_vb5 as vb5
@@ -547,6 +550,81 @@ def xenforo(pages: int) -> Rig:
     return Rig(board, "8276", fake.per_page, fake.requests, fake.more)
 
 
+# -- PunBB 1.4 ----------------------------------------------------------------------------
+
+
+class LongPunbb(punbb.FakePunbb):
+    """The fake PunBB 1.4 board with a topic of any length: a page is the saved first page
+    as the member sees it, with that page's posts (each the saved post 3 with another id
+    and number), its paging line and its "Posts: a to b of n"."""
+
+    per_page = 4  # the saved page's
+
+    def __init__(self, posts: int) -> None:
+        super().__init__()
+        self.count = posts
+        self.saved = SavedThread.cut(
+            punbb_pages.page("topic_p1_member.html"),
+            r'\t\t<div class="post [^"]*">\s*<div id="p(\d+)"',
+            '\t</div>\n\n\t<div class="main-foot">',
+        )
+
+    def more(self, count: int) -> None:
+        self.count += count
+
+    def pages(self) -> int:
+        return max(1, -(-self.count // self.per_page))
+
+    def page_text(self, number: int) -> str:
+        first = (number - 1) * self.per_page
+        last = min(first + self.per_page, self.count)
+        old = self.saved.block_id
+        blocks = [
+            re.sub(
+                rf'(id="p|pid=|#p|report=|delete\.php\?id=|edit\.php\?id=|qid=){old}\b',
+                rf"\g<1>{1000 + n}",
+                self.saved.block.replace(
+                    '<span class="post-num">2</span>', f'<span class="post-num">{n + 1}</span>'
+                ),
+            )
+            for n in range(first, last)
+        ]
+        shown = sorted({1, number - 1, number, number + 1, self.pages()})
+        items = [
+            f'<strong class="first-item">{n}</strong>'
+            if n == number
+            else f'<a href="{punbb.BASE}viewtopic.php?id=2&amp;p={n}">{n}</a>'
+            for n in shown
+            if 1 <= n <= self.pages()
+        ]
+        paging = '<span class="pages">Pages</span> ' + " ".join(items) + "</p>"
+        head, tail = (
+            re.sub(
+                r"Posts: \d+ to \d+ of \d+",
+                f"Posts: {first + 1} to {last} of {self.count}",
+                re.sub(r'<span class="pages">Pages</span>.*?</p>', paging, part),
+            )
+            for part in (self.saved.head, self.saved.tail)
+        )
+        return (head + "".join(blocks) + tail).replace("http://127.0.0.1:8090/", punbb.BASE)
+
+    def answer(self, request: httpx.Request) -> httpx.Response:
+        query = dict(parse_qsl(request.url.query.decode()))
+        me = self.logged_in and punbb.COOKIE in request.headers.get("cookie", "")
+        if me and request.url.path == "/viewtopic.php" and query.get("id") == "2":
+            self.requests.append(request)
+            number = min(int(query.get("p", "1")), self.pages())
+            headers = {"Date": format_datetime(punbb_pages.seen(), usegmt=True)}
+            return httpx.Response(200, text=self.page_text(number), headers=headers)
+        return super().answer(request)
+
+
+def punbb_board(pages: int) -> Rig:
+    fake = LongPunbb(_posts(pages, LongPunbb.per_page))
+    board, _ = punbb.board(fake)
+    return Rig(board, "2", fake.per_page, fake.requests, fake.more)
+
+
 ENGINES: dict[str, Callable[[int], Rig]] = {
     "phpbb": phpbb,
     "discourse": discourse,
@@ -556,6 +634,7 @@ ENGINES: dict[str, Callable[[int], Rig]] = {
     "vbulletin": vbulletin,
     "mybb": mybb_board,
     "xenforo": xenforo,
+    "punbb": punbb_board,
 }
 
 
