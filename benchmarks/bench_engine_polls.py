@@ -642,9 +642,11 @@ ENGINES: dict[str, Callable[[int], Rig]] = {
 
 
 async def _steps(rig: Rig) -> dict[str, Any]:
-    """Requests per step, and the posts each step returned."""
+    """Requests per step, the posts each step returned (`_posts`) and how many of them no
+    earlier step had returned (`_new`)."""
     board = rig.board
     counts: dict[str, Any] = {}
+    seen: set[str] = set()
     try:
         await board.login()
 
@@ -653,6 +655,9 @@ async def _steps(rig: Rig) -> dict[str, Any]:
             page = await board.thread_posts(rig.thread, since)
             counts[name] = len(rig.sent) - before
             counts[f"{name}_posts"] = len(page.items)
+            ids = {p.id for p in page.items}
+            counts[f"{name}_new"] = len(ids - seen)
+            seen.update(ids)
             return page.cursor
 
         cursor = await step("first", None)
@@ -668,10 +673,11 @@ async def _steps(rig: Rig) -> dict[str, Any]:
 
 def measure(engine: str, pages: int) -> dict[str, Any]:
     """Requests and posts per step on a thread of `pages` pages (`thread_posts`: how many
-    posts the thread had when first read)."""
+    posts the thread had when first read; `per_page`: how many the last step added)."""
     rig = ENGINES[engine](pages)
     counts = asyncio.run(_steps(rig))
     counts["thread_posts"] = _posts(pages, rig.per_page)
+    counts["per_page"] = rig.per_page
     return counts
 
 
@@ -687,7 +693,10 @@ def rows(quick: bool) -> list[Row]:
         cheap = all(c[s] <= POLL_LIMIT for c in by_length.values() for s in ("idle", "three_new"))
         constant = all(short[s] == long[s] for s in ("idle", "three_new", "new_page"))
         read_whole = all(c["first_posts"] == c["thread_posts"] for c in by_length.values())
-        new_seen = all(c["three_new_posts"] >= 3 for c in by_length.values())
+        new_seen = all(
+            (c["idle_new"], c["three_new_new"], c["new_page_new"]) == (0, 3, c["per_page"])
+            for c in by_length.values()
+        )
         out.append(
             Row(
                 f"requests: polls of a long thread on {engine}",
@@ -696,7 +705,9 @@ def rows(quick: bool) -> list[Row]:
                 f"the same on {LENGTHS[0]} and {LENGTHS[-1]} pages",
                 cheap and constant and read_whole and new_seen,
                 note="requests per step after the login: the first read of the whole thread, "
-                "an idle poll, a poll after 3 new posts, a poll after a new page began",
+                "an idle poll, a poll after 3 new posts, a poll after a new page began; each "
+                "poll must also return exactly the posts made since the last (none, 3, a "
+                "page's worth) and the first read every post",
                 values={str(pages): c for pages, c in by_length.items()},
             )
         )
