@@ -6,7 +6,8 @@ does, its pages made from the engine's saved page: phpBB's synthetic topic (`php
 Discourse's JSON API (`tests.discourse_board`, the topic envelope and post objects of real
 answers), vBulletin 5's thread page (`tests.forums.vbulletin.helpers_vb5`: the real 5.5.2
 page, its posts made from one real post, its page buttons renumbered), XenForo's pages as
-its tests derive them from the real thread 8276, and SMF 2.1, FluxBB 1.5, PunBB 1.4,
+its tests derive them from the real thread 8276 and its REST API (post objects of the
+official schema's fields), and SMF 2.1, FluxBB 1.5, PunBB 1.4,
 vBulletin 3.8 and MyBB 1.8 through the fakes of their adapter tests (a topic page is the saved one with each
 post one saved post under another id and number, and its page links made anew,
 `SavedThread`). After the login (not counted), four steps are counted in requests: the
@@ -40,7 +41,7 @@ from forums.discourse.board import DiscourseBoard
 from forums.local import ManualClock
 from forums.phpbb import PhpbbBoard
 from forums.smf import pages as smf_pages
-from forums.xenforo import XenforoBoard
+from forums.xenforo import XenforoBoard, xenforo_board
 from tests.adapter_helpers import FakeTime
 from tests.discourse_board import BASE as DISCOURSE_BASE
 from tests.discourse_board import GM as DISCOURSE_GM
@@ -625,6 +626,81 @@ def punbb_board(pages: int) -> Rig:
     return Rig(board, "2", fake.per_page, fake.requests, fake.more)
 
 
+# -- XenForo's REST API -------------------------------------------------------------------
+
+
+class LongXenforoApi(xf.FakeXenforo):
+    """XenForo's REST API with a thread of any length: `GET /api/threads/2/posts?page=N`
+    answers that page's post objects and its pagination, with the fields of the official
+    document's schema (as `tests/forums/xenforo/test_xf_api.py` builds them); `/api/me/`
+    the GM."""
+
+    per_page = 20  # XenForo's stock page size
+
+    def __init__(self, posts: int) -> None:
+        super().__init__()
+        self.count = posts
+
+    def more(self, count: int) -> None:
+        self.count += count
+
+    def pages(self) -> int:
+        return max(1, -(-self.count // self.per_page))
+
+    def _post(self, n: int) -> dict[str, Any]:
+        user_id, name = (58, xf.USER) if n == 0 else (65 + n % 3, PLAYERS[n % len(PLAYERS)])
+        return {
+            "post_id": 3000 + n,
+            "thread_id": 2,
+            "user_id": user_id,
+            "username": name,
+            "post_date": 1796000000 + 60 * n,
+            "message": f"Post {n + 1}: vote Quartz",
+            "message_state": "visible",
+            "position": n,
+            "last_edit_date": 0,
+            "is_first_post": n == 0,
+            "view_url": f"{xf.BASE}threads/igra.2/post-{3000 + n}",
+            "User": {"user_id": user_id, "username": name},
+        }
+
+    def _dispatch(self, request: httpx.Request) -> httpx.Response:
+        path = request.url.path
+        if path == "/api/me/":
+            self.requests.append(request)
+            return xf.as_json({"me": {"user_id": 58, "username": xf.USER}})
+        if path == "/api/threads/2/posts":
+            self.requests.append(request)
+            number = min(int(request.url.params.get("page", "1")), self.pages())
+            first = (number - 1) * self.per_page
+            posts = [self._post(n) for n in range(first, min(first + self.per_page, self.count))]
+            pagination = {
+                "current_page": number,
+                "last_page": self.pages(),
+                "per_page": self.per_page,
+                "shown": len(posts),
+                "total": self.count,
+            }
+            return xf.as_json({"posts": posts, "pagination": pagination})
+        return super()._dispatch(request)
+
+
+def xenforo_api(pages: int) -> Rig:
+    fake = LongXenforoApi(_posts(pages, LongXenforoApi.per_page))
+    clock = FakeTime()
+    board = xenforo_board(
+        xf.BASE,
+        xf.USER,
+        "",
+        api_key="bench-api-key",
+        client=fake.client(),
+        clock=clock,
+        sleep=clock.sleep,
+        allow_insecure_http=True,
+    )
+    return Rig(board, "2", fake.per_page, fake.requests, fake.more)
+
+
 ENGINES: dict[str, Callable[[int], Rig]] = {
     "phpbb": phpbb,
     "discourse": discourse,
@@ -634,6 +710,7 @@ ENGINES: dict[str, Callable[[int], Rig]] = {
     "vbulletin": vbulletin,
     "mybb": mybb_board,
     "xenforo": xenforo,
+    "xenforo-api": xenforo_api,
     "punbb": punbb_board,
 }
 
