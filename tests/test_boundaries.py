@@ -131,3 +131,57 @@ def test_the_engine_check_sees_a_crossing(tmp_path: Path) -> None:
         "forums/client.py imports forums.mybb",
         "forums/mybb/board.py imports forums.phpbb.client",
     ]
+
+
+PARSERS = {"LexborHTMLParser", "HTMLParser", "LexborNode", "Node"}
+"""selectolax's parsers: a page parsed by one directly skips `forums.html.bounded_nesting`."""
+OTHER_PARSERS = {"lxml", "bs4", "html5lib", "html.parser"}
+"""(vBulletin's name search answers XML, read by `xml.etree`: no page, and expat bounds
+entity expansion itself.)"""
+
+
+def direct_parses(root: Path = ROOT) -> list[str]:
+    """Where a module of forums/ other than forums/html.py builds a parser itself (calls
+    `LexborHTMLParser(...)`) or imports another HTML parser."""
+    bad = []
+    for path in sorted((root / "forums").rglob("*.py")):
+        if path == root / "forums" / "html.py":
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call):
+                func = node.func
+                name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
+                if name in PARSERS:
+                    bad.append(f"{path.relative_to(root)}:{node.lineno} calls {name}")
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                names = [node.module]
+            else:
+                continue
+            for name in names:
+                if any(name == p or name.startswith(p + ".") for p in OTHER_PARSERS):
+                    bad.append(f"{path.relative_to(root)}:{node.lineno} imports {name}")
+    return bad
+
+
+def test_every_engine_parses_pages_through_the_bounded_parser() -> None:
+    """Every page an adapter reads is parsed by `forums.html.parse_html` (or `tree_of`,
+    `page_tree`), which bounds the nesting the parser walks: a post nested 20,000 deep is
+    read in linear time on every engine (tests/forums/test_every_page_reader.py checks
+    what it reads), so no module builds a parser of its own."""
+    assert direct_parses() == []
+
+
+def test_the_parser_check_sees_a_direct_parse(tmp_path: Path) -> None:
+    (tmp_path / "forums" / "smf").mkdir(parents=True)
+    (tmp_path / "forums" / "html.py").write_text("tree = LexborHTMLParser(page)\n")
+    (tmp_path / "forums" / "smf" / "pages.py").write_text(
+        "from selectolax.lexbor import LexborHTMLParser\nimport lxml.html\n"
+        "tree = LexborHTMLParser(page)\n"
+    )
+    assert direct_parses(tmp_path) == [
+        "forums/smf/pages.py:2 imports lxml.html",
+        "forums/smf/pages.py:3 calls LexborHTMLParser",
+    ]
