@@ -118,6 +118,23 @@ def user_from_link(link: LexborNode | None) -> User | None:
     return User(id=next(g for g in found.groups() if g), name=name)
 
 
+_WRITTEN_CLASSES = ("postcontent", "js-post__content-text", "signature", "signaturecontainer")
+
+
+def _written(node: LexborNode) -> bool:
+    """Whether `node` is inside what a member wrote (a post's message or a signature): a
+    player's `[url]` to `do=logout` or bold "Welcome, name" there is not the board's header."""
+    current: LexborNode | None = node
+    while current is not None:
+        if (current.attributes.get("id") or "").startswith("post_message_"):
+            return True
+        classes = (current.attributes.get("class") or "").split()
+        if any(c in _WRITTEN_CLASSES for c in classes):
+            return True
+        current = current.parent
+    return False
+
+
 def _scripts(tree: LexborHTMLParser) -> str:
     """The text of the page's scripts, where vBulletin states whom it serves (`LOGGEDIN`,
     vB5's `pageData`): a post may quote those words, and must not make the GM a guest."""
@@ -131,10 +148,12 @@ def logged_in_user(html: str | LexborHTMLParser) -> User | None:
     vb5 = _VB5_USER.search(raw)
     if vb5 is not None:
         return User(vb5.group(1), vb5.group(2)) if vb5.group(1) != "0" else None
-    if tree.css_first("a[href*='do=logout']") is None:
+    if not any(not _written(a) for a in tree.css("a[href*='do=logout']")):
         return None
     loggedin = _LOGGEDIN.search(raw)
     for holder in tree.css("li.welcomelink, div.welcomelink, td.alt2 strong, strong, span.welcome"):
+        if _written(holder):
+            continue
         said = text_of(holder)
         if not said.casefold().startswith(
             ("welcome", "здравствуйте", "добро пожаловать", "привет")

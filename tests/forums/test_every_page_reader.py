@@ -299,7 +299,14 @@ def _links(url: str) -> str:
         "newreply.php?do=postreply&t=1",
         "private.php",
     )
-    return "".join(f'<a href="{base}{t}" class="postlink">{t}</a><br>' for t in targets)
+    links = "".join(f'<a href="{base}{t}" class="postlink">{t}</a><br>' for t in targets)
+    # What a member's header shows, as a player can make it with [url] and [b].
+    header = (
+        f'<a href="{base}login.php?do=logout&amp;logouthash=1">Log out</a> '
+        f'<strong>Welcome, <a href="{base}member.php?u=1">Admin</a>.</strong> '
+        f'<b>Logged in as <a href="{base}profile.php?id=1">Admin</a></b>'
+    )
+    return links + header
 
 
 def _votes(body: PostBody) -> tuple[bool, bool]:
