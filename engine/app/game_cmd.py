@@ -173,11 +173,11 @@ def _counts(text: str, known: tuple[str, ...], groups: tuple[str, ...]) -> dict[
 def new(path: Annotated[Path, typer.Argument(help="Where to write the game file.")]) -> None:
     """Write a game file by answering questions; each answer is checked as it is given.
 
-    It speaks the host's language (`--lang`, FORUMGM_LANG), else English; once the host has
-    answered the game's language, and chose none of his own, the rest (the last question, the
-    file's check and its problems) is in the game's language: the file is checked as
-    `game validate` checks it, in its own language, and the lines around its problems
-    should not be in another."""
+    The game's language is asked first (by default the host's own, `--lang`/FORUMGM_LANG,
+    else Russian, a game file's default), in the host's language, else English. The rest is
+    asked in the host's language, else in the game's: a Russian host who chose none of his
+    own reads every question in Russian, and the file is checked as `game validate` checks
+    it, in its own language, so the lines around its problems should not be in another."""
     from engine.app.paths import writable
     from engine.app.service_cmd import command_clock
 
@@ -190,6 +190,9 @@ def new(path: Annotated[Path, typer.Argument(help="Where to write the game file.
     ):
         raise typer.Exit(1)
     now = command_clock()()
+    default_language = i18n.chosen() or "ru"
+    language = _ask(_("Language (ru, en)"), _one_of(["ru", "en"]), default_language)
+    i18n.for_game(language)  # the rest in the game's language, unless the host chose his own
     known = known_rulesets()
     asked = _("Ruleset ({choices})").format(choices=", ".join(known))
     ruleset_id = _ask(asked, _one_of(list(known)), "classic")
@@ -245,8 +248,6 @@ def new(path: Annotated[Path, typer.Argument(help="Where to write the game file.
     if ruleset.visible_role_ids:
         visible_lines = _visible(ruleset.visible_role_ids, names)
     seed = _ask(_("Seed"), _whole_number, "1")
-    language = _ask(_("Language (ru, en)"), _one_of(["ru", "en"]), "ru")
-    i18n.for_game(language)  # the rest in the game's language, unless the host chose his own
     review = _ask(
         _("Review (always, warnings, auto)"), _one_of(["always", "warnings", "auto"]), "warnings"
     )

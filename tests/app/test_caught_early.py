@@ -126,8 +126,8 @@ def test_run_once_exits_1_when_a_pm_fails_as_when_a_post_fails(tmp_path: Path) -
 
 
 NEW_ANSWERS = [
-    "classic", "Мафия", "local", "", "", "Ведущий", "", "", "", "2026-12-05 19:00",
-    "Вася, Петя, Маша, Коля, Оля", "mafioso=1", "", "", "",
+    "ru", "classic", "Мафия", "local", "", "", "Ведущий", "", "", "", "2026-12-05 19:00",
+    "Вася, Петя, Маша, Коля, Оля", "mafioso=1", "", "",
 ]  # fmt: skip
 
 
@@ -267,7 +267,7 @@ def test_yakuza_states_its_real_minimum_and_names_a_visible_role_given_twice(
 
 def test_game_new_names_a_player_listed_twice(tmp_path: Path) -> None:
     answers = list(NEW_ANSWERS)
-    answers[10:10] = ["Вася, Петя, Маша, вася, Оля"]  # asked again after the refusal
+    answers[11:11] = ["Вася, Петя, Маша, вася, Оля"]  # asked again after the refusal
     result = CliRunner().invoke(
         app,
         ["game", "new", str(tmp_path / "g.toml")],

@@ -100,9 +100,9 @@ def test_a_missing_collection_file_is_one_line(tmp_path: Path) -> None:
 def test_game_new_offers_minimafik_and_writes_a_valid_file(tmp_path: Path) -> None:
     path = tmp_path / "new.toml"
     answers = [
-        "minimafik", "Минимафик", "local", "", "", "Ведущий", "", "", "", "2027-01-15 21:00",
+        "ru", "minimafik", "Минимафик", "local", "", "", "Ведущий", "", "", "", "2027-01-15 21:00",
         "Destiny, Cornix, Alu, VanSLis, Nekr0, Ингероид", "boss=1, killer=1",
-        "Destiny=bartender, Cornix=photographer", "", "", "",
+        "Destiny=bartender, Cornix=photographer", "", "",
     ]  # fmt: skip
     result = runner.invoke(
         app,

@@ -115,9 +115,9 @@ def test_a_valid_russian_file_and_its_warnings_read_in_russian(tmp_path: Path) -
 
 
 NEW_ANSWERS = [
-    "classic", "Мафия", "local", "", "", "Ведущий", "", "", "", "not a date",
+    "{language}", "classic", "Мафия", "local", "", "", "Ведущий", "", "", "", "not a date",
     "2026-11-01 19:00", "2026-12-05 19:00", "Вася", "Вася, Петя, вася", "Вася, Петя, Маша, Коля, Оля",
-    "mafioso=2, commissar=1", "", "{language}", "",
+    "mafioso=2, commissar=1", "", "",
 ]  # fmt: skip
 
 
@@ -162,21 +162,26 @@ def test_game_new_asks_checks_and_answers_in_russian(tmp_path: Path) -> None:
     assert checked.exit_code == 0 and "дедлайны каждый день 19:00 Europe/Moscow" in _lines(checked)
 
 
-def test_game_new_speaks_the_games_language_once_it_is_answered(tmp_path: Path) -> None:
-    """No language of the host's own: English until the game's language is given, then the
-    game's (the file's check speaks it, so the lines around it do too); --lang wins."""
+def test_game_new_asks_the_games_language_first_then_speaks_it(tmp_path: Path) -> None:
+    """No language of the host's own: the game's language is asked first (in English,
+    Russian by default), then every question is the game's language (the file's check
+    speaks it, so the lines around it do too); --lang wins."""
     said = _new(tmp_path / "ru.toml")
     assert said.exit_code == 0, said.output
+    assert said.output.startswith("Language (ru, en) [ru]:"), said.output
     text = _lines(said)
-    assert "Ruleset (classic," in text and "Language (ru, en) [ru]:" in text
-    assert "'Вася' and 'вася': a name is listed twice (one name per player)" in text
+    assert "Правила (classic," in text and "Ruleset" not in text
+    assert "'Вася' и 'вася': имя указано дважды (у каждого игрока одно имя)" in text
     assert "Проверка ведущим (always, warnings, auto) [warnings]:" in text
     assert "Файл в порядке." in text and "It is valid." not in text
     english = _lines(_new(tmp_path / "en.toml", language="en"))
-    assert "Review (always, warnings, auto)" in english and "It is valid." in english
+    assert "Ruleset (classic," in english and "Review (always, warnings, auto)" in english
+    assert "It is valid." in english
     assert "line 19: warning: [board] password: the environment variable" in english
     chosen = _lines(_new(tmp_path / "chosen.toml", "--lang", "en"))  # the game's is ru
+    assert chosen.startswith("Language (ru, en) [en]:")  # the host's own by default
     assert "Review (always, warnings, auto)" in chosen and "It is valid." in chosen
+    assert 'language = "ru"' in (tmp_path / "chosen.toml").read_text(encoding="utf-8")
     assert "line 19: warning: [board] password: the environment variable" in chosen
 
 

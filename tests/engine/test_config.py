@@ -179,6 +179,7 @@ def test_cli_new_writes_a_valid_file(tmp_path: Path) -> None:
     path = tmp_path / "new.toml"
     answers = "\n".join(
         [
+            "ru",
             "classic",
             "Мафия #8",
             "phpbb",
@@ -192,7 +193,6 @@ def test_cli_new_writes_a_valid_file(tmp_path: Path) -> None:
             "Вася, Петя, Маша, Коля, Оля",
             "mafioso=1, commissar=1, citizen=3",
             "3",
-            "ru",
             "warnings",
         ]
     )

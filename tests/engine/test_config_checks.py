@@ -125,9 +125,9 @@ def test_an_unset_password_variable_is_a_warning(tmp_path: Path) -> None:
 def test_game_new_with_its_own_example_answer_writes_a_valid_file(tmp_path: Path) -> None:
     path = tmp_path / "new.toml"
     answers = [
-        "classic", "Мафия", "local", "", "", "Ведущий", "", "", "", "not a date",
+        "ru", "classic", "Мафия", "local", "", "", "Ведущий", "", "", "", "not a date",
         "2026-11-01 19:00", "2026-12-05 19:00", "Вася", "Вася, Петя, Маша, Коля, Оля",
-        "mafioso=2, commissar=1", "", "", "",
+        "mafioso=2, commissar=1", "", "",
     ]  # fmt: skip
     result = CliRunner().invoke(
         app, ["game", "new", str(path)], input="\n".join(answers) + "\n", env={"FORUMGM_NOW": NOW}
@@ -146,9 +146,9 @@ def test_game_new_with_its_own_example_answer_writes_a_valid_file(tmp_path: Path
 def test_game_new_takes_a_list_of_deadlines_as_it_says(tmp_path: Path) -> None:
     path = tmp_path / "new.toml"
     answers = [
-        "classic", "Мафия", "local", "", "", "Ведущий", "", "",
+        "ru", "classic", "Мафия", "local", "", "", "Ведущий", "", "",
         "2026-12-06 19:00, 2026-12-07 19:00; 2026-12-08 21:30", "2026-12-05 19:00",
-        "Вася, Петя, Маша, Коля, Оля", "mafioso=1", "", "", "",
+        "Вася, Петя, Маша, Коля, Оля", "mafioso=1", "", "",
     ]  # fmt: skip
     result = CliRunner().invoke(
         app, ["game", "new", str(path)], input="\n".join(answers) + "\n", env={"FORUMGM_NOW": NOW}

@@ -152,15 +152,15 @@ def test_one_turn_on_the_local_board(game: tuple[Path, str, LocalBoard, str]) ->
 def test_game_new_offers_the_ruleset_and_validate_names_the_lines(tmp_path: Path) -> None:
     path = tmp_path / "new.toml"
     answers = [
-        "twelve-rooms", "12 комнат", "local", f"sqlite:///{tmp_path / 'b.sqlite'}", "1",
-        GM, "", "", "", "2026-12-01 15:00", ", ".join(NAMES), "", "", "", "",
+        "ru", "twelve-rooms", "12 комнат", "local", f"sqlite:///{tmp_path / 'b.sqlite'}", "1",
+        GM, "", "", "", "2026-12-01 15:00", ", ".join(NAMES), "", "", "",
     ]  # fmt: skip
     now = {"FORUMGM_NOW": at(9).isoformat()}
     result = runner.invoke(
         app, ["game", "new", str(path)], input="\n".join(answers) + "\n", env=now
     )
     assert result.exit_code == 0, result.output
-    assert "twelve-rooms" in result.output.splitlines()[0] and "It is valid." in result.output
+    assert "twelve-rooms" in result.output.splitlines()[1] and "It is valid." in result.output
     text = path.read_text(encoding="utf-8")
     assert "rows = 3" in text and "[options.start_rooms]" in text and '# "Вася" = 1' in text
     broken = text.replace("rows = 3 ", "rows = 0 ").replace('# "Вася" = 1', '"Вася" = 13')

@@ -52,6 +52,7 @@ def test_game_validate_takes_mybb_and_names_the_engines_for_a_typo(tmp_path: Pat
 def test_game_new_offers_mybb(tmp_path: Path) -> None:
     path = tmp_path / "new.toml"
     answers = [
+        "ru",
         "votecount",
         "Мафия #8",
         "mybb",
@@ -64,7 +65,6 @@ def test_game_new_offers_mybb(tmp_path: Path) -> None:
         "2026-12-01 19:00",
         "Вася, Петя, Маша",
         "3",  # votecount deals no roles: no question about them
-        "ru",
         "warnings",
     ]
     result = runner.invoke(app, ["game", "new", str(path)], input="\n".join(answers) + "\n")

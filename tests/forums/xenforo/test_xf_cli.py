@@ -187,9 +187,9 @@ def test_an_api_game_needs_no_password_but_a_page_game_does(tmp_path: Path) -> N
 def test_game_new_offers_xenforo_and_writes_a_valid_file(tmp_path: Path) -> None:
     path = tmp_path / "new.toml"
     answers = [
-        "votecount", "Мафия #9", "xenforo", "https://forum.example.org/", "a-dark-theme-option.8276",
+        "ru", "votecount", "Мафия #9", "xenforo", "https://forum.example.org/", "a-dark-theme-option.8276",
         "Ведущий", "GM_PW", "Europe/Moscow", "every day 19:00", "2026-12-01 19:00",
-        "Alu, Бармалей, Вася", "", "3", "ru", "warnings",
+        "Alu, Бармалей, Вася", "", "3", "warnings",
     ]  # fmt: skip
     result = runner.invoke(app, ["game", "new", str(path)], input="\n".join(answers) + "\n")
     assert result.exit_code == 0, result.output
