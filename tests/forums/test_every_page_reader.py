@@ -21,7 +21,7 @@ from __future__ import annotations
 import html as htmllib
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -418,3 +418,40 @@ def test_discourse_reads_deep_and_huge_cooked_html_as_written() -> None:
         assert _votes(body) == (True, True), opens
     huge = cooked_body("<p><strong>vote Вася</strong> ?. [quote=</p>" * 25_000)
     assert "".join(r.text for r in huge.runs).count("vote Вася") == 25_000
+
+
+GUEST_PAGES = {
+    "phpbb": "phpbb/3.3.10/en/viewtopic_p1_guest.html",
+    "mybb": "mybb/1.8.37/showthread_p1_guest.html",
+    "xenforo": "xenforo/xenforo.com/thread_view.html",
+    "smf": "smf/2.1.4/topic_guest_en.html",
+    "fluxbb": "fluxbb/1.5.11/topic_guest_en.html",
+    "punbb": "punbb/1.4.4/topic_p1_guest.html",
+    "vbulletin4": "vbulletin/real/vb4_militarytimes_showthread_p1.html",
+    "vbulletin5": "vbulletin/real-vb5/vb5_fandompost_showthread_p1.html",
+}
+"""Each engine's saved thread page as served to a guest (vB3's real page is a member's)."""
+LOGOUTS = (
+    "ucp.php?mode=logout&amp;sid=x",
+    "member.php?action=logout&amp;logoutkey=x",
+    "logout/?t=x",
+    "index.php?action=logout;x",
+    "login.php?action=out&amp;id=1&amp;csrf_token=x",
+    "login.php?do=logout&amp;logouthash=x",
+)
+
+
+@pytest.mark.parametrize("name", GUEST_PAGES)
+def test_a_guests_page_stays_a_guests_whatever_header_a_post_imitates(name: str) -> None:
+    """A post with every engine's log-out link and a bold welcome naming a member: on a
+    page served to a guest, the adapter must still see a guest (else a lost session, or a
+    login that did not take, would pass for the GM's)."""
+    engine = ENGINES[name]
+    guest = replace(engine, page=GUEST_PAGES[name])
+    base = engine.url.split("?")[0].rsplit("/", 1)[0] + "/"
+    logouts = "".join(f'<a href="{base}{path}">Log out</a> ' for path in LOGOUTS)
+    page = guest.with_post(logouts + _links(engine.url))
+    assert engine.reader(page) == engine.reader(guest.html())
+    assert [p.id for p in engine.posts(page, engine.url)] == [
+        p.id for p in engine.posts(guest.html(), engine.url)
+    ]
