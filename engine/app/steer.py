@@ -229,6 +229,8 @@ class Steer:
         player = self._name(name, state)
         if kind == "remove" and player not in self.driver.ruleset.in_play(state):
             raise SteerError(_("{name} is not in play").format(name=player))
+        if kind == "remove":
+            self._refuse_second_removal(player)
         try:  # tried on a copy first: the rules may refuse it (not in play, a bad value)
             events = apply_measure(self.driver.ruleset, state, inputs, None, kind, player, detail)
         except RulesError as exc:
@@ -251,6 +253,18 @@ class Steer:
         else:
             said = _("{player}: granted {grant} (counts for {phase})")
         return Steered(said.format(player=player, grant=detail.get("grant"), **fields), items)
+
+    def _refuse_second_removal(self, player: str) -> None:
+        """A removal of `player` already stored (given twice at the same moment, or the
+        dashboard's form sent twice) is not made again: the players would read two posts.
+        The stored measures are asked, not the replay, which reads them only up to now."""
+        for m in self.store.measures(self.game_id):
+            if m.kind == "remove" and m.player == player:
+                raise SteerError(
+                    _("{name} is removed already (host measure #{id}, counts for {phase})").format(
+                        name=player, id=m.id, **phase_fields(m.phase)
+                    )
+                )
 
     # -- deadlines -----------------------------------------------------------------------
 
@@ -279,6 +293,13 @@ class Steer:
                         "{phase} would end {at}, which is not to come: give a later deadline (a "
                         "phase whose deadline passed is resolved at once)"
                     ).format(at=local_time(new, tz), **phase_fields(ph.phase))
+                )
+            if new == old:  # the same command twice: the players are told once
+                tz = self.driver.config.schedule.tz
+                raise SteerError(
+                    _("{phase} ends {at} already: nothing to change").format(
+                        at=local_time(new, tz), **phase_fields(ph.phase)
+                    )
                 )
             self.store.set_phase_deadline(self.game_id, ph.phase, new)
             phase = ph.phase

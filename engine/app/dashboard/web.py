@@ -4,6 +4,8 @@ the host names it answers, and the proxy it trusts (if the host named one)."""
 from __future__ import annotations
 
 import asyncio
+import secrets
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, tzinfo
@@ -34,6 +36,9 @@ from engine.service.driver import GameDriver
 from engine.store import Store
 
 VIA = "dashboard"
+SENT_FORMS_KEPT = 2000
+"""How many host commands' form tokens the dashboard remembers (a form older than that is
+refused by the rules alone, as from the CLI)."""
 PAGE_POLICY = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
     "form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
@@ -144,6 +149,7 @@ class Dashboard:
     lang: str | None = None
     """The host's language (`--lang`, FORUMGM_LANG); None: the browser's, else the games'."""
     _locks: dict[int, asyncio.Lock] = field(default_factory=dict)
+    _sent: OrderedDict[tuple[str, ...], None] = field(default_factory=OrderedDict)
 
     def __post_init__(self) -> None:
         if self.lang is None:
@@ -178,6 +184,7 @@ class Dashboard:
         csrf = guard.csrf_token(request)
         html = _templates.get_template(template).render(
             csrf=csrf,
+            once=secrets.token_urlsafe(16),
             host=context.pop("host", None),
             flashes=self.flashes.take(csrf),
             placed=context.pop("placed", frozenset()),
@@ -333,13 +340,36 @@ class Dashboard:
         back = str(form.get("back") or "")
         back = back if back.replace("-", "").isalnum() else ""
         async with self.lock(driver.game_id):
+            sent = self._sent_before(request.path_params["action"], form)
             try:
+                if sent is None:
+                    raise FormError(
+                        _(
+                            "this form was sent already and is done: nothing was done again "
+                            "(the page below shows the game as it is now)"
+                        )
+                    )
                 self.flash(request, "ok", await action(rv, form), back)
+                if sent:
+                    self._sent[sent] = None
+                    while len(self._sent) > SENT_FORMS_KEPT:
+                        self._sent.popitem(last=False)
             except (ReviewError, FormError) as exc:
                 self.flash(request, "error", str(exc), back)
         # Back where the form was: the page shows the message there (`Flashes.add`).
         anchor = f"#{back}" if back else ""
         return RedirectResponse(f"/games/{driver.game_id}{anchor}", status_code=303)
+
+    def _sent_before(self, action: str, form: FormData) -> tuple[str, ...] | None:
+        """A host command's form carries a token made with its page (`once`): the same form
+        sent twice (a double click, a reload that posts again) is refused the second time,
+        or the players would read its post twice. None: sent and done already; () for a
+        form with no token (a decision the rules refuse twice on their own)."""
+        once = form.get("once")
+        if not action.startswith("steer-") or not isinstance(once, str) or not once:
+            return ()
+        key = (action, once)
+        return None if key in self._sent else key
 
     # -- the app --------------------------------------------------------------------------
 
