@@ -484,6 +484,24 @@ def board_text(message: str, lang: str | None = None) -> str:
         return message
 
 
+def frame_text(message: str, lang: str | None = None) -> str:
+    """What the command line parser said (its English `message`, `engine.app.frames`) in
+    `lang` (the current language by default), from the `frames` catalogue's templates; a
+    message made from none (forumgm's own text inside «Invalid value for …: {message}»,
+    already in the host's language) is kept as it is."""
+    lang = current() if lang is None else checked(lang)
+    if lang == DEFAULT:
+        return message
+    plain, patterns = _templates(lang, "frames")
+    if message in plain:
+        return plain[message]
+    found = _matched(message, patterns, lang, "frames")
+    if found is None:
+        return message
+    translated, fields = found
+    return translated.format(**{k: frame_text(v, lang) for k, v in fields.items()})
+
+
 def languages_of(names: Iterable[str]) -> str | None:
     """The one language `names` share, or None (none given, or several)."""
     found = set(names)

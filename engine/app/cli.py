@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from engine import i18n
-from engine.app.lazy import lazy_group
+from engine.app.frames import root_group
 
 COMMANDS = {
     "demo": "engine.app.demo_cmd:demo",
@@ -34,7 +34,7 @@ COMMANDS = {
 Each module is imported only when its command runs, so keep heavy imports out of this file."""
 
 app = typer.Typer(
-    cls=lazy_group(COMMANDS),
+    cls=root_group(COMMANDS),
     help="forumgm: the game master's side of forum mafia games.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
