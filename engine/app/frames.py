@@ -19,6 +19,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from typing import Any
 
+from typer import Abort
 from typer._click.core import Context
 from typer._click.exceptions import UsageError
 from typer._click.formatting import HelpFormatter
@@ -62,6 +63,7 @@ def _rich_frame() -> None:
 
     rich_utils.ERRORS_PANEL_TITLE = _("Error")
     rich_utils.RICH_HELP = _("Try [blue]'{command_path} {help_option}'[/] for help.")
+    rich_utils.ABORTED_TEXT = _("Aborted.")
 
 
 def in_hosts_language(error: UsageError) -> UsageError:
@@ -88,6 +90,9 @@ def said_in_hosts_language() -> Iterator[None]:
         if raised is error:
             raise
         raise raised from None
+    except (Abort, EOFError, KeyboardInterrupt):  # a prompt left: Typer says «Aborted.»
+        _rich_frame()
+        raise
 
 
 def root_group(commands: Mapping[str, str]) -> type[TyperGroup]:

@@ -4,6 +4,8 @@ the command line is parsed."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from typer.testing import CliRunner, Result
 
@@ -86,3 +88,14 @@ def test_forumgms_own_refusal_inside_the_frame_is_kept_as_it_was_made() -> None:
         assert said == "Недопустимое значение '--fix': напишите НОМЕР=ИМЯ"
         assert frame_text("something typer never said") == "something typer never said"
     assert frame_text("Missing argument 'x'.", "en") == "Missing argument 'x'."
+
+
+def test_a_question_left_unanswered_ends_in_the_hosts_language(tmp_path: Path) -> None:
+    """`game new` with no answer to come (Ctrl-D) ends with Typer's «Aborted.», said in the
+    host's language, then in English again."""
+    path = str(tmp_path / "new.toml")
+    left = runner.invoke(app, ["--lang", "ru", "game", "new", path], input="")
+    assert left.exit_code == 1 and "Прервано." in left.output, left.output
+    assert "Aborted" not in left.output
+    left = runner.invoke(app, ["game", "new", path], input="")
+    assert left.exit_code == 1 and "Aborted." in left.output, left.output
