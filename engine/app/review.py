@@ -78,6 +78,23 @@ def phase_status_words(status: PhaseStatus) -> str:
     return words.get(status, status.value)
 
 
+def cut_short(status: PhaseStatus, ended: bool) -> bool:
+    """Whether a phase was still running when the game ended (`forumgm steer end`): it is
+    never resolved, and no deadline of it is to come."""
+    return ended and status in (PhaseStatus.OPEN, PhaseStatus.FROZEN)
+
+
+def phase_words(ph: PhaseRecord, *, ended: bool) -> str:
+    """A phase and where it stands, as `status` and the dashboard show it: «ход 1 (идёт)»;
+    the phase a host's end cut short reads «ход 1 (игра окончена)», not as running."""
+    return f"{phase_name(ph.phase)} ({phase_state(ph, ended=ended)})"
+
+
+def phase_state(ph: PhaseRecord, *, ended: bool) -> str:
+    """Where a phase stands (`phase_words` without the name): «идёт», «игра окончена»."""
+    return _("the game is over") if cut_short(ph.status, ended) else phase_status_words(ph.status)
+
+
 def host_word(value: str) -> str:
     """A stored status or an audit log's action as the host reads it: in English the id
     itself, as the store, the log file and the tests name it ("draft", "remove"); in another

@@ -427,7 +427,7 @@ def _game_status(store: Store, game: Game, tz: tzinfo) -> str:
 
 def status(db: Db = None) -> None:
     """Games, phases, next deadline (in each game's time zone), unreviewed warnings, outbox."""
-    from engine.app.review import host_word, phase_status_words
+    from engine.app.review import cut_short, host_word, phase_words
 
     store = store_or_exit(db, existing=True)
     # The host's language (--lang), else the one the store's games share (as `host log`):
@@ -447,7 +447,10 @@ def status(db: Db = None) -> None:
     for game in store.games():
         ph = store.current_phase(game.id)
         tz = stored_zone(game.time_zone)
+        ended = game.status is GameStatus.FINISHED or store.ended_by_host(game.id) is not None
+        over = ph is not None and cut_short(ph.status, ended)
         waiting = ph is not None and ph.status in (PhaseStatus.OPEN, PhaseStatus.FROZEN)
+        waiting = waiting and not over
         if ph is not None and waiting and ph.deadline <= now and game.status is GameStatus.RUNNING:
             due.setdefault(game.board_id, []).append((ph.deadline, game.id))
         strangers += [(game.id, m) for m in store.outsiders(game.id, ph.phase)] if ph else []
@@ -503,10 +506,10 @@ def status(db: Db = None) -> None:
             f"{game.id} {game.title}",
             game.ruleset,
             _("running: no deadlines left") if stalled else _game_status(store, game, tz),
-            f"{phase_name(ph.phase)} ({phase_status_words(ph.status)})" if ph else "—",
+            phase_words(ph, ended=ended) if ph else "—",
             _("list of deadlines ran out")
             if stalled
-            else (local_time(ph.deadline, tz) if ph else "—"),
+            else (local_time(ph.deadline, tz) if ph and not over else "—"),
             str(warnings),
             " ".join(f"{host_word(k)}:{v}" for k, v in counts.items() if v) or "—",
         )

@@ -117,3 +117,26 @@ def test_the_refusals_are_russian_for_a_russian_host(game: Rehearsal) -> None:
     game.host(at, "steer deadline", "--at", "2026-12-03 21:30")
     same = game.host(at, "--lang ru steer deadline", "--at", "2026-12-03 21:30", code=2)
     assert "ход 1 и так заканчивается 2026-12-03 21:30 MSK: менять нечего" in same
+
+
+def test_an_ended_game_shows_its_phase_as_over_and_run_resolves_nothing_more(
+    game: Rehearsal, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game.host("2026-12-01T20:00+03:00", "steer end", "draw", "--approve")
+    game.host("2026-12-01T20:01+03:00", "run", "--once")
+    status = game("2026-12-01T20:02+03:00", "--lang", "ru", "status", "--db", game.db)
+    assert "ход 1 (игра окончена)" in status and "идёт" not in status
+    assert "2026-12-02 19:00" not in status  # no deadline is to come
+    # The old deadline passes: nothing is resolved, nothing more is posted.
+    posts = game.gm_posts()
+    assert "finished" in game.host("2026-12-02T19:05+03:00", "run", "--once")
+    assert game.gm_posts() == posts and "Итоги" not in game.thread()
+    status = game("2026-12-02T19:06+03:00", "status", "--db", game.db)
+    assert "turn 1 (the game is over)" in status and "(open)" not in status
+    # The dashboard agrees: its list and the game page.
+    c = _browser(game, monkeypatch, "2026-12-02T19:07+03:00")
+    listed = c.get("/").text
+    assert "turn 1 (the game is over)" in listed and "(open)" not in listed
+    page = c.get("/games/1").text
+    assert "<strong>turn 1</strong> (the game is over)" in page
+    assert "deadline 2026-12-02" not in page

@@ -20,10 +20,13 @@ from engine import i18n
 from engine.app.dashboard.bbcode_html import bbcode_to_html, safe_link
 from engine.app.review import (
     Review,
+    cut_short,
     describe_fix,
     host_word,
     order_words,
+    phase_state,
     phase_status_words,
+    phase_words,
 )
 from engine.app.steer import Steer
 from engine.clock import local_time
@@ -34,7 +37,7 @@ from engine.i18n import _, ngettext, phase_name, shown, warning_text
 from engine.publish import held_by_limits, marker_line
 from engine.service.driver import GameDriver
 from engine.store import OutboxStatus, StoredOrder, StoredWarning
-from engine.store.models import OutboxItem, OutboxKind, PhaseStatus
+from engine.store.models import GameStatus, OutboxItem, OutboxKind, PhaseStatus
 
 logger = logging.getLogger("forumgm.dashboard")
 T = TypeVar("T")
@@ -207,7 +210,13 @@ class GamePage:
         self.open_for_fixes = self.phase is not None and self.phase.status is not (
             PhaseStatus.PUBLISHED
         )
-        self.countdown = countdown(d, self.phase.deadline) if self.phase is not None else None
+        ended = self.game.status is GameStatus.FINISHED or d.store.ended_by_host(d.game_id)
+        self.phase_state = phase_state(self.phase, ended=bool(ended)) if self.phase else ""
+        self.countdown = (
+            countdown(d, self.phase.deadline)
+            if self.phase is not None and not cut_short(self.phase.status, bool(ended))
+            else None
+        )
         self.names = self.rv.names()
         living = set(self.rv.living())
         self.players = [(n, n in living) for n in self.names]
@@ -349,6 +358,8 @@ def games_rows(drivers: list[GameDriver]) -> list[dict[str, Any]]:
     for d in drivers:
         game = d.store.get_game(d.game_id)
         ph = d.store.current_phase(d.game_id)
+        ended = game.status is GameStatus.FINISHED or d.store.ended_by_host(d.game_id) is not None
+        over = ph is not None and cut_short(ph.status, ended)
         unsettled = d.store.count_waiting_warnings(d.game_id, ph.phase) if ph else 0
         items = d.store.outbox(d.game_id)
         rows.append(
@@ -357,12 +368,8 @@ def games_rows(drivers: list[GameDriver]) -> list[dict[str, Any]]:
                 "title": game_title(d),
                 "ruleset": game.ruleset,
                 "status": game.status.value,
-                "phase": (
-                    f"{phase_name(ph.phase)} ({phase_status_words(ph.status)})"
-                    if ph
-                    else _("not started")
-                ),
-                "countdown": countdown(d, ph.deadline) if ph else None,
+                "phase": phase_words(ph, ended=ended) if ph else _("not started"),
+                "countdown": countdown(d, ph.deadline) if ph and not over else None,
                 "warnings": unsettled,
                 "drafts": sum(1 for i in items if i.status is OutboxStatus.DRAFT),
                 "failed": sum(1 for i in items if i.status is OutboxStatus.FAILED),
