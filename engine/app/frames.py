@@ -20,9 +20,15 @@ from contextlib import contextmanager, suppress
 from typing import Any
 
 from typer import Abort
-from typer._click.core import Context
-from typer._click.exceptions import UsageError
-from typer._click.formatting import HelpFormatter
+
+try:  # typer 0.2x parses with its own copy of click; older ones with click itself
+    from typer._click.core import Context
+    from typer._click.exceptions import UsageError
+    from typer._click.formatting import HelpFormatter
+except ImportError:  # pragma: no cover - depends on the installed typer
+    from click.core import Context  # type: ignore[assignment]
+    from click.exceptions import UsageError  # type: ignore[assignment]
+    from click.formatting import HelpFormatter  # type: ignore[assignment]
 from typer.core import TyperGroup
 
 from engine import i18n
