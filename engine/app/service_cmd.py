@@ -43,6 +43,7 @@ from engine.service.pool import BoardPool
 from engine.service.runner import Cadence, Service, drive_once, failed, owner_id
 from engine.store import Store, open_store
 from engine.store.models import Game, GameStatus, OutboxKind, OutboxStatus, PhaseStatus
+from engine.wording import inflect_name
 
 if TYPE_CHECKING:
     from engine.app.review import Review
@@ -489,8 +490,10 @@ def status(db: Db = None) -> None:
                 ).format(
                     id=game.id,
                     seat=offer.seat,
+                    seat_gen=inflect_name(offer.seat, "gen"),
                     leaving=offer.leaving,
                     candidate=offer.candidate,
+                    candidate_dat=inflect_name(offer.candidate, "dat"),
                     at=local_time(offer.expires_at, tz),
                 )
             )

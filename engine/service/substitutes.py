@@ -113,6 +113,7 @@ def offer_seat(
                 "nobody in the reserve to offer {seat}'s seat to ([players] reserve: {reserve}; "
                 "each is asked once): forumgm game replace names a substitute by hand",
                 seat=seat,
+                seat_gen=_gen(driver, seat),
                 reserve=reserve,
             )
         )
@@ -138,7 +139,9 @@ def offer_seat(
         L_(
             "seat {seat} offered to {player} (answer by {at})",
             seat=seat,
+            seat_gen=_gen(driver, seat),
             player=candidate,
+            player_dat=inflect_name(candidate, "dat", driver.config.genders.get(candidate)),
             at=offer.expires_at.isoformat(),
         )
     )
@@ -153,16 +156,34 @@ def check_offers(driver: GameDriver, now: datetime) -> list[str]:
         verdict, pm_id = _answer(driver, offer, now)
         if verdict == "accept":
             _accept(driver, offer, now, pm_id)
-            lines.append(L_("{player} took seat {seat}", player=offer.candidate, seat=offer.seat))
+            lines.append(
+                L_(
+                    "{player} took seat {seat}",
+                    player=offer.candidate,
+                    seat=offer.seat,
+                    seat_gen=_gen(driver, offer.seat),
+                )
+            )
             continue
         if verdict is None and now < offer.expires_at:
             continue
         status = "declined" if verdict == "decline" else "expired"
         driver.store.answer_offer(offer.id, status, now, pm_id)
+        seat_gen = _gen(driver, offer.seat)
         lines.append(
-            L_("{player} declined seat {seat}", player=offer.candidate, seat=offer.seat)
+            L_(
+                "{player} declined seat {seat}",
+                player=offer.candidate,
+                seat=offer.seat,
+                seat_gen=seat_gen,
+            )
             if status == "declined"
-            else L_("{player} expired seat {seat}", player=offer.candidate, seat=offer.seat)
+            else L_(
+                "{player} expired seat {seat}",
+                player=offer.candidate,
+                seat=offer.seat,
+                seat_gen=seat_gen,
+            )
         )
         hours = (offer.expires_at - offer.offered_at).total_seconds() / 3600
         try:
@@ -191,6 +212,12 @@ def _answer(
         if verdict is not None:
             return verdict, item.id
     return None, None
+
+
+def _gen(driver: GameDriver, seat: str) -> str:
+    """A seat's name in the genitive, for the Russian of a line about it («место Оли», not
+    «место Оля»); an English line leaves the field unused."""
+    return inflect_name(seat, "gen", driver.config.genders.get(seat))
 
 
 def _accept(driver: GameDriver, offer: SubstituteOffer, now: datetime, pm_id: str | None) -> None:

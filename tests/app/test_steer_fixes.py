@@ -140,3 +140,19 @@ def test_an_ended_game_shows_its_phase_as_over_and_run_resolves_nothing_more(
     page = c.get("/games/1").text
     assert "<strong>turn 1</strong> (the game is over)" in page
     assert "deadline 2026-12-02" not in page
+
+
+def test_game_sub_declines_the_seat_in_russian(game: Rehearsal) -> None:
+    said = game.host("2026-12-01T20:00+03:00", "--lang ru game sub", "Оля", code=1)
+    assert "кому предложить место Оли (" in " ".join(said.split()), said
+    english = game.host("2026-12-01T20:00+03:00", "game sub", "Оля", code=1)
+    assert "nobody in the reserve to offer Оля's seat to" in " ".join(english.split())
+
+
+def test_an_offered_seat_is_declined_on_every_line_about_it(game: Rehearsal) -> None:
+    text = game.game.read_text(encoding="utf-8")
+    game.game.write_text(text.replace("[players]\n", '[players]\nreserve = ["Лёша"]\n'), "utf-8")
+    offered = " ".join(game.host("2026-12-01T20:00+03:00", "--lang ru game sub", "Оля").split())
+    assert "место Оли (сейчас играет Оля) предложено Лёше до" in offered, offered
+    status = game("2026-12-01T20:01+03:00", "--lang", "ru", "status", "--db", game.db)
+    assert "место Оли (сейчас играет Оля) предложено Лёше до" in " ".join(status.split())
