@@ -121,13 +121,10 @@ def _exported(path: Path, engine: str, gm: str | None, day_ends: str | None) -> 
 
 
 def _day(day: str) -> str:
-    """A game's phase as the host reads it («Ход 1» in Russian; English keeps «turn 1» as
-    the table always showed it); an exported thread's date as it is."""
-    if i18n.current() == i18n.DEFAULT:
-        return day
-    from engine.report.words import phase_label
-
-    return phase_label(i18n.current(), day)
+    """A game's phase as every other command names it to the host («ход 1» in Russian, not
+    the report's capitalised label; English keeps «turn 1»); an exported thread's date as it
+    is."""
+    return i18n.phase_name(day)
 
 
 def _show(

@@ -156,3 +156,10 @@ def test_an_offered_seat_is_declined_on_every_line_about_it(game: Rehearsal) -> 
     assert "место Оли (сейчас играет Оля) предложено Лёше до" in offered, offered
     status = game("2026-12-01T20:01+03:00", "--lang", "ru", "status", "--db", game.db)
     assert "место Оли (сейчас играет Оля) предложено Лёше до" in " ".join(status.split())
+
+
+def test_activity_names_the_phase_as_every_other_command(game: Rehearsal) -> None:
+    shown = game.host("2026-12-01T20:00+03:00", "--lang ru activity")
+    rows = [line for line in shown.splitlines() if "Коля" in line]
+    assert rows and all("ход 1" in row and "Ход" not in row for row in rows), shown
+    assert "turn 1" in game.host("2026-12-01T20:00+03:00", "activity")
