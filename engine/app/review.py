@@ -232,8 +232,10 @@ def outbox_line(item: OutboxItem) -> str:
         said = posts.get(item.status, "--- {status} post to thread: {subject}")
     else:
         said = pms.get(item.status, "--- {status} pm to {to}: {subject}")
-    to, subject = ", ".join(item.recipients), item.subject or ""
-    return said.format(status=item.status.value, to=to, subject=subject)
+    to, subject = ", ".join(item.recipients), (item.subject or "").strip()
+    line = said.format(status=item.status.value, to=to, subject=subject)
+    # A post has no subject (nor may a PM): the line ends where the words do, not in «: ».
+    return line if subject else line.rstrip().removesuffix(":").rstrip()
 
 
 def describe_fix(warning: StoredWarning) -> str:

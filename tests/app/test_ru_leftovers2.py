@@ -40,11 +40,11 @@ def _started(tmp_path: Path) -> CliGame:
 def test_the_preview_names_each_item_in_russian(tmp_path: Path) -> None:
     g = _started(tmp_path)
     preview = g.cli("review", str(g.path), "--preview", at=AT)
-    assert "--- пост в тему (одобрен): " in preview, preview
+    assert "--- пост в тему (одобрен)\n" in preview, preview  # no subject: no «: »
     assert "--- ЛС (одобрено), кому: Вася; тема: Ваша роль" in preview
     assert "для тема" not in preview and "approved" not in preview
     english = g.cli("--lang", "en", "review", str(g.path), "--preview", at=AT)
-    assert "--- approved post to thread: " in english
+    assert "--- approved post to thread\n" in english
     assert "--- approved pm to Вася: Ваша роль" in english
 
 

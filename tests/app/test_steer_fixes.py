@@ -163,3 +163,12 @@ def test_activity_names_the_phase_as_every_other_command(game: Rehearsal) -> Non
     rows = [line for line in shown.splitlines() if "Коля" in line]
     assert rows and all("ход 1" in row and "Ход" not in row for row in rows), shown
     assert "turn 1" in game.host("2026-12-01T20:00+03:00", "activity")
+
+
+def test_the_preview_line_of_a_post_with_no_subject_ends_in_no_colon(game: Rehearsal) -> None:
+    said = game.host("2026-12-01T20:00+03:00", "--lang ru steer say", "Все на месте?")
+    assert "--- пост в тему (черновик)\n" in said and "(черновик): " not in said, said
+    preview = game.host("2026-12-01T20:01+03:00", "review", "--preview")
+    assert "--- draft post to thread\n" in preview and "to thread: \n" not in preview
+    pm = game.host("2026-12-01T20:02+03:00", "steer say", "Ты где?", "--to", "Оля")
+    assert "--- draft pm to Оля: От ведущего\n" in pm  # a PM's subject is still shown
