@@ -1384,13 +1384,28 @@ class _Checker:
             return deal_option
         dealt_by_default = bool(ruleset.option_defaults.get(deal_option))
         needs_roles = ruleset.deal_option is not None and not dealt_by_default
-        if needs_roles and not deal and len(roles) < len(players):
+        # A player listed twice is said on his own line: he needs one role, not two.
+        roleless = list(dict.fromkeys(n for n in players if n not in roles))
+        if needs_roles and not deal and roleless and not roles:
             self.problem(
                 _(
                     "no roles are given: add a [deal] table (role = count) or a [roles] table "
                     "(name = role)"
                 ),
                 "deal",
+            )
+            return deal_option
+        if needs_roles and not deal and roleless:
+            # [roles] is there: the host needs the names it leaves out, not a hint to add it.
+            self.problem(
+                ngettext(
+                    "[roles] gives no role to {names}: add a line (name = role) for this "
+                    "player, or deal the roles with [deal] instead",
+                    "[roles] gives no role to {names}: add a line (name = role) for each of "
+                    "them, or deal the roles with [deal] instead",
+                    len(roleless),
+                ).format(names=", ".join(roleless)),
+                "roles",
             )
             return deal_option
         if players and not self.problems:

@@ -172,3 +172,28 @@ def test_the_preview_line_of_a_post_with_no_subject_ends_in_no_colon(game: Rehea
     assert "--- draft post to thread\n" in preview and "to thread: \n" not in preview
     pm = game.host("2026-12-01T20:02+03:00", "steer say", "Ты где?", "--to", "Оля")
     assert "--- draft pm to Оля: От ведущего\n" in pm  # a PM's subject is still shown
+
+
+def test_validate_names_the_players_roles_leaves_out(tmp_path: Path) -> None:
+    g = Rehearsal(tmp_path)
+    text = g.game.read_text(encoding="utf-8")
+    g.game.write_text(text.replace('"Оля" = "citizen"\n', ""), encoding="utf-8")
+    ru = " ".join(
+        g("2026-12-01T17:00+03:00", "--lang", "ru", "game", "validate", "GAME", code=1).split()
+    )
+    assert "[roles] не даёт роли игроку: Оля; добавьте строку (имя = роль)" in ru, ru
+    assert "[deal] (в файле нет)" not in ru
+    two = text.replace('"Оля" = "citizen"\n', "").replace('"Коля" = "citizen"\n', "")
+    g.game.write_text(two, encoding="utf-8")
+    en = " ".join(g("2026-12-01T17:00+03:00", "game", "validate", "GAME", code=1).split())
+    assert "[roles] gives no role to Коля, Оля: add a line (name = role) for each of them" in en
+    assert "no roles are given" not in en
+    # A player listed twice is said once, on his line; every player has a role.
+    twice = text.replace('"Коля", "Оля"', '"Коля", "Оля", "Оля"')
+    g.game.write_text(twice, encoding="utf-8")
+    said = g("2026-12-01T17:00+03:00", "game", "validate", "GAME", code=1)
+    assert "'Оля'" in said and "no role" not in said and "[deal]" not in said, said
+    # No [roles] and no [deal]: the hint to add one stays.
+    g.game.write_text(text.partition("[roles]")[0], encoding="utf-8")
+    none = g("2026-12-01T17:00+03:00", "game", "validate", "GAME", code=1)
+    assert "no roles are given: add a [deal] table" in " ".join(none.split())
