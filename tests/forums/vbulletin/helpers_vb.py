@@ -76,7 +76,7 @@ def fake_board(
         clock=clock,
         sleep=clock.sleep,
         min_delay=0,
-        **options,  # type: ignore[arg-type]
+        **options,
     )
     return board, sent, clock
 
