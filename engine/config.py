@@ -21,6 +21,8 @@ from engine.i18n import _, ngettext, warning_text
 from engine.schedule import Schedule, ScheduleError, zone
 from engine.signup import SignupSettings, parse_settings
 from engine.wording import parse_gender
+from forums.board import board_factory
+from forums.errors import BoardError
 from forums.guard import insecure_url
 
 BOARD_ENGINES = (
@@ -900,9 +902,30 @@ class _Checker:
         if thread is not None and (not str(thread).strip() or " " in str(thread).strip()):
             said = _("[board] thread: expected the thread's id, got {value!r}")
             self.problem(said.format(value=thread), "board", "thread")
+        elif thread is not None:
+            thread = self._thread_id(engine, str(thread).strip())
         if gm_user is not None and not gm_user.strip():
             self.problem(_("[board] gm_user is empty"), "board", "gm_user")
         return engine, url, str(thread) if thread is not None else "", gm_user
+
+    def _thread_id(self, engine: str, thread: str) -> str:
+        """The thread's id as the engine's pages name it, from what the host wrote (an id or
+        the thread's address): the service files each post under the id its page gives, so
+        a game kept under the address would read the thread and count none of it."""
+        if thread.isdigit() or engine == "local":
+            return thread
+        try:
+            topic_id = getattr(board_factory(engine), "topic_id", None)
+        except KeyError:
+            return thread
+        if not callable(topic_id):
+            return thread
+        try:
+            return str(topic_id(thread))
+        except BoardError:
+            said = _("[board] thread: expected the thread's id, got {value!r}")
+            self.problem(said.format(value=thread), "board", "thread")
+            return thread
 
     def _secret(self, key: str, what: str, *, required: bool) -> CredentialsRef | None:
         """`[board] password` or `api_key`: where the secret is (env:… or keyring:…), with a

@@ -17,10 +17,11 @@ from pathlib import Path
 from urllib.parse import parse_qs
 
 import httpx
+import pytest
 from typer.testing import CliRunner
 
 from engine.app.cli import app
-from engine.config import parse_config
+from engine.config import ConfigError, parse_config
 from engine.service.driver import GameDriver
 from engine.store import open_store
 from forums.local import ManualClock
@@ -38,7 +39,7 @@ receipts = false
 [board]
 engine = "punbb"
 url = "https://forum.example.org/"
-thread = "2"  # the topic's id: see the report of games-more on a thread given by its URL
+thread = "https://forum.example.org/viewtopic.php?id=2"  # the service files posts under "2"
 gm_user = "Petya"
 password = "env:FORUMGM_TEST_GM"
 
@@ -245,3 +246,10 @@ def test_the_same_game_with_votes_by_pm_is_refused_by_validate(tmp_path: Path) -
     said = result.output.replace("\n", " ")
     assert "cannot run on punbb: PunBB has no" in said, said
     assert 'vote_channel = "pm" takes votes' in said, said
+
+
+def test_a_thread_given_by_its_address_is_kept_under_the_id_its_pages_give() -> None:
+    assert parse_config(GAME.format(more="")).thread == "2"
+    game = GAME.format(more="").replace("viewtopic.php?id=2", "viewforum.php?id=1")
+    with pytest.raises(ConfigError, match=r"\[board\] thread: expected the thread's id"):
+        parse_config(game)
