@@ -914,6 +914,9 @@ class _Checker:
         a game kept under the address would read the thread and count none of it."""
         if thread.isdigit() or engine == "local":
             return thread
+        from engine.service.build import load_adapters
+
+        load_adapters()  # whatever the command imported so far: the same id every time
         try:
             topic_id = getattr(board_factory(engine), "topic_id", None)
         except KeyError:

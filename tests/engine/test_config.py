@@ -201,3 +201,34 @@ def test_cli_new_writes_a_valid_file(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "It is valid." in result.output
     assert 'password = "env:GM_PW"' in path.read_text(encoding="utf-8")
+
+
+def test_a_thread_address_is_kept_under_the_same_id_whatever_the_command_imported() -> None:
+    """`[board] thread` given by its address becomes the id the engine's pages give, also in
+    a process that has imported no board adapter yet (`game validate` before any board is
+    made): a game started under one and run under the other would be two games."""
+    import subprocess
+    import sys
+
+    text = GOOD.replace("thread = 2", 'thread = "https://forum.example.org/viewtopic.php?f=3&t=2"')
+    probe = (
+        "import sys, rulesets\n"
+        "from engine.config import Checks, parse_config\n"
+        "from engine.core.ruleset import get_ruleset, registered\n"
+        "rulesets.load_all()\n"
+        "assert not any(m.startswith('forums.phpbb') for m in sys.modules), 'adapter imported'\n"
+        "known = {r: get_ruleset(r) for r in registered()}\n"
+        "config = parse_config(sys.stdin.read(), rulesets=known,"
+        " checks=Checks(allow_past=True))\n"
+        "print(config.thread)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe],
+        input=text,
+        capture_output=True,
+        text=True,
+        cwd=Path(__file__).resolve().parents[2],
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "2"
