@@ -468,20 +468,7 @@ def board_text(message: str, lang: str | None = None) -> str:
     A field may hold another adapter's text (a login refusal inside «the step failed»), so
     each is said again the same way; a name or the board's words match no template and stay
     as written."""
-    lang = current() if lang is None else checked(lang)
-    if lang == DEFAULT:
-        return message
-    plain, patterns = _templates(lang, "boards")
-    if message in plain:
-        return plain[message]
-    found = _matched(message, patterns, lang, "boards")
-    if found is None:
-        return message
-    translated, fields = found
-    try:
-        return translated.format(**{k: board_text(v, lang) for k, v in fields.items()})
-    except (KeyError, IndexError, ValueError):  # a translation naming a field the text lacks
-        return message
+    return _said_again(message, lang, "boards")
 
 
 def frame_text(message: str, lang: str | None = None) -> str:
@@ -489,17 +476,27 @@ def frame_text(message: str, lang: str | None = None) -> str:
     `lang` (the current language by default), from the `frames` catalogue's templates; a
     message made from none (forumgm's own text inside «Invalid value for …: {message}»,
     already in the host's language) is kept as it is."""
+    return _said_again(message, lang, "frames")
+
+
+def _said_again(message: str, lang: str | None, domain: str) -> str:
+    """`message` in `lang` from the templates of `domain` (`board_text`, `frame_text`): each
+    field said again the same way (a text may hold another); a message no template made, or
+    a translation naming a field the text lacks, is kept as written."""
     lang = current() if lang is None else checked(lang)
     if lang == DEFAULT:
         return message
-    plain, patterns = _templates(lang, "frames")
+    plain, patterns = _templates(lang, domain)
     if message in plain:
         return plain[message]
-    found = _matched(message, patterns, lang, "frames")
+    found = _matched(message, patterns, lang, domain)
     if found is None:
         return message
     translated, fields = found
-    return translated.format(**{k: frame_text(v, lang) for k, v in fields.items()})
+    try:
+        return translated.format(**{k: _said_again(v, lang, domain) for k, v in fields.items()})
+    except (KeyError, IndexError, ValueError):
+        return message
 
 
 def languages_of(names: Iterable[str]) -> str | None:
